@@ -1,0 +1,64 @@
+"""``arena games`` and ``arena simulate GAME``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from arena.core.driver import simulate
+from arena.core.match import MatchSettings
+from arena.core.registry import all_games, get_game
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("games", help="list the registered games")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_games)
+
+    s = sub.add_parser("simulate", help="play one whole match with a bot in every seat")
+    s.add_argument("game")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a game setting (repeatable), e.g. --set rounds=2")
+    s.set_defaults(handler=_simulate)
+
+
+def _games(args: argparse.Namespace) -> int:
+    games = all_games()
+    if args.json:
+        print(json.dumps([
+            {"name": g.name, "title": g.title, "seats": g.seats, "chance": g.chance,
+             "hidden_information": g.hidden_information, "summary": g.summary}
+            for g in games.values()
+        ]))
+    else:
+        for g in games.values():
+            print(f"{g.name:<10} {g.seats} seats  {g.title}: {g.summary}")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    values = dict(item.split("=", 1) for item in args.set)
+    config = game.make_config(values)
+    match = simulate(game, args.seed, config, MatchSettings())
+    result = match.result
+    assert result is not None
+    out = {
+        "game": game.name,
+        "seed": args.seed,
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "reason": result.reason,
+        "detail": result.detail,
+        "events": len(match.log),
+        "phases": match.phase_no,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        who = "no single winner" if result.winner is None else f"seat {result.winner + 1} wins"
+        print(f"{game.title}, seed {args.seed}: {who} ({result.reason}); scores "
+              f"{', '.join(f'{x:g}' for x in result.scores)}; {len(match.log)} events")
+    return 0

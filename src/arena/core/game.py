@@ -1,0 +1,246 @@
+"""What a game declares and implements so the engine can run it.
+
+A game is a set of pure functions over an immutable state: the engine owns time, submissions,
+reserve and the log; the game owns the rules. Seats are numbered from 0 in code; seat 0 is the
+ruling texts' "seat 1" (the Elimination Candidate, G-8) and seat 1 is the DMO.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from arena.core.errors import RuleError
+
+JSON = Any
+"""A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Base of every game's typed configuration.
+
+    Durations are seconds as the rule texts give them (G-5); the engine multiplies them by the
+    match's time scale. Reserve is a bank of ``reserve_periods`` periods of ``reserve_period``
+    seconds each (G-3); a game without reserve leaves ``reserve_periods`` at 0.
+    """
+
+    reserve_periods: int = 0
+    reserve_period: float = 30.0
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """The phase the match is in: who must act, who may, for how long, and with what reserve.
+
+    ``must`` seats go into reserve (where ``reserve`` is set) when the limit passes without a
+    valid submission; ``may`` seats can act but are never waited for beyond the limit.
+    ``early_close`` lets a game opt a phase out of G-4 (real-time ticks always run full time).
+    ``scaled`` is False for durations the game already measured in real seconds (a countersolve
+    lasting as long as the solver took, LM-17).
+    """
+
+    name: str
+    duration: float
+    must: frozenset[int] = frozenset()
+    may: frozenset[int] = frozenset()
+    reserve: bool = False
+    early_close: bool = True
+    scaled: bool = True
+    prompt: str = ""
+
+    @property
+    def actors(self) -> frozenset[int]:
+        return self.must | self.may
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One accepted submission. ``at`` is seconds since the phase began (real seconds)."""
+
+    seat: int
+    text: str
+    value: JSON
+    at: float
+    final: bool = False
+    in_reserve: bool = False
+
+
+@dataclass(frozen=True)
+class SubmitContext:
+    """What a game may consider when validating: when, and what this seat already sent."""
+
+    at: float
+    previous: tuple[Submission, ...] = ()
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    """Everything the game needs to resolve a phase.
+
+    ``standing`` follows G-2 (last valid within the limit, first valid in reserve); ``history``
+    holds every accepted submission of the phase in order, for games that keep them all
+    (Lockmaker's timed solutions, LM-16); ``missing`` are must-act seats with nothing standing.
+    """
+
+    standing: Mapping[int, Submission]
+    history: Mapping[int, tuple[Submission, ...]]
+    missing: frozenset[int]
+    ended_at: float
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """Something that happened, with who may see it: ``to=None`` is public, a set is those
+    seats only (the host always sees everything)."""
+
+    kind: str
+    data: JSON = None
+    to: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a match. ``winner`` is a seat or None (a draw, or no single winner);
+    ``scores`` has one entry per seat; ``detail`` holds the game's own extras (ranks, garnets)."""
+
+    winner: int | None
+    scores: tuple[float, ...]
+    reason: str
+    detail: JSON = field(default=None)
+
+    def to_json(self) -> JSON:
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "detail": self.detail,
+        }
+
+
+S = TypeVar("S")
+C = TypeVar("C", bound=GameConfig)
+
+
+class Game(ABC, Generic[S, C]):
+    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    seats: ClassVar[int]
+    chance: ClassVar[bool]
+    hidden_information: ClassVar[bool]
+    rules_prefix: ClassVar[str]
+    config_type: ClassVar[type[GameConfig]]
+
+    # --- setup -----------------------------------------------------------------------------
+    def default_config(self) -> C:
+        return self.config_type()  # type: ignore[return-value]
+
+    def make_config(self, values: Mapping[str, Any] | None = None) -> C:
+        """A config from plain values (a form, a JSON body), rejecting unknown names."""
+        return config_from_mapping(self.config_type, values or {})  # type: ignore[return-value]
+
+    @abstractmethod
+    def initial_state(self, config: C, rng: random.Random) -> S: ...
+
+    @abstractmethod
+    def max_phases(self, config: C) -> int:
+        """An upper bound on the phases of any match: the conformance suite holds games to it."""
+
+    # --- flow ------------------------------------------------------------------------------
+    @abstractmethod
+    def phase(self, state: S) -> PhaseSpec | None:
+        """The current phase, or None once the match is over."""
+
+    @abstractmethod
+    def validate(self, state: S, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        """Parse and check a submission; return its parsed value or raise ``RuleError``."""
+
+    @abstractmethod
+    def resolve(
+        self, state: S, outcome: PhaseOutcome, rng: random.Random
+    ) -> tuple[S, list[GameEvent]]: ...
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None: ...
+
+    def scores(self, state: S) -> tuple[float, ...]:
+        """Scores so far; used when a match ends early (reserve ran out, host ended it)."""
+        return tuple(0.0 for _ in range(self.seats))
+
+    def forfeit(self, state: S, seat: int) -> Result:
+        """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""
+        winner = 1 - seat if self.seats == 2 else None
+        return Result(winner, self.scores(state), f"seat {seat + 1} ran out of reserve (G-3)")
+
+    # --- information -----------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, viewer: int | None) -> JSON:
+        """What ``viewer`` may see: a seat, or None for a spectator (public state only, G-9)."""
+
+    def host_view(self, state: S) -> JSON:
+        """Everything, for the host (G-9). Games with hidden information override this."""
+        return self.view(state, None)
+
+    def private_facts(self, state: S, seat: int) -> list[str]:
+        """Strings that only ``seat`` (and the host) may see. The conformance suite checks
+        that none of them appears in any other seat's or a spectator's view."""
+        return []
+
+    def render_svg(self, state: S, viewer: int | None) -> str | None:
+        """The board as an SVG document for ``viewer``, or None where the game has no board."""
+        return None
+
+    # --- players ---------------------------------------------------------------------------
+    @abstractmethod
+    def bot(self, state: S, seat: int, rng: random.Random) -> str | None:
+        """What a bot in ``seat`` submits now (as text), or None to submit nothing.
+
+        A bot should decide from what its seat may see; it is handed the state for speed.
+        """
+
+    def random_submission(self, state: S, seat: int, rng: random.Random) -> str | None:
+        """A random legal submission, for the conformance suite; defaults to the bot's."""
+        return self.bot(state, seat, rng)
+
+    def notation_help(self, state: S, seat: int) -> str:
+        """A one-line reminder of what to type in the current phase."""
+        spec = self.phase(state)
+        return spec.prompt if spec else ""
+
+
+def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> GameConfig:
+    """Build a frozen config dataclass from plain values with type coercion and clear errors."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for key, raw in values.items():
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            raise RuleError("G-5", f"unknown setting {key!r} (known: {known})")
+        default = getattr(cls(), key)
+        try:
+            if isinstance(default, bool):
+                value: Any = raw if isinstance(raw, bool) else str(raw).lower() in {"1", "true", "yes", "on"}
+            elif isinstance(default, int):
+                value = int(raw)
+            elif isinstance(default, float):
+                value = float(raw)
+            elif isinstance(default, str):
+                value = str(raw)
+            elif isinstance(default, tuple):
+                value = tuple(raw)
+            else:
+                value = raw
+        except (TypeError, ValueError) as exc:
+            raise RuleError("G-5", f"setting {key!r}: {exc}") from None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            raise RuleError("G-5", f"setting {key!r} may not be negative")
+        kwargs[key] = value
+    return cls(**kwargs)
+

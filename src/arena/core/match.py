@@ -1,0 +1,543 @@
+"""The match runner: one owner per live match, one command at a time (the lichess habit).
+
+It holds the game state and everything about time the game must not know: phase limits,
+reserve banks (G-3), sealed submissions (G-2), early close (G-4), the host's pause and
+extensions. Everything that changes the match enters through :meth:`Match.submit`,
+:meth:`Match.confirm`, :meth:`Match.advance` or a host action, and is written to the event
+log first-class; replaying the inputs of the log with the stored seed rebuilds the match
+exactly (G-7). Deadlines are resolved *at the deadline's own time*, however late
+:meth:`advance` is called, so a server that was down resolves a passed deadline at once and
+still reaches the same state as one that never stopped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from arena.core import rng as rngmod
+from arena.core.clock import Clock
+from arena.core.errors import RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameConfig,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    Submission,
+    SubmitContext,
+)
+
+HOST: Literal["host"] = "host"
+SPECTATOR: Literal["spectator"] = "spectator"
+Viewer = int | Literal["host", "spectator"]
+
+INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end"})
+"""Event kinds that are inputs: replaying just these rebuilds every other event."""
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Settings of one match that are not the game's: G-4 early close, G-5 time scale, G-9."""
+
+    time_scale: float = 1.0
+    early_close: bool = True
+    reveal_at_end: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchSettings:
+        settings = cls(
+            time_scale=float(data.get("time_scale", 1.0)),
+            early_close=bool(data.get("early_close", True)),
+            reveal_at_end=bool(data.get("reveal_at_end", True)),
+        )
+        if not settings.time_scale > 0:
+            raise RuleError("G-5", "the time scale must be positive")
+        return settings
+
+
+@dataclass(frozen=True)
+class Event:
+    """An entry of the append-only log. ``to=None`` is public; a set names the seats that may
+    see it (the host sees everything; an empty set is for the host alone)."""
+
+    version: int
+    kind: str
+    data: JSON
+    to: frozenset[int] | None
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "data": self.data,
+            "to": None if self.to is None else sorted(self.to),
+            "t": self.t,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        to = data.get("to")
+        return cls(
+            version=int(data["version"]),
+            kind=str(data["kind"]),
+            data=data.get("data"),
+            to=None if to is None else frozenset(int(s) for s in to),
+            t=float(data["t"]),
+        )
+
+
+class Match:
+    """A live (or replayed) match of one game."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        config: GameConfig,
+        seed: int,
+        clock: Clock,
+        settings: MatchSettings | None = None,
+        *,
+        start: float | None = None,
+    ) -> None:
+        self.game = game
+        self.config = config
+        self.seed = seed
+        self.clock = clock
+        self.settings = settings or MatchSettings()
+        self.log: list[Event] = []
+        self.result: Result | None = None
+        self.state: Any = game.initial_state(config, rngmod.derive(seed, "setup"))
+        self.reserve_left: list[int] = [config.reserve_periods] * game.seats
+        self.paused_at: float | None = None
+        self.phase_no = 0
+        self.spec: PhaseSpec | None = None
+        self.phase_start = 0.0
+        self.deadline = 0.0
+        self.base_passed = False
+        self.reserve_end: dict[int, float] = {}
+        self.history: dict[int, list[Submission]] = {}
+        self.reserve_pick: dict[int, Submission] = {}
+        t0 = clock.now() if start is None else start
+        self.created_at = t0
+        self._emit("match_started", {"game": game.name, "seed": seed}, None, t0)
+        self._start_phase(t0)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def version(self) -> int:
+        return self.log[-1].version if self.log else 0
+
+    def scaled(self, seconds: float, spec: PhaseSpec | None = None) -> float:
+        if spec is not None and not spec.scaled:
+            return seconds
+        return seconds * self.settings.time_scale
+
+    def next_deadline(self) -> float | None:
+        """When the match next needs :meth:`advance`, or None (finished or paused)."""
+        if self.finished or self.paused_at is not None or self.spec is None:
+            return None
+        if not self.base_passed:
+            return self.deadline
+        return min(self.reserve_end.values()) if self.reserve_end else self.deadline
+
+    def standing(self, seat: int) -> Submission | None:
+        if seat in self.reserve_pick:
+            return self.reserve_pick[seat]
+        subs = self.history.get(seat)
+        return subs[-1] if subs else None
+
+    def is_final(self, seat: int) -> bool:
+        sub = self.standing(seat)
+        return sub is not None and sub.final
+
+    def waiting_for(self) -> frozenset[int]:
+        """Seats whose action the phase is still open for."""
+        if self.spec is None or self.finished:
+            return frozenset()
+        if self.base_passed:
+            return frozenset(self.reserve_end)
+        return frozenset(s for s in self.spec.actors if not self.is_final(s))
+
+    # ------------------------------------------------------------------ inputs
+    def submit(self, seat: int, text: str, *, final: bool = False, bot: bool = False) -> Submission:
+        """Offer a submission; raise ``RuleError`` (state unchanged) if it is not accepted."""
+        t = self.clock.now()
+        self._process(t, inclusive=False)
+        spec = self._open_for(seat)
+        previous = tuple(self.history.get(seat, ()))
+        at = t - self.phase_start
+        value = self.game.validate(self.state, seat, text, SubmitContext(at=at, previous=previous))
+        in_reserve = seat in self.reserve_end
+        sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
+        self.history.setdefault(seat, []).append(sub)
+        data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
+        self._emit("submit", data, frozenset({seat}), t)
+        self._emit(
+            "accepted",
+            {"seat": seat, "phase": spec.name, "value": value, "at": at, "in_reserve": in_reserve},
+            frozenset({seat}),
+            t,
+        )
+        self._emit("seat_acted", {"seat": seat, "final": sub.final}, None, t)
+        if in_reserve:
+            # G-2: in reserve the first valid submission stands and ends the reserve use.
+            self.reserve_pick[seat] = sub
+            del self.reserve_end[seat]
+            if not self.reserve_end:
+                self._resolve(t)
+        else:
+            self._maybe_close(t)
+        return sub
+
+    def confirm(self, seat: int) -> None:
+        """Mark the seat's standing submission as final (G-4)."""
+        t = self.clock.now()
+        self._process(t, inclusive=False)
+        self._open_for(seat)
+        subs = self.history.get(seat)
+        if not subs:
+            raise RuleError("G-4", "there is no submission to confirm")
+        subs[-1] = dataclasses.replace(subs[-1], final=True)
+        self._emit("confirm", {"seat": seat}, frozenset({seat}), t)
+        self._emit("seat_acted", {"seat": seat, "final": True}, None, t)
+        self._maybe_close(t)
+
+    def advance(self) -> None:
+        """Resolve every deadline that has passed by now, each at its own time."""
+        self._process(self.clock.now(), inclusive=True)
+
+    def pause(self) -> None:
+        t = self.clock.now()
+        self._process(t, inclusive=True)
+        if self.finished or self.paused_at is not None:
+            raise RuleError("host", "the match is not running")
+        self.paused_at = t
+        self._emit("pause", {}, None, t)
+
+    def resume(self) -> None:
+        t = self.clock.now()
+        if self.paused_at is None:
+            raise RuleError("host", "the match is not paused")
+        shift = t - self.paused_at
+        self.paused_at = None
+        self.phase_start += shift
+        self.deadline += shift
+        self.reserve_end = {s: e + shift for s, e in self.reserve_end.items()}
+        self._emit("resume", {"shifted": shift, "deadline": self.deadline}, None, t)
+
+    def extend(self, seconds: float) -> None:
+        """Give the current phase more time (the host's tool for a dropped connection)."""
+        t = self.clock.now()
+        self._process(t, inclusive=True)
+        if self.finished:
+            raise RuleError("host", "the match is over")
+        if not seconds > 0:
+            raise RuleError("host", "an extension must be a positive number of seconds")
+        if self.base_passed:
+            self.reserve_end = {s: e + seconds for s, e in self.reserve_end.items()}
+        else:
+            self.deadline += seconds
+        self._emit("extend", {"seconds": seconds, "deadline": self.next_deadline()}, None, t)
+
+    def end(self, reason: str = "ended by the host") -> None:
+        t = self.clock.now()
+        if self.finished:
+            raise RuleError("host", "the match is already over")
+        self._emit("end", {"reason": reason}, None, t)
+        self._finish(Result(None, self.game.scores(self.state), reason), t)
+
+    # ------------------------------------------------------------------ views
+    def can_see(self, viewer: Viewer, event: Event) -> bool:
+        if viewer == HOST or event.to is None:
+            return True
+        if self.finished and self.settings.reveal_at_end:
+            return True
+        return isinstance(viewer, int) and viewer in event.to
+
+    def events_for(self, viewer: Viewer, since: int = 0) -> list[Event]:
+        return [e for e in self.log if e.version > since and self.can_see(viewer, e)]
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` sees now: the engine's part (phase, clocks) and the game's (G-9)."""
+        reveal = viewer == HOST or (self.finished and self.settings.reveal_at_end)
+        if reveal:
+            game_view = self.game.host_view(self.state)
+        else:
+            game_view = self.game.view(self.state, viewer if isinstance(viewer, int) else None)
+        spec = self.spec if not self.finished else None
+        seats: list[dict[str, Any]] = []
+        for s in range(self.game.seats):
+            sub = self.standing(s)
+            entry: dict[str, Any] = {
+                "seat": s,
+                "acted": sub is not None,
+                "final": sub is not None and sub.final,
+                "reserve_left": self.reserve_left[s],
+                "in_reserve_until": self.reserve_end.get(s),
+            }
+            if sub is not None and (reveal or viewer == s):
+                entry["submissions"] = [
+                    {"text": x.text, "value": x.value, "at": x.at, "final": x.final}
+                    for x in self.history.get(s, [])
+                ]
+            seats.append(entry)
+        svg_viewer = viewer if isinstance(viewer, int) and not reveal else None
+        return {
+            "game": self.game.name,
+            "version": self.version,
+            "now": self.clock.now(),
+            "paused": self.paused_at is not None,
+            "phase": None
+            if spec is None
+            else {
+                "no": self.phase_no,
+                "name": spec.name,
+                "prompt": spec.prompt,
+                "must": sorted(spec.must),
+                "may": sorted(spec.may),
+                "started": self.phase_start,
+                "deadline": self.deadline,
+                "base_passed": self.base_passed,
+                "reserve": spec.reserve,
+                "next_deadline": self.next_deadline(),
+                "waiting_for": sorted(self.waiting_for()),
+            },
+            "seats": seats,
+            "state": game_view,
+            "svg": self.game.render_svg(self.state, svg_viewer) if not reveal else
+            self.game.render_svg(self.state, None),
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    # ------------------------------------------------------------------ replay
+    def inputs(self) -> list[Event]:
+        return [e for e in self.log if e.kind in INPUT_KINDS]
+
+    @classmethod
+    def replay(
+        cls,
+        game: Game[Any, Any],
+        config: GameConfig,
+        seed: int,
+        settings: MatchSettings,
+        start: float,
+        inputs: Iterable[Event],
+        clock: Clock,
+        *,
+        until: float | None = None,
+    ) -> Match:
+        """Rebuild a match from its inputs; then bring it to ``until`` (default: the clock)."""
+        from arena.core.clock import ManualClock
+
+        manual = ManualClock(start)
+        match = cls(game, config, seed, manual, settings, start=start)
+        for event in inputs:
+            if event.t > manual.now():
+                manual.set(event.t)
+            match.apply_input(event)
+        match.clock = clock
+        if until is not None:
+            manual.set(max(until, manual.now()))
+            match.clock = manual
+            match.advance()
+            match.clock = clock
+        else:
+            match.advance()
+        return match
+
+    def apply_input(self, event: Event) -> None:
+        data = event.data
+        if event.kind == "submit":
+            self.submit(int(data["seat"]), str(data["text"]), final=bool(data["final"]),
+                        bot=bool(data.get("bot", False)))
+        elif event.kind == "confirm":
+            self.confirm(int(data["seat"]))
+        elif event.kind == "pause":
+            self.pause()
+        elif event.kind == "resume":
+            self.resume()
+        elif event.kind == "extend":
+            self.extend(float(data["seconds"]))
+        elif event.kind == "end":
+            self.end(str(data.get("reason", "ended by the host")))
+        else:  # pragma: no cover - guarded by INPUT_KINDS
+            raise ValueError(f"not an input: {event.kind}")
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything that defines the match now, for replay-equality checks."""
+        return (
+            self.state,
+            self.phase_no,
+            self.spec,
+            self.phase_start,
+            self.deadline,
+            self.base_passed,
+            tuple(self.reserve_left),
+            tuple(sorted(self.reserve_end.items())),
+            tuple(sorted((s, tuple(v)) for s, v in self.history.items())),
+            self.result,
+            self.paused_at,
+            tuple((e.version, e.kind, repr(e.data), e.to, e.t) for e in self.log),
+        )
+
+    # ------------------------------------------------------------------ internals
+    def _open_for(self, seat: int) -> PhaseSpec:
+        if not 0 <= seat < self.game.seats:
+            raise RuleError("G-8", f"there is no seat {seat + 1}")
+        if self.finished or self.spec is None:
+            raise RuleError("G-2", "the match is over")
+        if self.paused_at is not None:
+            raise RuleError("G-2", "the match is paused by the host")
+        spec = self.spec
+        if seat not in spec.actors:
+            raise RuleError("G-2", f"seat {seat + 1} has nothing to do in the {spec.name} phase")
+        if self.base_passed and seat not in self.reserve_end:
+            raise RuleError("G-2", f"the time limit of the {spec.name} phase has passed")
+        if not self.base_passed and self.is_final(seat):
+            raise RuleError("G-4", "your submission is already confirmed as final")
+        return spec
+
+    def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
+        event = Event(self.version + 1, kind, data, to, t)
+        self.log.append(event)
+        return event
+
+    def _start_phase(self, t: float) -> None:
+        spec = self.game.phase(self.state)
+        if spec is None:
+            result = self.game.result(self.state)
+            if result is None:
+                raise RuntimeError(f"{self.game.name}: no phase and no result")
+            self._finish(result, t)
+            return
+        if True:
+            self.phase_no += 1
+            self.spec = spec
+            self.phase_start = t
+            self.deadline = t + self.scaled(spec.duration, spec)
+            self.base_passed = False
+            self.reserve_end = {}
+            self.history = {}
+            self.reserve_pick = {}
+            self._emit(
+                "phase_started",
+                {
+                    "no": self.phase_no,
+                    "name": spec.name,
+                    "prompt": spec.prompt,
+                    "must": sorted(spec.must),
+                    "may": sorted(spec.may),
+                    "deadline": self.deadline,
+                },
+                None,
+                t,
+            )
+            return
+
+    def _maybe_close(self, t: float) -> None:
+        spec = self.spec
+        if spec is None or self.finished or self.base_passed:
+            return
+        if not (spec.early_close and self.settings.early_close):
+            return
+        if spec.actors and all(self.is_final(s) for s in spec.actors):
+            self._resolve(t)
+
+    def _process(self, limit: float, *, inclusive: bool) -> None:
+        for _ in range(1_000_000):
+            if self.finished or self.paused_at is not None or self.spec is None:
+                return
+            when = self.next_deadline()
+            assert when is not None
+            if when > limit or (when == limit and not inclusive):
+                return
+            if not self.base_passed:
+                self._base_deadline(when)
+            else:
+                seat = min(self.reserve_end, key=lambda s: (self.reserve_end[s], s))
+                self._reserve_period_end(seat, when)
+        raise RuntimeError("deadline processing did not settle")  # pragma: no cover
+
+    def _base_deadline(self, t: float) -> None:
+        spec = self.spec
+        assert spec is not None
+        self.base_passed = True
+        self._emit("limit_passed", {"phase": spec.name}, None, t)
+        for seat in sorted(spec.must):
+            if self.standing(seat) is not None or not spec.reserve:
+                continue
+            if self.reserve_left[seat] > 0:
+                self._begin_period(seat, t)
+            else:
+                self._run_out(seat, t)
+                return
+        if not self.reserve_end:
+            self._resolve(t)
+
+    def _begin_period(self, seat: int, t: float) -> None:
+        # G-3: a period is spent whole as soon as it begins.
+        self.reserve_left[seat] -= 1
+        self.reserve_end[seat] = t + self.scaled(self.config.reserve_period)
+        used = self.config.reserve_periods - self.reserve_left[seat]
+        self._emit(
+            "reserve_period",
+            {"seat": seat, "period": used, "left": self.reserve_left[seat],
+             "until": self.reserve_end[seat]},
+            None,
+            t,
+        )
+
+    def _reserve_period_end(self, seat: int, t: float) -> None:
+        if self.reserve_left[seat] > 0:
+            self._begin_period(seat, t)
+        else:
+            del self.reserve_end[seat]
+            self._run_out(seat, t)
+
+    def _run_out(self, seat: int, t: float) -> None:
+        self._emit("reserve_exhausted", {"seat": seat}, None, t)
+        self._finish(self.game.forfeit(self.state, seat), t)
+
+    def _resolve(self, t: float) -> None:
+        spec = self.spec
+        assert spec is not None
+        standing = {s: sub for s in range(self.game.seats) if (sub := self.standing(s)) is not None}
+        outcome = PhaseOutcome(
+            standing=standing,
+            history={s: tuple(v) for s, v in self.history.items()},
+            missing=frozenset(s for s in spec.must if s not in standing),
+            ended_at=t - self.phase_start,
+        )
+        rng = rngmod.derive(self.seed, "phase", self.phase_no)
+        self.state, events = self.game.resolve(self.state, outcome, rng)
+        self._emit(
+            "phase_resolved",
+            {"no": self.phase_no, "name": spec.name, "missing": sorted(outcome.missing)},
+            None,
+            t,
+        )
+        for ev in events:
+            self._emit_game(ev, t)
+        self._start_phase(t)
+
+    def _emit_game(self, ev: GameEvent, t: float) -> None:
+        self._emit(ev.kind, ev.data, ev.to, t)
+
+    def _finish(self, result: Result, t: float) -> None:
+        self.result = result
+        self.spec = None
+        self.reserve_end = {}
+        self._emit("match_ended", result.to_json(), None, t)

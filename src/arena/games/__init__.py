@@ -1,0 +1,1 @@
+"""The five games. Each subpackage exposes ``GAME`` (see ``arena.core.registry``)."""
