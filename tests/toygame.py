@@ -31,6 +31,7 @@ class ToyConfig(GameConfig):
     pick: float = 30.0
     reserve_periods: int = 3
     reserve_period: float = 30.0
+    use_reserve: bool = True
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class ToyGame(Game[ToyState, ToyConfig]):
             return PhaseSpec("study", state.config.study, may=frozenset({0, 1}), prompt="ready")
         if state.round > state.config.rounds:
             return None
-        return PhaseSpec("pick", state.config.pick, must=frozenset({0, 1}), reserve=True,
+        return PhaseSpec("pick", state.config.pick, must=frozenset({0, 1}),
+                         reserve=state.config.use_reserve,
                          prompt="a number from 1 to 3")
 
     def validate(self, state: ToyState, seat: int, text: str, ctx: SubmitContext) -> JSON:

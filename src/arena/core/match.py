@@ -359,6 +359,14 @@ class Match:
         return match
 
     def apply_input(self, event: Event) -> None:
+        """Re-apply one recorded input at the clock's current time (its ``t``).
+
+        A deadline and an input can share a timestamp; which came first is recorded in the
+        version numbers: if the live match logged events before this input that the replay has
+        not produced yet, they came from deadlines at exactly this time, so resolve those first.
+        """
+        if self.version + 1 < event.version:
+            self._process(self.clock.now(), inclusive=True)
         data = event.data
         if event.kind == "submit":
             self.submit(int(data["seat"]), str(data["text"]), final=bool(data["final"]),

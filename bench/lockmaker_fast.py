@@ -1,0 +1,270 @@
+"""Lockmaker fast solver, cluster walk and generator, measured in ONE run against the naive
+pure-Python baseline (../shared/bench/naive_rush_bfs.py, run as a subprocess).
+
+    .venv/bin/python bench/lockmaker_fast.py [--quick] [--naive PATH] [--gen-seconds 300]
+
+Prints every figure with the baseline's beside it. Peak memory is each worker process's
+maximum resident set (getrusage in a tiny wrapper), the same for ours and the baseline's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared" / "bench"
+PY = sys.executable
+
+
+WRAP = ("import resource, runpy, sys; path = sys.argv[1]; sys.argv = sys.argv[1:]; "
+        "runpy.run_path(path, run_name='__main__'); sys.stdout.flush(); "
+        "print('PEAK_RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+        "file=sys.stderr)")
+
+
+def run_child(cmd: list[str], stdin: str | None = None, timeout: float = 600.0
+              ) -> tuple[str, float, float]:
+    """Run a Python script ``[script, *args]`` in a child; (stdout, wall s, peak RSS MB)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([PY, "-c", WRAP, *cmd], input=stdin or "", capture_output=True,
+                          text=True, timeout=timeout, check=False)
+    wall = time.perf_counter() - t0
+    rss = 0.0
+    for line in proc.stderr.splitlines():
+        if line.startswith("PEAK_RSS_KB"):
+            rss = int(line.split()[1]) / 1024
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-2000:])
+    return proc.stdout, wall, rss
+
+
+def naive(mode: str, reps: int, lines: str, naive_path: str) -> tuple[dict[str, float], float, float]:
+    out, wall, rss = run_child([naive_path, mode, str(reps)], stdin=lines)
+    med: dict[str, float] = {}
+    for line in out.splitlines():
+        name = line.split()[0]
+        med[name] = float(line.split("med=")[1].split("s")[0])
+    return med, wall, rss
+
+
+# ---------------------------------------------------------------- workers (run as children)
+def worker_solve(reps: int) -> None:
+    from arena.games.lockmaker.fast.model import from_rush
+    from arena.games.lockmaker.fast.search import solve
+    from arena.games.lockmaker.fast.tables import Compiled
+    for line in sys.stdin:
+        f = line.split()
+        if len(f) < 2:
+            continue
+        ts = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            res = solve(Compiled(from_rush(f[1])))
+            ts.append(time.perf_counter() - t0)
+        ts.sort()
+        print(json.dumps({"name": f[0], "moves": res.moves, "states": res.states,
+                          "med": ts[len(ts) // 2]}), flush=True)
+
+
+def worker_cluster() -> None:
+    from arena.games.lockmaker.fast.model import from_rush
+    from arena.games.lockmaker.fast.search import cluster_walk
+    from arena.games.lockmaker.fast.tables import Compiled
+    for line in sys.stdin:
+        f = line.split()
+        if len(f) < 2:
+            continue
+        t0 = time.perf_counter()
+        res = cluster_walk(Compiled(from_rush(f[1])))
+        print(json.dumps({"name": f[0], "states": res.states, "moves": res.moves,
+                          "sec": time.perf_counter() - t0}), flush=True)
+
+
+def random_11x11(seed: int):  # type: ignore[no-untyped-def]
+    from arena.games.lockmaker.board import Board
+    from arena.games.lockmaker.construct import random_lock
+    from arena.games.lockmaker.pieces import PieceKind
+    rng = random.Random(seed)
+    hand = [PieceKind(rng.choice("HV"), rng.choice((2, 2, 3, 3, 4))) for _ in range(14)]
+    hand += [PieceKind("X"), PieceKind("X")]
+    return random_lock(Board(11, 11), hand, rng)
+
+
+def worker_random(seed: int) -> None:
+    from arena.games.lockmaker.fast.api import fast_solve
+    pos = random_11x11(seed)
+    if pos is None:
+        print(json.dumps({"seed": seed, "skip": True}))
+        return
+    t0 = time.perf_counter()
+    res = fast_solve(pos)
+    print(json.dumps({"seed": seed, "moves": res.moves, "states": res.states,
+                      "sec": time.perf_counter() - t0}), flush=True)
+
+
+# ---------------------------------------------------------------- the bench
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--worker", default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="skip the 300 s generator run")
+    ap.add_argument("--naive", default=str(SHARED / "naive_rush_bfs.py"))
+    ap.add_argument("--gen-seconds", type=float, default=300.0)
+    ap.add_argument("--random-locks", type=int, default=30)
+    ap.add_argument("--sections", default="1,2,3,4,5", help="which figures to measure")
+    args = ap.parse_args()
+    if args.worker == "solve":
+        worker_solve(args.reps)
+        return
+    if args.worker == "cluster":
+        worker_cluster()
+        return
+    if args.worker == "random":
+        worker_random(args.seed)
+        return
+
+    sections = {int(x) for x in args.sections.split(",")}
+    puzzles = (SHARED / "rush_public.txt").read_text()
+
+    if 1 in sections:
+        solve_bench(args, puzzles)
+    if 2 in sections:
+        cluster_bench(args, puzzles)
+    if 3 in sections:
+        random_bench(args)
+    if 4 in sections:
+        print("== 4. generator, fog51's pieces on the 6 x 7 Rush Hour board (keyhole beside row 3)")
+        gen_bench(args.gen_seconds if not args.quick else 60.0)
+    if 5 in sections:
+        print("== 5. generator on the default Lockmaker rounds vs best of 1,000 random placements")
+        rounds_bench(10.0 if args.quick else 30.0)
+
+
+ME = [str(Path(__file__).resolve())]
+
+
+def solve_bench(args: argparse.Namespace, puzzles: str) -> None:
+    me = ME
+    print("== 1. solving rush_public.txt (median of 3 per puzzle, seconds)")
+    nmed, nwall, _ = naive("solve", args.reps, puzzles, args.naive)
+    out, _fwall, _ = run_child([*me, "--worker", "solve", "--reps", str(args.reps)], stdin=puzzles)
+    fast = {d["name"]: d for d in map(json.loads, out.splitlines())}
+    for name, t in nmed.items():
+        d = fast[name]
+        print(f"  {name:8} naive {t:.4f}  fast {d['med']:.4f}  x{t / d['med']:.2f}  "
+              f"({d['moves']} moves, {d['states']} states)")
+    tn, tf = sum(nmed.values()), sum(d["med"] for d in fast.values())
+    print(f"  TOTAL    naive {tn:.4f}  fast {tf:.4f}  speed-up x{tn / tf:.2f} (target >= 2.5)")
+    t0 = time.perf_counter()
+    subprocess.run([PY, "-m", "arena", "lockmaker", "solve", "--rush-file",
+                    str(SHARED / "rush_public.txt"), "--json"], capture_output=True, check=False)
+    print(f"  whole processes: naive {nwall:.2f} s (3 reps), "
+          f"arena lockmaker solve --rush-file {time.perf_counter() - t0:.2f} s (1 rep)")
+
+
+
+def cluster_bench(args: argparse.Namespace, puzzles: str) -> None:
+    me = ME
+    print("== 2. cluster walk of fog15 (forward + reverse), one run each")
+    fog15 = next(ln for ln in puzzles.splitlines() if ln.startswith("fog15 "))
+    nmed, _nwall, nrss = naive("cluster", 1, fog15 + "\n", args.naive)
+    out, _fwall, frss = run_child([*me, "--worker", "cluster"], stdin=fog15 + "\n")
+    d = json.loads(out.splitlines()[0])
+    print(f"  naive {nmed['fog15']:.2f} s, peak {nrss:.0f} MB")
+    print(f"  fast  {d['sec']:.2f} s, peak {frss:.0f} MB, {d['states']} states, "
+          f"hardest {d['moves']} moves")
+    print(f"  speed-up x{nmed['fog15'] / d['sec']:.2f} (target >= 5.5, peak < 300 MB)")
+    out, _, _ = run_child([*me, "--worker", "cluster"], stdin=puzzles)
+    for line in out.splitlines():
+        d = json.loads(line)
+        print(f"  {d['name']:8} {d['states']:7} states  hardest {d['moves']:2} moves  "
+              f"{d['sec']:.3f} s")
+
+
+
+def random_bench(args: argparse.Namespace) -> None:
+    me = ME
+    print(f"== 3. random 11 x 11 locks, 14 bars + 2 axes ({args.random_locks} seeds)")
+    secs, rsss, verdicts = [], [], []
+    for seed in range(args.random_locks):
+        try:
+            out, _wall, rss = run_child([*me, "--worker", "random", "--seed", str(seed)],
+                                       timeout=120)
+        except subprocess.TimeoutExpired:
+            secs.append(120.0)
+            verdicts.append("timeout")
+            continue
+        d = json.loads(out.splitlines()[0])
+        if d.get("skip"):
+            continue
+        secs.append(d["sec"])
+        rsss.append(rss)
+        verdicts.append("impossible" if d["moves"] is None else f"{d['moves']}m")
+        print(f"  seed {seed:3}: {verdicts[-1]:>10}  {d['states']:9} states  {d['sec']:.3f} s  "
+              f"{rss:.0f} MB")
+    if secs:
+        q = statistics.quantiles(secs, n=10) if len(secs) > 1 else [secs[0]] * 9
+        print(f"  solve/proof time: median {statistics.median(secs):.3f} s, p90 {q[8]:.3f} s, "
+              f"max {max(secs):.3f} s (targets: median < 2 s, none > 30 s); "
+              f"peak memory max {max(rsss or [0]):.0f} MB (< 1 GB)")
+        print(f"  {sum(v == 'impossible' for v in verdicts)} impossible, "
+              f"{sum(v.endswith('m') for v in verdicts)} solvable")
+
+
+
+def gen_bench(seconds: float) -> None:
+    from arena.games.lockmaker.fast.generator import generate
+    from arena.games.lockmaker.pieces import kind_of
+    from arena.games.lockmaker.rush import read_rush
+    pos = read_rush("BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM.")
+    hand = [kind_of(b) for b in pos.bars]
+    marks = {10.0: -1, 60.0: -1, 300.0: -1}
+
+    def progress(elapsed: float, best: int, searched: int) -> None:
+        for m in marks:
+            if elapsed <= m:
+                marks[m] = max(marks[m], best)
+
+    res = generate(pos.board, hand, seconds=seconds, rng=random.Random(1), keyhole=pos.keyhole,
+                   progress=progress)
+    for m in sorted(marks):
+        if m <= seconds:
+            print(f"  within {m:5.0f} s: {marks[m]} moves")
+    print(f"  final {res.moves} moves after {res.searched} placements (target >= 45 in 60 s; "
+          f"51 is the 6 x 6 maximum)")
+
+
+def rounds_bench(seconds: float) -> None:
+    from arena.games.lockmaker.construct import random_lock
+    from arena.games.lockmaker.fast.api import fast_solve
+    from arena.games.lockmaker.fast.generator import generate
+    from arena.games.lockmaker.rounds import DEFAULT_SETUP, parse_setup
+    for i, rnd in enumerate(parse_setup(DEFAULT_SETUP), 1):
+        # the first drafter's hand in snake order A BB AA BB ...: picks 0, 3, 4, 7, 8, ...
+        hand = [p for k, p in enumerate(rnd.pool) if (k + 1) // 2 % 2 == 0]
+        rng = random.Random(i)
+        best_random = -1
+        for _ in range(1000):
+            pos = random_lock(rnd.board, hand, rng)
+            if pos is None:
+                continue
+            res = fast_solve(pos)
+            if res.moves is not None:
+                best_random = max(best_random, res.moves)
+        gen = generate(rnd.board, hand, seconds=seconds, rng=random.Random(i))
+        print(f"  round {i} ({rnd.board.width}x{rnd.board.height}, hand "
+              f"{','.join(str(p) for p in hand)}): generator {gen.moves} moves in {seconds:.0f} s"
+              f" vs best random {best_random}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""``arena lockmaker solve|check|render|validate``: the host's tools for Lockmaker.
+
+- ``solve LOCK`` (a lock file, ``-`` for stdin) or ``solve --rush STRING``: the optimal solution
+  or a proof of impossibility; ``--json`` gives ``{"solvable", "moves", "solution", "states"}``.
+- ``check LOCK SOLUTION`` (SOLUTION a file, ``-``, or the moves themselves): ``{"valid",
+  "solved", "moves", "error"}``; exit 0 when valid and solved, else 1.
+- ``render LOCK -o FILE``: SVG or PNG by the file's extension.
+- ``validate LOCK --pieces LIST``: is it a legal construction for those drafted pieces (LM-15,
+  LM-22)? ``{"valid", "problems"}``; exit 0 when valid, else 1.
+
+A lock that cannot be read exits 2 with one line naming the rule, line and column.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from arena.cli._util import emit, read_text_arg
+from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
+from arena.core.errors import ParseError, RuleError
+from arena.games.lockmaker.lockfile import read, read_board, read_lock
+from arena.games.lockmaker.notation import format_solution, replay
+from arena.games.lockmaker.pieces import parse_piece_list
+from arena.games.lockmaker.position import Position
+from arena.games.lockmaker.render import render_png, render_svg
+from arena.games.lockmaker.rush import read_rush
+from arena.games.lockmaker.solver import solve
+from arena.games.lockmaker.validate import construction_problems
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("lockmaker", help="Lockmaker tools: solve, check, render, validate")
+    cmds = p.add_subparsers(dest="lm_command", metavar="TOOL")
+    cmds.required = True
+
+    s = cmds.add_parser("solve", help="optimal solution of a lock, or proof it is impossible")
+    s.add_argument("lock", nargs="?", help="lock file (LM-10), or - for stdin")
+    s.add_argument("--rush", metavar="STRING", help="a 36-character Rush Hour string (LM-12)")
+    s.add_argument("--max-states", type=int, default=None,
+                   help="give up after this many states (the answer is then not a proof)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--rush-file", metavar="FILE", help="solve every puzzle of a file (fast solver)")
+    s.set_defaults(handler=_solve)
+
+    c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
+    c.add_argument("items", nargs="+", metavar="LOCK SOLUTION",
+                   help="lock file (or - ) and solution (file, -, or the moves); with --rush "
+                        "only the solution")
+    c.add_argument("--rush", metavar="STRING")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(handler=_check)
+
+    r = cmds.add_parser("render", help="draw a lock as SVG or PNG with algebraic labels")
+    r.add_argument("lock", nargs="?", help="lock or board file, or -")
+    r.add_argument("--rush", metavar="STRING")
+    r.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+    r.add_argument("--title", default=None)
+    r.set_defaults(handler=_render)
+
+    v = cmds.add_parser("validate", help="is a lock a legal construction for a drafted hand?")
+    v.add_argument("lock", help="lock file, or -")
+    v.add_argument("--pieces", required=True, help="drafted pieces, e.g. H2,H2,V3,X (LM-22)")
+    v.add_argument("--board", default=None, help="the round's board file, to check the shape")
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(handler=_validate)
+    extend_lockmaker(cmds)  # hardest, generate (arena.cli.lockmaker_fast)
+
+
+def _load(lock: str | None, rush: str | None) -> Position:
+    if rush is not None:
+        return read_rush(rush)
+    if lock is None:
+        raise RuleError("LM-10", "give a lock file (or - for stdin) or --rush STRING")
+    return read_lock(read_text_arg(lock))
+
+
+def _solve(args: argparse.Namespace) -> int:
+    if args.rush_file is not None:
+        return solve_rush_file(args.rush_file, args.json)
+    pos = _load(args.lock, args.rush)
+    res = solve(pos, max_states=args.max_states)
+    moves = format_solution(pos.board, res.solution)
+    data = {"solvable": res.solvable, "moves": res.moves, "solution": moves,
+            "states": res.states}
+    if not res.complete:
+        data["complete"] = False
+    if res.solvable:
+        human = f"solvable in {res.moves} moves ({res.states} states explored):\n" + "\n".join(
+            f"{i:3}. {m}" for i, m in enumerate(moves, 1))
+    elif res.complete:
+        human = f"impossible: all {res.states} reachable positions explored, none solved"
+    else:
+        human = f"no solution found within {res.states} states (not a proof)"
+    emit(data, args.json, human)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    items: list[str] = args.items
+    if args.rush is not None:
+        if len(items) != 1:
+            raise RuleError("LM-11", "with --rush give only the solution")
+        pos, sol_arg = read_rush(args.rush), items[0]
+    else:
+        if len(items) != 2:
+            raise RuleError("LM-11", "give a lock file and a solution")
+        pos, sol_arg = read_lock(read_text_arg(items[0])), items[1]
+    problems = pos.problems()
+    if problems:
+        raise RuleError("LM-15", "not a legal lock: " + "; ".join(problems))
+    text = read_text_arg(sol_arg) if sol_arg == "-" or Path(sol_arg).is_file() else sol_arg
+    try:
+        rep = replay(pos, text)
+        data = {"valid": rep.valid, "solved": rep.solved, "moves": rep.moves, "error": rep.error}
+    except ParseError as exc:
+        data = {"valid": False, "solved": False, "moves": 0, "error": str(exc)}
+    if data["error"]:
+        human = f"invalid: {data['error']}"
+    elif data["solved"]:
+        human = f"valid: solved in {data['moves']} moves"
+    else:
+        human = f"valid but not solved after {data['moves']} moves"
+    emit(data, args.json, human)
+    return 0 if data["solved"] else 1
+
+
+def _render(args: argparse.Namespace) -> int:
+    lock = read_rush(args.rush) if args.rush is not None else read(read_text_arg(args.lock or "-"))
+    out = Path(args.output)
+    if out.suffix.lower() == ".png":
+        out.write_bytes(render_png(lock, title=args.title))
+    elif out.suffix.lower() == ".svg":
+        out.write_text(render_svg(lock, title=args.title), encoding="utf-8")
+    else:
+        raise RuleError("", f"{out}: the output file must end in .svg or .png")
+    print(out)
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    pos = read_lock(read_text_arg(args.lock))
+    drafted = parse_piece_list(args.pieces)
+    board = read_board(Path(args.board).read_text(encoding="utf-8")) if args.board else None
+    problems = construction_problems(pos, drafted, board)
+    data = {"valid": not problems, "problems": problems}
+    human = "valid lock" if not problems else "invalid lock:\n" + "\n".join(
+        f"- {p}" for p in problems)
+    emit(data, args.json, human)
+    return 0 if not problems else 1

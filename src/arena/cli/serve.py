@@ -1,0 +1,68 @@
+"""``arena serve``: run the server (lobby, match pages, JSON API) on uvicorn.
+
+With no ``--database`` the matches live in an SQLite file in the user's data directory; the
+URL and the database are printed at start. ``ARENA_EXTRA_GAMES=module:attr[,module:attr]``
+registers games that live outside ``arena.games`` (the test suite's toy game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from arena.core.errors import RuleError
+from arena.core.game import Game
+from arena.core.registry import register
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run the match server and web pages")
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--database", default=None, metavar="URL",
+                   help="sqlite:///path.db or postgresql://user@host/db "
+                        "(default: arena.db in the user data directory)")
+    p.add_argument("--log-level", default="warning",
+                   choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(handler=_serve)
+
+
+def register_extra_games(spec: str) -> list[str]:
+    """Import and register every ``module:attr`` of a comma-separated list."""
+    names = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        module_name, _, attr = item.partition(":")
+        if not attr:
+            raise RuleError("serve", f"ARENA_EXTRA_GAMES entry {item!r} is not module:attr")
+        game = getattr(importlib.import_module(module_name), attr)
+        if not isinstance(game, Game):
+            raise RuleError("serve", f"{item} is not a Game")
+        register(game)
+        names.append(game.name)
+    return names
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arena.server import create_app
+    from arena.store import Store, default_database_url
+
+    register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
+    if not 0 <= args.port <= 65535:
+        raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
+    store = Store(args.database or default_database_url())
+    app = create_app(store=store)
+    shown = "127.0.0.1" if args.host in {"0.0.0.0", "::", ""} else args.host
+    print(f"Arena is running at http://{shown}:{args.port}/", flush=True)
+    print(f"Database: {store.describe()}", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                    ws_max_size=64 * 1024)
+    finally:
+        store.close()
+    sys.stdout.flush()
+    return 0

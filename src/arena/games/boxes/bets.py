@@ -1,0 +1,123 @@
+"""Bets and payouts (BX-4, BX-5), in exact fractions.
+
+Notation: ``condition: stake`` items separated by ``;`` or new lines, e.g.
+``black and 2: 3; 6: 1; 7 or 9: 2``. A seat bets on exactly three different conditions with a
+whole stake of at least 1 each, all stakes together within its points. A seat with fewer than
+3 whole points bets 1 on as many conditions as its whole points allow (BX-4; the limit on
+the total already forces those stakes to 1); one whose usage
+limits leave fewer than three different conditions bets on as many as it can (the project's
+reading: the text never says, and a seat must not be stuck). With nothing to bet it submits
+``none``.
+
+Payouts per landing of the seat's own box on a matching tile: 2 x stake for one trait, 4 x for
+``and``, 3/2 x for ``or`` (BX-5), paid with the stakes settled at the end of the bout.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from arena.core.errors import ParseError, RuleError
+from arena.games.boxes.board import Tile
+from arena.games.boxes.conditions import (
+    Condition,
+    Usage,
+    add_usage,
+    max_conditions,
+    over_limit,
+    parse_condition,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    condition: Condition
+    stake: int
+
+    def __str__(self) -> str:
+        return f"{self.condition}: {self.stake}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A bet at the end of its bout: landings that met it and the payout (BX-5)."""
+
+    bet: Bet
+    hits: int
+    payout: Fraction
+
+    @property
+    def net(self) -> Fraction:
+        return self.payout - self.bet.stake
+
+
+def bets_text(bets: Iterable[Bet]) -> str:
+    text = "; ".join(str(b) for b in bets)
+    return text or "none"
+
+
+def required_count(points: Fraction, usage: Usage) -> int:
+    """How many conditions the seat must bet on this bout (BX-4, BX-3)."""
+    return min(3, math.floor(points), max_conditions(usage))
+
+
+def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
+    """Read and check a bet submission against the seat's points and match-long usage."""
+    need = required_count(points, usage)
+    items = [p.strip() for p in re.split(r"[;\n]", text) if p.strip()]
+    if len(items) == 1 and items[0].lower() == "none":
+        items = []
+    if len(items) != need:
+        if need == 0:
+            raise RuleError("BX-4", "you have nothing to bet this bout: submit 'none'")
+        raise RuleError("BX-4", f"bet on exactly {need} different condition(s), e.g. "
+                                "'black and 2: 3; 6: 1; 7 or 9: 2'")
+    bets: list[Bet] = []
+    for item in items:
+        if ":" not in item:
+            raise ParseError("BX-4", f"{item!r}: write each bet as 'condition: stake'")
+        cond_text, _, stake_text = item.rpartition(":")
+        cond = parse_condition(cond_text)
+        stake_text = stake_text.strip()
+        if not re.fullmatch(r"[0-9]{1,9}", stake_text):
+            raise ParseError("BX-4", f"the stake on {cond} must be a whole number, "
+                                     f"not {stake_text!r}")
+        stake = int(stake_text)
+        if stake < 1:
+            raise RuleError("BX-4", f"the stake on {cond} must be at least 1")
+        bets.append(Bet(cond, stake))
+    conds = [b.condition for b in bets]
+    if len(set(conds)) != len(conds):
+        raise RuleError("BX-4", "the conditions must all be different (the same traits and "
+                                "operator in any order count as the same, BX-3)")
+    total = sum(b.stake for b in bets)
+    if total > points:
+        raise RuleError("BX-4", f"the stakes total {total}, more than your {fmt(points)} points")
+    after = usage
+    for c in conds:
+        after = add_usage(after, c)
+    over = over_limit(after)
+    if over:
+        raise RuleError("BX-3", f"trait(s) {', '.join(over)} would be used more often than "
+                                "allowed over the match (colours 2 conditions, numbers 3)")
+    return tuple(bets)
+
+
+def settle(bet: Bet, landed: Iterable[Tile]) -> Settled:
+    """Count the landings that meet the bet and pay them (BX-5)."""
+    hits = sum(1 for t in landed if bet.condition.matches(t))
+    return Settled(bet, hits, bet.condition.multiplier * bet.stake * hits)
+
+
+def fmt(x: Fraction) -> str:
+    """A point total for people: ``20``, ``23.5``, ``41/3`` when not a finite decimal."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    f = float(x)
+    if Fraction(repr(f)) == x:
+        return repr(f)
+    return f"{x.numerator}/{x.denominator}"

@@ -1,0 +1,341 @@
+"""Box within a Box within a Box as an Arena game: the whole match flow (BX-1 to BX-13).
+
+Phases: 2 minutes to study the boards (``ready`` ends it early); then per bout the 8 cards are
+drawn and shown for 120 s of study, 150 s of sealed betting, and 4 rounds of simultaneous card
+picks of 60 s each (reserve allowed in betting and picks, BX-12). Round 1 and 3 picks move the
+opponent's box, rounds 2 and 4 the seat's own (BX-6). Landings of a round are revealed when it
+ends; bets and payouts when the bout ends (BX-13). From bout 2 each seat gets 3 points at the
+start of the bout (BX-2). After 7 bouts: more points, then the larger single-bout gain, then
+the DMO (BX-11).
+
+Notation (what a seat types):
+
+- study phases: ``ready``;
+- betting: ``black and 2: 3; 6: 1; 7 or 9: 2`` (``condition: stake``, ``;``-separated; ``none``
+  when a seat has nothing to bet), see :mod:`arena.games.boxes.bets`;
+- picks: ``17 R2D1``, ``14 U L``, ``3 to D1``, ``17 path D4-E4-F4-F5`` or ``pass`` (BX-7),
+  see :mod:`arena.games.boxes.picks`.
+
+Readings the rulings leave open, taken here: when both seats name the same card number and
+two copies of it remain, each seat plays its own copy (two leave the hand); with one copy
+left it is played twice and leaves once (BX-6). A seat with no standing pick at the end of a
+round (possible only without reserve) makes no move. The single-bout gain of BX-11 is the
+bout's payouts minus its stakes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+from arena.core.errors import ParseError, RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    SubmitContext,
+)
+from arena.games.boxes import bot as botmod
+from arena.games.boxes.bets import Bet, bets_text, fmt, parse_bets, required_count, settle
+from arena.games.boxes.board import CENTRE, board_text, cell_name, draw_board, parse_board
+from arena.games.boxes.conditions import TRAITS, add_usage, parse_condition
+from arena.games.boxes.deck import deck_from_text
+from arena.games.boxes.odds import after_move
+from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick
+from arena.games.boxes.render import render_boards
+from arena.games.boxes.state import (
+    BET,
+    OVER,
+    PICK,
+    ROUNDS,
+    STUDY_BOARDS,
+    STUDY_CARDS,
+    BoutRecord,
+    BoxesConfig,
+    BoxesState,
+    Play,
+)
+
+BET_HELP = ("three bets 'condition: stake' separated by ';', e.g. "
+            "'black and 2: 3; 6: 1; 7 or 9: 2' (stakes whole, >= 1, within your points)")
+BOTH = frozenset({0, 1})
+
+
+class BoxesGame(Game[BoxesState, BoxesConfig]):
+    name = "boxes"
+    title = "Box within a Box within a Box"
+    summary = "bet on the tiles your box will land on, then steer both boxes with shared cards"
+    seats = 2
+    chance = True
+    hidden_information = True
+    rules_prefix = "BX"
+    config_type = BoxesConfig
+
+    # --- setup ---------------------------------------------------------------------------
+    def initial_state(self, config: BoxesConfig, rng: random.Random) -> BoxesState:
+        deck = deck_from_text(config.deck)
+        if config.bouts < 1 or config.cards_per_bout < ROUNDS:
+            raise RuleError("BX-6", f"a match needs at least 1 bout of at least {ROUNDS} cards")
+        pile = list(deck.pile())
+        if len(pile) < config.bouts * config.cards_per_bout:
+            raise RuleError("BX-10", f"the deck holds {len(pile)} cards; {config.bouts} bouts "
+                                     f"of {config.cards_per_bout} need "
+                                     f"{config.bouts * config.cards_per_bout}")
+        board = parse_board(config.board) if config.board.strip() else draw_board(rng)
+        rng.shuffle(pile)
+        start = Fraction(config.start_points)
+        return BoxesState(config, deck, tuple(pile), board, (board, board), (CENTRE, CENTRE),
+                          (start, start))
+
+    def max_phases(self, config: BoxesConfig) -> int:
+        return 1 + config.bouts * (2 + ROUNDS)
+
+    # --- flow ----------------------------------------------------------------------------
+    def phase(self, state: BoxesState) -> PhaseSpec | None:
+        c = state.config
+        if state.stage == STUDY_BOARDS:
+            return PhaseSpec("study boards", c.study_boards, may=BOTH,
+                             prompt="study the boards; 'ready' when done")
+        if state.stage == STUDY_CARDS:
+            return PhaseSpec(f"bout {state.bout}: study cards", c.study_cards, may=BOTH,
+                             prompt="study this bout's cards; 'ready' when done")
+        if state.stage == BET:
+            return PhaseSpec(f"bout {state.bout}: bet", c.bet, must=BOTH, reserve=True,
+                             prompt=BET_HELP)
+        if state.stage == PICK:
+            whose = "your opponent's box" if state.round % 2 == 1 else "your own box"
+            return PhaseSpec(f"bout {state.bout}: round {state.round}", c.pick, must=BOTH,
+                             reserve=True, prompt=f"this round's card moves {whose}: {PICK_HELP}")
+        return None
+
+    def validate(self, state: BoxesState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        if state.stage in (STUDY_BOARDS, STUDY_CARDS):
+            if text.strip().lower() != "ready":
+                raise ParseError("BX-12", "this is study time: submit 'ready' to end it early")
+            return "ready"
+        if state.stage == BET:
+            bets = parse_bets(text, state.points[seat], state.usage[seat])
+            return [[str(b.condition), b.stake] for b in bets]
+        if state.stage == PICK:
+            m = parse_pick(state, seat, text)
+            return "pass" if m is None else str(m)
+        raise RuleError("BX-11", "the match is over")
+
+    def resolve(self, state: BoxesState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[BoxesState, list[GameEvent]]:
+        if state.stage in (STUDY_BOARDS, STUDY_CARDS):
+            if state.stage == STUDY_BOARDS:
+                return self._start_bout(state, 1)
+            return replace(state, stage=BET), [GameEvent("betting_opened", {"bout": state.bout})]
+        if state.stage == BET:
+            return self._seal_bets(state, outcome)
+        return self._play_round(state, outcome)
+
+    def _start_bout(self, state: BoxesState, bout: int) -> tuple[BoxesState, list[GameEvent]]:
+        c = state.config
+        bonus = Fraction(c.bout_bonus if bout > 1 else 0)
+        cards = state.order[(bout - 1) * c.cards_per_bout: bout * c.cards_per_bout]
+        points = (state.points[0] + bonus, state.points[1] + bonus)
+        new = replace(state, stage=STUDY_CARDS, bout=bout, round=0, cards=cards, hand=cards,
+                      points=points, bets=((), ()), landed=((), ()), last_plays=(), plays=())
+        data = {"bout": bout, "cards": [state.card(n).to_json() for n in cards],
+                "bonus": int(bonus), "points": [fmt(p) for p in points]}
+        return new, [GameEvent("bout_started", data)]
+
+    def _seal_bets(self, state: BoxesState, outcome: PhaseOutcome
+                   ) -> tuple[BoxesState, list[GameEvent]]:
+        bets: list[tuple[Bet, ...]] = []
+        usage = list(state.usage)
+        events: list[GameEvent] = []
+        for seat in (0, 1):
+            sub = outcome.standing.get(seat)
+            mine: tuple[Bet, ...] = ()
+            if sub is not None:
+                mine = tuple(Bet(parse_condition(str(c)), int(s)) for c, s in sub.value)
+            for b in mine:
+                usage[seat] = add_usage(usage[seat], b.condition)
+            bets.append(mine)
+            events.append(GameEvent("your_bets", {"bout": state.bout, "bets": bets_text(mine)},
+                                    to=frozenset({seat})))
+        events.append(GameEvent("bets_sealed", {"bout": state.bout}))
+        new = replace(state, stage=PICK, round=1, bets=(bets[0], bets[1]),
+                      usage=(usage[0], usage[1]))
+        return new, events
+
+    def _play_round(self, state: BoxesState, outcome: PhaseOutcome
+                    ) -> tuple[BoxesState, list[GameEvent]]:
+        boards = list(state.boards)
+        boxes = list(state.boxes)
+        landed = [list(state.landed[0]), list(state.landed[1])]
+        hand = list(state.hand)
+        plays: list[Play] = []
+        picked: list[int] = []
+        for seat in (0, 1):
+            b = state.target_board(seat)
+            sub = outcome.standing.get(seat)
+            m = None if sub is None else parse_pick(state, seat, sub.text)
+            if m is None:
+                plays.append(Play(seat, b, None, (), boxes[b], (), (), ()))
+                continue
+            card = state.card(m.card)
+            board = state.boards[b]
+            tiles = tuple(board[c] for c in m.landings)  # traits read on landing (BX-9)
+            landed[b].extend(tiles)
+            boards[b] = after_move(board, card, m)  # specials act after the move (BX-8)
+            boxes[b] = m.final
+            plays.append(Play(seat, b, m.card, m.legs, m.start, m.path, m.landings, tiles))
+            picked.append(m.card)
+        for n in picked:  # a card both named leaves once unless a second copy remains
+            if n in hand:
+                hand.remove(n)
+        new = replace(state, boards=(boards[0], boards[1]), boxes=(boxes[0], boxes[1]),
+                      landed=(tuple(landed[0]), tuple(landed[1])), hand=tuple(hand),
+                      last_plays=tuple(plays), plays=state.plays + tuple(plays))
+        events = [GameEvent("round_played", {"bout": state.bout, "round": state.round,
+                                             "plays": [play_json(p) for p in plays]})]
+        if state.round < ROUNDS:
+            return replace(new, round=state.round + 1), events
+        new, more = self._settle(new)
+        events.extend(more)
+        if state.bout < state.config.bouts:
+            new, more = self._start_bout(new, state.bout + 1)
+            events.extend(more)
+        else:
+            new = replace(new, stage=OVER)
+        return new, events
+
+    def _settle(self, state: BoxesState) -> tuple[BoxesState, list[GameEvent]]:
+        """End of bout: bets revealed and paid (BX-5, BX-13)."""
+        settled = tuple(tuple(settle(b, state.landed[s]) for b in state.bets[s]) for s in (0, 1))
+        gains = tuple(sum((x.net for x in settled[s]), Fraction(0)) for s in (0, 1))
+        points = (state.points[0] + gains[0], state.points[1] + gains[1])
+        record = BoutRecord(state.bout, state.cards, (settled[0], settled[1]), points)
+        new = replace(state, points=points, bets=((), ()), records=(*state.records, record),
+                      gains=(state.gains[0] + (gains[0],), state.gains[1] + (gains[1],)))
+        return new, [GameEvent("bout_settled", record_json(record))]
+
+    # --- results -------------------------------------------------------------------------
+    def scores(self, state: BoxesState) -> tuple[float, ...]:
+        return (float(state.points[0]), float(state.points[1]))
+
+    def result(self, state: BoxesState) -> Result | None:
+        if state.stage != OVER:
+            return None
+        return final_result(state)
+
+    # --- information ---------------------------------------------------------------------
+    def view(self, state: BoxesState, viewer: int | None) -> JSON:
+        out = public_view(state)
+        if viewer is not None:
+            out["you"] = seat_view(state, viewer)
+        return out
+
+    def host_view(self, state: BoxesState) -> JSON:
+        out = public_view(state)
+        out["sealed"] = [sealed_fact(state, s) for s in (0, 1)]
+        out["seats"] = [seat_view(state, s) for s in (0, 1)]
+        return out
+
+    def private_facts(self, state: BoxesState, seat: int) -> list[str]:
+        fact = sealed_fact(state, seat)
+        return [fact] if fact else []
+
+    def render_svg(self, state: BoxesState, viewer: int | None) -> str | None:
+        return render_boards(state)
+
+    # --- players -------------------------------------------------------------------------
+    def bot(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+        return botmod.decide(state, seat, rng)
+
+    def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+        return botmod.random_legal(state, seat, rng)
+
+
+def final_result(state: BoxesState) -> Result:
+    """BX-11: more points; then the larger single-bout gain; then the DMO (seat 2)."""
+    a, b = state.points
+    scores = (float(a), float(b))
+    detail = {"points": [fmt(a), fmt(b)],
+              "best_bout_gain": [fmt(max(g, default=Fraction(0))) for g in state.gains]}
+    if a != b:
+        return Result(0 if a > b else 1, scores, "more points (BX-11)", detail)
+    ga, gb = (max(g, default=Fraction(0)) for g in state.gains)
+    if ga != gb:
+        return Result(0 if ga > gb else 1, scores,
+                      "tied on points; larger single-bout gain (BX-11)", detail)
+    return Result(1, scores, "tied on points and best bout; the DMO wins (BX-11)", detail)
+
+
+def sealed_fact(state: BoxesState, seat: int) -> str:
+    """The seat's sealed bets as one string only it (and the host) may see until the bout
+    ends (BX-13); the conformance suite checks it never reaches the other seat."""
+    if not state.bets[seat]:
+        return ""
+    return f"bout {state.bout} sealed bets of seat {seat + 1}: {bets_text(state.bets[seat])}"
+
+
+def play_json(p: Play) -> dict[str, JSON]:
+    return {
+        "seat": p.seat, "board": "AB"[p.board], "card": p.card,
+        "move": "pass" if p.card is None else f"{p.card} {' '.join(p.legs)}",
+        "from": cell_name(p.start), "path": [cell_name(c) for c in p.path],
+        "landed": [{"cell": cell_name(c), "tile": str(t)}
+                   for c, t in zip(p.landings, p.tiles, strict=True)],
+    }
+
+
+def record_json(r: BoutRecord) -> dict[str, JSON]:
+    return {
+        "bout": r.bout,
+        "bets": [[{"condition": str(x.bet.condition), "stake": x.bet.stake, "hits": x.hits,
+                   "payout": fmt(x.payout)} for x in side] for side in r.settled],
+        "points": [fmt(p) for p in r.points],
+    }
+
+
+def public_view(state: BoxesState) -> dict[str, JSON]:
+    """Everything public (G-9): boards, boxes, points, the bout's cards, landings so far, and
+    the bets of finished bouts."""
+    revealed = [[0] * 12, [0] * 12]
+    for r in state.records:
+        for s in (0, 1):
+            for x in r.settled[s]:
+                revealed[s] = list(add_usage(tuple(revealed[s]), x.bet.condition))
+    return {
+        "stage": state.stage,
+        "bout": state.bout,
+        "bouts": state.config.bouts,
+        "round": state.round,
+        "moves_box": None if state.stage != PICK else
+        ["AB"[state.target_board(s)] for s in (0, 1)],
+        "boards": [board_text(b).split("\n") for b in state.boards],
+        "boxes": [cell_name(x) for x in state.boxes],
+        "points": [fmt(p) for p in state.points],
+        "cards": [state.card(n).to_json() for n in state.cards],
+        "hand": list(state.hand),
+        "landed_this_bout": [[str(t) for t in side] for side in state.landed],
+        "last_round": [play_json(p) for p in state.last_plays],
+        "bouts_done": [record_json(r) for r in state.records],
+        "revealed_usage": [dict(zip(TRAITS, u, strict=True)) for u in revealed],
+    }
+
+
+def seat_view(state: BoxesState, seat: int) -> dict[str, JSON]:
+    out: dict[str, JSON] = {
+        "seat": seat,
+        "board": "AB"[seat],
+        "sealed": sealed_fact(state, seat),
+        "usage": dict(zip(TRAITS, state.usage[seat], strict=True)),
+    }
+    if state.stage == BET:
+        out["bets_needed"] = required_count(state.points[seat], state.usage[seat])
+    if state.stage == PICK:
+        out["pick"] = moves_view(state, seat)
+    return out
+
+
+GAME = BoxesGame()

@@ -1,0 +1,163 @@
+"""Odds for players: expected landings on a condition and the chance of at least one.
+
+The search follows one box through the bout's remaining rounds. Each round has a *role*:
+``self`` (the box's controller picks the card and movement that maximise the expected
+landings), ``opp`` (the opponent picks to minimise them) or ``random`` (every playable card
+equally likely, then every legal movement of it equally likely, as a random-but-legal player
+does). A card leaves the pool when it is played on this box; the cards the other box uses are
+not modelled (they are not known in advance), which makes the figures those of a pool the
+other box leaves alone. Special figures change the board as the search goes (BX-8, BX-9).
+
+Values are exact enumerations, memoised on (board, box, remaining cards, round); the bot uses
+the same search with a weight per tile (its stakes times payout multipliers) instead of 0/1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from arena.games.boxes.board import Board, Tile, change_tiles
+from arena.games.boxes.deck import Card
+from arena.games.boxes.movement import Movement, movements
+
+ROLES = ("self", "opp", "random")
+
+
+@dataclass(frozen=True)
+class Odds:
+    expected: float
+    p_any: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"expected": self.expected, "p_at_least_one": self.p_any}
+
+
+@cache
+def outcomes(card: Card, start: int) -> tuple[tuple[Movement, int], ...]:
+    """Distinct outcomes of a card from a cell, each with how many movements give it."""
+    special = card.add != 0 or card.invert
+    groups: dict[tuple[object, ...], list[Movement]] = {}
+    for m in movements(card, start):
+        key = (m.landings, m.final, m.passed if special else None)
+        groups.setdefault(key, []).append(m)
+    return tuple((ms[0], len(ms)) for ms in groups.values())
+
+
+def after_move(board: Board, card: Card, m: Movement) -> Board:
+    """The board once the card's special figure has acted on the tiles passed over (BX-8)."""
+    if card.add == 0 and not card.invert:
+        return board
+    return change_tiles(board, m.passed, add=card.add, invert=card.invert)
+
+
+def roles_for_round(round_no: int, rounds: int = 4) -> tuple[str, ...]:
+    """Who moves a seat's own box from ``round_no`` on: the opponent in odd rounds, the seat
+    in even ones (BX-6)."""
+    return tuple("opp" if r % 2 == 1 else "self" for r in range(round_no, rounds + 1))
+
+
+def codes(board: Board) -> tuple[int, ...]:
+    """A board as small ints (``2 * number + black``): cheap to hash in the search memo."""
+    return tuple(2 * t.number + int(t.black) for t in board)
+
+
+def _change_codes(board: tuple[int, ...], card: Card, m: Movement) -> tuple[int, ...]:
+    if card.add == 0 and not card.invert:
+        return board
+    out = list(board)
+    for c in m.passed:
+        n, black = divmod(out[c], 2)
+        n = (n + card.add) % 10
+        if card.invert:
+            black ^= 1
+        out[c] = 2 * n + black
+    return tuple(out)
+
+
+KINDS = tuple(Tile(code // 2, bool(code % 2)) for code in range(20))
+"""The 20 tile kinds, indexed by their code."""
+
+
+class Search:
+    """Expectimax over one box: ``weight(tile)`` is what a landing on the tile is worth."""
+
+    def __init__(self, cards: dict[int, Card], weight: Callable[[Tile], float],
+                 roles: Sequence[str]) -> None:
+        for r in roles:
+            if r not in ROLES:
+                raise ValueError(f"unknown role {r!r}")
+        self.cards = cards
+        self.roles = tuple(roles)
+        self.memo: dict[tuple[object, ...], tuple[float, float]] = {}
+        self.w = tuple(weight(t) for t in KINDS)
+
+    def step(self, board: tuple[int, ...], m: Movement, card: Card
+             ) -> tuple[float, bool, tuple[int, ...]]:
+        w = self.w
+        gain = 0.0
+        hit = False
+        for c in m.landings:
+            x = w[board[c]]
+            if x:
+                gain += x
+                hit = hit or x > 0
+        return gain, hit, _change_codes(board, card, m)
+
+    def value(self, board: tuple[int, ...], pos: int, remaining: tuple[int, ...],
+              depth: int = 0) -> tuple[float, float]:
+        """(expected total weight, probability of at least one positive landing) over the
+        rounds from ``depth`` on; ``board`` is in :func:`codes` form."""
+        if depth >= len(self.roles) or not remaining:
+            return 0.0, 0.0
+        key = (board, pos, remaining, depth)
+        hit_memo = self.memo.get(key)
+        if hit_memo is not None:
+            return hit_memo
+        role = self.roles[depth]
+        counts = Counter(remaining)
+        options: list[tuple[float, float, float]] = []  # (weight of option, E, P)
+        playable = 0
+        for number, copies in counts.items():
+            card = self.cards[number]
+            outs = outcomes(card, pos)
+            if not outs:
+                continue
+            playable += copies
+            rest = list(remaining)
+            rest.remove(number)
+            rest_t = tuple(rest)
+            total = sum(n for _, n in outs)
+            last = depth + 1 >= len(self.roles) or not rest_t
+            for m, n in outs:
+                gain, hit, nb = self.step(board, m, card)
+                if last:
+                    e, p = 0.0, 0.0
+                else:
+                    e, p = self.value(nb, m.path[-1], rest_t, depth + 1)
+                options.append((copies * n / total, gain + e, 1.0 if hit else p))
+        if not options:
+            # BX-7: nobody can move this box; the round passes with no landing.
+            result = self.value(board, pos, remaining, depth + 1)
+        elif role == "random":
+            result = (sum(w * e for w, e, _ in options) / playable,
+                      sum(w * p for w, _, p in options) / playable)
+        elif role == "self":
+            best = max(options, key=lambda o: (o[1], o[2]))
+            result = (best[1], best[2])
+        else:
+            worst = min(options, key=lambda o: (o[1], o[2]))
+            result = (worst[1], worst[2])
+        self.memo[key] = result
+        return result
+
+
+def condition_odds(board: Board, box: int, cards: Sequence[Card],
+                   matches: Callable[[Tile], bool], roles: Sequence[str]) -> Odds:
+    """Expected landings meeting a condition and P(at least one), for the given roles."""
+    table = {c.number: c for c in cards}
+    search = Search(table, lambda t: 1.0 if matches(t) else 0.0, roles)
+    e, p = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
+    return Odds(e, p)

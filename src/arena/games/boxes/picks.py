@@ -1,0 +1,81 @@
+"""Card picks in the play phase (BX-6, BX-7): notation, legality and what may be played.
+
+Notation: the card number, then one token per leg of its number figure, e.g. ``3 U``,
+``14 U L``, ``19 R D``, ``17 R2D1``, ``36 R2D1 U1L2`` (a leading ``card`` is allowed). The
+movement may instead be given as its path of cells (``17 path D4-E4-F4-F5``, the start
+optional) or, when only one movement ends there, its destination (``3 to D1``). ``pass`` is
+accepted only when no remaining card has any legal movement for the box the seat moves (BX-7).
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.core.errors import ParseError, RuleError
+from arena.games.boxes.board import cell_name
+from arena.games.boxes.movement import Movement, find_movement, movements
+from arena.games.boxes.state import BoxesState
+
+PICK_HELP = ("card and legs, e.g. '3 U', '14 U L', '17 R2D1', '3 to D1' or "
+             "'17 path D4-E4-F4-F5'; 'pass' only when no card can move the box (BX-7)")
+
+
+def playable(state: BoxesState, seat: int) -> list[int]:
+    """Distinct card numbers in hand with at least one legal movement for the box ``seat``
+    moves this round."""
+    b = state.target_board(seat)
+    out: list[int] = []
+    for n in dict.fromkeys(state.hand):
+        if movements(state.card(n), state.boxes[b]):
+            out.append(n)
+    return out
+
+
+def parse_pick(state: BoxesState, seat: int, text: str) -> Movement | None:
+    """The movement a pick names (None for a legal pass), or an error naming the rule."""
+    words = text.replace(",", " ").split()
+    if words and words[0].lower() == "card":
+        words = words[1:]
+    if not words:
+        raise ParseError("BX-6", f"name a card and its movement: {PICK_HELP}")
+    b = state.target_board(seat)
+    if len(words) == 1 and words[0].lower() == "pass":
+        if playable(state, seat):
+            raise RuleError("BX-7", "you may pass only when no remaining card has a legal "
+                                    f"movement for the box on board {'AB'[b]}")
+        return None
+    head = words[0].lstrip("#")
+    if not re.fullmatch(r"[0-9]{1,4}", head):
+        raise ParseError("BX-6", f"{words[0]!r} is not a card number: {PICK_HELP}")
+    number = int(head)
+    if number not in state.hand:
+        left = ", ".join(str(n) for n in state.hand)
+        raise RuleError("BX-6", f"card {number} is not among this bout's remaining cards "
+                                f"({left})")
+    card = state.card(number)
+    if len(words) == 1:
+        raise ParseError("BX-8", f"say how card {number} ({card.move}) moves, e.g. "
+                                 f"{_example(state, seat, number)}")
+    return find_movement(card, state.boxes[b], words[1:])
+
+
+def _example(state: BoxesState, seat: int, number: int) -> str:
+    ms = movements(state.card(number), state.boxes[state.target_board(seat)])
+    return str(ms[0]) if ms else "(none: it cannot move this box)"
+
+
+def moves_view(state: BoxesState, seat: int) -> dict[str, object]:
+    """For a seat's own view in a pick round: the box it moves and every legal movement of
+    every remaining card (what the page offers as buttons)."""
+    b = state.target_board(seat)
+    start = state.boxes[b]
+    cards: list[dict[str, object]] = []
+    for n in dict.fromkeys(state.hand):
+        ms = movements(state.card(n), start)
+        cards.append({
+            "card": n,
+            "moves": [{"text": str(m), "path": m.path_text(), "to": cell_name(m.final),
+                       "landings": [cell_name(c) for c in m.landings]} for m in ms],
+        })
+    return {"board": "AB"[b], "box": cell_name(start), "cards": cards,
+            "may_pass": not any(c["moves"] for c in cards)}

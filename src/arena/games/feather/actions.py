@@ -1,0 +1,175 @@
+"""The actions a seat can take in one tick, and their notation (LF-2, LF-9).
+
+Notation (case does not matter; ``->``, ``to``, ``into``, ``from`` and ``+`` are optional glue):
+
+    fill Z A             fill bucket A from basin Z
+    drain B [-> Y]       empty bucket B, optionally into basin Y
+    transfer A -> B      pour A into B until A is empty or B is full
+    complete A+B 2       complete objective 2 with buckets A and B
+    exchange A B         swap the contents of A and B (powerup)
+    modify B -2          change B's capacity by -2..+2 (powerup)
+    sip [opp] B          remove 1 water from your (or the opponent's) bucket B (powerup)
+    lock B               lock the opponent's bucket B (powerup)
+    accelerate Y 5       advance basin Y's schedule by 1..10 ticks (powerup)
+    pass                 withdraw your action for this tick
+
+Buckets are letters (A, B, ...) in every session; basins have the names the scenario gives.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from arena.core.errors import ParseError, RuleError
+
+VERBS = ("fill", "drain", "transfer", "complete", "exchange", "modify", "sip", "lock",
+         "accelerate", "pass")
+POWER_VERBS = ("exchange", "modify", "sip", "lock", "accelerate")
+GLUE = {"->", "to", "into", "from", "<->", "and", "on", "with", "objective", "obj", "=>", ">"}
+LETTERS = "ABCDEFGH"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One seat's action for one boundary.
+
+    ``buckets`` are bucket indices (0 is A) in the order the verb uses them; ``opponent`` says
+    the bucket belongs to the other seat (Sip, Lock); ``number`` is the objective id
+    (Complete), the capacity change (Modify) or the tick count (Accelerate).
+    """
+
+    verb: str
+    buckets: tuple[int, ...] = ()
+    basin: str | None = None
+    number: int | None = None
+    opponent: bool = False
+
+    def __str__(self) -> str:
+        names = [LETTERS[i] for i in self.buckets]
+        if self.verb == "fill":
+            return f"fill {self.basin} {names[0]}"
+        if self.verb == "drain":
+            return f"drain {names[0]}" + (f" -> {self.basin}" if self.basin else "")
+        if self.verb == "transfer":
+            return f"transfer {names[0]} -> {names[1]}"
+        if self.verb == "complete":
+            return f"complete {'+'.join(names)} {self.number}"
+        if self.verb == "exchange":
+            return f"exchange {names[0]} {names[1]}"
+        if self.verb == "modify":
+            assert self.number is not None
+            return f"modify {names[0]} {self.number:+d}"
+        if self.verb == "sip":
+            return f"sip {'opp ' if self.opponent else ''}{names[0]}"
+        if self.verb == "lock":
+            return f"lock {names[0]}"
+        if self.verb == "accelerate":
+            return f"accelerate {self.basin} {self.number}"
+        return "pass"
+
+    @property
+    def powerup(self) -> str | None:
+        return self.verb if self.verb in POWER_VERBS else None
+
+    def own_buckets(self) -> tuple[int, ...]:
+        """The acting seat's own buckets this action uses."""
+        return () if self.opponent or self.verb == "lock" else self.buckets
+
+
+def _tokens(text: str) -> list[str]:
+    spaced = re.sub(r"(->|<->|=>|[+,>])", r" \1 ", text.strip())
+    return [t for t in spaced.split() if t.lower() not in GLUE and t not in {"+", ","}]
+
+
+def _bucket(token: str, count: int, verb: str) -> int:
+    name = token.upper()
+    if len(name) != 1 or name not in LETTERS:
+        raise ParseError("LF-9", f"{verb}: {token!r} is not a bucket (buckets are letters A-"
+                                 f"{LETTERS[count - 1]})")
+    index = LETTERS.index(name)
+    if index >= count:
+        raise RuleError("LF-1", f"{verb}: there is no bucket {name} this session "
+                                f"(buckets A-{LETTERS[count - 1]})")
+    return index
+
+
+def _basin(token: str, basins: tuple[str, ...], verb: str) -> str:
+    name = token.upper()
+    if name not in basins:
+        raise RuleError("LF-8", f"{verb}: there is no basin {token!r} (basins: {', '.join(basins)})")
+    return name
+
+
+def _number(token: str, verb: str, what: str) -> int:
+    raw = token.lstrip("#")
+    if not re.fullmatch(r"[+-]?\d{1,6}", raw):
+        raise ParseError("LF-9", f"{verb}: expected {what}, got {token!r}")
+    return int(raw)
+
+
+def _arity(tokens: list[str], n: int, verb: str, usage: str) -> None:
+    if len(tokens) != n:
+        raise ParseError("LF-9", f"{verb}: expected '{usage}'")
+
+
+def parse_action(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
+    """Read one action for a session with ``buckets`` buckets and the named basins."""
+    tokens = _tokens(text)
+    if not tokens:
+        raise ParseError("LF-9", "empty action; try e.g. 'fill Z A' or 'pass'")
+    verb = tokens[0].lower()
+    args = tokens[1:]
+    if verb not in VERBS:
+        raise ParseError("LF-9", f"unknown action {tokens[0]!r} (actions: {', '.join(VERBS)})")
+    if verb == "pass":
+        _arity(args, 0, verb, "pass")
+        return Action("pass")
+    if verb == "fill":
+        _arity(args, 2, verb, "fill BASIN BUCKET")
+        basin = _basin(args[0], basins, verb)
+        return Action(verb, (_bucket(args[1], buckets, verb),), basin=basin)
+    if verb == "drain":
+        if len(args) not in (1, 2):
+            raise ParseError("LF-9", "drain: expected 'drain BUCKET' or 'drain BUCKET -> BASIN'")
+        basin = _basin(args[1], basins, verb) if len(args) == 2 else None
+        return Action(verb, (_bucket(args[0], buckets, verb),), basin=basin)
+    if verb in ("transfer", "exchange"):
+        _arity(args, 2, verb, f"{verb} BUCKET BUCKET")
+        a, b = _bucket(args[0], buckets, verb), _bucket(args[1], buckets, verb)
+        if a == b:
+            raise RuleError("LF-9", f"{verb}: name two different buckets")
+        return Action(verb, (a, b))
+    if verb == "complete":
+        if len(args) < 2:
+            raise ParseError("LF-6", "complete: expected 'complete BUCKETS OBJECTIVE', e.g. "
+                                     "'complete A+B 2'")
+        chosen = tuple(_bucket(t, buckets, verb) for t in args[:-1])
+        if len(set(chosen)) != len(chosen):
+            raise RuleError("LF-6", "complete: a bucket is named twice")
+        return Action(verb, tuple(sorted(chosen)), number=_number(args[-1], verb, "an objective number"))
+    if verb == "modify":
+        _arity(args, 2, verb, "modify BUCKET -2..2")
+        delta = _number(args[1], verb, "a change from -2 to 2")
+        if not -2 <= delta <= 2:
+            raise RuleError("LF-9", f"modify: the change must be from -2 to 2, not {delta}")
+        return Action(verb, (_bucket(args[0], buckets, verb),), number=delta)
+    if verb == "sip":
+        opponent = False
+        if args and args[0].lower() in ("opp", "opponent", "their", "theirs"):
+            opponent, args = True, args[1:]
+        elif args and args[0].lower() in ("my", "own", "mine"):
+            args = args[1:]
+        _arity(args, 1, verb, "sip [opp] BUCKET")
+        return Action(verb, (_bucket(args[0], buckets, verb),), opponent=opponent)
+    if verb == "lock":
+        if args and args[0].lower() in ("opp", "opponent", "their", "theirs"):
+            args = args[1:]
+        _arity(args, 1, verb, "lock BUCKET (the opponent's)")
+        return Action(verb, (_bucket(args[0], buckets, verb),), opponent=True)
+    # accelerate
+    _arity(args, 2, verb, "accelerate BASIN 1..10")
+    ticks = _number(args[1], verb, "a number of ticks from 1 to 10")
+    if not 1 <= ticks <= 10:
+        raise RuleError("LF-9", f"accelerate: the number of ticks must be 1 to 10, not {ticks}")
+    return Action(verb, basin=_basin(args[0], basins, verb), number=ticks)

@@ -1,0 +1,241 @@
+"""Light as a Feather as an engine game: study phases and real-time ticks (LF-1, LF-2).
+
+Every tick is one engine phase lasting the tick length (10 s by default) in which both seats
+*may* act and which never closes early, so ticks run on the clock like the text's 0.1 Hz game.
+The seat's standing submission when the tick's phase ends (G-2: the last valid one) is the
+action processed at the boundary (LF-2). Before each session a study phase (1 minute by
+default) shows the new buckets, basins and objectives; it ends early when both seats say
+``ready`` (G-4).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.core.errors import ParseError, RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameConfig,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    SubmitContext,
+)
+from arena.games.feather import bot as botmod
+from arena.games.feather.actions import Action, parse_action
+from arena.games.feather.render import render_svg
+from arena.games.feather.scenario import SessionSpec, load_scenario
+from arena.games.feather.tick import Board, Outcome, check_action, new_board, step
+from arena.games.feather.view import board_json
+
+ACTION_HELP = ("fill BASIN BUCKET | drain BUCKET [-> BASIN] | transfer A -> B | complete A+B N | "
+               "exchange A B | modify B -2..2 | sip [opp] B | lock B | accelerate BASIN 1..10 | "
+               "pass")
+
+
+@dataclass(frozen=True)
+class FeatherConfig(GameConfig):
+    """Match settings (LF-1). ``session_ticks``/``practice_ticks`` of 0 keep the scenario's
+    lengths; ``study`` 0 skips the study phases; ``ankh`` is the seat (0-based; 1 = the DMO)
+    holding the ankh at the start, as the DMO decides (LF-5)."""
+
+    scenario: str = "default"
+    tick: float = 10.0
+    study: float = 60.0
+    practice: bool = True
+    practice_ticks: int = 0
+    session_ticks: int = 0
+    ankh: int = 1
+
+
+@dataclass(frozen=True)
+class FeatherState:
+    config: FeatherConfig
+    title: str
+    sessions: tuple[SessionSpec, ...]
+    index: int
+    stage: str  # "study", "tick" or "over"
+    board: Board
+    banked: tuple[int, int] = (0, 0)
+    last: tuple[Outcome, ...] = ()
+    ended: Board | None = None
+    """The final board of the session that ended last (for the record and the page)."""
+
+    @property
+    def session(self) -> SessionSpec:
+        return self.sessions[min(self.index, len(self.sessions) - 1)]
+
+
+def _sessions(config: FeatherConfig) -> tuple[str, tuple[SessionSpec, ...]]:
+    scenario = load_scenario(config.scenario)
+    out: list[SessionSpec] = []
+    for s in scenario.sessions:
+        if s.practice and not config.practice:
+            continue
+        ticks = config.practice_ticks if s.practice else config.session_ticks
+        out.append(replace(s, ticks=ticks) if ticks > 0 else s)
+    if not out:
+        raise RuleError("LF-1", f"scenario {config.scenario!r} has no session left to play")
+    return scenario.title, tuple(out)
+
+
+class FeatherGame(Game[FeatherState, FeatherConfig]):
+    name = "feather"
+    title = "Light as a Feather"
+    summary = "real-time ticks: fill, pour and drain buckets to meet objectives before your rival"
+    seats = 2
+    chance = False
+    hidden_information = False
+    rules_prefix = "LF"
+    config_type = FeatherConfig
+
+    # --- setup ---------------------------------------------------------------------------
+    def initial_state(self, config: FeatherConfig, rng: random.Random) -> FeatherState:
+        if config.ankh not in (0, 1):
+            raise RuleError("LF-5", f"the ankh starts with seat 0 or 1, not {config.ankh}")
+        if not config.tick > 0:
+            raise RuleError("LF-1", "a tick must last a positive time")
+        title, sessions = _sessions(config)
+        board = new_board(sessions[0], None, config.ankh)
+        return FeatherState(config, title, sessions, 0, self._stage_start(config), board)
+
+    @staticmethod
+    def _stage_start(config: FeatherConfig) -> str:
+        return "study" if config.study > 0 else "tick"
+
+    def max_phases(self, config: FeatherConfig) -> int:
+        _, sessions = _sessions(config)
+        return sum(s.ticks + (1 if config.study > 0 else 0) for s in sessions)
+
+    # --- flow ----------------------------------------------------------------------------
+    def phase(self, state: FeatherState) -> PhaseSpec | None:
+        both = frozenset({0, 1})
+        if state.stage == "study":
+            return PhaseSpec("study", state.config.study, may=both,
+                             prompt=f"study {state.session.name}; say 'ready' to start")
+        if state.stage == "tick":
+            return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
+                             prompt=ACTION_HELP)
+        return None
+
+    def parse(self, state: FeatherState, text: str) -> Action:
+        spec = state.session
+        return parse_action(text, len(spec.capacities), spec.basin_names)
+
+    def validate(self, state: FeatherState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        if state.stage == "study":
+            if text.strip().lower() != "ready":
+                raise ParseError("LF-1", "this is study time before the session: say 'ready'")
+            return "ready"
+        if state.stage != "tick":
+            raise RuleError("LF-11", "the match is over")
+        action = self.parse(state, text)
+        check_action(state.session, state.board, seat, action)
+        return str(action)
+
+    def resolve(self, state: FeatherState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[FeatherState, list[GameEvent]]:
+        if state.stage == "study":
+            ev = GameEvent("session_started", {"session": state.session.name, "index": state.index})
+            return replace(state, stage="tick", last=()), [ev]
+        actions = {seat: self.parse(state, str(sub.value)) for seat, sub in outcome.standing.items()}
+        board, outcomes = step(state.session, state.board, actions)
+        events = [GameEvent("tick", {"session": state.session.name, "tick": board.tick,
+                                     "outcomes": [o.to_json() for o in outcomes]})]
+        state = replace(state, board=board, last=outcomes)
+        if board.tick >= state.session.ticks:
+            state, more = self._end_session(state)
+            events += more
+        return state, events
+
+    def _end_session(self, state: FeatherState) -> tuple[FeatherState, list[GameEvent]]:
+        spec = state.session
+        board = state.board
+        banked = state.banked
+        carry: tuple[Any, ...] | None = board.seats
+        ankh = board.ankh
+        if spec.practice:
+            carry, ankh = None, state.config.ankh  # practice counts for nothing (LF-1)
+        else:
+            banked = (banked[0] + board.seats[0].water, banked[1] + board.seats[1].water)
+        ev = GameEvent("session_over", {
+            "session": spec.name, "practice": spec.practice,
+            "points": [s.points for s in board.seats], "water": [s.water for s in board.seats],
+        })
+        index = state.index + 1
+        if index >= len(state.sessions):
+            return replace(state, index=index, stage="over", banked=banked, ended=board), [ev]
+        nxt = state.sessions[index]
+        new = new_board(nxt, carry, ankh)
+        stage = self._stage_start(state.config)
+        events = [ev]
+        if stage == "tick":
+            events.append(GameEvent("session_started", {"session": nxt.name, "index": index}))
+        return replace(state, index=index, stage=stage, board=new, banked=banked,
+                       ended=board), events
+
+    def scores(self, state: FeatherState) -> tuple[float, ...]:
+        if state.session.practice and state.stage != "over":
+            return (0.0, 0.0)
+        return tuple(float(s.points) for s in state.board.seats)
+
+    def result(self, state: FeatherState) -> Result | None:
+        """LF-11: points; then water at the ends of the sessions; then the ankh."""
+        if state.stage != "over":
+            return None
+        points = tuple(s.points for s in state.board.seats)
+        water = state.banked
+        if points[0] != points[1]:
+            winner, reason = (0 if points[0] > points[1] else 1), "more points"
+        elif water[0] != water[1]:
+            winner, reason = (0 if water[0] > water[1] else 1), "equal points; more water (LF-11)"
+        else:
+            winner, reason = state.board.ankh, "equal points and water; the ankh holder (LF-11)"
+        return Result(winner, tuple(float(p) for p in points), reason,
+                      {"water": list(water), "ankh": state.board.ankh})
+
+    # --- information ---------------------------------------------------------------------
+    def view(self, state: FeatherState, viewer: int | None) -> JSON:
+        data = board_json(state.session, state.board)
+        data.update({
+            "title": state.title,
+            "stage": state.stage,
+            "session": {"index": state.index, "name": state.session.name,
+                        "practice": state.session.practice, "ticks": state.session.ticks,
+                        "count": len(state.sessions)},
+            "sessions": [s.name for s in state.sessions],
+            "banked_water": list(state.banked),
+            "last": [o.to_json() for o in state.last],
+            "tick_seconds": state.config.tick,
+            "help": ACTION_HELP,
+            "you": viewer,
+        })
+        return data
+
+    def render_svg(self, state: FeatherState, viewer: int | None) -> str | None:
+        return render_svg(state.session, state.board, viewer, stage=state.stage)
+
+    # --- players -------------------------------------------------------------------------
+    def bot(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
+        if state.stage == "study":
+            return "ready"
+        if state.stage != "tick":
+            return None
+        return botmod.choose(state.session, state.board, seat)
+
+    def random_submission(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
+        if state.stage == "study":
+            return "ready"
+        if state.stage != "tick":
+            return None
+        return botmod.random_legal(state.session, state.board, seat, rng)
+
+    def notation_help(self, state: FeatherState, seat: int) -> str:
+        return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+GAME = FeatherGame()

@@ -1,0 +1,330 @@
+"""One session's board and the processing of one tick boundary (LF-2 to LF-6, LF-9).
+
+``Board`` is the state shown as "tick t" (LF-2: after tick t's basin additions). ``step``
+processes the actions submitted during tick t at the boundary that starts tick t+1, in the
+order of LF-3: Lock, Sip, Complete, Fill, Drain, Modify/Transfer/Exchange, Accelerate, then
+the basins' own additions. Within a step the two seats do not see each other's action, except
+that Fills from one basin go in ankh order (LF-5) and that a Lock makes the other seat's action
+on that bucket void (LF-9).
+
+``check_action`` is what can be known when the action is submitted (a Fill in cooldown, a
+locked bucket, a powerup not held, an objective not met); ``step`` checks again at the boundary
+and reports (rather than raises) what became void in the meantime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from arena.core.errors import RuleError
+from arena.games.feather.actions import LETTERS, Action
+from arena.games.feather.basins import Basin, advance, start_basin
+from arena.games.feather.objectives import POWERUPS
+from arena.games.feather.scenario import SessionSpec
+
+FILL_COOLDOWN = 4
+"""LF-4: after a Fill at tick t, ticks t+1..t+4 are blocked."""
+LOCK_SPAN = 2
+"""LF-9: a Lock at tick t holds for t and the next 2 ticks."""
+
+
+@dataclass(frozen=True)
+class SeatBoard:
+    """One seat's side of the board."""
+
+    waters: tuple[int, ...]
+    caps: tuple[int, ...]
+    points: int = 0
+    powerups: tuple[int, ...] = (0, 0, 0, 0, 0)
+    last_fill: int | None = None
+
+    @property
+    def water(self) -> int:
+        return sum(self.waters)
+
+    def fill_ready_at(self) -> int:
+        """The first boundary at which this seat may Fill again (LF-4)."""
+        return 0 if self.last_fill is None else self.last_fill + FILL_COOLDOWN + 1
+
+    def held(self, powerup: str) -> int:
+        return self.powerups[POWERUPS.index(powerup)]
+
+
+@dataclass(frozen=True)
+class Lock:
+    """Seat ``owner``'s bucket ``bucket`` is locked at boundaries up to ``until`` (LF-9)."""
+
+    owner: int
+    bucket: int
+    until: int
+    by: int
+
+
+@dataclass(frozen=True)
+class Board:
+    tick: int
+    seats: tuple[SeatBoard, ...]
+    basins: tuple[Basin, ...]
+    available: tuple[int, ...]
+    queue: tuple[int, ...]
+    locks: tuple[Lock, ...] = ()
+    ankh: int = 1
+
+    def locked(self, owner: int, bucket: int, at: int) -> bool:
+        return any(lk.owner == owner and lk.bucket == bucket and lk.until >= at for lk in self.locks)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one seat's action at a boundary: ``done`` or why it was void."""
+
+    seat: int
+    action: str
+    done: bool
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "action": self.action, "done": self.done, "note": self.note}
+
+
+def new_board(spec: SessionSpec, carry: tuple[SeatBoard, ...] | None, ankh: int) -> Board:
+    """The board at tick 0 of a session: empty buckets, basins after tick 0 (LF-2), the first
+    ``available`` objectives out and the rest queued (LF-7). Points and powerups carry over."""
+    seats = tuple(
+        SeatBoard(
+            waters=tuple(0 for _ in spec.capacities),
+            caps=spec.capacities,
+            points=0 if carry is None else carry[s].points,
+            powerups=(0,) * len(POWERUPS) if carry is None else carry[s].powerups,
+        )
+        for s in range(2)
+    )
+    ids = tuple(o.id for o in spec.objectives)
+    return Board(
+        tick=0,
+        seats=seats,
+        basins=tuple(start_basin(b) for b in spec.basins),
+        available=ids[: spec.available],
+        queue=ids[spec.available :],
+        ankh=ankh,
+    )
+
+
+def _name(i: int) -> str:
+    return LETTERS[i]
+
+
+def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
+                 at: int | None = None, *, judge: bool = True) -> None:
+    """Raise ``RuleError`` if ``action`` cannot be processed at boundary ``at`` (default: the
+    next one). Called on submission and again at the boundary itself, where ``judge=False``
+    leaves the objective's predicate to the Complete step (a Sip may change the buckets)."""
+    at = board.tick + 1 if at is None else at
+    me = board.seats[seat]
+    if action.verb == "pass":
+        return
+    if action.powerup is not None and me.held(action.powerup) < 1:
+        raise RuleError("LF-9", f"{action.verb}: you hold no {action.powerup} powerup")
+    owner = 1 - seat if action.opponent else seat
+    for b in action.buckets:
+        if board.locked(owner, b, at):
+            whose = "the opponent's" if owner != seat else "your"
+            raise RuleError("LF-9", f"{action.verb}: {whose} bucket {_name(b)} is locked")
+    if action.verb == "fill":
+        ready = me.fill_ready_at()
+        if at < ready:
+            raise RuleError("LF-4", f"fill: you filled at tick {me.last_fill}; your next fill "
+                                    f"can be processed at tick {ready} (submit it during tick "
+                                    f"{ready - 1})")
+    elif action.verb == "complete":
+        oid = action.number
+        if oid not in board.available:
+            raise RuleError("LF-6", f"complete: objective {oid} is not available "
+                                    f"(available: {', '.join(map(str, board.available)) or 'none'})")
+        obj = spec.objective(oid)
+        if not judge:
+            return
+        waters = [me.waters[b] for b in action.buckets]
+        caps = [me.caps[b] for b in action.buckets]
+        if not obj.predicate.holds(waters, caps):
+            named = "+".join(_name(b) for b in action.buckets)
+            raise RuleError("LF-6", f"complete: {named} holding {', '.join(map(str, waters))} "
+                                    f"does not meet objective {oid} ({obj.describe()})")
+    elif action.verb == "modify":
+        b = action.buckets[0]
+        assert action.number is not None
+        new = me.caps[b] + action.number
+        if new < me.waters[b]:
+            raise RuleError("LF-9", f"modify: bucket {_name(b)} holds {me.waters[b]}; its "
+                                    f"capacity cannot go below that (to {new})")
+
+
+def _with_water(seat: SeatBoard, b: int, value: int) -> SeatBoard:
+    waters = list(seat.waters)
+    waters[b] = value
+    return replace(seat, waters=tuple(waters))
+
+
+def _spend(seat: SeatBoard, powerup: str) -> SeatBoard:
+    counts = list(seat.powerups)
+    counts[POWERUPS.index(powerup)] -= 1
+    return replace(seat, powerups=tuple(counts))
+
+
+def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
+         ) -> tuple[Board, tuple[Outcome, ...]]:
+    """Process the boundary that starts tick ``board.tick + 1`` (LF-3)."""
+    t = board.tick + 1
+    seats = list(board.seats)
+    basins = list(board.basins)
+    basin_index = {b.name: i for i, b in enumerate(spec.basins)}
+    outcomes: dict[int, Outcome] = {}
+    live: dict[int, Action] = {}
+    for seat, action in sorted(actions.items()):
+        if action.verb == "pass":
+            continue
+        try:
+            check_action(spec, board, seat, action, t, judge=False)
+        except RuleError as exc:
+            outcomes[seat] = Outcome(seat, str(action), False, str(exc))
+            continue
+        live[seat] = action
+
+    # 1. Lock (LF-9): the new locks hold from this boundary on.
+    locks = [lk for lk in board.locks if lk.until >= t]
+    for seat, action in sorted(live.items()):
+        if action.verb == "lock":
+            locks.append(Lock(owner=1 - seat, bucket=action.buckets[0], until=t + LOCK_SPAN, by=seat))
+            seats[seat] = _spend(seats[seat], "lock")
+            outcomes[seat] = Outcome(seat, str(action), True)
+    locked_board = replace(board, locks=tuple(locks))
+    for seat, action in sorted(live.items()):
+        if action.verb == "lock":
+            continue
+        owner = 1 - seat if action.opponent else seat
+        hit = [b for b in action.buckets if locked_board.locked(owner, b, t)]
+        if hit:
+            outcomes[seat] = Outcome(seat, str(action), False,
+                                     f"LF-9: bucket {_name(hit[0])} was locked at this tick; "
+                                     "the action is ignored")
+    live = {s: a for s, a in live.items() if s not in outcomes}
+
+    # 2. Sip: both sips land, never below 0.
+    for seat, action in sorted(live.items()):
+        if action.verb == "sip":
+            owner = 1 - seat if action.opponent else seat
+            b = action.buckets[0]
+            seats[seat] = _spend(seats[seat], "sip")
+            seats[owner] = _with_water(seats[owner], b, max(0, seats[owner].waters[b] - 1))
+            outcomes[seat] = Outcome(seat, str(action), True)
+
+    # 3. Complete (LF-6): judged on the board after the sips; both seats may take one objective.
+    completed: list[int] = []
+    for seat, action in sorted(live.items()):
+        if action.verb != "complete":
+            continue
+        assert action.number is not None
+        obj = spec.objective(action.number)
+        me = seats[seat]
+        waters = [me.waters[b] for b in action.buckets]
+        caps = [me.caps[b] for b in action.buckets]
+        if not obj.predicate.holds(waters, caps):
+            outcomes[seat] = Outcome(seat, str(action), False,
+                                     f"LF-6: the buckets no longer meet objective {obj.id}")
+            continue
+        for b in action.buckets:
+            me = _with_water(me, b, 0)
+        counts = tuple(x + y for x, y in zip(me.powerups, obj.reward.powerups, strict=True))
+        seats[seat] = replace(me, points=me.points + obj.reward.points, powerups=counts)
+        outcomes[seat] = Outcome(seat, str(action), True, f"+{obj.reward.describe()}")
+        if obj.id not in completed:
+            completed.append(obj.id)
+    available = [oid for oid in board.available if oid not in completed]
+    queue = list(board.queue)
+    while queue and len(available) < spec.available:
+        available.append(queue.pop(0))
+
+    # 4. Fill (LF-4, LF-5): the ankh holder first when both fill from one basin.
+    ankh = board.ankh
+    fills = {s: a for s, a in live.items() if a.verb == "fill"}
+    order = sorted(fills)
+    if len(fills) == 2 and fills[0].basin == fills[1].basin:
+        order = [ankh, 1 - ankh]
+        ankh = 1 - ankh
+    for seat in order:
+        action = fills[seat]
+        assert action.basin is not None
+        i = basin_index[action.basin]
+        b = action.buckets[0]
+        me = seats[seat]
+        amount = min(me.caps[b] - me.waters[b], basins[i].amount)
+        basins[i] = replace(basins[i], amount=basins[i].amount - amount)
+        seats[seat] = replace(_with_water(me, b, me.waters[b] + amount), last_fill=t)
+        outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
+
+    # 5. Drain, optionally into a basin.
+    for seat, action in sorted(live.items()):
+        if action.verb != "drain":
+            continue
+        b = action.buckets[0]
+        amount = seats[seat].waters[b]
+        seats[seat] = _with_water(seats[seat], b, 0)
+        if action.basin is not None:
+            i = basin_index[action.basin]
+            basins[i] = replace(basins[i], amount=basins[i].amount + amount)
+        outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
+
+    # 6. Modify, Transfer, Exchange: each on the seat's own buckets only.
+    for seat, action in sorted(live.items()):
+        me = seats[seat]
+        if action.verb == "transfer":
+            a, b = action.buckets
+            moved = min(me.waters[a], me.caps[b] - me.waters[b])
+            me = _with_water(_with_water(me, a, me.waters[a] - moved), b, me.waters[b] + moved)
+            outcomes[seat] = Outcome(seat, str(action), True, f"{moved} water")
+        elif action.verb == "exchange":
+            a, b = action.buckets
+            wa, wb = me.waters[a], me.waters[b]
+            me = _spend(_with_water(_with_water(me, a, min(wb, me.caps[a])), b, min(wa, me.caps[b])),
+                        "exchange")
+            outcomes[seat] = Outcome(seat, str(action), True)
+        elif action.verb == "modify":
+            b = action.buckets[0]
+            assert action.number is not None
+            new = me.caps[b] + action.number
+            if new < me.waters[b]:
+                outcomes[seat] = Outcome(seat, str(action), False,
+                                         f"LF-9: bucket {_name(b)} holds more than {new}")
+                continue
+            caps = list(me.caps)
+            caps[b] = new
+            me = _spend(replace(me, caps=tuple(caps)), "modify")
+            outcomes[seat] = Outcome(seat, str(action), True)
+        else:
+            continue
+        seats[seat] = me
+
+    # 7. Accelerate (LF-8): the basin's own clock jumps ahead.
+    for seat, action in sorted(live.items()):
+        if action.verb == "accelerate":
+            assert action.basin is not None and action.number is not None
+            i = basin_index[action.basin]
+            before = basins[i].amount
+            basins[i] = advance(spec.basins[i], basins[i], action.number)
+            seats[seat] = _spend(seats[seat], "accelerate")
+            outcomes[seat] = Outcome(seat, str(action), True, f"+{basins[i].amount - before} water")
+
+    # 8. The basins' own additions for tick t.
+    basins = [advance(spec.basins[i], basin) for i, basin in enumerate(basins)]
+
+    after = Board(
+        tick=t,
+        seats=tuple(seats),
+        basins=tuple(basins),
+        available=tuple(available),
+        queue=tuple(queue),
+        locks=tuple(locks),
+        ankh=ankh,
+    )
+    return after, tuple(outcomes[s] for s in sorted(outcomes))

@@ -1,0 +1,167 @@
+"""Bots for any seat: deduce, pair up for Duals, split bargains fairly, head for the exit.
+
+A bot decides from its own seat's knowledge, with one modelled conversation: the two bots a
+public rotation pairs for a round "talk", i.e. pool their lights and hands to pick the Dual's
+safe and numbers, as allied players would in the match's chat. Pairing and bargain splits use
+only public facts, so every bot reaches the same plan without messages: a bargain among bots
+always adds up to exactly 2 bars and 1 key.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from arena.games.lockedout.commands import Claim, Dual, Solo, Vote
+from arena.games.lockedout.deduce import Deduction, guess_value
+from arena.games.lockedout.knowledge import deduction_for
+from arena.games.lockedout.safes import COMBOS, Combo
+from arena.games.lockedout.state import BARGAIN, ROUND, VOTE, Bargain, LockedOutState
+
+
+def fair_split(state: LockedOutState, bargain: Bargain) -> dict[int, tuple[int, int]]:
+    """(bars, keys) per bargainer: the key to whoever is closest to escaping (most keys, then
+    fewest bars, then seat order), the bars shared among the others (all to the lone one)."""
+    order = sorted(bargain.seats,
+                   key=lambda s: (-state.seats[s].keys, state.seats[s].bars, s))
+    split = {s: (0, 0) for s in order}
+    if len(order) == 1:
+        split[order[0]] = (2, 1)
+    elif len(order) == 2:
+        split[order[0]], split[order[1]] = (0, 1), (2, 0)
+    else:
+        split[order[0]], split[order[1]], split[order[2]] = (0, 1), (1, 0), (1, 0)
+    return split
+
+
+def claims_for(state: LockedOutState, seat: int) -> list[Claim]:
+    return [Claim(b.safe, *fair_split(state, b)[seat]) for b in state.bargains_of(seat)]
+
+
+def dual_partner(state: LockedOutState, seat: int) -> int | None:
+    """The seat's partner this round: a round-robin (circle method) over the seats inside, so
+    every pair meets within a few rounds; with an odd number one seat sits out."""
+    players: list[int | None] = list(state.inside())
+    if len(players) < 2:
+        return None
+    if len(players) % 2:
+        players.append(None)
+    m = len(players)
+    k = state.round % (m - 1)
+    rest = players[1:]
+    order = [players[0], *rest[k:], *rest[:k]]
+    i = order.index(seat)
+    return order[m - 1 - i]
+
+
+def _weights(ded: Deduction, safe: int) -> dict[Combo, int]:
+    out: dict[Combo, int] = {}
+    for _, masks in ded.by_mapping:
+        mask = masks[safe]
+        for i, c in enumerate(COMBOS):
+            if mask >> i & 1:
+                out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _best(ded: Deduction, state: LockedOutState, fits: Callable[[Combo], bool],
+          avoid: int | None) -> list[tuple[float, int, Combo]]:
+    """Candidate (p_open, safe, combo) triples the hand allows, best chance first."""
+    out: list[tuple[float, int, Combo]] = []
+    for safe in range(16):
+        if state.opened[safe] or safe == avoid:
+            continue
+        weights = _weights(ded, safe)
+        total = sum(weights.values())
+        for combo, w in weights.items():
+            if fits(combo):
+                out.append((w / total, safe, combo))
+    out.sort(key=lambda t: (-t[0], (t[1] - state.round) % 16, t[2]))
+    return out
+
+
+def dual_plan(state: LockedOutState, a: int, b: int) -> tuple[int, Combo] | None:
+    """The safe and combination the pair (a on the left, b on the right) tries together."""
+    left, right = (a, b) if a < b else (b, a)
+    ha, hb = state.seats[left].cards, state.seats[right].cards
+    ded = deduction_for(state, (left, right))
+    best = _best(ded, state, lambda c: ha[c[0] - 1] > 0 and hb[c[1] - 1] > 0, None)
+    return (best[0][1], best[0][2]) if best else None
+
+
+def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[str]:
+    names = state.names
+    lines: list[str] = [str(c) for c in claims_for(state, seat)]
+    hand = list(state.seats[seat].cards)
+    dual_safe: int | None = None
+    partner = dual_partner(state, seat)
+    if partner is not None:
+        plan = dual_plan(state, seat, partner)
+        if plan is not None:
+            dual_safe, combo = plan
+            side, value = ("left", combo[0]) if seat < partner else ("right", combo[1])
+            hand[value - 1] -= 1
+            lines.append(Dual(dual_safe, side, value, partner).text(names))
+    ded = deduction_for(state, (seat,))
+
+    def fits(c: Combo) -> bool:
+        return hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1
+
+    best = _best(ded, state, fits, dual_safe)
+    if best:
+        top = [t for t in best if t[0] == best[0][0]][:8]
+        scored = sorted(top, key=lambda t: (guess_value(ded, t[1], t[2]).expected_left,
+                                            rng.random()))
+        _, safe, combo = scored[0]
+        lines.append(str(Solo(safe, combo[0], combo[1])))
+    return lines
+
+
+def vote_target(state: LockedOutState, voter: int) -> int:
+    """The seat inside with the fewest keys, then bars, then cards (not the voter if possible)."""
+    inside = [s for s in state.inside() if s != voter] or list(state.inside())
+    return min(inside, key=lambda s: (state.seats[s].keys, state.seats[s].bars,
+                                      state.seats[s].card_count, s))
+
+
+def bot_text(state: LockedOutState, seat: int, rng: random.Random) -> str | None:
+    if state.stage == ROUND:
+        if not state.seats[seat].inside:
+            return None
+        return "\n".join(round_orders(state, seat, rng)) or "pass"
+    if state.stage == BARGAIN:
+        return "\n".join(str(c) for c in claims_for(state, seat)) or "pass"
+    if state.stage == VOTE:
+        return Vote(vote_target(state, seat)).text(state.names)
+    return None
+
+
+def random_text(state: LockedOutState, seat: int, rng: random.Random) -> str | None:
+    """A random legal submission (for the conformance suite): random guesses, partners and
+    claims that add up half of the time."""
+    names: Sequence[str] = state.names
+    if state.stage == VOTE:
+        return Vote(rng.choice(state.inside())).text(names)
+    lines: list[str] = []
+    for b in state.bargains_of(seat):
+        if rng.random() < 0.5:
+            lines.append(str(Claim(b.safe, *fair_split(state, b)[seat])))
+        elif rng.random() < 0.7:
+            lines.append(str(Claim(b.safe, rng.randint(0, 2), rng.randint(0, 1))))
+    if state.stage == ROUND and state.seats[seat].inside:
+        closed = [s for s in range(16) if not state.opened[s]]
+        hand = list(state.seats[seat].cards)
+        others = [s for s in state.inside() if s != seat]
+        if closed and others and rng.random() < 0.6:
+            values = [v for v in range(1, 5) if hand[v - 1]]
+            if values:
+                v = rng.choice(values)
+                hand[v - 1] -= 1
+                lines.append(Dual(rng.choice(closed), rng.choice(["left", "right"]), v,
+                                  rng.choice(others)).text(names))
+        pairs = [c for c in COMBOS
+                 if hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1]
+        if closed and pairs and rng.random() < 0.8:
+            c = rng.choice(pairs)
+            lines.append(str(Solo(rng.choice(closed), c[0], c[1])))
+    return "\n".join(lines) or "pass"

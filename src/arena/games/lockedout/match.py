@@ -1,0 +1,353 @@
+"""Locked Out! as an engine game: one phase per 24-hour round (LO-11), a final bargaining
+phase when the match ends with bargains open (LO-8), and the elimination vote (LO-9).
+
+Every seat still inside *may* act in a round (nobody is waited for beyond the deadline: an
+absent seat simply attempts nothing and claims nothing, LO-5). A submission is the seat's whole
+set of commands for the round; the last valid one stands (G-2).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from arena.core.errors import RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    SubmitContext,
+)
+from arena.games.lockedout import commands as cmds
+from arena.games.lockedout.bot import bot_text, random_text
+from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
+from arena.games.lockedout.knowledge import deduction_for
+from arena.games.lockedout.render import render_vault
+from arena.games.lockedout.rounds import (
+    can_still_open,
+    resolve_attempts,
+    resolve_bargains,
+)
+from arena.games.lockedout.safes import SAFE_NAMES, deal_combos, draw_mapping
+from arena.games.lockedout.state import (
+    BARGAIN,
+    OVER,
+    ROUND,
+    VOTE,
+    LockedOutConfig,
+    LockedOutState,
+    Seat,
+)
+
+ROUND_PROMPT = ("one command a line: 'Solo, Safe C, Left 3 Right 1', 'Dual, Safe C, Left 4 with "
+                "Alice', 'Bargain, Safe C, Claim 1 Gold bars, 0 Keys', or 'pass'")
+BARGAIN_PROMPT = "'Bargain, Safe C, Claim 1 Gold bars, 0 Keys' for each safe you bargain over"
+VOTE_PROMPT = "'Vote Alice': who should be the Elimination Candidate"
+
+
+def check_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    clean = tuple(" ".join(str(n).split()) for n in names)
+    if len(clean) != 6 or any(not n for n in clean):
+        raise RuleError("LO-10", "Locked Out! needs six non-empty display names")
+    keys = {"".join(n.split()).lower() for n in clean}
+    if len(keys) != 6:
+        raise RuleError("LO-10", "the six display names must differ (ignoring case and spaces)")
+    return clean
+
+
+def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) -> None:
+    """Every rule a set of commands must keep (LO-2, LO-3, LO-5, LO-9), before it is accepted."""
+    s = state.seats[seat]
+    stage = state.stage
+    solos = [c for c in orders if isinstance(c, Solo)]
+    duals = [c for c in orders if isinstance(c, Dual)]
+    claims = [c for c in orders if isinstance(c, Claim)]
+    votes = [c for c in orders if isinstance(c, Vote)]
+    if stage == VOTE:
+        if solos or duals or claims:
+            raise RuleError("LO-9", "the match is over; only 'Vote <name>' is taken now")
+        if len(votes) != 1:
+            raise RuleError("LO-9", "vote for exactly one player still inside the vault")
+        if not state.seats[votes[0].seat].inside:
+            raise RuleError("LO-9", f"{state.names[votes[0].seat]} escaped and cannot be the "
+                            "Elimination Candidate; vote for a player still inside")
+        return
+    if votes:
+        raise RuleError("LO-9", "votes are taken only after the match has ended")
+    if stage == BARGAIN and (solos or duals):
+        raise RuleError("LO-8", "no safe can be opened any more; only bargain claims are taken")
+    if not s.inside and (solos or duals):
+        raise RuleError("LO-7", "you have escaped and take no further part in opening safes")
+    if len(solos) > 1:
+        raise RuleError("LO-3", "one Solo attempt per round")
+    if len(duals) > 1:
+        raise RuleError("LO-3", "one Dual attempt per round")
+    for safe in [c.safe for c in solos] + [d.safe for d in duals]:
+        if state.opened[safe]:
+            raise RuleError("LO-5", f"Safe {SAFE_NAMES[safe]} has been opened and cannot be "
+                            "opened again")
+    for d in duals:
+        if d.partner == seat:
+            raise RuleError("LO-3", "a Dual needs another player as partner")
+        if not state.seats[d.partner].inside:
+            raise RuleError("LO-7", f"{state.names[d.partner]} has escaped and cannot be a "
+                            "partner")
+    used = tuple(v for c in solos for v in (c.left, c.right)) + tuple(d.value for d in duals)
+    if not s.holds(used):
+        held = ", ".join(f"{n}x{v}" for v, n in zip(range(1, 5), s.cards, strict=True) if n)
+        raise RuleError("LO-2", f"you hold {held or 'no cards'}; a card cannot go on two safes "
+                        f"in one round (this needs {', '.join(map(str, sorted(used)))})")
+    mine = {b.safe for b in state.bargains_of(seat)}
+    seen: set[int] = set()
+    for c in claims:
+        if c.safe not in mine:
+            raise RuleError("LO-5", f"you are not bargaining over Safe {SAFE_NAMES[c.safe]}")
+        if c.safe in seen:
+            raise RuleError("LO-5", f"one claim per safe (Safe {SAFE_NAMES[c.safe]} twice)")
+        seen.add(c.safe)
+
+
+class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
+    name = "lockedout"
+    title = "Locked Out!"
+    summary = "six players raid 16 safes by guessing combinations, bargain, and try to escape"
+    seats = 6
+    chance = True
+    hidden_information = True
+    rules_prefix = "LO"
+    config_type = LockedOutConfig
+
+    # --- setup -----------------------------------------------------------------------------
+    def initial_state(self, config: LockedOutConfig, rng: random.Random) -> LockedOutState:
+        names = check_names(tuple(config.names))
+        if config.max_rounds < 1:
+            raise RuleError("G-5", "max_rounds must be at least 1")
+        config = replace(config, names=names)
+        combos = deal_combos(rng)
+        mapping = draw_mapping(rng)
+        return LockedOutState(config, combos, mapping, tuple(Seat() for _ in range(6)))
+
+    def max_phases(self, config: LockedOutConfig) -> int:
+        return config.max_rounds + 2
+
+    # --- flow ------------------------------------------------------------------------------
+    def phase(self, state: LockedOutState) -> PhaseSpec | None:
+        cfg = state.config
+        if state.stage == ROUND:
+            return PhaseSpec(f"round {state.round}", cfg.round_seconds,
+                             may=frozenset(state.inside()), prompt=ROUND_PROMPT)
+        if state.stage == BARGAIN:
+            seats = frozenset(s for b in state.bargains for s in b.seats)
+            return PhaseSpec("final bargaining", cfg.round_seconds, may=seats,
+                             prompt=BARGAIN_PROMPT)
+        if state.stage == VOTE:
+            return PhaseSpec("elimination vote", cfg.vote_seconds,
+                             may=frozenset(state.inside()) | frozenset(state.winners()),
+                             prompt=VOTE_PROMPT)
+        return None
+
+    def parse(self, state: LockedOutState, seat: int, text: str) -> tuple[Command, ...]:
+        orders = cmds.parse(text, state.names)
+        check_orders(state, seat, orders)
+        return orders
+
+    def validate(self, state: LockedOutState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        return [cmds.to_json(c) for c in self.parse(state, seat, text)]
+
+    def resolve(self, state: LockedOutState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[LockedOutState, list[GameEvent]]:
+        orders = {s: tuple(cmds.from_json(v) for v in sub.value)
+                  for s, sub in outcome.standing.items()}
+        events: list[GameEvent] = []
+        if state.stage == VOTE:
+            return self._vote(state, orders, rng, events), events
+        # LO-6: the closing round's bargains first, then this round's attempts.
+        state = resolve_bargains(state, orders, events)
+        if state.stage == ROUND:
+            state = resolve_attempts(state, orders, events)
+            events.append(GameEvent("round_over", {"round": state.round}))
+            reason = self._end_reason(state)
+            if not reason:
+                return replace(state, round=state.round + 1), events
+            state = replace(state, end_reason=reason)
+            events.append(GameEvent("vault_done", {"reason": reason}))
+            if state.bargains:
+                return replace(state, stage=BARGAIN), events
+        return self._after_end(state, events), events
+
+    def _end_reason(self, state: LockedOutState) -> str:
+        if all(state.opened):
+            return "every safe has been opened (LO-8)"
+        if not state.inside():
+            return "everyone has escaped (LO-8)"
+        if not can_still_open(state):
+            return "no closed safe can be opened with the cards left inside (LO-8)"
+        if state.round >= state.config.max_rounds:
+            return f"the round limit of {state.config.max_rounds} was reached (max_rounds)"
+        return ""
+
+    def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
+        inside = state.inside()
+        if len(inside) >= 2:
+            return replace(state, stage=VOTE)
+        ec = inside[0] if inside else None
+        return replace(state, stage=OVER, ec=ec)
+
+    def _vote(self, state: LockedOutState, orders: dict[int, tuple[Command, ...]],
+              rng: random.Random, events: list[GameEvent]) -> LockedOutState:
+        """LO-9: most votes among the seats inside; ties by the winners' choice, then fewest
+        keys, bars, cards; a tie beyond that is drawn from the seed (G-7)."""
+        inside = state.inside()
+        winners = state.winners()
+        votes = tuple((s, c.seat) for s, cs in sorted(orders.items()) for c in cs
+                      if isinstance(c, Vote) and s in inside)
+        tally = {s: 0 for s in inside}
+        for _, target in votes:
+            tally[target] += 1
+        top = max(tally.values())
+        tied = [s for s in inside if tally[s] == top]
+        how = "most votes"
+        if len(tied) > 1 and winners:
+            picks = {s: 0 for s in tied}
+            for s, cs in orders.items():
+                if s in winners:
+                    for c in cs:
+                        if isinstance(c, Vote) and c.seat in picks:
+                            picks[c.seat] += 1
+            best = max(picks.values())
+            if best and list(picks.values()).count(best) == 1:
+                tied, how = [max(picks, key=lambda s: picks[s])], "the winners' decision"
+        if len(tied) > 1:
+            def key(s: int) -> tuple[int, int, int]:
+                seat = state.seats[s]
+                return (seat.keys, seat.bars, seat.card_count)
+            low = min(key(s) for s in tied)
+            tied, how = [s for s in tied if key(s) == low], "fewest keys, bars, cards"
+        if len(tied) > 1:
+            tied, how = [rng.choice(tied)], "a seeded draw"
+        ec = tied[0]
+        events.append(GameEvent("ec_chosen", {"seat": ec, "name": state.names[ec], "how": how,
+                                              "tally": {state.names[s]: n
+                                                        for s, n in tally.items()}}))
+        return replace(state, stage=OVER, ec=ec, votes=votes)
+
+    # --- results ---------------------------------------------------------------------------
+    def scores(self, state: LockedOutState) -> tuple[float, ...]:
+        """Escaped seats score their gold bars; seats still inside score -1 (they lose)."""
+        return tuple(float(s.bars) if not s.inside else -1.0 for s in state.seats)
+
+    def opal(self, state: LockedOutState) -> int | None:
+        """LO-8: most safes opened; tie: more cards left; still tied: nobody."""
+        best = max(s.opened for s in state.seats)
+        if best == 0:
+            return None
+        tied = [i for i, s in enumerate(state.seats) if s.opened == best]
+        most = max(state.seats[i].card_count for i in tied)
+        tied = [i for i in tied if state.seats[i].card_count == most]
+        return tied[0] if len(tied) == 1 else None
+
+    def result(self, state: LockedOutState) -> Result | None:
+        if state.stage != OVER:
+            return None
+        winners = state.winners()
+        winner = winners[0] if len(winners) == 1 else None
+        losers = list(state.inside())
+        detail: dict[str, Any] = {
+            "winners": list(winners),
+            "losers": losers,
+            "escaped": [i for i, s in enumerate(state.seats) if not s.inside],
+            "garnets": [s.bars // 2 if not s.inside else 0 for s in state.seats],
+            "opal": self.opal(state),
+            "ec": state.ec,
+            "votes": [list(v) for v in state.votes],
+            "safes_opened": [s.opened for s in state.seats],
+            "bars": [s.bars for s in state.seats],
+            "keys": [s.keys for s in state.seats],
+            "cards_left": [s.card_count for s in state.seats],
+            "opened_safes": sum(state.opened),
+        }
+        if winner is not None:
+            reason = f"{state.names[winner]} escaped with the most gold bars"
+        elif winners:
+            reason = "tied for the most gold bars: " + ", ".join(state.names[w] for w in winners)
+        else:
+            reason = "nobody escaped"
+        return Result(winner, self.scores(state), f"{reason}; {state.end_reason}", detail)
+
+    # --- information -----------------------------------------------------------------------
+    def _public(self, state: LockedOutState) -> dict[str, Any]:
+        safes = []
+        for i in range(16):
+            combo = state.announced[i]
+            bargain = next((b for b in state.bargains if b.safe == i), None)
+            safes.append({
+                "safe": SAFE_NAMES[i],
+                "status": "closed" if not state.opened[i] else
+                ("bargaining" if bargain is not None else "done"),
+                "combination": None if combo is None else list(combo),
+                "bargainers": [] if bargain is None else list(bargain.seats),
+            })
+        return {
+            "round": state.round,
+            "stage": state.stage,
+            "names": list(state.names),
+            "seats": [{"seat": i, "name": state.names[i], "inside": s.inside,
+                       "escaped_round": s.escaped or None, "keys": s.keys, "bars": s.bars,
+                       "cards": s.card_count, "safes_opened": s.opened}
+                      for i, s in enumerate(state.seats)],
+            "safes": safes,
+            "news": list(state.news),
+            "end_reason": state.end_reason or None,
+            "ec": state.ec,
+            "winners": list(state.winners()) if state.stage in (VOTE, OVER) else [],
+        }
+
+    def view(self, state: LockedOutState, viewer: int | None) -> JSON:
+        out = self._public(state)
+        if viewer is None:
+            return out
+        seat = state.seats[viewer]
+        ded = deduction_for(state, (viewer,))
+        out["you"] = {
+            "seat": viewer,
+            "name": state.names[viewer],
+            "hand": {str(v): n for v, n in zip(range(1, 5), seat.cards, strict=True)},
+            "lights": [{"round": x.round, "safe": SAFE_NAMES[x.safe], "left": x.left,
+                        "right": x.right, "colour": x.colour,
+                        "partner": x.partner, "note": x.note(state.names, viewer)}
+                       for x in seat.lights],
+            "bargains": [SAFE_NAMES[b.safe] for b in state.bargains_of(viewer)],
+            "deduction": ded.to_json(),
+        }
+        return out
+
+    def host_view(self, state: LockedOutState) -> JSON:
+        out = self._public(state)
+        out["combinations"] = {SAFE_NAMES[i]: list(c) for i, c in enumerate(state.combos)}
+        out["mapping"] = state.mapping
+        out["hands"] = [list(s.cards) for s in state.seats]
+        out["lights"] = [[x.note(state.names, i) for x in s.lights]
+                         for i, s in enumerate(state.seats)]
+        return out
+
+    def private_facts(self, state: LockedOutState, seat: int) -> list[str]:
+        """A seat's lights are its own (LO-4)."""
+        return [x.note(state.names, seat) for x in state.seats[seat].lights]
+
+    def render_svg(self, state: LockedOutState, viewer: int | None) -> str | None:
+        return render_vault(state, viewer)
+
+    # --- players ---------------------------------------------------------------------------
+    def bot(self, state: LockedOutState, seat: int, rng: random.Random) -> str | None:
+        return bot_text(state, seat, rng)
+
+    def random_submission(self, state: LockedOutState, seat: int, rng: random.Random
+                          ) -> str | None:
+        return random_text(state, seat, rng)
+
+
+GAME = LockedOutGame()

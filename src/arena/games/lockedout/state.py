@@ -1,0 +1,132 @@
+"""The immutable state of a Locked Out! match and the small values it is made of.
+
+Everything is a frozen dataclass of tuples so replays compare equal and a resolution can never
+change a state another request still holds. Seats hold card *counts* per value (LO-2): two
+physical cards of the same value are interchangeable, so counts are the whole truth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena.core.game import GameConfig
+from arena.games.lockedout.safes import SAFE_NAMES, Combo
+
+DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+ROUND, BARGAIN, VOTE, OVER = "round", "bargain", "vote", "over"
+
+
+@dataclass(frozen=True)
+class LockedOutConfig(GameConfig):
+    """Six display names (used in the notation), the round length (LO-11, 24 h) and a bound
+    on rounds so every match ends even if nobody ever guesses (a project setting; the text has
+    no limit because its players run out of cards or patience)."""
+
+    names: tuple[str, ...] = DEFAULT_NAMES
+    round_seconds: float = 86400.0
+    vote_seconds: float = 86400.0
+    max_rounds: int = 30
+
+
+@dataclass(frozen=True)
+class Light:
+    """A light one seat saw (LO-4): its own numbers only; in a Dual the partner's is None."""
+
+    round: int
+    safe: int
+    left: int | None
+    right: int | None
+    colour: str
+    partner: int | None = None
+
+    def note(self, names: tuple[str, ...], seat: int) -> str:
+        """The seat's own record of the light: unique per seat, so it can serve as a private
+        fact the leak checks look for."""
+        s = SAFE_NAMES[self.safe]
+        if self.partner is None:
+            what = f"Safe {s}, Left {self.left} Right {self.right}"
+        else:
+            side, value = ("Left", self.left) if self.left is not None else ("Right", self.right)
+            what = f"Safe {s}, {side} {value} with {names[self.partner]}"
+        return f"{names[seat]}: {what} flashed {self.colour} (round {self.round})"
+
+
+@dataclass(frozen=True)
+class Side:
+    """What a seat knows of a safe it helped open: its own numbers (None: the partner's)."""
+
+    safe: int
+    left: int | None
+    right: int | None
+
+
+@dataclass(frozen=True)
+class Seat:
+    cards: tuple[int, int, int, int] = (2, 2, 2, 2)
+    keys: int = 0
+    bars: int = 0
+    escaped: int = 0
+    """The round the seat escaped in (LO-7); 0 while it is still inside."""
+    opened: int = 0
+    """Safes this seat opened (solo or dual), for the opal (LO-8)."""
+    lights: tuple[Light, ...] = ()
+    sides: tuple[Side, ...] = ()
+
+    @property
+    def inside(self) -> bool:
+        return self.escaped == 0
+
+    @property
+    def card_count(self) -> int:
+        return sum(self.cards)
+
+    def holds(self, values: tuple[int, ...]) -> bool:
+        """Whether the seat holds these cards as distinct physical cards (LO-2)."""
+        return all(values.count(v) <= self.cards[v - 1] for v in set(values))
+
+
+@dataclass(frozen=True)
+class Bargain:
+    """A safe opened by more than one seat, waiting for claims until the next deadline."""
+
+    safe: int
+    seats: tuple[int, ...]
+    round: int
+
+
+@dataclass(frozen=True)
+class LockedOutState:
+    config: LockedOutConfig
+    combos: tuple[Combo, ...]
+    mapping: str
+    seats: tuple[Seat, ...]
+    round: int = 1
+    stage: str = ROUND
+    opened: tuple[bool, ...] = (False,) * 16
+    """Opened safes (in bargaining or closed for good); an opened safe never opens again."""
+    announced: tuple[Combo | None, ...] = (None,) * 16
+    """Combinations made public when their safe closed (LO-5)."""
+    bargains: tuple[Bargain, ...] = ()
+    news: tuple[str, ...] = ()
+    end_reason: str = ""
+    ec: int | None = None
+    votes: tuple[tuple[int, int], ...] = field(default=())
+    """(voter, candidate) pairs of the elimination vote, once it is held (LO-9)."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.config.names
+
+    def inside(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.inside)
+
+    def bargains_of(self, seat: int) -> tuple[Bargain, ...]:
+        return tuple(b for b in self.bargains if seat in b.seats)
+
+    def winners(self) -> tuple[int, ...]:
+        """Escaped seats with the most gold bars (LO-8)."""
+        out = [i for i, s in enumerate(self.seats) if not s.inside]
+        if not out:
+            return ()
+        best = max(self.seats[i].bars for i in out)
+        return tuple(i for i in out if self.seats[i].bars == best)

@@ -1,0 +1,166 @@
+"""The Lockmaker bot, and the random legal submissions the conformance suite uses.
+
+The bot drafts a small hand of long bars and at most one axis (a hand it can always build),
+builds several random legal locks and keeps the one whose optimal solution is longest (the
+generator issue makes locks hard; this one only has to be legal and solvable), solves the
+opponent's lock with the reference solver, declares impossible only when the solver explored
+the whole reachable set, and countersolves only when its own optimum beats the solver's count.
+Solver answers are cached per position, so the bot asks each question once.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import TYPE_CHECKING
+
+from arena.games.lockmaker.construct import buildable, random_lock
+from arena.games.lockmaker.lockfile import write_lock
+from arena.games.lockmaker.notation import format_solution
+from arena.games.lockmaker.pieces import PieceKind
+from arena.games.lockmaker.position import Position
+from arena.games.lockmaker.solver import SolveResult, solve
+
+if TYPE_CHECKING:
+    from arena.games.lockmaker.match import LMState, LockmakerGame
+
+HAND_SIZE = 4
+"""The bot stops drafting at this many pieces: small hands keep its locks quick to solve."""
+BUILD_CANDIDATES = 6
+BUILD_BUDGET = 3000
+SOLVE_BUDGET = 300_000
+RANDOM_BUDGET = 1500
+PREFERENCE = {"V3": 0, "H3": 1, "V2": 2, "H2": 3, "X": 4}
+
+
+@functools.lru_cache(maxsize=256)
+def cached_solve(pos: Position, max_states: int) -> SolveResult:
+    return solve(pos, max_states=max_states)
+
+
+def solution_text(pos: Position, res: SolveResult) -> str:
+    return ", ".join(format_solution(pos.board, res.solution))
+
+
+def _rank(p: PieceKind) -> tuple[int, int]:
+    return (PREFERENCE.get(str(p), 5 if p.is_axis else -p.length), -p.length)
+
+
+def draft_pick(hand: tuple[PieceKind, ...], pool: tuple[PieceKind, ...], picks: int,
+               rng: random.Random, *, limit: int = HAND_SIZE) -> str:
+    room = min(picks, limit - len(hand))
+    if room <= 0:
+        return "stop"
+    chosen: list[PieceKind] = []
+    left = sorted(pool, key=_rank)
+    axes = sum(1 for p in hand if p.is_axis)
+    for p in left:
+        if len(chosen) == room:
+            break
+        if p.is_axis and (axes >= 1 or not buildable((*hand, *chosen, p))):
+            continue
+        chosen.append(p)
+        axes += p.is_axis
+    if not chosen:
+        return "stop"
+    text = ",".join(str(p) for p in chosen)
+    if len(hand) + len(chosen) >= limit:
+        text += ",stop"
+    return text
+
+
+def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
+    board = state.current.board
+    hand = state.hands[seat]
+    best: tuple[int, Position] | None = None
+    fallback: Position | None = None
+    for _ in range(BUILD_CANDIDATES):
+        pos = random_lock(board, hand, rng)
+        if pos is None:
+            continue
+        fallback = fallback or pos
+        res = cached_solve(pos, BUILD_BUDGET)
+        if res.solvable and res.moves is not None and (best is None or res.moves > best[0]):
+            best = (res.moves, pos)
+    chosen = best[1] if best is not None else fallback
+    return None if chosen is None else write_lock(chosen)
+
+
+def bot_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random) -> str | None:
+    st = state.stage
+    if st == "study":
+        return "first" if state.round == 0 and seat == 1 else "ready"
+    if st == "draft":
+        return draft_pick(state.hands[seat], state.pool, state.turn_picks(), rng)
+    if st == "build":
+        return build_lock(state, seat, rng)
+    if st == "solve":
+        lock = state.locks[1 - seat]
+        assert lock is not None
+        res = cached_solve(lock, SOLVE_BUDGET)
+        if res.solvable:
+            return solution_text(lock, res)
+        return "impossible" if res.complete else None
+    if st == "pick":
+        sols = state.solutions[seat]
+        best = min(range(len(sols)), key=lambda i: (sols[i].moves, sols[i].at))
+        return str(best + 1)
+    if st == "decide":
+        own = state.locks[seat]
+        theirs = state.final[1 - seat]
+        assert own is not None and theirs is not None
+        res = cached_solve(own, SOLVE_BUDGET)
+        good = res.solvable and res.moves is not None and res.moves < theirs.moves
+        return "countersolve" if good else "pass"
+    if st == "counter":
+        own = state.locks[seat]
+        assert own is not None
+        res = cached_solve(own, SOLVE_BUDGET)
+        return solution_text(own, res) if res.solvable else None
+    return None
+
+
+def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random
+                ) -> str | None:
+    """A random legal submission for the current phase (the conformance suite's driver)."""
+    st = state.stage
+    if st == "study":
+        return rng.choice(["first", "second"]) if state.round == 0 and seat == 1 else "ready"
+    if st == "draft":
+        if rng.random() < 0.15:
+            return "stop"
+        hand = state.hands[seat]
+        pool = list(state.pool)
+        rng.shuffle(pool)
+        chosen: list[PieceKind] = []
+        want = rng.randint(1, state.turn_picks())
+        for p in pool:
+            if len(chosen) >= want:
+                break
+            if buildable((*hand, *chosen, p)):
+                chosen.append(p)
+        if not chosen:
+            return "stop"
+        return ",".join(str(p) for p in chosen) + (",stop" if rng.random() < 0.1 else "")
+    if st == "build":
+        pos = random_lock(state.current.board, state.hands[seat], rng)
+        return None if pos is None else write_lock(pos)
+    if st == "solve":
+        # Within one phase a seat always offers the same kind of answer: a solution after an
+        # impossible call would be rightly refused (LM-16).
+        if (state.round + seat) % 2 == 0:
+            return "impossible"
+        lock = state.locks[1 - seat]
+        assert lock is not None
+        res = cached_solve(lock, RANDOM_BUDGET)
+        return solution_text(lock, res) if res.solvable else "impossible"
+    if st == "pick":
+        return str(rng.randint(1, len(state.solutions[seat])))
+    if st == "decide":
+        return rng.choice(["countersolve", "pass"])
+    if st == "counter":
+        own = state.locks[seat]
+        assert own is not None
+        res = cached_solve(own, RANDOM_BUDGET)
+        return solution_text(own, res) if res.solvable else None
+    return None

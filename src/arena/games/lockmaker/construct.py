@@ -1,0 +1,123 @@
+"""Building legal locks for a drafted hand (LM-15): random placements for bots and tests.
+
+:func:`random_lock` places the keyhole on a non-label edge (LM-2), then each axis with a piece
+attached to it (LM-6, LM-8; the key counts), then the remaining bars in their drafted
+orientation (LM-4), and retries on a dead end. :func:`buildable` is the cheap test a drafter
+uses so that it never takes a hand it cannot build: every axis needs its own attached piece,
+and the key is a piece too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from arena.games.lockmaker.board import Board
+from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
+from arena.games.lockmaker.position import Position, attached, key_targets
+
+
+def buildable(hand: Iterable[PieceKind]) -> bool:
+    """A conservative test: at most one axis per bar, plus one for the key."""
+    pieces = list(hand)
+    axes = sum(1 for p in pieces if p.is_axis)
+    return axes <= len(pieces) - axes + 1
+
+
+def _free_bar(board: Board, taken: set[int], bar: Bar) -> bool:
+    c, r = board.col(bar.cell), board.row(bar.cell)
+    if bar.horizontal:
+        if not board.inside(c + bar.length - 1, r):
+            return False
+    elif not board.inside(c, r + bar.length - 1):
+        return False
+    return all(board.is_open(x) and x not in taken for x in bar_cells(board, bar))
+
+
+def _attached_spots(board: Board, axis: int, length: int, horizontal: bool) -> list[Bar]:
+    """Placements of a bar of ``length`` in that orientation with an end next to ``axis``."""
+    ac, ar = board.col(axis), board.row(axis)
+    out = []
+    if horizontal:
+        if board.inside(ac + 1, ar):
+            out.append(Bar(board.cell(ac + 1, ar), length, True))
+        if ac - length >= 0:
+            out.append(Bar(board.cell(ac - length, ar), length, True))
+    else:
+        if board.inside(ac, ar + 1):
+            out.append(Bar(board.cell(ac, ar + 1), length, False))
+        if ar - length >= 0:
+            out.append(Bar(board.cell(ac, ar - length), length, False))
+    return out
+
+
+def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
+                tries: int = 200, unsolved: bool = True) -> Position | None:
+    """A random legal lock using exactly ``hand`` on ``board``, or None if none was found.
+
+    With ``unsolved`` the key never starts on the keyhole's doorstep."""
+    pieces = list(hand)
+    n_axes = sum(1 for p in pieces if p.is_axis)
+    bars_kinds = [p for p in pieces if not p.is_axis]
+    cells = board.open_cells()
+    holes = [c for c in cells if board.keyhole_sides(c) and key_targets(board, c)]
+    if not holes:
+        return None
+    for _ in range(tries):
+        keyhole = rng.choice(holes)
+        taken = {keyhole}
+        # The key's orientation is the maker's choice (LM-3); None until placed.
+        to_place: list[tuple[int, bool | None]] = [(k.length, k.kind == "H") for k in bars_kinds]
+        rng.shuffle(to_place)
+        to_place.insert(rng.randrange(len(to_place) + 1), (2, None))
+        placed: list[tuple[Bar, bool]] = []  # (bar, is_key)
+        axes: list[int] = []
+        ok = True
+        for _a in range(n_axes):
+            free_cells = [c for c in cells if c not in taken]
+            rng.shuffle(free_cells)
+            done = False
+            for axis in free_cells[:30]:
+                if not to_place:
+                    break
+                length, horizontal = to_place[0]
+                orient = horizontal if horizontal is not None else rng.random() < 0.5
+                spots = [b for b in _attached_spots(board, axis, length, orient)
+                         if _free_bar(board, taken | {axis}, b)]
+                if spots:
+                    bar = rng.choice(spots)
+                    taken.add(axis)
+                    taken.update(bar_cells(board, bar))
+                    axes.append(axis)
+                    placed.append((bar, horizontal is None))
+                    to_place.pop(0)
+                    done = True
+                    break
+            if not done:
+                ok = False
+                break
+        if not ok:
+            continue
+        for length, horizontal in to_place:
+            orient = horizontal if horizontal is not None else rng.random() < 0.5
+            options = [Bar(c, length, orient) for c in cells]
+            options = [b for b in options if _free_bar(board, taken, b)]
+            if not options:
+                ok = False
+                break
+            bar = rng.choice(options)
+            taken.update(bar_cells(board, bar))
+            placed.append((bar, horizontal is None))
+        if not ok:
+            continue
+        key = next(b for b, is_key in placed if is_key)
+        bars = [b for b, is_key in placed if not is_key]
+        pos = Position.make(board, keyhole, key, bars, axes)
+        if unsolved and pos.solved:
+            continue
+        if pos.problems():
+            continue
+        if not all(any(attached(board, a, b) for b in pos.pieces) for a in axes):
+            continue
+        return pos
+    return None

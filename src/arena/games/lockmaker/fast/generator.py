@@ -1,0 +1,299 @@
+"""The hardest-lock generator: random restarts and local moves over placements of a hand.
+
+After Fogleman's Rush Hour generator: every candidate placement is scored by its cluster walk
+(the whole reachable set and each member's distance to the nearest solved position), and the
+lock we keep is the *farthest* position of that set, so the exact placement we tried matters
+only through the set it lies in. The search is a plateau-accepting hill climb: mutate the
+current hardest lock (move one bar, the key along its line, or an axis), keep the mutation when
+its cluster is at least as hard, restart from a fresh random placement after a stall.
+
+Every lock produced is legal per LM-15 (it uses exactly the drafted hand, the key and keyhole,
+on open cells, axes attached: checked with the game's own :meth:`Position.problems`) and
+solvable (its score is its optimal move count). With ``minimal`` a lock only counts when no
+bar that its optimal solution never moves could be taken out without changing the count
+(Fogleman's minimality, restricted to bars so that the hand stays usable).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from arena.core.errors import RuleError
+from arena.games.lockmaker.board import Board
+from arena.games.lockmaker.fast.convert import from_position, state_position
+from arena.games.lockmaker.fast.search import cluster_walk, solve
+from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
+from arena.games.lockmaker.position import Position, attached, key_targets
+
+STALL = 400
+"""Mutations without improvement before a restart."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The best lock found: its optimal move count, the lock, and candidates scored."""
+
+    moves: int
+    lock: Position
+    searched: int
+
+
+def keyhole_cells(board: Board) -> list[int]:
+    """LM-2: open cells on a non-label edge that have a target placement for the key."""
+    return [c for c in board.open_cells() if board.keyhole_sides(c) and key_targets(board, c)]
+
+
+def _fits(board: Board, taken: set[int], bar: Bar) -> bool:
+    c, r = board.col(bar.cell), board.row(bar.cell)
+    end_c = c + (bar.length - 1 if bar.horizontal else 0)
+    end_r = r + (0 if bar.horizontal else bar.length - 1)
+    if not (board.inside(c, r) and board.inside(end_c, end_r)):
+        return False
+    return all(board.is_open(x) and x not in taken for x in bar_cells(board, bar))
+
+
+def _spots(board: Board, taken: set[int], length: int, horizontal: bool) -> list[Bar]:
+    out = []
+    for cell in board.open_cells():
+        b = Bar(cell, length, horizontal)
+        if _fits(board, taken, b):
+            out.append(b)
+    return out
+
+
+def _key_spots(board: Board, taken: set[int], keyhole: int) -> list[Bar]:
+    """Key placements in line with the keyhole (a key elsewhere needs an axis to turn it)."""
+    out = []
+    for t in key_targets(board, keyhole):
+        step = 1 if t.horizontal else board.width
+        line = [x for x in board.cells()
+                if (board.row(x) == board.row(t.cell) if t.horizontal
+                    else board.col(x) == board.col(t.cell))]
+        for cell in line:
+            b = Bar(cell, 2, t.horizontal)
+            if b != t and _fits(board, taken, b) and (cell - t.cell) % step == 0:
+                out.append(b)
+    return out
+
+
+def random_placement(board: Board, hand: Sequence[PieceKind], rng: random.Random,
+                     keyhole: int | None = None, tries: int = 100) -> Position | None:
+    """A random legal lock for ``hand`` (LM-15), key in line with the keyhole."""
+    bars_kinds = [k for k in hand if not k.is_axis]
+    n_axes = len(hand) - len(bars_kinds)
+    holes = [keyhole] if keyhole is not None else keyhole_cells(board)
+    if not holes:
+        return None
+    for _ in range(tries):
+        hole = rng.choice(holes)
+        taken = {hole}
+        keys = _key_spots(board, taken, hole)
+        if not keys:
+            return None
+        key = rng.choice(keys)
+        taken |= set(bar_cells(board, key))
+        todo = [(k.length, k.kind == "H") for k in bars_kinds]
+        rng.shuffle(todo)
+        bars: list[Bar] = []
+        axes: list[int] = []
+        ok = True
+        for _a in range(n_axes):
+            # an axis with a freshly placed bar (or the key) attached to it (LM-8)
+            placed = False
+            for _t in range(60):
+                axis = rng.choice(board.open_cells())
+                if axis in taken:
+                    continue
+                if attached(board, axis, key):
+                    axes.append(axis)
+                    taken.add(axis)
+                    placed = True
+                    break
+                if not todo:
+                    continue
+                length, horiz = todo[-1]
+                cands = [b for b in _spots(board, taken | {axis}, length, horiz)
+                         if attached(board, axis, b)]
+                if cands:
+                    b = rng.choice(cands)
+                    todo.pop()
+                    bars.append(b)
+                    axes.append(axis)
+                    taken |= set(bar_cells(board, b)) | {axis}
+                    placed = True
+                    break
+            if not placed:
+                ok = False
+                break
+        if not ok:
+            continue
+        for length, horiz in todo:
+            spots = _spots(board, taken, length, horiz)
+            if not spots:
+                ok = False
+                break
+            b = rng.choice(spots)
+            bars.append(b)
+            taken |= set(bar_cells(board, b))
+        if not ok:
+            continue
+        pos = Position.make(board, hole, key, bars, axes)
+        if not pos.problems():
+            return pos
+    return None
+
+
+def mutate(pos: Position, rng: random.Random) -> Position | None:
+    """One local move between placements: a bar elsewhere, the key along its line, or an axis
+    to another cell; None when the result is not a legal lock."""
+    board = pos.board
+    roll = rng.random()
+    bars = list(pos.bars)
+    key = pos.key
+    axes = list(pos.axes)
+    if roll < 0.75 and bars:
+        i = rng.randrange(len(bars))
+        old = bars.pop(i)
+        taken = (pos.occupied & ~_mask(board, old))
+        spots = [b for b in _spots(board, _cells(taken), old.length, old.horizontal) if b != old]
+        if not spots:
+            return None
+        bars.append(rng.choice(spots))
+    elif roll < 0.88 or not axes:
+        taken = pos.occupied & ~_mask(board, key)
+        spots = [b for b in _key_spots(board, _cells(taken), pos.keyhole) if b != key]
+        if not spots:
+            return None
+        key = rng.choice(spots)
+    else:
+        i = rng.randrange(len(axes))
+        free = [c for c in board.open_cells() if not (pos.occupied >> c) & 1]
+        if not free:
+            return None
+        axes[i] = rng.choice(free)
+    new = Position.make(board, pos.keyhole, key, bars, axes)
+    return None if new.problems() else new
+
+
+def _mask(board: Board, bar: Bar) -> int:
+    m = 0
+    for c in bar_cells(board, bar):
+        m |= 1 << c
+    return m
+
+
+def _cells(mask: int) -> set[int]:
+    out = set()
+    i = 0
+    while mask:
+        if mask & 1:
+            out.add(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def score(pos: Position) -> tuple[int, Position]:
+    """Cluster walk of a candidate: (largest optimal move count in its set, that position)."""
+    c = Compiled(from_position(pos))
+    res = cluster_walk(c)
+    if res.moves < 0:
+        return -1, pos
+    return res.moves, state_position(c, pos, res.hardest)
+
+
+def is_minimal(pos: Position) -> bool:
+    """Fogleman's minimality: every bar the optimal solution leaves in place is needed (taking
+    it out changes the optimal move count)."""
+    c = Compiled(from_position(pos))
+    res = solve(c)
+    if res.moves is None:
+        return False
+    moved: set[int] = set()
+    for s0, s1 in zip(res.path, res.path[1:], strict=False):
+        for pt in c.pieces:
+            if (s0 >> pt.shift) & pt.mask != (s1 >> pt.shift) & pt.mask:
+                moved.add(pt.original)
+    for i, b in enumerate(pos.bars, 1):  # piece i of the fast lock is bar i-1
+        if i in moved:
+            continue
+        rest = list(pos.bars)
+        rest.remove(b)
+        smaller = Position.make(pos.board, pos.keyhole, pos.key, rest, pos.axes)
+        if smaller.problems():
+            continue  # needed to keep an axis attached (LM-8)
+        if solve(Compiled(from_position(smaller))).moves == res.moves:
+            return False
+    return True
+
+
+def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
+             rng: random.Random | None = None, keyhole: int | None = None,
+             minimal: bool = False, progress: Callable[[float, int, int], None] | None = None,
+             ) -> Generated:
+    """The hardest lock found for ``hand`` on ``board`` within ``seconds`` (LM-15 legal,
+    solvable). Raises RuleError when the hand cannot be placed at all."""
+    rng = rng or random.Random()
+    t0 = time.monotonic()
+    deadline = t0 + seconds
+    best: tuple[int, Position] | None = None
+    searched = 0
+    while time.monotonic() < deadline or best is None:
+        start = random_placement(board, hand, rng, keyhole)
+        searched += 1
+        if start is None:
+            if best is None and searched > 50:
+                raise RuleError("LM-15", "no legal placement of these pieces on this board")
+            continue
+        cur_score, cur = score(start)
+        stall = 0
+        while stall < STALL and time.monotonic() < deadline:
+            cand = mutate(cur, rng)
+            if cand is None:
+                stall += 1
+                continue
+            searched += 1
+            s, hard = score(cand)
+            if s >= cur_score:
+                stall = 0 if s > cur_score else stall + 1
+                cur_score, cur = s, hard
+                if (best is None or s > best[0]) and s >= 0 and (not minimal or is_minimal(hard)):
+                    best = (s, hard)
+            else:
+                stall += 1
+            if progress is not None:
+                progress(time.monotonic() - t0, best[0] if best else -1, searched)
+        if cur_score >= 0 and (best is None or cur_score > best[0]) and (
+                not minimal or is_minimal(cur)):
+            best = (cur_score, cur)
+        if best is None and time.monotonic() > deadline + seconds:
+            raise RuleError("LM-15", "found no solvable lock for these pieces in time")
+    return Generated(best[0], best[1], searched)
+
+
+def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float,
+                    rng: random.Random) -> Position:
+    """For the bot: the hardest legal, solvable lock found within ``seconds``."""
+    return generate(board, pieces, seconds=seconds, rng=rng).lock
+
+
+def terminal_progress(total: float) -> Callable[[float, int, int], None]:
+    """A one-line progress bar on stderr (only when stderr is a terminal)."""
+    last = [0.0]
+
+    def show(elapsed: float, best: int, searched: int) -> None:
+        if not sys.stderr.isatty() or elapsed - last[0] < 0.2:
+            return
+        last[0] = elapsed
+        frac = min(1.0, elapsed / total) if total > 0 else 1.0
+        bar = "#" * int(frac * 30)
+        sys.stderr.write(f"\r[{bar:<30}] {elapsed:5.1f}s best {best} moves, "
+                         f"{searched} searched")
+        sys.stderr.flush()
+
+    return show

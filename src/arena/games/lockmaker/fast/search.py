@@ -1,0 +1,254 @@
+"""Breadth-first search, one whole level at a time, over packed states.
+
+Moves are reversible (LM-5, LM-7, and LM-8 holds on both sides of any legal move), so the
+move graph is undirected and a neighbour of level ``d`` lies in level ``d-1``, ``d`` or
+``d+1``. A level is therefore ``neighbours(level d) - level d - level d-1``: two C-level set
+differences instead of a membership test per neighbour, and no parent map. Paths are
+recovered afterwards by walking back one level at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from arena.games.lockmaker.fast import vector
+from arena.games.lockmaker.fast.expand import make_expander
+from arena.games.lockmaker.fast.tables import Compiled
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Optimal move count (LM-9) or None when the whole reachable set has no solved position."""
+
+    moves: int | None
+    states: int
+    path: tuple[int, ...]
+
+
+VECTOR_LEVEL = 300
+"""Levels larger than this are expanded with NumPy (smaller ones: per-call overhead loses)."""
+
+
+def solve_vector(c: Compiled, max_states: int | None = None) -> SolveResult:
+    """:func:`solve` with every level expanded by NumPy (tests hold it to the Python path)."""
+    if not vector.supported(c):
+        raise ValueError("the vector path does not apply to this lock")
+    return solve(c, max_states, vector_level=0)
+
+
+def solve(c: Compiled, max_states: int | None = None, *,
+          vector_level: int = VECTOR_LEVEL) -> SolveResult:
+    """Fewest moves (LM-9): pure-Python levels while they are small, NumPy levels once they
+    grow (when the vector path applies); the same level sets either way."""
+    start = c.start
+    if c.is_goal(start):
+        return SolveResult(0, 1, (start,))
+    if not c.goal_indices:
+        return SolveResult(None, 1, ())  # the key can never reach a target placement
+    use_vector = vector.supported(c)
+    expand = make_expander(c)
+    ex: vector.VectorExpander | None = None
+    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
+    goal_arr = np.array(sorted(goals), dtype=np.int64)
+    levels: list[set[int] | vector.I64] = [{start}]
+    total = 1
+    while True:
+        cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
+        if use_vector and len(cur) > vector_level:
+            if ex is None:
+                ex = vector.VectorExpander(c)
+            arr = vector.next_level(ex, _as_array(cur), _as_array(prev))
+            total += len(arr)
+            levels.append(arr)
+            hit = np.isin((arr >> ksh) & km, goal_arr)
+            found = int(arr[hit][0]) if hit.any() else None
+            empty = len(arr) == 0
+        else:
+            nxt: set[int] = set()
+            expand(cur if isinstance(cur, set) else cur.tolist(), nxt)
+            nxt -= _as_set(cur)
+            nxt -= _as_set(prev)
+            total += len(nxt)
+            levels.append(nxt)
+            found = next((x for x in nxt if (x >> ksh) & km in goals), None)
+            empty = not nxt
+        if found is not None:
+            sets = [_as_set(lv) for lv in levels]
+            return SolveResult(len(levels) - 1, total, _path_back(c, sets, found))
+        if empty or (max_states is not None and total > max_states):
+            return SolveResult(None, total, ())
+
+
+def _as_array(lv: set[int] | vector.I64) -> vector.I64:
+    if isinstance(lv, set):
+        return np.array(sorted(lv), dtype=np.int64)
+    return lv
+
+
+def _as_set(lv: set[int] | vector.I64) -> set[int]:
+    return lv if isinstance(lv, set) else set(lv.tolist())
+
+
+def solve_python(c: Compiled, max_states: int | None = None) -> SolveResult:
+    """Fewest moves from the start to any solved position (LM-3), or an impossibility proof.
+
+
+    ``max_states`` (if given) stops the search with ``moves=None`` and ``states`` over the cap;
+    callers that need a proof must not pass it.
+    """
+    start = c.start
+    if c.is_goal(start):
+        return SolveResult(0, 1, (start,))
+    if not c.goal_indices:
+        return SolveResult(None, 1, ())  # the key can never reach a target placement
+    expand = make_expander(c)
+    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
+    levels: list[set[int]] = [{start}]
+    prev: set[int] = set()
+    cur = levels[0]
+    total = 1
+    while cur:
+        nxt: set[int] = set()
+        expand(cur, nxt)
+        nxt -= cur
+        nxt -= prev
+        total += len(nxt)
+        levels.append(nxt)
+        for x in nxt:
+            if (x >> ksh) & km in goals:
+                return SolveResult(len(levels) - 1, total, _path_back(c, levels, x))
+        if max_states is not None and total > max_states:
+            return SolveResult(None, total, ())
+        prev, cur = cur, nxt
+    return SolveResult(None, total, ())
+
+
+def _path_back(c: Compiled, levels: list[set[int]], goal: int) -> tuple[int, ...]:
+    path = [goal]
+    s = goal
+    for k in range(len(levels) - 2, -1, -1):
+        lvl = levels[k]
+        s = next(nb for nb in c.neighbours(s) if nb in lvl)
+        path.append(s)
+    path.reverse()
+    return tuple(path)
+
+
+@dataclass(frozen=True)
+class ClusterResult:
+    """The reachable set of a position and each member's distance to the nearest solved one."""
+
+    states: int
+    moves: int
+    """Largest distance to a solved position over the set (-1 if none is solved)."""
+    start_moves: int
+    """The start's own distance (-1 if unsolvable)."""
+    hardest: int
+    """A farthest state (packed); the start when nothing is solvable."""
+
+
+def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
+    """The whole reachable set of the start, as BFS levels (None once over ``cap``)."""
+    expand = make_expander(c)
+    levels = [{c.start}]
+    prev: set[int] = set()
+    cur = levels[0]
+    total = 1
+    while cur:
+        nxt: set[int] = set()
+        expand(cur, nxt)
+        nxt -= cur
+        nxt -= prev
+        if nxt:
+            levels.append(nxt)
+            total += len(nxt)
+            if cap is not None and total > cap:
+                return None
+        prev, cur = cur, nxt
+    return levels
+
+
+PYTHON_CAP = 2500
+"""Below this many reachable states the pure-Python walk beats NumPy's per-call overhead."""
+
+
+def cluster_walk(c: Compiled) -> ClusterResult:
+    """The cluster walk: pure Python for small sets, NumPy levels for large ones when the
+    vector path applies (same answers either way)."""
+    if vector.supported(c):
+        levels = reachable(c, PYTHON_CAP)
+        if levels is None:
+            return cluster_walk_vector(c)
+        return _reverse_python(c, levels)
+    return cluster_walk_python(c)
+
+
+def cluster_walk_vector(c: Compiled) -> ClusterResult:
+    """Forward level walk for the reachable set (sorted int64 arrays), then the reverse walk
+    from every solved member; nothing but the levels is kept (no adjacency)."""
+    ex = vector.VectorExpander(c)
+    cur = np.array([c.start], dtype=np.int64)
+    prev = cur[:0]
+    levels = [cur]
+    while len(cur):
+        nxt = vector.next_level(ex, cur, prev)
+        if len(nxt):
+            levels.append(nxt)
+        prev, cur = cur, nxt
+    everything = np.concatenate(levels)
+    total = len(everything)
+    del levels, prev, cur
+    cur = vector.sorted_unique(everything[vector.goal_mask(c, everything)])
+    del everything
+    if not len(cur):
+        return ClusterResult(total, -1, -1, c.start)
+    start = c.start
+    start_moves = 0 if c.is_goal(start) else -1
+    prev = cur[:0]
+    d = 0
+    while True:
+        nxt = vector.next_level(ex, cur, prev)
+        if not len(nxt):
+            break
+        d += 1
+        if start_moves < 0:
+            i = int(np.searchsorted(nxt, start))
+            if i < len(nxt) and int(nxt[i]) == start:
+                start_moves = d
+        prev, cur = cur, nxt
+    return ClusterResult(total, d, start_moves, int(cur[0]))
+
+
+def cluster_walk_python(c: Compiled) -> ClusterResult:
+    """Fogleman's walk in pure Python: forward BFS for the reachable set, then a reverse BFS
+    from all its solved positions at once; the last level holds the hardest positions."""
+    levels = reachable(c)
+    assert levels is not None
+    return _reverse_python(c, levels)
+
+
+def _reverse_python(c: Compiled, levels: list[set[int]]) -> ClusterResult:
+    expand = make_expander(c)
+    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
+    total = sum(len(lv) for lv in levels)
+    cur = {x for lv in levels for x in lv if (x >> ksh) & km in goals}
+    if not cur:
+        return ClusterResult(total, -1, -1, c.start)
+    start = c.start
+    start_moves = 0 if start in cur else -1
+    prev: set[int] = set()
+    d = 0
+    while True:
+        nxt: set[int] = set()
+        expand(cur, nxt)
+        nxt -= cur
+        nxt -= prev
+        if not nxt:
+            break
+        d += 1
+        if start_moves < 0 and start in nxt:
+            start_moves = d
+        prev, cur = cur, nxt
+    return ClusterResult(total, d, start_moves, min(cur))

@@ -1,0 +1,500 @@
+"""Compile a :class:`FastLock` into packed states and lazy move tables.
+
+Why this shape (it is what makes pure Python fast here):
+
+* A position is ONE Python int: each movable piece owns a small bit field holding the index
+  of its current placement among the placements it could ever reach (a static
+  over-approximation computed here: slides through cells that are never blocked, plus
+  rotations about any axis it can touch, LM-5..LM-7). Hashing and comparing states is then
+  the cheapest thing CPython can do, and a slide is ``state + delta``.
+* Occupancy is recomputed, never stored: consecutive bit fields are grouped and a lazy table
+  maps a group's bits to the cells its pieces cover, as a double bitboard (cells row-major in
+  the low half, transposed in the high half) so that both a row and a column of the board are
+  contiguous bit runs.
+* Pieces that can never touch an axis keep one orientation on one line. All such pieces of one
+  row (or column) are packed next to each other, so (their packed fields, that line's
+  occupancy) is a small key, and a lazy table gives every slide of every piece of the line as a
+  tuple of state deltas. One dict lookup per line replaces a per-piece, per-cell walk.
+* Pieces that can touch an axis ("free" pieces) are expanded generically, with per-placement
+  slide steps, rotation targets and attachment masks (LM-6..LM-8).
+
+No adjacency is stored anywhere: moves are reversible, so neighbours are regenerated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from arena.games.lockmaker.fast.model import FastLock
+
+Placement = tuple[int, ...]
+
+CW, CCW, HALF = 0, 1, 2
+ROTATION_NAMES = ("CW", "CCW", "180")
+GROUP_BITS = 16
+"""Largest packed width of one occupancy group (its lazy table holds at most one entry per
+distinct value actually met, so wide groups cost nothing up front)."""
+
+
+V = TypeVar("V")
+
+
+class LazyTable(dict[int, V]):
+    """A dict that computes a missing entry on first use (``__missing__``), so lookups of
+    known keys stay on CPython's C fast path."""
+
+    def __init__(self, compute: Callable[[int], V]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: int) -> V:
+        value = self._compute(key)
+        self[key] = value
+        return value
+
+
+def _rotate(dr: int, dc: int, kind: int) -> tuple[int, int]:
+    """Rows grow downward: clockwise turns right (0, 1) into down (1, 0) (LM-7)."""
+    if kind == CW:
+        return dc, -dr
+    if kind == CCW:
+        return -dc, dr
+    return -dr, -dc
+
+
+@dataclass
+class Geometry:
+    """Board facts shared by every piece: size, cells that never hold a movable piece."""
+
+    width: int
+    height: int
+    fixed: frozenset[int]
+    axes: tuple[int, ...]
+
+    def inside(self, r: int, c: int) -> bool:
+        return 0 <= r < self.height and 0 <= c < self.width
+
+    def free_cell(self, r: int, c: int) -> bool:
+        return self.inside(r, c) and r * self.width + c not in self.fixed
+
+    def attached_axes(self, cells: Placement) -> list[tuple[int, int, int]]:
+        """LM-6: ``(axis index, dr, dc)`` for each axis touching an end of the bar end-on,
+        with (dr, dc) the direction from the axis along the bar."""
+        w = self.width
+        out = []
+        r0, c0 = divmod(cells[0], w)
+        r1, c1 = divmod(cells[-1], w)
+        dr, dc = (0, 1) if cells[1] - cells[0] == 1 else (1, 0)
+        for ai, a in enumerate(self.axes):
+            ar, ac = divmod(a, w)
+            if (ar, ac) == (r0 - dr, c0 - dc):
+                out.append((ai, dr, dc))
+            elif (ar, ac) == (r1 + dr, c1 + dc):
+                out.append((ai, -dr, -dc))
+        return out
+
+    def rotated(self, cells: Placement, axis_index: int, kind: int) -> Placement | None:
+        """The placement after turning the bar about the axis (LM-7), or None if a
+        destination cell is off the board or never free (blocked, keyhole, an axis)."""
+        w = self.width
+        for ai, dr, dc in self.attached_axes(cells):
+            if ai != axis_index:
+                continue
+            ar, ac = divmod(self.axes[ai], w)
+            nr, nc = _rotate(dr, dc, kind)
+            out = []
+            for k in range(1, len(cells) + 1):
+                r, c = ar + nr * k, ac + nc * k
+                if not self.free_cell(r, c):
+                    return None
+                out.append(r * w + c)
+            return tuple(sorted(out))
+        return None
+
+    def slides(self, cells: Placement) -> list[list[Placement]]:
+        """Placements one, two, ... steps each way along the bar's line through never-fixed
+        cells (LM-5), ignoring movable pieces. Index 0: towards smaller cells."""
+        w = self.width
+        step = 1 if cells[1] - cells[0] == 1 else w
+        dr, dc = (0, 1) if step == 1 else (1, 0)
+        out: list[list[Placement]] = [[], []]
+        for side, sign in ((0, -1), (1, 1)):
+            cur = cells
+            while True:
+                lead = cur[0] if sign < 0 else cur[-1]
+                r, c = divmod(lead, w)
+                r, c = r + sign * dr, c + sign * dc
+                if not self.free_cell(r, c):
+                    break
+                cur = tuple(x + sign * step for x in cur)
+                out[side].append(cur)
+        return out
+
+
+def closure(geo: Geometry, start: Placement) -> list[Placement]:
+    """Every placement a piece could reach if it were alone (sound over-approximation)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        p = todo.pop()
+        nxt = [q for side in geo.slides(p) for q in side]
+        for ai, _dr, _dc in geo.attached_axes(p):
+            for kind in (CW, CCW, HALF):
+                q = geo.rotated(p, ai, kind)
+                if q is not None:
+                    nxt.append(q)
+        for q in nxt:
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return sorted(seen)
+
+
+@dataclass
+class PieceTable:
+    """One movable piece in the packed state."""
+
+    original: int
+    placements: list[Placement]
+    index: dict[Placement, int]
+    free: bool
+    shift: int = 0
+    bits: int = 1
+    both: list[int] = field(default_factory=list)
+    cellmask: list[int] = field(default_factory=list)
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.bits) - 1
+
+
+@dataclass
+class Line:
+    """A row or column holding fixed-orientation pieces, packed contiguously."""
+
+    horizontal: bool
+    number: int
+    pieces: list[int]
+    field_shift: int = 0
+    field_bits: int = 0
+    occ_shift: int = 0
+    length: int = 0
+
+
+class Compiled:
+    """A lock ready for search: start state, goal test, lazy tables (see module docstring)."""
+
+    def __init__(self, lock: FastLock) -> None:
+        self.lock = lock
+        w, h = lock.width, lock.height
+        self.width, self.height = w, h
+        self.ncells = w * h
+        self.toff = w * h
+        fixed = frozenset(lock.blocked | {lock.keyhole} | set(lock.axes))
+        self.geo = Geometry(w, h, fixed, lock.axes)
+        geo = self.geo
+        raw: list[PieceTable] = []
+        for i, cells in enumerate(lock.pieces):
+            pl = closure(geo, cells)
+            free = any(geo.attached_axes(p) for p in pl)
+            raw.append(PieceTable(i, pl, {p: k for k, p in enumerate(pl)}, free))
+        # packing order: fixed pieces by line (rows then columns, by position), then free ones
+        lines: dict[tuple[bool, int], list[int]] = {}
+        for i, pt in enumerate(raw):
+            if pt.free:
+                continue
+            cells = pt.placements[0]
+            horiz = cells[1] - cells[0] == 1
+            num = cells[0] // w if horiz else cells[0] % w
+            lines.setdefault((horiz, num), []).append(i)
+        order: list[int] = []
+        self.lines: list[Line] = []
+        for (horiz, num) in sorted(lines, key=lambda k: (not k[0], k[1])):
+            members = sorted(lines[(horiz, num)], key=lambda i: lock.pieces[i][0])
+            self.lines.append(Line(horiz, num, [len(order) + k for k in range(len(members))]))
+            order.extend(members)
+        self.free_ids = [len(order) + k for k in range(sum(pt.free for pt in raw))]
+        order.extend(i for i, pt in enumerate(raw) if pt.free)
+        self.pieces = [raw[i] for i in order]
+        self.packed_of = {pt.original: k for k, pt in enumerate(self.pieces)}
+        shift = 0
+        for pt in self.pieces:
+            pt.bits = max(1, (len(pt.placements) - 1).bit_length())
+            pt.shift = shift
+            shift += pt.bits
+            for p in pt.placements:
+                cm = 0
+                both = 0
+                for c in p:
+                    r, col = divmod(c, w)
+                    cm |= 1 << c
+                    both |= (1 << c) | (1 << (self.toff + col * h + r))
+                pt.cellmask.append(cm)
+                pt.both.append(both)
+        self.total_bits = shift
+        self.base = 0
+        for c in fixed:
+            r, col = divmod(c, w)
+            self.base |= (1 << c) | (1 << (self.toff + col * h + r))
+        self.start = 0
+        for pt in self.pieces:
+            self.start |= pt.index[lock.pieces[pt.original]] << pt.shift
+        key = self.pieces[self.packed_of[0]]
+        self.key_shift, self.key_mask = key.shift, key.mask
+        self.goal_indices = frozenset(key.index[g] for g in lock.goals if g in key.index)
+        self._build_groups()
+        self._build_lines()
+        self._build_keys()
+        self._build_free()
+
+    # ------------------------------------------------------------------ occupancy groups
+    def _build_groups(self) -> None:
+        self.groups: list[tuple[int, int, LazyTable[int]]] = []
+        run: list[PieceTable] = []
+        for pt in [*self.pieces, None]:
+            if pt is not None and sum(p.bits for p in run) + pt.bits <= GROUP_BITS:
+                run.append(pt)
+                continue
+            if run:
+                self.groups.append(self._group(run))
+            run = [pt] if pt is not None else []
+
+    def _group(self, run: list[PieceTable]) -> tuple[int, int, LazyTable[int]]:
+        shift = run[0].shift
+        bits = sum(p.bits for p in run)
+        parts = [(p.shift - shift, p.mask, p.both) for p in run]
+
+        def compute(v: int) -> int:
+            out = 0
+            for sh, m, both in parts:
+                idx = (v >> sh) & m
+                if idx < len(both):
+                    out |= both[idx]
+            return out
+
+        return shift, (1 << bits) - 1, LazyTable(compute)
+
+    def occupancy(self, s: int) -> int:
+        both = self.base
+        for sh, m, tab in self.groups:
+            both |= tab[(s >> sh) & m]
+        return both
+
+    # ------------------------------------------------------------------ line tables
+    def _build_lines(self) -> None:
+        w, h = self.width, self.height
+        self.line_tables: list[tuple[int, int, int, int, int, LazyTable[tuple[int, ...]]]] = []
+        for line in self.lines:
+            first = self.pieces[line.pieces[0]]
+            line.field_shift = first.shift
+            line.field_bits = sum(self.pieces[i].bits for i in line.pieces)
+            if line.horizontal:
+                line.occ_shift, line.length = line.number * w, w
+            else:
+                line.occ_shift, line.length = self.toff + line.number * h, h
+            self.line_tables.append((line.field_shift, (1 << line.field_bits) - 1, line.length,
+                                     line.occ_shift, (1 << line.length) - 1,
+                                     LazyTable(self._line_compute(line))))
+
+    def _line_compute(self, line: Line) -> Callable[[int], tuple[int, ...]]:
+        w = self.width
+        specs = []
+        for i in line.pieces:
+            pt = self.pieces[i]
+            offs = [(p[0] % w) if line.horizontal else (p[0] // w) for p in pt.placements]
+            specs.append((pt.shift - line.field_shift, pt.mask, pt.shift, len(pt.placements[0]),
+                          offs[0], offs[-1]))
+        lb = line.length
+
+        def compute(key: int) -> tuple[int, ...]:
+            fields = key >> lb
+            occ = key & ((1 << lb) - 1)
+            out: list[int] = []
+            for rel, m, sh, length, lo, hi in specs:
+                off = lo + ((fields >> rel) & m)
+                o = off - 1
+                while o >= lo and not (occ >> o) & 1:
+                    out.append((o - off) << sh)
+                    o -= 1
+                t = off + 1
+                while t <= hi and not (occ >> (t + length - 1)) & 1:
+                    out.append((t - off) << sh)
+                    t += 1
+            return tuple(out)
+
+        return compute
+
+    # ------------------------------------------------------------------ line keys at once
+    def _build_keys(self) -> None:
+        """Line keys of every line in one int, OR-ed from per-group tables.
+
+        Line ``k`` owns the bit slot ``key_slots[k]`` of width field bits + line length; its
+        key is ``(K >> slot) & mask`` where K ORs, per occupancy group, the placement's cells
+        on each line and, for pieces of that line, their field. Two operations per line
+        instead of six."""
+        w, h = self.width, self.height
+        self.key_slots: list[tuple[int, int]] = []
+        slot = 0
+        where: dict[tuple[bool, int], tuple[int, int]] = {}
+        owner: dict[int, tuple[int, int]] = {}
+        for line in self.lines:
+            self.key_slots.append((slot, (1 << (line.field_bits + line.length)) - 1))
+            where[(line.horizontal, line.number)] = (slot, line.length)
+            for i in line.pieces:
+                owner[i] = (slot + line.length + self.pieces[i].shift - line.field_shift, 0)
+            slot += line.field_bits + line.length
+
+        def cells_key(cells: tuple[int, ...] | frozenset[int]) -> int:
+            out = 0
+            for c in cells:
+                r, col = divmod(c, w)
+                if (True, r) in where:
+                    sl, _n = where[(True, r)]
+                    out |= 1 << (sl + col)
+                if (False, col) in where:
+                    sl, _n = where[(False, col)]
+                    out |= 1 << (sl + r)
+            return out
+
+        del h
+        self.key_base = cells_key(self.geo.fixed)
+        contrib: list[list[int]] = []
+        for k, pt in enumerate(self.pieces):
+            rows = []
+            for idx, p in enumerate(pt.placements):
+                v = cells_key(p)
+                if k in owner:
+                    v |= idx << owner[k][0]
+                rows.append(v)
+            contrib.append(rows)
+        self.key_groups: list[tuple[int, int, LazyTable[int]]] = []
+        for sh, m, _tab in self.groups:
+            members = [(pt.shift - sh, pt.mask, contrib[k]) for k, pt in enumerate(self.pieces)
+                       if sh <= pt.shift and pt.shift + pt.bits <= sh + m.bit_length()]
+
+            def compute(v: int, members: list[tuple[int, int, list[int]]] = members) -> int:
+                out = 0
+                for rel, mask, rows in members:
+                    idx = (v >> rel) & mask
+                    if idx < len(rows):
+                        out |= rows[idx]
+                return out
+
+            self.key_groups.append((sh, m, LazyTable(compute)))
+
+    # ------------------------------------------------------------------ free pieces
+    def _build_free(self) -> None:
+        """Slide steps, attachment masks and rotation targets of pieces that can meet an axis."""
+        geo = self.geo
+        self.all_axes = (1 << len(self.lock.axes)) - 1
+        self.free_specs: list[tuple[int, int, list[tuple[tuple[tuple[int, int], ...], ...]],
+                                    list[int], list[dict[int, tuple[int, int, int]]]]] = []
+        for k in self.free_ids:
+            pt = self.pieces[k]
+            steps: list[tuple[tuple[tuple[int, int], ...], ...]] = []
+            attach: list[int] = []
+            rots: list[dict[int, tuple[int, int, int]]] = []
+            for p in pt.placements:
+                sides = []
+                for side, seq in enumerate(geo.slides(p)):
+                    items = []
+                    for q in seq:
+                        enter = q[0] if side == 0 else q[-1]
+                        items.append((1 << enter, pt.index[q]))
+                    sides.append(tuple(items))
+                steps.append(tuple(sides))
+                am = 0
+                rd: dict[int, tuple[int, int, int]] = {}
+                for ai, _dr, _dc in geo.attached_axes(p):
+                    am |= 1 << ai
+                    targets = []
+                    for kind in (CW, CCW, HALF):
+                        turned = geo.rotated(p, ai, kind)
+                        targets.append(-1 if turned is None else pt.index[turned])
+                    rd[ai] = (targets[0], targets[1], targets[2])
+                attach.append(am)
+                rots.append(rd)
+            self.free_specs.append((pt.shift, pt.mask, steps, attach, rots))
+
+    def free_moves(self, s: int, both: int) -> list[int]:
+        """Neighbours of ``s`` by moves of free pieces: slides and axis rotations, each kept
+        only if every axis still has an attached piece afterwards (LM-8)."""
+        out: list[int] = []
+        specs = self.free_specs
+        idx = [(s >> sh) & m for sh, m, _s, _a, _r in specs]
+        att = [spec[3][i] for spec, i in zip(specs, idx, strict=True)]
+        all_axes = self.all_axes
+        occ = both & ((1 << self.ncells) - 1)
+        for j, (sh, _m, steps, attach, _rots) in enumerate(specs):
+            others = 0
+            for k, a in enumerate(att):
+                if k != j:
+                    others |= a
+            p = idx[j]
+            for side in steps[p]:
+                for cell, q in side:
+                    if occ & cell:
+                        break
+                    if (others | attach[q]) == all_axes:
+                        out.append(s + ((q - p) << sh))
+        for ai in range(len(self.lock.axes)):
+            bit = 1 << ai
+            turning = [j for j, a in enumerate(att) if a & bit]
+            if not turning:
+                continue
+            turning_mask = 0
+            for j in turning:
+                turning_mask |= self.pieces[self.free_ids[j]].cellmask[idx[j]]
+            rest = occ & ~turning_mask
+            for kind in (CW, CCW, HALF):
+                t = s
+                dest = 0
+                ok = True
+                new_att = list(att)
+                for j in turning:
+                    sh, _m, _st, attach, rots = specs[j]
+                    q = rots[idx[j]][ai][kind]
+                    if q < 0:
+                        ok = False
+                        break
+                    dest |= self.pieces[self.free_ids[j]].cellmask[q]
+                    t += (q - idx[j]) << sh
+                    new_att[j] = attach[q]
+                if not ok or dest & rest:
+                    continue
+                union = 0
+                for a in new_att:
+                    union |= a
+                if union == all_axes:
+                    out.append(t)
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def neighbours(self, s: int) -> list[int]:
+        """Every position one move (LM-9) from ``s`` (slow path, for paths and tests)."""
+        both = self.occupancy(s)
+        out: list[int] = []
+        for fs, fm, lb, os_, om, tab in self.line_tables:
+            for d in tab[(((s >> fs) & fm) << lb) | ((both >> os_) & om)]:
+                out.append(s + d)
+        if self.free_specs:
+            out.extend(self.free_moves(s, both))
+        return out
+
+    def is_goal(self, s: int) -> bool:
+        return ((s >> self.key_shift) & self.key_mask) in self.goal_indices
+
+    def placements_of(self, s: int) -> list[Placement]:
+        """Cells of each original piece (key first) in state ``s``."""
+        out: list[Placement] = [()] * len(self.pieces)
+        for pt in self.pieces:
+            out[pt.original] = pt.placements[(s >> pt.shift) & pt.mask]
+        return out
+
+    def encode(self, placements: list[Placement]) -> int:
+        s = 0
+        for pt in self.pieces:
+            s |= pt.index[placements[pt.original]] << pt.shift
+        return s

@@ -1,0 +1,595 @@
+"""The Lockmaker match on the engine (LM-13..LM-21).
+
+Each round walks these stages (one engine phase each, except the draft: one phase per turn):
+
+``study`` (90 s; in round 1 the DMO answers ``first`` or ``second``, LM-13) ->
+``draft`` (45 s a turn, snake order, ``stop`` allowed, LM-14) ->
+``build`` (420 s, a lock file, LM-15) -> ``solve`` (300 s, timed solutions or ``impossible``,
+LM-16) -> ``pick`` (30 s, which solution counts) -> ``decide`` (30 s, countersolve or pass,
+LM-17) -> ``counter`` (one phase per countersolving maker: as long as its solver took, or 5
+minutes after an impossible call, LM-18) -> scoring (LM-19) and the end check (LM-20).
+
+Reserve (LM-21) is on for the Lockmaking phase only: the DMO's choice, the draft turns and the
+build; running out loses the match (the engine calls :meth:`forfeit`).
+
+Choices where the rulings are silent, kept small and documented: after one seat stops, every
+later turn is the other seat's with up to two picks; a seat that does not pick in the 30 s
+keeps its last valid solution (as G-2 would); a maker that does not decide does not
+countersolve; countersolves run after the pick and decide phases, seat 1's lock first; a
+countersolve lasts at least one second; "most recently leading" is judged at round ends.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from arena.core.errors import ParseError, RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameConfig,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    SubmitContext,
+)
+from arena.games.lockmaker import bot as botmod
+from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
+from arena.games.lockmaker.notation import format_solution, replay
+from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
+from arena.games.lockmaker.position import Position
+from arena.games.lockmaker.render import render_svg as render_lock
+from arena.games.lockmaker.rounds import DEFAULT_ROUNDS, Round, parse_setup
+from arena.games.lockmaker.validate import construction_problems
+
+STAGES = ("study", "draft", "build", "solve", "pick", "decide", "counter", "over")
+
+
+@dataclass(frozen=True)
+class LockmakerConfig(GameConfig):
+    """Durations are the seed's seconds (G-5). ``setup`` is the host's rounds text (see
+    :mod:`rounds`); empty means the five default rounds; ``rounds`` caps how many are played."""
+
+    rounds: int = 5
+    target: int = 16
+    study: float = 90.0
+    draft_turn: float = 45.0
+    build: float = 420.0
+    solve: float = 300.0
+    pick: float = 30.0
+    decide: float = 30.0
+    impossible_counter: float = 300.0
+    min_counter: float = 1.0
+    reserve_periods: int = 16
+    reserve_period: float = 30.0
+    setup: str = ""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A checked solution: canonical text, move count (LM-9), seconds since the locks were shown."""
+
+    text: str
+    moves: int
+    at: float
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """What a finished round leaves behind, for views and the end check."""
+
+    number: int
+    points: tuple[int, int]
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LMState:
+    config: LockmakerConfig
+    rounds: tuple[Round, ...]
+    round: int = 0
+    stage: str = "study"
+    scores: tuple[int, int] = (0, 0)
+    first_drafter: int | None = None
+    last_leader: int | None = None
+    pool: tuple[PieceKind, ...] = ()
+    hands: tuple[tuple[PieceKind, ...], tuple[PieceKind, ...]] = ((), ())
+    draft_turn: int = 0
+    stopped: tuple[bool, bool] = (False, False)
+    locks: tuple[Position | None, Position | None] = (None, None)
+    solutions: tuple[tuple[Solution, ...], tuple[Solution, ...]] = ((), ())
+    impossible: tuple[bool, bool] = (False, False)
+    final: tuple[Solution | None, Solution | None] = (None, None)
+    announced: bool = False
+    counter_wanted: tuple[bool, bool] = (False, False)
+    counter_queue: tuple[int, ...] = ()
+    counter_done: tuple[tuple[int, bool, int | None], ...] = ()
+    history: tuple[RoundRecord, ...] = ()
+    result: Result | None = field(default=None)
+
+    @property
+    def current(self) -> Round:
+        return self.rounds[self.round]
+
+    def drafter_this_round(self) -> int:
+        """The seat drafting first this round (LM-13: alternates every round)."""
+        first = 1 if self.first_drafter is None else self.first_drafter
+        return first if self.round % 2 == 0 else 1 - first
+
+    def turn_seat(self) -> int:
+        """Whose draft turn it is (LM-14 snake: A, BB, AA, ...; a stopped seat is skipped)."""
+        a = self.drafter_this_round()
+        seat = a if self.draft_turn % 2 == 0 else 1 - a
+        return 1 - seat if self.stopped[seat] else seat
+
+    def turn_picks(self) -> int:
+        return 1 if self.draft_turn == 0 else 2
+
+
+def _read_lock_text(text: str) -> Position:
+    """A lock file; on one line, ``/`` separates rows (for single-line text boxes)."""
+    if "\n" not in text.strip() and "/" in text:
+        text = "\n".join(text.split("/"))
+    return read_lock(text)
+
+
+class LockmakerGame(Game[LMState, LockmakerConfig]):
+    name = "lockmaker"
+    title = "Lockmaker"
+    summary = "draft pieces, build a sliding lock for your opponent, pick theirs faster"
+    seats = 2
+    chance = False
+    hidden_information = True
+    rules_prefix = "LM"
+    config_type = LockmakerConfig
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, config: LockmakerConfig, rng: random.Random) -> LMState:
+        rounds = parse_setup(config.setup) if config.setup.strip() else DEFAULT_ROUNDS
+        if config.rounds < 1:
+            raise RuleError("LM-13", "a match has at least one round")
+        rounds = rounds[: config.rounds]
+        return LMState(config, rounds, pool=rounds[0].pool)
+
+    def max_phases(self, config: LockmakerConfig) -> int:
+        rounds = parse_setup(config.setup) if config.setup.strip() else DEFAULT_ROUNDS
+        return sum(len(r.pool) + 9 for r in rounds[: max(config.rounds, 1)])
+
+    # ------------------------------------------------------------------ flow
+    def phase(self, state: LMState) -> PhaseSpec | None:
+        c = state.config
+        st = state.stage
+        if st == "over":
+            return None
+        if st == "study":
+            if state.round == 0:
+                return PhaseSpec("study", c.study, must=frozenset({1}), may=frozenset({0}),
+                                 reserve=True, prompt="DMO: first or second; others: ready")
+            return PhaseSpec("study", c.study, may=frozenset({0, 1}), prompt="ready")
+        if st == "draft":
+            seat = state.turn_seat()
+            n = state.turn_picks()
+            return PhaseSpec("draft", c.draft_turn, must=frozenset({seat}), reserve=True,
+                             prompt=f"take {'a piece' if n == 1 else 'one or two pieces'} "
+                                    "(e.g. H3" + ("" if n == 1 else " or H3,V2") + ") or stop")
+        if st == "build":
+            return PhaseSpec("build", c.build, must=frozenset({0, 1}), reserve=True,
+                             prompt="your lock as a lock file (rows of . # @ K + letters)")
+        if st == "solve":
+            return PhaseSpec("solve", c.solve, must=frozenset({0, 1}),
+                             prompt="a solution (e.g. BC1 L1, C34 D2, K R1) or impossible")
+        if st == "pick":
+            may = frozenset(s for s in (0, 1) if state.solutions[s] and not state.impossible[s])
+            return PhaseSpec("pick", c.pick, may=may, prompt="the number of the solution that counts")
+        if st == "decide":
+            may = frozenset(m for m in (0, 1) if state.final[1 - m] is not None)
+            return PhaseSpec("decide", c.decide, may=may, prompt="countersolve or pass")
+        if st == "counter":
+            maker = state.counter_queue[0]
+            if state.impossible[1 - maker]:
+                return PhaseSpec("counter", c.impossible_counter, must=frozenset({maker}),
+                                 prompt="solve your own lock (declared impossible)")
+            sol = state.final[1 - maker]
+            assert sol is not None
+            return PhaseSpec("counter", max(sol.at, c.min_counter), must=frozenset({maker}),
+                             scaled=False, prompt="solve your own lock")
+        raise AssertionError(st)  # pragma: no cover
+
+    def validate(self, state: LMState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        st = state.stage
+        word = text.strip().lower()
+        if st == "study":
+            if state.round == 0 and seat == 1:
+                if word in ("first", "second"):
+                    return word
+                raise ParseError("LM-13", "as the DMO, choose to draft 'first' or 'second'")
+            if word != "ready":
+                raise ParseError("LM-13", "say 'ready' when you have studied the board")
+            return "ready"
+        if st == "draft":
+            return self._validate_draft(state, text)
+        if st == "build":
+            pos = _read_lock_text(text)
+            problems = construction_problems(pos, state.hands[seat], state.current.board)
+            if problems:
+                raise RuleError("LM-15", "; ".join(problems))
+            return write_lock(pos)
+        if st == "solve":
+            if word == "impossible":
+                return {"kind": "impossible"}
+            if any(isinstance(p.value, dict) and p.value.get("kind") == "impossible"
+                   for p in ctx.previous):
+                raise RuleError("LM-16", "you declared this lock impossible: that call is final")
+            lock = state.locks[1 - seat]
+            assert lock is not None
+            return {"kind": "solution", **_checked(lock, text)}
+        if st == "pick":
+            n = len(state.solutions[seat])
+            digits = word.removeprefix("pick").strip().lstrip("#")
+            if not digits.isdigit():
+                raise ParseError("LM-16", f"give the number of a solution, 1 to {n}")
+            k = int(digits)
+            if not 1 <= k <= n:
+                raise RuleError("LM-16", f"you submitted solutions 1 to {n}, not {k}")
+            return k
+        if st == "decide":
+            if word in ("countersolve", "counter", "yes"):
+                return True
+            if word in ("pass", "no"):
+                return False
+            raise ParseError("LM-17", "answer 'countersolve' or 'pass'")
+        if st == "counter":
+            lock = state.locks[seat]
+            assert lock is not None
+            return _checked(lock, text)
+        raise RuleError("G-2", "the match is over")
+
+    def _validate_draft(self, state: LMState, text: str) -> JSON:
+        items = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
+        stop = bool(items) and items[-1].lower() == "stop"
+        if stop:
+            items = items[:-1]
+        if not items and not stop:
+            raise ParseError("LM-14", "name one or two pieces (H3, V2, X) or say stop")
+        picks = [parse_piece(t) for t in items]
+        n = state.turn_picks()
+        if len(picks) > n:
+            raise RuleError("LM-14", f"this turn takes at most {n} piece{'s' if n > 1 else ''}")
+        left = list(state.pool)
+        for p in picks:
+            if p not in left:
+                raise RuleError("LM-14", f"no {p} left in the pool")
+            left.remove(p)
+        return {"take": [str(p) for p in picks], "stop": stop}
+
+    def resolve(self, state: LMState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[LMState, list[GameEvent]]:
+        st = state.stage
+        standing = outcome.standing
+        if st == "study":
+            events: list[GameEvent] = []
+            if state.round == 0:
+                choice = standing[1].value if 1 in standing else "first"
+                first = 1 if choice == "first" else 0
+                state = replace(state, first_drafter=first)
+                events.append(GameEvent("draft_order", {"dmo_chose": choice,
+                                                        "first": first}))
+            return self._after_draft_turn(replace(state, stage="draft", draft_turn=0), events)
+        if st == "draft":
+            seat = state.turn_seat()
+            value: dict[str, Any] = (standing[seat].value if seat in standing
+                                     else {"take": [], "stop": True})
+            picks = [parse_piece(t) for t in value["take"]]
+            pool = list(state.pool)
+            for p in picks:
+                pool.remove(p)
+            hands = list(state.hands)
+            hands[seat] = tuple(sorted((*hands[seat], *picks)))
+            stopped = list(state.stopped)
+            if value["stop"]:
+                stopped[seat] = True
+            ev = GameEvent("drafted", {"seat": seat, "took": [str(p) for p in picks],
+                                       "stopped": bool(value["stop"])})
+            state = replace(state, pool=tuple(sorted(pool)), hands=(hands[0], hands[1]),
+                            stopped=(stopped[0], stopped[1]), draft_turn=state.draft_turn + 1)
+            return self._after_draft_turn(state, [ev])
+        if st == "build":
+            locks = tuple(_read_lock_text(standing[s].value) if s in standing else None
+                          for s in (0, 1))
+            missing = [s for s in (0, 1) if locks[s] is None]
+            if missing:  # only without reserve periods: the seat is out of reserve (LM-21)
+                return self._forfeit_state(state, missing[0])
+            shown = {f"lock_{s + 1}": write_lock(lock) for s, lock in enumerate(locks) if lock}
+            return (replace(state, stage="solve", locks=(locks[0], locks[1])),
+                    [GameEvent("locks_shown", shown)])
+        if st == "solve":
+            sols: list[tuple[Solution, ...]] = [(), ()]
+            imp = [False, False]
+            for s in (0, 1):
+                for sub in outcome.history.get(s, ()):
+                    v = sub.value
+                    if v["kind"] == "impossible":
+                        imp[s] = True
+                        break
+                    sols[s] = (*sols[s], Solution(v["text"], int(v["moves"]), float(sub.at)))
+                if imp[s]:
+                    sols[s] = ()
+            events = [GameEvent("solving_over", {
+                "seat": s, "impossible": imp[s], "solutions": len(sols[s])}) for s in (0, 1)]
+            for s in (0, 1):
+                if sols[s]:
+                    events.append(GameEvent("your_solutions", {
+                        "solutions": [{"text": x.text, "moves": x.moves, "at": x.at}
+                                      for x in sols[s]]}, to=frozenset({s})))
+            state = replace(state, solutions=(sols[0], sols[1]), impossible=(imp[0], imp[1]),
+                            stage="pick")
+            if not any(sols):
+                return self._announce(state, {}, events)
+            return state, events
+        if st == "pick":
+            chosen = {s: int(sub.value) for s, sub in standing.items()}
+            return self._announce(state, chosen, [])
+        if st == "decide":
+            wanted = tuple(bool(standing[m].value) if m in standing else False for m in (0, 1))
+            queue = tuple(m for m in (0, 1)
+                          if state.impossible[1 - m] or (wanted[m] and state.final[1 - m]))
+            ev = GameEvent("countersolve_decisions", {
+                "seat_1": wanted[0], "seat_2": wanted[1]})
+            state = replace(state, counter_wanted=(wanted[0], wanted[1]), counter_queue=queue)
+            if not queue:
+                return self._score_round(state, [ev])
+            return replace(state, stage="counter"), [ev]
+        if st == "counter":
+            maker = state.counter_queue[0]
+            got = standing.get(maker)
+            moves = None if got is None else int(got.value["moves"])
+            done = (*state.counter_done, (maker, got is not None, moves))
+            ev = GameEvent("countersolved", {"seat": maker, "solved": got is not None,
+                                             "moves": moves})
+            state = replace(state, counter_done=done, counter_queue=state.counter_queue[1:])
+            if state.counter_queue:
+                return state, [ev]
+            return self._score_round(state, [ev])
+        raise AssertionError(st)  # pragma: no cover
+
+    # ------------------------------------------------------------------ stage helpers
+    def _after_draft_turn(self, state: LMState, events: list[GameEvent]
+                          ) -> tuple[LMState, list[GameEvent]]:
+        if not state.pool or all(state.stopped):
+            return replace(state, stage="build"), [*events, GameEvent("draft_over", {
+                "hands": [format_piece_list(h) for h in state.hands]})]
+        return replace(state, stage="draft"), events
+
+    def _announce(self, state: LMState, picks: dict[int, int], events: list[GameEvent]
+                  ) -> tuple[LMState, list[GameEvent]]:
+        """LM-16: fix each seat's final solution and announce move counts and times."""
+        final: list[Solution | None] = [None, None]
+        for s in (0, 1):
+            if state.solutions[s]:
+                k = picks.get(s, len(state.solutions[s]))
+                final[s] = state.solutions[s][k - 1]
+        data: dict[str, JSON] = {}
+        for s in (0, 1):
+            got = final[s]
+            data[f"seat_{s + 1}"] = ({"impossible": True} if state.impossible[s] else
+                                     None if got is None else {"moves": got.moves, "time": got.at})
+        f = final[0], final[1]
+        state = replace(state, final=f, announced=True, stage="decide")
+        events = [*events, GameEvent("solutions_announced", data)]
+        if not any(f[1 - m] is not None for m in (0, 1)):
+            queue = tuple(m for m in (0, 1) if state.impossible[1 - m])
+            if queue:
+                return replace(state, stage="counter", counter_queue=queue), events
+            return self._score_round(state, events)
+        return state, events
+
+    def _score_round(self, state: LMState, events: list[GameEvent]
+                     ) -> tuple[LMState, list[GameEvent]]:
+        """LM-17..LM-19 for the round, then the end check (LM-20)."""
+        pts = [0, 0]
+        notes: list[str] = []
+        fin, imp = state.final, state.impossible
+        for s in (0, 1):
+            if fin[s] is not None:
+                pts[s] += 1
+                notes.append(f"seat {s + 1} solved the lock: +1 (LM-19)")
+        if not any(imp) and fin[0] is not None and fin[1] is not None:
+            a, b = fin[0], fin[1]
+            if a.at != b.at:
+                w = 0 if a.at < b.at else 1
+                pts[w] += 1
+                notes.append(f"seat {w + 1} solved faster: +1 (LM-19)")
+            if a.moves != b.moves:
+                w = 0 if a.moves < b.moves else 1
+                pts[w] += 2
+                notes.append(f"seat {w + 1} solved in fewer moves: +2 (LM-19)")
+        counter = {m: (ok, moves) for m, ok, moves in state.counter_done}
+        declared_ok = [False, False]
+        for m in (0, 1):
+            solver = 1 - m
+            if m not in counter:
+                continue
+            ok, moves = counter[m]
+            if imp[solver]:
+                if ok:
+                    pts[m] += 1
+                    notes.append(f"seat {m + 1} solved its lock declared impossible: +1 (LM-18)")
+                else:
+                    pts[solver] += 5
+                    declared_ok[solver] = True
+                    notes.append(f"seat {solver + 1} declared correctly: +5 (LM-18)")
+                continue
+            sol = fin[solver]
+            assert sol is not None
+            if not ok:
+                pts[solver] += 3
+                notes.append(f"seat {m + 1} failed to countersolve: seat {solver + 1} +3 (LM-17)")
+            elif moves is not None and moves < sol.moves:
+                pts[m] += 1
+                notes.append(f"seat {m + 1} countersolved in fewer moves: +1 (LM-17)")
+            else:
+                pts[solver] += 2
+                notes.append(f"seat {m + 1} countersolved, not in fewer moves: "
+                             f"seat {solver + 1} +2 (LM-17)")
+        for s in (0, 1):
+            if declared_ok[s] and pts[1 - s] > 1:
+                notes.append(f"seat {2 - s} capped at 1 point after a correct impossible call "
+                             "(seed clarification, LM-18)")
+                pts[1 - s] = 1
+        scores = (state.scores[0] + pts[0], state.scores[1] + pts[1])
+        leader = state.last_leader
+        if scores[0] != scores[1]:
+            leader = 0 if scores[0] > scores[1] else 1
+        record = RoundRecord(state.round + 1, (pts[0], pts[1]), tuple(notes))
+        events = [*events, GameEvent("round_scored", {
+            "round": state.round + 1, "points": pts, "scores": list(scores), "notes": notes})]
+        state = replace(state, scores=scores, last_leader=leader,
+                        history=(*state.history, record))
+        result = self._end_check(state)
+        if result is not None:
+            return replace(state, stage="over", result=result), events
+        nxt = state.round + 1
+        return replace(
+            state, round=nxt, stage="study", pool=state.rounds[nxt].pool, hands=((), ()),
+            draft_turn=0, stopped=(False, False), locks=(None, None), solutions=((), ()),
+            impossible=(False, False), final=(None, None), announced=False,
+            counter_wanted=(False, False), counter_queue=(), counter_done=(),
+        ), events
+
+    def _end_check(self, state: LMState) -> Result | None:
+        """LM-20: 16+ after a round ends the match; else after the last round; ties go to
+        the seat that led most recently, and if none ever led, to the DMO (G-8)."""
+        a, b = state.scores
+        target = state.config.target
+        last = state.round + 1 >= len(state.rounds)
+        if max(a, b) < target and not last:
+            return None
+        scores = (float(a), float(b))
+        why = "reached the target" if max(a, b) >= target else "after the last round"
+        if a != b:
+            return Result(0 if a > b else 1, scores, f"more points {why} (LM-20)")
+        if state.last_leader is not None:
+            return Result(state.last_leader, scores,
+                          f"tied {why}; seat {state.last_leader + 1} led most recently (LM-20)")
+        return Result(1, scores, f"tied {why} and nobody ever led: the DMO wins (LM-20, G-8)")
+
+    def _forfeit_state(self, state: LMState, seat: int) -> tuple[LMState, list[GameEvent]]:
+        res = self.forfeit(state, seat)
+        return replace(state, stage="over", result=res), [GameEvent("no_lock", {"seat": seat})]
+
+    def forfeit(self, state: LMState, seat: int) -> Result:
+        return Result(1 - seat, self.scores(state),
+                      f"seat {seat + 1} ran out of reserve and loses (LM-21, G-3)")
+
+    def result(self, state: LMState) -> Result | None:
+        return state.result
+
+    def scores(self, state: LMState) -> tuple[float, ...]:
+        return (float(state.scores[0]), float(state.scores[1]))
+
+    # ------------------------------------------------------------------ information
+    def view(self, state: LMState, viewer: int | None) -> JSON:
+        return self._view(state, viewer, host=False)
+
+    def host_view(self, state: LMState) -> JSON:
+        return self._view(state, None, host=True)
+
+    def _view(self, state: LMState, viewer: int | None, *, host: bool) -> JSON:
+        rnd = state.current
+        out: dict[str, JSON] = {
+            "round": state.round + 1,
+            "rounds": len(state.rounds),
+            "stage": state.stage,
+            "scores": list(state.scores),
+            "target": state.config.target,
+            "board": write_board(rnd.board),
+            "width": rnd.board.width,
+            "height": rnd.board.height,
+            "pool": [str(p) for p in state.pool],
+            "hands": [[str(p) for p in h] for h in state.hands],
+            "first_drafter": None if state.first_drafter is None
+            else state.drafter_this_round(),
+            "stopped": list(state.stopped),
+            "history": [{"round": r.number, "points": list(r.points), "notes": list(r.notes)}
+                        for r in state.history],
+            "result": None if state.result is None else state.result.to_json(),
+        }
+        if state.stage == "draft":
+            out["turn"] = {"seat": state.turn_seat(), "picks": state.turn_picks()}
+        if state.locks[0] is not None and state.locks[1] is not None:
+            out["locks"] = [write_lock(lock) for lock in state.locks if lock is not None]
+        if state.stage in ("pick", "decide", "counter") or state.announced:
+            out["impossible"] = list(state.impossible)
+            out["solution_counts"] = [len(s) for s in state.solutions]
+        if state.announced:
+            out["final"] = [None if f is None else {"moves": f.moves, "time": f.at}
+                            for f in state.final]
+            out["countersolvers"] = list(state.counter_queue)
+        def labels(s: int) -> list[str]:
+            return [_solution_label(s, i, x) for i, x in enumerate(state.solutions[s], 1)]
+
+        if host:
+            out["solutions"] = {"seat_1": labels(0), "seat_2": labels(1)}
+        elif viewer is not None:
+            out["my_solutions"] = labels(viewer)
+        return out
+
+    def private_facts(self, state: LMState, seat: int) -> list[str]:
+        return [_solution_label(seat, i, x) for i, x in enumerate(state.solutions[seat], 1)]
+
+    def render_svg(self, state: LMState, viewer: int | None) -> str | None:
+        locks = state.locks
+        if locks[0] is None or locks[1] is None:
+            return render_lock(state.current.board, title=f"Round {state.round + 1}")
+        if viewer is not None:
+            lock = locks[1 - viewer]
+            assert lock is not None
+            return render_lock(lock, title=f"Round {state.round + 1}: seat {2 - viewer}'s lock")
+        a = render_lock(locks[0], title="Seat 1's lock")
+        b = render_lock(locks[1], title="Seat 2's lock")
+        return _side_by_side(a, b)
+
+    # ------------------------------------------------------------------ players
+    def bot(self, state: LMState, seat: int, rng: random.Random) -> str | None:
+        return botmod.bot_move(self, state, seat, rng)
+
+    def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
+        return botmod.random_move(self, state, seat, rng)
+
+
+def _checked(lock: Position, text: str) -> dict[str, JSON]:
+    """LM-16: a submitted solution is replayed at once; only a legal, solving one is taken."""
+    rep = replay(lock, text)
+    if rep.error is not None:
+        raise RuleError(rep.rule or "LM-11", rep.reason or rep.error)
+    if not rep.played:
+        raise ParseError("LM-11", "a solution lists at least one move")
+    if not rep.final.solved:
+        raise RuleError("LM-3", f"after {rep.moves} moves the key does not touch the keyhole")
+    return {"text": ", ".join(format_solution(lock.board, rep.played)), "moves": rep.moves}
+
+
+def _solution_label(seat: int, i: int, sol: Solution) -> str:
+    return f"seat {seat + 1} solution {i}: {sol.text} ({sol.moves} moves)"
+
+
+def _side_by_side(a: str, b: str) -> str:
+    import re
+
+    def size(svg: str) -> tuple[float, float]:
+        m = re.search(r'width="([\d.]+)" height="([\d.]+)"', svg)
+        assert m
+        return float(m.group(1)), float(m.group(2))
+
+    wa, ha = size(a)
+    wb, hb = size(b)
+    w, h = wa + 20 + wb, max(ha, hb)
+    inner_b = b.replace("<svg ", f'<svg x="{wa + 20}" ', 1)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}">{a}{inner_b}</svg>')
+
+
+GAME = LockmakerGame()

@@ -1,0 +1,374 @@
+"""Paint Factory as an engine game: the phases, what each seat sees, and the result.
+
+Flow (PF-4, PF-5, PF-8): a sealed ``design`` phase where both seats submit 8 sets for the
+opponent (48 hours by default); then both seats play their own grid at the same time, in
+lockstep, from the sets the opponent designed: six times a ``pick`` of one of three shown sets,
+each followed by four ``shove`` decisions (one per container of the set), and finally the
+``last`` colour for A1. Every decision has 2 minutes and may use the reserve (ten 30-second
+periods); running out loses the match (G-3, handled by the engine).
+
+A seat's grid, the sets it designed and the sets it is shown are its private state (G-9): the
+other seat and spectators see only the turn and the stage until the match ends.
+
+Notation: ``GRBR,RGBB,...`` (design), ``pick 5`` (pick), ``B then 1`` / ``1`` / ``A``
+(shove), ``R`` (last colour).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from arena.core.errors import RuleError
+from arena.core.game import (
+    JSON,
+    Game,
+    GameConfig,
+    GameEvent,
+    PhaseOutcome,
+    PhaseSpec,
+    Result,
+    SubmitContext,
+)
+from arena.games.paint.designer import DEFAULT_DESIGN, random_design
+from arena.games.paint.grid import (
+    EMPTY_GRID,
+    apply_action,
+    grid_rows,
+    legal_actions,
+    parse_action,
+    place,
+)
+from arena.games.paint.notation import parse_colour, parse_pick
+from arena.games.paint.players import Player, RandomPlayer, Situation
+from arena.games.paint.presentation import SHOWINGS, showing
+from arena.games.paint.scoring import score_grid
+from arena.games.paint.sets import format_design, parse_design
+
+DESIGN, PICK, SHOVE, LAST, OVER = "design", "pick", "shove", "last", "over"
+TURNS = 24
+
+
+@dataclass(frozen=True)
+class PaintConfig(GameConfig):
+    """PF-8 durations in the text's seconds (the engine applies the time scale, G-5)."""
+
+    design_time: float = 48 * 3600.0
+    decision_time: float = 120.0
+    reserve_periods: int = 10
+    reserve_period: float = 30.0
+
+
+@dataclass(frozen=True)
+class Board:
+    """One seat's own game: the sets its opponent designed for it and its grid."""
+
+    sets: tuple[str, ...] = ()
+    grid: str = EMPTY_GRID
+    used: tuple[int, ...] = ()
+    first: tuple[int, ...] = ()
+    shown: tuple[int, ...] = ()
+    queue: str = ""
+    seen: tuple[int, ...] = ()
+    decisions: tuple[str, ...] = ()
+
+    def show(self, shown: tuple[int, ...]) -> Board:
+        return replace(self, shown=shown, seen=tuple(sorted(set(self.seen) | set(shown))))
+
+
+@dataclass(frozen=True)
+class PaintState:
+    config: PaintConfig
+    stage: str = DESIGN
+    turn: int = 0
+    showing_no: int = 0
+    designs: tuple[tuple[str, ...], ...] = ()
+    boards: tuple[Board, ...] = (Board(), Board())
+
+
+def grid_text(seat: int, grid: str) -> str:
+    """The seat-tagged one-line grid used in views and events (and as its private fact)."""
+    return f"seat {seat + 1} grid " + "/".join(grid_rows(grid))
+
+
+def design_text(seat: int, sets: tuple[str, ...]) -> str:
+    return f"seat {seat + 1} designed " + format_design(sets)
+
+
+def situation(state: PaintState, seat: int) -> Situation:
+    """What ``seat`` knows now, for its bot (nothing of the other seat's private state)."""
+    b = state.boards[seat]
+    return Situation(
+        grid=b.grid,
+        queue=b.queue,
+        shown=tuple(b.sets[i] for i in b.shown),
+        seen=tuple(b.sets[i] for i in b.seen),
+        used=tuple(b.sets[i] for i in b.used),
+        showings_left=SHOWINGS - state.showing_no,
+    )
+
+
+class PaintGame(Game[PaintState, PaintConfig]):
+    name = "paint"
+    title = "Paint Factory"
+    summary = ("shove paint containers into a 5x5 grid from sets your opponent designed; "
+               "score the product of your chains' lengths")
+    seats = 2
+    chance = True
+    hidden_information = True
+    rules_prefix = "PF"
+    config_type = PaintConfig
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, config: PaintConfig, rng: random.Random) -> PaintState:
+        return PaintState(config)
+
+    def max_phases(self, config: PaintConfig) -> int:
+        return 1 + SHOWINGS * 5 + 1
+
+    # ------------------------------------------------------------------ flow
+    def phase(self, state: PaintState) -> PhaseSpec | None:
+        both = frozenset({0, 1})
+        c = state.config
+        if state.stage == DESIGN:
+            return PhaseSpec(DESIGN, c.design_time, must=both, reserve=True,
+                             prompt="8 sets for your opponent, first-entering colour first: "
+                                    "GRBR,RGBB,... (PF-4)")
+        if state.stage == PICK:
+            return PhaseSpec(PICK, c.decision_time, must=both, reserve=True,
+                             prompt=f"showing {state.showing_no} of {SHOWINGS}: "
+                                    "pick a shown set by its number, e.g. 'pick 3' (PF-5)")
+        if state.stage == SHOVE:
+            return PhaseSpec(SHOVE, c.decision_time, must=both, reserve=True,
+                             prompt=f"turn {state.turn} of {TURNS}: clear A1 with '1', 'A', "
+                                    "'B then 1', 'A then 2', ... (PF-2, PF-3)")
+        if state.stage == LAST:
+            return PhaseSpec(LAST, c.decision_time, must=both, reserve=True,
+                             prompt="the colour of the last container on A1: R, G or B (PF-5)")
+        return None
+
+    def validate(self, state: PaintState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+        if len(text) > 500:
+            raise RuleError("PF-4", "the submission is too long")
+        board = state.boards[seat]
+        if state.stage == DESIGN:
+            return format_design(parse_design(text))
+        if state.stage == PICK:
+            return parse_pick(text, board.sets, board.shown) + 1
+        if state.stage == SHOVE:
+            action = parse_action(text)
+            apply_action(board.grid, action)
+            return str(action)
+        if state.stage == LAST:
+            return parse_colour(text)
+        raise RuleError("G-2", "the match is over")
+
+    def resolve(self, state: PaintState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[PaintState, list[GameEvent]]:
+        events: list[GameEvent] = []
+        values: dict[int, JSON] = {}
+        for seat in (0, 1):
+            sub = outcome.standing.get(seat)
+            if sub is not None:
+                values[seat] = sub.value
+            else:
+                values[seat] = self._default(state, seat)
+                events.append(GameEvent("defaulted", {"seat": seat, "value": values[seat]}))
+        if state.stage == DESIGN:
+            return self._after_design(state, values, rng, events)
+        if state.stage == PICK:
+            return self._after_pick(state, values, events)
+        if state.stage == SHOVE:
+            return self._after_shove(state, values, rng, events)
+        return self._after_last(state, values, events)
+
+    def _default(self, state: PaintState, seat: int) -> JSON:
+        """What stands for a seat with no submission (only when the config has no reserve)."""
+        board = state.boards[seat]
+        if state.stage == DESIGN:
+            return format_design(DEFAULT_DESIGN)
+        if state.stage == PICK:
+            return board.shown[0] + 1
+        if state.stage == SHOVE:
+            return str(legal_actions(board.grid)[0][0])
+        return "R"
+
+    def _after_design(self, state: PaintState, values: dict[int, JSON], rng: random.Random,
+                      events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
+        designs = tuple(tuple(str(values[s]).split(",")) for s in (0, 1))
+        boards = []
+        for seat in (0, 1):
+            sets = designs[1 - seat]
+            first = showing(rng, 1, (), ())
+            boards.append(Board(sets=sets, first=first).show(first))
+            events.append(GameEvent("shown", self._shown_data(sets, first, 1),
+                                    frozenset({seat})))
+        events.insert(0, GameEvent("sets_sealed", {"note": "both designs are in"}))
+        return replace(state, stage=PICK, showing_no=1, designs=designs,
+                       boards=tuple(boards)), events
+
+    @staticmethod
+    def _shown_data(sets: tuple[str, ...], shown: tuple[int, ...], number: int) -> JSON:
+        return {"showing": number, "sets": [{"number": i + 1, "set": sets[i]} for i in shown]}
+
+    def _after_pick(self, state: PaintState, values: dict[int, JSON],
+                    events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
+        boards = []
+        for seat in (0, 1):
+            b = state.boards[seat]
+            index = int(values[seat]) - 1
+            chosen = b.sets[index]
+            grid = place(b.grid, chosen[0])
+            boards.append(replace(
+                b, used=(*b.used, index), shown=(), queue=chosen[1:], grid=grid,
+                decisions=(*b.decisions, f"pick {index + 1}")))
+            to = frozenset({seat})
+            events.append(GameEvent("picked", {"number": index + 1, "set": chosen}, to))
+            events.append(GameEvent("entered", {"turn": state.turn + 1, "colour": chosen[0],
+                                                "grid": grid_text(seat, grid)}, to))
+        events.append(GameEvent("turn", {"turn": state.turn + 1}))
+        return replace(state, stage=SHOVE, turn=state.turn + 1, boards=tuple(boards)), events
+
+    def _after_shove(self, state: PaintState, values: dict[int, JSON], rng: random.Random,
+                     events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
+        boards = []
+        for seat in (0, 1):
+            b = state.boards[seat]
+            action = parse_action(str(values[seat]))
+            grid = apply_action(b.grid, action)
+            events.append(GameEvent("shoved", {"turn": state.turn, "action": str(action),
+                                               "grid": grid_text(seat, grid)},
+                                    frozenset({seat})))
+            boards.append(replace(b, grid=grid, decisions=(*b.decisions, str(action))))
+        if state.turn >= TURNS:
+            return replace(state, stage=LAST, boards=tuple(boards)), events
+        if boards[0].queue:
+            placed = []
+            for seat in (0, 1):
+                b = boards[seat]
+                grid = place(b.grid, b.queue[0])
+                placed.append(replace(b, grid=grid, queue=b.queue[1:]))
+                events.append(GameEvent("entered", {"turn": state.turn + 1,
+                                                    "colour": b.queue[0],
+                                                    "grid": grid_text(seat, grid)},
+                                        frozenset({seat})))
+            events.append(GameEvent("turn", {"turn": state.turn + 1}))
+            return replace(state, turn=state.turn + 1, boards=tuple(placed)), events
+        number = state.showing_no + 1
+        shown_boards = []
+        for seat in (0, 1):
+            b = boards[seat]
+            shown = showing(rng, number, b.used, b.first)
+            shown_boards.append(b.show(shown))
+            events.append(GameEvent("shown", self._shown_data(b.sets, shown, number),
+                                    frozenset({seat})))
+        return replace(state, stage=PICK, showing_no=number, boards=tuple(shown_boards)), events
+
+    def _after_last(self, state: PaintState, values: dict[int, JSON],
+                    events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
+        boards = []
+        for seat in (0, 1):
+            b = state.boards[seat]
+            colour = str(values[seat])
+            grid = place(b.grid, colour)
+            boards.append(replace(b, grid=grid, decisions=(*b.decisions, colour)))
+            events.append(GameEvent("entered", {"turn": TURNS + 1, "colour": colour,
+                                                "grid": grid_text(seat, grid)},
+                                    frozenset({seat})))
+        done = replace(state, stage=OVER, turn=TURNS + 1, boards=tuple(boards))
+        events.append(GameEvent("grids_full", {"scores": list(self.scores(done))}))
+        return done, events
+
+    def scores(self, state: PaintState) -> tuple[float, ...]:
+        if state.stage == DESIGN:
+            return (0.0, 0.0)
+        return tuple(float(score_grid(b.grid).score) for b in state.boards)
+
+    def result(self, state: PaintState) -> Result | None:
+        """PF-7: the higher score wins; tie: fewer non-connected containers; tie: the DMO."""
+        if state.stage != OVER:
+            return None
+        s0, s1 = (score_grid(b.grid) for b in state.boards)
+        detail = {"seats": [{"score": s.score, "formula": s.formula,
+                             "non_connected": s.non_connected} for s in (s0, s1)]}
+        scores = (float(s0.score), float(s1.score))
+        if s0.score != s1.score:
+            winner = 0 if s0.score > s1.score else 1
+            return Result(winner, scores, "higher score (PF-7)", detail)
+        if s0.non_connected != s1.non_connected:
+            winner = 0 if s0.non_connected < s1.non_connected else 1
+            return Result(winner, scores, "equal scores; fewer non-connected containers (PF-7)",
+                          detail)
+        return Result(1, scores, "equal scores and non-connected counts; the DMO wins (PF-7)",
+                      detail)
+
+    # ------------------------------------------------------------------ information
+    def _board_view(self, state: PaintState, seat: int) -> JSON:
+        b = state.boards[seat]
+        out: dict[str, JSON] = {"seat": seat, "grid": grid_rows(b.grid),
+                                "grid_text": grid_text(seat, b.grid)}
+        if state.designs:
+            out["designed"] = design_text(seat, state.designs[seat])
+        if state.stage == DESIGN:
+            return out
+        out["shown"] = [{"number": i + 1, "set": b.sets[i]} for i in b.shown]
+        out["picked"] = [{"number": i + 1, "set": b.sets[i]} for i in b.used]
+        out["coming"] = b.queue
+        out["decisions"] = list(b.decisions)
+        if state.stage == SHOVE:
+            out["legal"] = [str(a) for a, _ in legal_actions(b.grid)]
+        out["score"] = score_grid(b.grid).to_json()
+        return out
+
+    def view(self, state: PaintState, viewer: int | None) -> JSON:
+        out: dict[str, JSON] = {"stage": state.stage, "turn": state.turn,
+                                "showing": state.showing_no, "turns": TURNS + 1}
+        if viewer is not None and viewer in (0, 1):
+            out["you"] = self._board_view(state, viewer)
+        return out
+
+    def host_view(self, state: PaintState) -> JSON:
+        out: dict[str, JSON] = {"stage": state.stage, "turn": state.turn,
+                                "showing": state.showing_no, "turns": TURNS + 1}
+        out["boards"] = [self._board_view(state, s) for s in (0, 1)]
+        return out
+
+    def private_facts(self, state: PaintState, seat: int) -> list[str]:
+        facts = []
+        if state.stage != DESIGN:
+            facts.append(grid_text(seat, state.boards[seat].grid))
+            facts.append(design_text(seat, state.designs[seat]))
+        return facts
+
+    def render_svg(self, state: PaintState, viewer: int | None) -> str | None:
+        from arena.games.paint.render import render_state
+
+        return render_state(state, viewer)
+
+    # ------------------------------------------------------------------ players
+    def bot(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.paint.bot import match_bot
+
+        return match_bot(state, seat, rng)
+
+    def random_submission(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
+        if state.stage == DESIGN:
+            return format_design(random_design(rng))
+        player = RandomPlayer(rng)
+        return decide(player, state, seat)
+
+
+def decide(p: Player, state: PaintState, seat: int) -> str | None:
+    """The text player ``p`` submits now."""
+    sit = situation(state, seat)
+    b = state.boards[seat]
+    if state.stage == PICK:
+        return f"pick {b.shown[p.pick(sit)] + 1}"
+    if state.stage == SHOVE:
+        return str(p.shove(sit))
+    if state.stage == LAST:
+        return p.last(b.grid)
+    return None
+
+
+GAME = PaintGame()

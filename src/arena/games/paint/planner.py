@@ -1,0 +1,187 @@
+"""The planning player: search over the known containers, expectation over the unknown ones.
+
+What a seat knows (G-9) is its grid, the rest of the set it picked and the sets it has been
+shown. The planner searches every distinct grid an action can leave (PF-3) for the containers it
+knows are coming, keeping the ``beam`` best at each depth, and values the leaves with
+:func:`evaluate`. Where the next container is unknown (the end of a set), it takes the
+expectation over its colour (expectimax): each colour weighted by how often it appears in the
+sets still unused among those seen, the player's best reply to each colour.
+
+:func:`evaluate` estimates the final score of a partial grid in log terms (the score is a
+product, so log-lengths add up): every chain counts log(length); a lone container with an empty
+neighbour may still find a partner and counts part of log 2, one walled in counts nothing
+(PF-6: a non-connected container is a factor 1); a loop scores nothing and is avoided since its
+cells are lost; a chain that is long counts a little less than its log, because each cell of it
+could have served a chain of three (3 is the most a cell earns in a product of lengths with a
+fixed sum); and branches off a chain's longest path are cells wasted.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, place
+from arena.games.paint.players import Situation, best_last
+from arena.games.paint.scoring import NEIGHBOURS
+
+LOG = [0.0] + [math.log(n) for n in range(1, 30)]
+
+
+@dataclass(frozen=True)
+class Weights:
+    single_open: float = 0.45
+    single_dead: float = -0.15
+    open_chain: float = 0.12
+    waste: float = 0.12
+    loop: float = 0.05
+    long_penalty: float = 0.05
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def _diameter(cells: list[int], colour: str, grid: str) -> int:
+    members = set(cells)
+    start = cells[0]
+    for _ in range(2):
+        dist = {start: 1}
+        frontier = [start]
+        far = start
+        while frontier:
+            nxt = []
+            for i in frontier:
+                for j in NEIGHBOURS[i]:
+                    if j in members and j not in dist:
+                        dist[j] = dist[i] + 1
+                        nxt.append(j)
+                        far = j
+            frontier = nxt
+        start = far
+    return dist[far]
+
+
+def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """An estimate of log(final score) of a partial grid (higher is better)."""
+    seen = [False] * CELLS
+    total = 0.0
+    for i in range(CELLS):
+        colour = grid[i]
+        if colour == EMPTY or seen[i]:
+            continue
+        seen[i] = True
+        cells = [i]
+        stack = [i]
+        edges2 = 0
+        open_ = False
+        while stack:
+            k = stack.pop()
+            for j in NEIGHBOURS[k]:
+                c = grid[j]
+                if c == colour:
+                    edges2 += 1
+                    if not seen[j]:
+                        seen[j] = True
+                        stack.append(j)
+                        cells.append(j)
+                elif c == EMPTY:
+                    open_ = True
+        n = len(cells)
+        if edges2 // 2 >= n:
+            total -= w.loop * n
+            continue
+        if n == 1:
+            total += w.single_open if open_ else w.single_dead
+            continue
+        length = _diameter(cells, colour, grid)
+        total += LOG[length] - w.waste * (n - length)
+        if length > 4:
+            total -= w.long_penalty * (length - 4)
+        if open_:
+            total += w.open_chain
+    return total
+
+
+def colour_odds(s: Situation) -> dict[str, float]:
+    """How likely each colour is to enter next when the next container is unknown: the colours
+    of the sets seen and not used yet, first containers weighted double (a pick starts with
+    one), with a floor so no colour is ever ruled out."""
+    unused = [x for x in s.seen if x not in s.used] or list(s.seen)
+    counts = {c: 0.5 for c in COLOURS}
+    for x in unused:
+        counts[x[0]] += 2.0
+        for c in x[1:]:
+            counts[c] += 1.0
+    total = sum(counts.values())
+    return {c: counts[c] / total for c in COLOURS}
+
+
+class Planner:
+    """The planning player (see the module text). ``beam`` bounds the grids kept per depth;
+    ``budget`` (seconds) makes it fall back to a narrower search when time is short."""
+
+    def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
+                 lookahead: bool = True, budget: float = 1.5) -> None:
+        self.beam = beam
+        self.w = weights
+        self.lookahead = lookahead
+        self.budget = budget
+        self._deadline = 0.0
+
+    # -- search ---------------------------------------------------------------------------
+    def _best_after(self, grid: str, queue: str, odds: dict[str, float] | None) -> float:
+        """Best value reachable placing ``queue`` one by one from ``grid`` (A1 empty)."""
+        if not queue:
+            if odds is not None:
+                return self._expect(grid, odds)
+            return evaluate(grid, self.w)
+        g = place(grid, queue[0])
+        children = [c for _, c in next_grids(g)]
+        if not children:
+            return evaluate(g, self.w)
+        if len(queue) == 1 and odds is None:
+            return max(evaluate(c, self.w) for c in children)
+        beam = self.beam if time.perf_counter() < self._deadline else 2
+        if len(children) > beam:
+            children.sort(key=lambda c: evaluate(c, self.w), reverse=True)
+            children = children[:beam]
+        return max(self._best_after(c, queue[1:], odds) for c in children)
+
+    def _expect(self, grid: str, odds: dict[str, float]) -> float:
+        """Expectation over the colour of an unknown next container of the best reply."""
+        if grid.count(EMPTY) <= 1:
+            return evaluate(grid, self.w)
+        value = 0.0
+        for colour, p in odds.items():
+            g = place(grid, colour)
+            value += p * max((evaluate(c, self.w) for _, c in next_grids(g)),
+                             default=evaluate(g, self.w))
+        return value
+
+    # -- decisions ------------------------------------------------------------------------
+    def shove(self, s: Situation) -> Action:
+        self._deadline = time.perf_counter() + self.budget
+        options = next_grids(s.grid)
+        if len(options) == 1:
+            return options[0][0]
+        # The expectation over an unknown colour is costly, so it is taken only where few
+        # known containers remain before it (the end of a set).
+        odds = None
+        if self.lookahead and len(s.queue) <= 1 and s.grid.count(EMPTY) > 2:
+            odds = colour_odds(s)
+        best: tuple[float, Action] | None = None
+        for action, g in options:
+            v = self._best_after(g, s.queue, odds)
+            if best is None or v > best[0]:
+                best = (v, action)
+        assert best is not None
+        return best[1]
+
+    def pick(self, s: Situation) -> int:
+        self._deadline = time.perf_counter() + self.budget
+        values = [self._best_after(s.grid, shown, None) for shown in s.shown]
+        return values.index(max(values))
+
+    def last(self, grid: str) -> str:
+        return best_last(grid)

@@ -1,0 +1,57 @@
+"""Who is asking: a token resolves to one viewer of one match, and nothing else.
+
+A seat token acts and sees only for its own seat; the spectator token sees public state; the
+host token sees everything and may pause, resume, extend and end (G-9). A request without a
+valid token for *this* match gets nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from arena.core.match import HOST, SPECTATOR, Viewer
+from arena.server.errors import ApiError
+from arena.store import Store, TokenRecord
+
+
+@dataclass(frozen=True)
+class Access:
+    """A resolved token."""
+
+    match_id: str
+    role: str
+    seat: int | None
+
+    @property
+    def viewer(self) -> Viewer:
+        if self.role == "seat" and self.seat is not None:
+            return self.seat
+        return HOST if self.role == "host" else SPECTATOR
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host"
+
+
+def token_of(conn: HTTPConnection) -> str | None:
+    """The token from ``?token=`` or an ``Authorization: Bearer`` header."""
+    token = conn.query_params.get("token")
+    if token:
+        return token
+    auth = conn.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+def resolve(store: Store, match_id: str, token: str | None) -> Access:
+    if not token:
+        raise ApiError(401, "access", "this link needs the token of a seat, a spectator or the host")
+    if len(token) > 128:
+        raise ApiError(401, "access", "unknown token")
+    record: TokenRecord | None = store.token(token)
+    if record is None or record.match_id != match_id:
+        raise ApiError(403, "access", "this token does not belong to this match")
+    return Access(record.match_id, record.role, record.seat)

@@ -1,0 +1,244 @@
+"""The JSON API for the page, scripts and outside bots (docs/CONTRACT.md, issue 9 point 7).
+
+Every handler resolves the token first; a seat token acts only for its own seat. Rejected
+submissions answer 422 with ``{"ok": false, "error": "<rule id>: <message>"}`` (G-6).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from arena.core.clock import ManualClock
+from arena.core.errors import RuleError
+from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
+from arena.core.registry import all_games, get_game
+from arena.server.access import Access, resolve, token_of
+from arena.server.errors import ApiError
+from arena.server.limits import MAX_TEXT, read_json
+from arena.server.matches import Matches
+from arena.server.owner import MatchOwner, events_json, view_for
+from arena.store import MatchRecord, Store
+
+log = logging.getLogger("arena.server")
+
+
+def matches_of(request: Request) -> Matches:
+    m: Matches = request.app.state.matches
+    return m
+
+
+def store_of(request: Request) -> Store:
+    s: Store = request.app.state.store
+    return s
+
+
+def game_info(name: str) -> dict[str, Any]:
+    """A game's metadata and its options (the fields of its config dataclass, with defaults)."""
+    game = get_game(name)
+    config = game.default_config()
+    options = []
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int)
+                else "float" if isinstance(value, float) else "str" if isinstance(value, str)
+                else "list" if isinstance(value, tuple) else "json")
+        options.append({"name": f.name, "type": kind,
+                        "default": list(value) if isinstance(value, tuple) else value})
+    return {"name": game.name, "title": game.title, "summary": game.summary,
+            "seats": game.seats, "chance": game.chance,
+            "hidden_information": game.hidden_information, "rules_prefix": game.rules_prefix,
+            "options": options}
+
+
+def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
+    """What anyone may know of a match (no tokens, no seed while it runs)."""
+    return {"id": record.id, "game": record.game, "names": list(record.seat_names),
+            "bots": list(record.bots), "status": record.status,
+            "result": record.result, "created": record.created,
+            "seed": record.seed if record.status == "finished" else None}
+
+
+async def list_games(request: Request) -> JSONResponse:
+    return JSONResponse([game_info(n) for n in all_games(include_extra=True)])
+
+
+async def one_game(request: Request) -> JSONResponse:
+    return JSONResponse(game_info(request.path_params["name"]))
+
+
+def links(request: Request, match_id: str, seat_tokens: tuple[str, ...], spectator: str,
+          host: str) -> dict[str, Any]:
+    base = str(request.base_url).rstrip("/")
+    page = f"{base}/m/{match_id}?token="
+    return {"seats": [page + t for t in seat_tokens], "spectator": page + spectator,
+            "host": page + host}
+
+
+async def create_match(request: Request) -> JSONResponse:
+    body = await read_json(request)
+    created = await matches_of(request).create(body)
+    rid = created.owner.record.id
+    return JSONResponse({
+        "id": rid,
+        "links": links(request, rid, created.seat_tokens, created.spectator_token,
+                       created.host_token),
+        "tokens": {"seats": list(created.seat_tokens), "spectator": created.spectator_token,
+                   "host": created.host_token},
+    }, status_code=201)
+
+
+async def list_matches(request: Request) -> JSONResponse:
+    store = store_of(request)
+    base = str(request.base_url).rstrip("/")
+    out = []
+    for record in store.list_matches():
+        entry = public_record(record, request)
+        spectator = [t for t in store.tokens_for(record.id) if t.role == "spectator"]
+        # The spectator link shows public state only (G-9), so the lobby may list it.
+        entry["watch"] = f"{base}/m/{record.id}?token={spectator[0].token}" if spectator else None
+        out.append(entry)
+    return JSONResponse(out)
+
+
+async def _owner(request: Request) -> tuple[MatchOwner, Access]:
+    match_id = request.path_params["match_id"]
+    access = resolve(store_of(request), match_id, token_of(request))
+    owner = await matches_of(request).get(match_id)
+    if owner is None:
+        raise ApiError(404, "access", "no such match")
+    return owner, access
+
+
+async def match_info(request: Request) -> JSONResponse:
+    record = store_of(request).get_match(request.path_params["match_id"])
+    if record is None:
+        raise ApiError(404, "access", "no such match")
+    return JSONResponse(public_record(record, request))
+
+
+async def get_view(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    view = await owner.read(lambda m: view_for(owner.record, m, access.viewer))
+    return JSONResponse(view)
+
+
+async def get_events(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    since = _int_param(request, "since", 0)
+    events = await owner.read(lambda m: events_json(m, access.viewer, since))
+    return JSONResponse({"version": owner.match.version, "events": events})
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(400, "request", f"'{name}' must be a whole number") from None
+
+
+def _replay_view(owner: MatchOwner, viewer: Viewer, version: int) -> dict[str, Any]:
+    """The viewer's view as it stood right after log entry ``version`` (the replay viewer)."""
+    live = owner.match
+    if not 1 <= version <= live.version:
+        raise ApiError(400, "request", f"'version' must be between 1 and {live.version}")
+    t = live.log[version - 1].t
+    inputs = [e for e in live.log if e.kind in INPUT_KINDS and e.version <= version]
+    clock = ManualClock(t)
+    match = Match.replay(live.game, live.config, live.seed, live.settings, live.created_at,
+                         inputs, clock, until=t)
+    seen_as: Viewer = HOST if (viewer == HOST or (live.finished and live.settings.reveal_at_end)) \
+        else viewer
+    view = view_for(owner.record, match, seen_as)
+    view["you"] = viewer if isinstance(viewer, int) else None
+    view["replay_version"] = version
+    return view
+
+
+async def get_replay(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    version = _int_param(request, "version", 1)
+    view = await owner.read(lambda m: _replay_view(owner, access.viewer, version))
+    return JSONResponse(view)
+
+
+def _seat_of(access: Access) -> int:
+    if access.seat is None or access.role != "seat":
+        raise ApiError(403, "access", f"the {access.role} link cannot act for a seat")
+    return access.seat
+
+
+async def submit(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    seat = _seat_of(access)
+    body = await read_json(request)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise ApiError(400, "request", "send {\"text\": \"...\", \"final\": false}")
+    text: str = body["text"]
+    if len(text) > MAX_TEXT:
+        raise RuleError("G-6", f"a submission may be at most {MAX_TEXT} characters")
+    final = bool(body.get("final", False))
+
+    def act(m: Match) -> dict[str, Any]:
+        try:
+            sub = m.submit(seat, text, final=final)
+        except RuleError:
+            raise
+        except Exception as exc:  # a game bug on odd input must not become a 500
+            log.exception("validate failed in match %s", owner.record.id)
+            raise RuleError("G-6", f"the submission could not be read ({type(exc).__name__})"
+                            ) from exc
+        return {"ok": True, "version": m.version, "final": sub.final, "value": sub.value,
+                "in_reserve": sub.in_reserve}
+
+    return JSONResponse(await owner.command(act))
+
+
+async def confirm(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    seat = _seat_of(access)
+
+    def act(m: Match) -> dict[str, Any]:
+        m.confirm(seat)
+        return {"ok": True, "version": m.version}
+
+    return JSONResponse(await owner.command(act))
+
+
+async def host_action(request: Request) -> JSONResponse:
+    owner, access = await _owner(request)
+    if not access.is_host:
+        raise ApiError(403, "access", "only the host link may pause, resume, extend or end")
+    action = request.path_params["action"]
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+
+    def act(m: Match) -> dict[str, Any]:
+        if action == "pause":
+            m.pause()
+        elif action == "resume":
+            m.resume()
+        elif action == "extend":
+            try:
+                seconds = float(body.get("seconds", 60))
+            except (TypeError, ValueError):
+                raise RuleError("host", "'seconds' must be a number") from None
+            if not 0 < seconds <= 7 * 24 * 3600:
+                raise RuleError("host", "an extension must be between 0 and one week")
+            m.extend(seconds)
+        elif action == "end":
+            reason = str(body.get("reason") or "ended by the host")[:200]
+            m.end(reason)
+        else:
+            raise ApiError(404, "host", f"unknown host action {action!r}")
+        return {"ok": True, "version": m.version}
+
+    return JSONResponse(await owner.command(act))

@@ -1,0 +1,118 @@
+"""The Starlette application: routes, error handling, and the store's lifetime."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from arena.core.errors import RuleError
+from arena.server import api
+from arena.server.errors import ApiError
+from arena.server.games import load_games
+from arena.server.limits import BodyLimit
+from arena.server.matches import Matches
+from arena.server.openapi import SPEC
+from arena.server.socket import match_socket
+from arena.store import Store
+from arena.web import pages
+
+log = logging.getLogger("arena.server")
+
+STATIC = Path(pages.__file__).parent / "static"
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "json" in request.headers.get("accept", "")
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    if not _wants_json(request):
+        return pages.error_page(exc.status, str(exc))
+    return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.status)
+
+
+async def _rule_error(request: Request, exc: Exception) -> Response:
+    # G-6: a refused submission (or form) names the rule it breaks.
+    assert isinstance(exc, RuleError)
+    if not _wants_json(request):
+        return pages.error_page(422, str(exc))
+    return JSONResponse({"ok": False, "error": str(exc), "rule": exc.rule}, status_code=422)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if not _wants_json(request):
+        return pages.error_page(exc.status_code, exc.detail)
+    return JSONResponse({"ok": False, "error": exc.detail}, status_code=exc.status_code)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s", request.url.path, exc_info=exc)
+    return JSONResponse({"ok": False, "error": "internal error; the match is unchanged"},
+                        status_code=500)
+
+
+async def openapi(request: Request) -> JSONResponse:
+    return JSONResponse(SPEC)
+
+
+def create_app(database_url: str | None = None, *, store: Store | None = None) -> Starlette:
+    """The app over one store (opened, and migrated, at start-up)."""
+
+    load_games()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        own = store is None
+        s = store if store is not None else Store(database_url)
+        app.state.store = s
+        app.state.matches = Matches(s)
+        await app.state.matches.resume_all()
+        try:
+            yield
+        finally:
+            await app.state.matches.shutdown()
+            if own:
+                s.close()
+
+    routes = [
+        Route("/", pages.lobby),
+        Route("/games/{name}", pages.rules_page),
+        Route("/m/{match_id}", pages.match_page),
+        Route("/api/openapi.json", openapi),
+        Route("/api/games", api.list_games),
+        Route("/api/games/{name}", api.one_game),
+        Route("/api/matches", api.list_matches, methods=["GET"]),
+        Route("/api/matches", api.create_match, methods=["POST"]),
+        Route("/api/matches/{match_id}", api.match_info),
+        Route("/api/matches/{match_id}/view", api.get_view),
+        Route("/api/matches/{match_id}/events", api.get_events),
+        Route("/api/matches/{match_id}/replay", api.get_replay),
+        Route("/api/matches/{match_id}/submit", api.submit, methods=["POST"]),
+        Route("/api/matches/{match_id}/confirm", api.confirm, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
+        WebSocketRoute("/ws/{match_id}", match_socket),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(BodyLimit)],
+        exception_handlers={
+            ApiError: _api_error,
+            RuleError: _rule_error,
+            HTTPException: _http_error,
+            Exception: _server_error,
+        },
+        lifespan=lifespan,
+    )

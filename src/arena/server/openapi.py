@@ -1,0 +1,83 @@
+"""The OpenAPI description of the JSON API, served at ``/api/openapi.json``.
+
+Written by hand: Starlette has no model layer to derive it from, and the API is small.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
+          "description": "the secret token of a seat, the spectator or the host "
+                         "(or send 'Authorization: Bearer <token>')"}
+_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_ERR = {"description": "refused; the body is {\"ok\": false, \"error\": \"<rule>: <message>\"}"}
+
+
+def _op(summary: str, params: list[dict[str, Any]], body: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "parameters": params,
+                          "responses": {"200": {"description": "ok"}, "400": _ERR,
+                                        "401": _ERR, "403": _ERR, "404": _ERR, "422": _ERR}}
+    if body is not None:
+        op["requestBody"] = {"required": True,
+                             "content": {"application/json": {"schema": body}}}
+    if extra:
+        op.update(extra)
+    return op
+
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Arena", "version": "1",
+             "description": "Create matches, read a seat's view, submit and confirm. "
+                            "Live updates: WebSocket /ws/{match_id}?token=T&since=V."},
+    "paths": {
+        "/api/games": {"get": _op("the registered games and their options", [])},
+        "/api/games/{name}": {"get": _op("one game", [{"name": "name", "in": "path",
+                                                      "required": True,
+                                                      "schema": {"type": "string"}}])},
+        "/api/matches": {
+            "get": _op("running and finished matches (public facts only)", []),
+            "post": _op("create a match; answers its id and one link per seat, a spectator "
+                        "link and a host link", [], {
+                            "type": "object",
+                            "properties": {
+                                "game": {"type": "string"},
+                                "seed": {"type": "integer"},
+                                "seats": {"type": "array", "items": {
+                                    "type": "object",
+                                    "properties": {"name": {"type": "string"},
+                                                   "bot": {"type": "boolean"}}}},
+                                "settings": {"type": "object", "properties": {
+                                    "time_scale": {"type": "number"},
+                                    "early_close": {"type": "boolean"},
+                                    "reveal_at_end": {"type": "boolean"}}},
+                                "config": {"type": "object",
+                                           "description": "the game's own options"},
+                            },
+                            "required": ["game"]}),
+        },
+        "/api/matches/{match_id}": {"get": _op("public facts of one match", [_ID])},
+        "/api/matches/{match_id}/view": {"get": _op("what the token's viewer sees now",
+                                                    [_ID, _TOKEN])},
+        "/api/matches/{match_id}/events": {"get": _op(
+            "the log entries the viewer may see, after 'since'",
+            [_ID, _TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}])},
+        "/api/matches/{match_id}/replay": {"get": _op(
+            "the viewer's view right after log entry 'version'",
+            [_ID, _TOKEN, {"name": "version", "in": "query", "schema": {"type": "integer"}}])},
+        "/api/matches/{match_id}/submit": {"post": _op(
+            "submit text in the game's notation for the token's seat", [_ID, _TOKEN],
+            {"type": "object", "properties": {"text": {"type": "string"},
+                                              "final": {"type": "boolean"}},
+             "required": ["text"]})},
+        "/api/matches/{match_id}/confirm": {"post": _op(
+            "confirm the seat's standing submission as final (G-4)", [_ID, _TOKEN])},
+        "/api/matches/{match_id}/host/{action}": {"post": _op(
+            "host only: pause, resume, extend ({\"seconds\": n}) or end ({\"reason\": s})",
+            [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
+                           "schema": {"enum": ["pause", "resume", "extend", "end"]}}],
+            {"type": "object"})},
+    },
+}

@@ -1,0 +1,218 @@
+"""One owner per live match: one command at a time, persisted before it is answered.
+
+The owner holds the :class:`~arena.core.match.Match`, an asyncio lock (the lichess habit of one
+actor per game), the store, the viewers connected over WebSocket, and the scheduler task that
+calls :meth:`Match.advance` at :meth:`Match.next_deadline` and lets bots act. Every command ends
+with :meth:`_commit`, which appends the new log entries to the store (so no accepted
+submission is ever lost, issue 9 point 6) and then notifies the viewers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from arena.core.driver import BotError, BotTracker, bot_moves
+from arena.core.match import HOST, Match, Viewer
+from arena.store import MatchRecord, Store
+
+log = logging.getLogger("arena.server")
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connected viewer: what it may see, and the last version it has been sent."""
+
+    viewer: Viewer
+    since: int
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    overflowed: bool = False
+
+
+def view_for(record: MatchRecord, match: Match, viewer: Viewer) -> dict[str, Any]:
+    """``Match.view(viewer)`` plus what the page needs around it: who is looking (``you``),
+    the seat names and bot flags, and the notation reminder of the viewer's seat."""
+    view = match.view(viewer)
+    seat = viewer if isinstance(viewer, int) else None
+    view["you"] = seat
+    view["role"] = "seat" if seat is not None else str(viewer)
+    view["match"] = {
+        "id": record.id,
+        "game": record.game,
+        "title": match.game.title,
+        "names": list(record.seat_names),
+        "bots": list(record.bots),
+        "status": "finished" if match.finished else "running",
+        "seed": record.seed if match.finished or viewer == HOST else None,
+        "time_scale": match.settings.time_scale,
+        "early_close": match.settings.early_close,
+    }
+    help_text = ""
+    if seat is not None and not match.finished:
+        help_text = match.game.notation_help(match.state, seat)
+    view["help"] = help_text
+    return view
+
+
+def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]]:
+    """The log entries ``viewer`` may see after ``since``, as JSON.
+
+    The seed in ``match_started`` is withheld from everyone but the host while the match runs:
+    with the seed and the code, a player could compute every hidden draw (G-7, G-9).
+    """
+    out = []
+    for e in match.events_for(viewer, since):
+        item = e.to_json()
+        if e.kind == "match_started" and viewer != HOST and not match.finished \
+                and isinstance(e.data, dict):
+            item["data"] = {k: v for k, v in e.data.items() if k != "seed"}
+        out.append(item)
+    return out
+
+
+def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) -> dict[str, Any]:
+    """The socket message bringing ``viewer`` from ``since`` to now: the events it may see
+    (with their versions) and its current view."""
+    return {
+        "type": "update",
+        "version": match.version,
+        "since": since,
+        "events": events_json(match, viewer, since),
+        "view": view_for(record, match, viewer),
+    }
+
+
+class MatchOwner:
+    """The single owner of a live match."""
+
+    def __init__(self, record: MatchRecord, match: Match, store: Store, persisted: int) -> None:
+        self.record = record
+        self.match = match
+        self.store = store
+        self.persisted = persisted
+        self.bots = frozenset(i for i, b in enumerate(record.bots) if b)
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.tracker = BotTracker()
+        self.bot_errors: list[str] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._status = record.status
+
+    # ------------------------------------------------------------------ commands
+    async def command(self, fn: Callable[[Match], T]) -> T:
+        """Run ``fn`` on the match under the lock; persist and broadcast whatever it logged,
+        even when it raised (a submission may resolve a passed deadline before failing)."""
+        async with self.lock:
+            try:
+                return fn(self.match)
+            finally:
+                self._commit()
+                self._wake.set()
+
+    async def read(self, fn: Callable[[Match], T]) -> T:
+        """Read under the lock, so no reader sees a half-applied command or bot move."""
+        async with self.lock:
+            return fn(self.match)
+
+    def _commit(self) -> None:
+        new = self.match.log[self.persisted:]
+        if new:
+            self.store.append_events(self.record.id, new)
+            self.persisted = self.match.log[-1].version
+        if self.match.finished and self._status != "finished":
+            result = None if self.match.result is None else self.match.result.to_json()
+            self.store.set_status(self.record.id, "finished", result)
+            self._status = "finished"
+        if new:
+            self._notify()
+
+    # ------------------------------------------------------------------ viewers
+    def subscribe(self, viewer: Viewer, since: int) -> Subscriber:
+        sub = Subscriber(viewer, since)
+        self.subscribers.add(sub)
+        sub.queue.put_nowait(update_for(self.record, self.match, viewer, since))
+        sub.since = self.match.version
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+
+    def _notify(self) -> None:
+        for sub in list(self.subscribers):
+            if sub.overflowed:
+                continue
+            try:
+                sub.queue.put_nowait(update_for(self.record, self.match, sub.viewer, sub.since))
+                sub.since = self.match.version
+            except asyncio.QueueFull:
+                # A viewer that stopped reading is dropped; it reconnects with ``since``.
+                sub.overflowed = True
+
+    # ------------------------------------------------------------------ scheduler
+    def start(self) -> None:
+        if self._task is None and not self.match.finished:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.record.id)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self.match.finished:
+            self._wake.clear()
+            try:
+                await self._step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not stop the clock of the match
+                log.exception("scheduler step of match %s failed", self.record.id)
+                await asyncio.sleep(0.5)
+            if self.match.finished:
+                break
+            if self._bots_pending():
+                continue
+            when = self.match.next_deadline()
+            timeout = None if when is None else max(0.0, when - time.time()) + 0.002
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def _step(self) -> None:
+        async with self.lock:
+            try:
+                self.match.advance()
+            finally:
+                self._commit()
+            if self.bots and not self.match.finished and self.bots & self.match.waiting_for():
+                loop = asyncio.get_running_loop()
+                try:
+                    await loop.run_in_executor(None, self._bots_act)
+                finally:
+                    self._commit()
+
+    def _bots_pending(self) -> bool:
+        if not self.bots or self.match.paused_at is not None:
+            return False
+        waiting = self.bots & self.match.waiting_for()
+        return any((self.match.phase_no, s) not in self.tracker.acted for s in waiting)
+
+    def _bots_act(self) -> None:
+        try:
+            bot_moves(self.match, self.bots, self.tracker)
+        except BotError as exc:
+            # A bot bug (or a bot outrun by its own deadline) must not stall the match.
+            log.warning("%s", exc)
+            self.bot_errors.append(str(exc))

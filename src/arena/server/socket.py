@@ -1,0 +1,68 @@
+"""``/ws/{match_id}?token=T&since=V``: live updates, each viewer getting only what it may see.
+
+Messages from the server: ``hello`` (who you are, the current version), then ``update``
+messages (the events visible to you with versions greater than the last one sent, and your
+current view). A client that reconnects with ``since`` = the last version it saw catches up
+without a gap. The client may send ``{"type": "ping"}``; anything else is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.server.access import resolve, token_of
+from arena.server.errors import ApiError
+from arena.server.limits import MAX_WS_MESSAGE
+from arena.server.matches import Matches
+
+
+async def match_socket(ws: WebSocket) -> None:
+    matches: Matches = ws.app.state.matches
+    match_id = ws.path_params["match_id"]
+    try:
+        access = resolve(matches.store, match_id, token_of(ws))
+        raw_since = ws.query_params.get("since") or "0"
+        since = max(0, int(raw_since)) if raw_since.isdigit() else 0
+    except ApiError as exc:
+        await ws.close(code=4401 if exc.status == 401 else 4403, reason=exc.message[:100])
+        return
+    owner = await matches.get(match_id)
+    if owner is None:
+        await ws.close(code=4404, reason="no such match")
+        return
+    await ws.accept()
+    async with owner.lock:
+        sub = owner.subscribe(access.viewer, since)
+    await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
+                        "seat": access.seat, "version": owner.match.version})
+
+    async def pump() -> None:
+        while True:
+            message = await sub.queue.get()
+            await ws.send_json(message)
+            if sub.overflowed and sub.queue.empty():
+                await ws.close(code=4408, reason="too slow; reconnect with since")
+                return
+
+    sender = asyncio.create_task(pump())
+    try:
+        while True:
+            text = await ws.receive_text()
+            if len(text) > MAX_WS_MESSAGE:
+                break
+            with contextlib.suppress(ValueError):
+                msg = json.loads(text)
+                if isinstance(msg, dict) and msg.get("type") == "ping":
+                    with contextlib.suppress(asyncio.QueueFull):
+                        sub.queue.put_nowait({"type": "pong", "version": owner.match.version})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        owner.unsubscribe(sub)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender

@@ -1,0 +1,9 @@
+"""Persistence: matches, seat tokens and the append-only event log, over SQLAlchemy.
+
+SQLite in the user's data directory by default, PostgreSQL by URL. The schema is owned by
+Alembic migrations shipped inside this package and applied on every start.
+"""
+
+from arena.store.store import MatchRecord, Store, StoredEvent, TokenRecord, default_database_url
+
+__all__ = ["MatchRecord", "Store", "StoredEvent", "TokenRecord", "default_database_url"]

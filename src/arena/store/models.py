@@ -1,0 +1,55 @@
+"""The tables. JSON payloads are kept as text so they round-trip byte for byte on every
+backend (a replay must see exactly what was stored, G-7)."""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Double, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(Base):
+    """One match: everything needed to rebuild it from its input events."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    config: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    settings: Mapped[str] = mapped_column(Text)
+    start: Mapped[float] = mapped_column(Double)
+    seat_names: Mapped[str] = mapped_column(Text)
+    bots: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[float] = mapped_column(Double)
+
+
+class TokenRow(Base):
+    """A secret link: one per seat, one spectator, one host."""
+
+    __tablename__ = "tokens"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class EventRow(Base):
+    """An entry of a match's log; rows are only ever inserted (append-only)."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("match_id", "version", name="uq_events_match_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(40))
+    data: Mapped[str] = mapped_column(Text)
+    to: Mapped[str | None] = mapped_column(Text, nullable=True)
+    t: Mapped[float] = mapped_column(Double)

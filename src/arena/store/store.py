@@ -1,0 +1,206 @@
+"""The store: a thin, synchronous layer over SQLAlchemy that the server's match owners call.
+
+Writes are small and few (one transaction per accepted command), so the server calls these
+methods directly; the schema is brought up to date by Alembic every time a store opens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.core.match import Event
+from arena.store.models import EventRow, MatchRow, TokenRow
+
+StoredEvent = Event
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as stored: enough to rebuild it with ``Match.replay`` from its inputs."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    settings: dict[str, Any]
+    start: float
+    seat_names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    status: str = "running"
+    result: dict[str, Any] | None = None
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    """A secret link. ``role`` is ``seat`` (with ``seat`` set), ``spectator`` or ``host``."""
+
+    token: str
+    match_id: str
+    role: str
+    seat: int | None = None
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created on first use)."""
+    folder = Path(platformdirs.user_data_dir("arena", appauthor=False))
+    return f"sqlite:///{folder / 'arena.db'}"
+
+
+def _normalise_url(url: str) -> str:
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _to_record(row: MatchRow) -> MatchRecord:
+    return MatchRecord(
+        id=row.id,
+        game=row.game,
+        config=json.loads(row.config),
+        seed=row.seed,
+        settings=json.loads(row.settings),
+        start=row.start,
+        seat_names=tuple(json.loads(row.seat_names)),
+        bots=tuple(bool(b) for b in json.loads(row.bots)),
+        status=row.status,
+        result=None if row.result is None else json.loads(row.result),
+        created=row.created,
+    )
+
+
+class Store:
+    """Matches, tokens and events in one database."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = _normalise_url(url or default_database_url())
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite and parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(self.url, future=True)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self.migrate()
+
+    # ------------------------------------------------------------------ schema
+    def migrate(self) -> None:
+        """Apply every migration shipped in ``arena.store.migrations`` (idempotent)."""
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def describe(self) -> str:
+        """Where the data lives, for the start-up banner (never prints a password)."""
+        parsed = make_url(self.url)
+        if self.is_sqlite:
+            return str(Path(parsed.database or ":memory:").resolve()) if parsed.database else ":memory:"
+        return parsed.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def session(self) -> Session:
+        return self._session()
+
+    # ------------------------------------------------------------------ matches
+    def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord]) -> None:
+        with self.session() as s, s.begin():
+            s.add(MatchRow(
+                id=record.id, game=record.game, config=json.dumps(record.config),
+                seed=record.seed, settings=json.dumps(record.settings), start=record.start,
+                seat_names=json.dumps(list(record.seat_names)),
+                bots=json.dumps(list(record.bots)), status=record.status,
+                result=None if record.result is None else json.dumps(record.result),
+                created=record.created,
+            ))
+            s.flush()
+            for tok in tokens:
+                s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role,
+                               seat=tok.seat))
+
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        with self.session() as s:
+            row = s.get(MatchRow, match_id)
+            return None if row is None else _to_record(row)
+
+    def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+        with self.session() as s:
+            rows = s.scalars(select(MatchRow).order_by(MatchRow.created.desc()).limit(limit))
+            return [_to_record(r) for r in rows]
+
+    def running(self) -> list[MatchRecord]:
+        with self.session() as s:
+            rows = s.scalars(select(MatchRow).where(MatchRow.status == "running")
+                             .order_by(MatchRow.created))
+            return [_to_record(r) for r in rows]
+
+    def set_status(self, match_id: str, status: str, result: dict[str, Any] | None) -> None:
+        with self.session() as s, s.begin():
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
+                status=status, result=None if result is None else json.dumps(result)))
+
+    # ------------------------------------------------------------------ tokens
+    def token(self, token: str) -> TokenRecord | None:
+        with self.session() as s:
+            row = s.get(TokenRow, token)
+            if row is None:
+                return None
+            return TokenRecord(row.token, row.match_id, row.role, row.seat)
+
+    def tokens_for(self, match_id: str) -> list[TokenRecord]:
+        with self.session() as s:
+            rows = s.scalars(select(TokenRow).where(TokenRow.match_id == match_id))
+            return [TokenRecord(r.token, r.match_id, r.role, r.seat) for r in rows]
+
+    # ------------------------------------------------------------------ events
+    def append_events(self, match_id: str, events: Sequence[Event]) -> None:
+        """Insert new log entries; a version already stored is a bug and fails loudly."""
+        if not events:
+            return
+        with self.session() as s, s.begin():
+            for e in events:
+                s.add(EventRow(
+                    match_id=match_id, version=e.version, kind=e.kind,
+                    data=json.dumps(e.data),
+                    to=None if e.to is None else json.dumps(sorted(e.to)), t=e.t,
+                ))
+
+    def events(self, match_id: str, since: int = 0) -> list[Event]:
+        with self.session() as s:
+            rows = s.scalars(select(EventRow).where(EventRow.match_id == match_id,
+                                                    EventRow.version > since)
+                             .order_by(EventRow.version))
+            return [
+                Event(r.version, r.kind, json.loads(r.data),
+                      None if r.to is None else frozenset(json.loads(r.to)), r.t)
+                for r in rows
+            ]
+
+    def last_version(self, match_id: str) -> int:
+        with self.session() as s:
+            value = s.scalar(select(func.max(EventRow.version))
+                             .where(EventRow.match_id == match_id))
+            return int(value or 0)
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

@@ -1,0 +1,100 @@
+"""Server-rendered pages. Plain templates (``string.Template``) and plain JS, no build step.
+
+The lobby lists the games and their rules pages, holds the create-match form and lists the
+matches; ``/m/{id}?token=T`` is the match shell of docs/CONTRACT.md, which loads the game's own
+``/static/games/<name>.js`` for the board and controls.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from string import Template
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from arena.core.errors import RuleError
+from arena.core.registry import all_games, get_game
+from arena.web.rules import RULES
+
+HERE = Path(__file__).parent
+_TEMPLATES: dict[str, Template] = {}
+
+
+def _template(name: str) -> Template:
+    if name not in _TEMPLATES:
+        _TEMPLATES[name] = Template((HERE / "templates" / name).read_text(encoding="utf-8"))
+    return _TEMPLATES[name]
+
+
+def _page(title: str, body: str, *, head: str = "", body_class: str = "",
+          status: int = 200) -> HTMLResponse:
+    text = _template("base.html").substitute(
+        title=html.escape(title), head=head, body=body, body_class=body_class)
+    return HTMLResponse(text, status_code=status)
+
+
+def error_page(status: int, message: str) -> HTMLResponse:
+    body = (f'<main class="narrow"><section class="card"><h1>Sorry</h1>'
+            f'<p class="error-text">{html.escape(message)}</p>'
+            f'<p><a href="/">Back to the lobby</a></p></section></main>')
+    return _page("Error", body, status=status)
+
+
+async def lobby(request: Request) -> HTMLResponse:
+    cards = []
+    for game in all_games(include_extra=True).values():
+        cards.append(
+            f'<article class="game-card" data-testid="game-{html.escape(game.name)}">'
+            f'<h3>{html.escape(game.title)}</h3>'
+            f'<p class="muted">{game.seats} seats'
+            f'{" · chance" if game.chance else ""}'
+            f'{" · hidden information" if game.hidden_information else ""}</p>'
+            f'<p>{html.escape(game.summary)}</p>'
+            f'<div class="actions"><a href="/games/{html.escape(game.name)}">Rules</a>'
+            f'<button type="button" class="secondary" data-new="{html.escape(game.name)}">'
+            f'New match</button></div></article>')
+    body = _template("lobby.html").substitute(cards="\n".join(cards) or
+                                              '<p class="muted">No games are registered.</p>')
+    return _page("Lobby", body, head='<script src="/static/lobby.js" defer></script>')
+
+
+async def rules_page(request: Request) -> HTMLResponse:
+    name = request.path_params["name"]
+    try:
+        game = get_game(name)
+    except RuleError:
+        return error_page(404, f"there is no game called {name!r}")
+    rules = RULES.get(game.name)
+    text = rules.html if rules else f"<p>{html.escape(game.summary)}</p>"
+    rulings = ""
+    if rules and rules.rulings:
+        items = "".join(f"<li><b>{html.escape(rid)}</b> {html.escape(desc)}</li>"
+                        for rid, desc in rules.rulings)
+        rulings = f'<section class="card"><h2>Rulings this game follows</h2><ul class="rulings">{items}</ul></section>'
+    body = (f'<main class="narrow rules"><section class="card"><p class="eyebrow">Rules</p>'
+            f'<h1>{html.escape(game.title)}</h1><p class="lead">{html.escape(game.summary)}</p>'
+            f'{text}<p><a class="button" href="/?game={html.escape(game.name)}#new">'
+            f'Start a match</a></p></section>{rulings}</main>')
+    return _page(f"{game.title} rules", body)
+
+
+async def match_page(request: Request) -> HTMLResponse:
+    match_id = request.path_params["match_id"]
+    store = request.app.state.store
+    record = store.get_match(match_id)
+    if record is None:
+        return error_page(404, "there is no such match")
+    try:
+        game = get_game(record.game)
+    except RuleError:
+        return error_page(404, f"the game {record.game!r} is not installed on this server")
+    boot = json.dumps({"id": match_id, "game": record.game, "title": game.title})
+    body = _template("match.html").substitute(
+        title=html.escape(game.title), game=html.escape(record.game), boot=html.escape(boot))
+    head = ('<script src="/static/shell.js" defer></script>'
+            f'<script src="/static/games/{html.escape(record.game)}.js" defer '
+            'onerror="window.ArenaGameMissing=true"></script>')
+    return _page(game.title, body, head=head, body_class="match-body")

@@ -1,0 +1,126 @@
+/* The lobby: the create-match form (built from /api/games) and the list of matches. */
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  let games = [];
+
+  function gameByName(name) { return games.find((g) => g.name === name); }
+
+  function label(name) { return name.replace(/_/g, " "); }
+
+  function renderSeats(game) {
+    const rows = [];
+    for (let i = 0; i < game.seats; i++) {
+      const role = game.seats === 2 ? (i === 0 ? "EC" : "DMO") : "";
+      rows.push('<div class="seat-row"><span class="seat-no">' + (i + 1) + "</span>" +
+        '<input name="seat-name-' + i + '" data-testid="seat-name-' + i + '" placeholder="Seat ' + (i + 1) + (role ? " (" + role + ")" : "") + '" maxlength="40">' +
+        '<select name="seat-kind-' + i + '" data-testid="seat-kind-' + i + '"><option value="human">Human</option><option value="bot"' + (i > 0 ? " selected" : "") + ">Bot</option></select></div>");
+    }
+    $("seats").innerHTML = rows.join("");
+  }
+
+  function renderOptions(game) {
+    const out = [];
+    for (const o of game.options) {
+      const id = "opt-" + o.name;
+      if (o.type === "bool") {
+        out.push('<label class="check"><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + esc(label(o.name)) + "</label>");
+      } else if (o.type === "int" || o.type === "float") {
+        out.push("<label>" + esc(label(o.name)) + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '" min="0" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
+      } else {
+        const value = o.type === "str" ? o.default : JSON.stringify(o.default);
+        out.push("<label>" + esc(label(o.name)) + '<input type="text" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
+      }
+    }
+    $("options").innerHTML = out.join("") || '<p class="muted">This game has no options.</p>';
+  }
+
+  function selectGame(name) {
+    const game = gameByName(name);
+    if (!game) return;
+    const sel = document.querySelector('[data-testid="new-game"]');
+    sel.value = name;
+    renderSeats(game);
+    renderOptions(game);
+  }
+
+  function readForm() {
+    const form = $("new-match");
+    const name = form.game.value;
+    const game = gameByName(name);
+    const seats = [];
+    for (let i = 0; i < game.seats; i++) {
+      seats.push({ name: form["seat-name-" + i].value.trim(), bot: form["seat-kind-" + i].value === "bot" });
+    }
+    const config = {};
+    for (const input of document.querySelectorAll("[data-opt]")) {
+      const o = game.options.find((x) => x.name === input.dataset.opt);
+      let value;
+      if (input.dataset.type === "bool") value = input.checked;
+      else if (input.dataset.type === "int" || input.dataset.type === "float") value = Number(input.value);
+      else if (input.dataset.type === "str") value = input.value;
+      else { try { value = JSON.parse(input.value); } catch (e) { throw new Error("option " + input.dataset.opt + ": not valid JSON"); } }
+      if (JSON.stringify(value) !== JSON.stringify(o.default)) config[o.name] = value;
+    }
+    const body = {
+      game: name, seats: seats, config: config,
+      settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked, reveal_at_end: form.reveal_at_end.checked },
+    };
+    if (form.seed.value !== "") body.seed = Number(form.seed.value);
+    return body;
+  }
+
+  async function create(ev) {
+    ev.preventDefault();
+    $("create-error").textContent = "";
+    let body;
+    try { body = readForm(); } catch (e) { $("create-error").textContent = e.message; return; }
+    const res = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json().catch(() => ({ error: "HTTP " + res.status }));
+    if (!res.ok) { $("create-error").textContent = data.error || "HTTP " + res.status; return; }
+    const items = data.links.seats.map((url, i) => {
+      const who = (body.seats[i].name || "Seat " + (i + 1)) + (body.seats[i].bot ? " (bot)" : "");
+      return '<li><span class="who">Seat ' + (i + 1) + " · " + esc(who) + '</span><a data-testid="link-seat-' + i + '" href="' + esc(url) + '" target="_blank">' + esc(url) + "</a></li>";
+    });
+    items.push('<li><span class="who">Spectator</span><a data-testid="link-spectator" href="' + esc(data.links.spectator) + '" target="_blank">' + esc(data.links.spectator) + "</a></li>");
+    items.push('<li><span class="who">Host</span><a data-testid="link-host" href="' + esc(data.links.host) + '" target="_blank">' + esc(data.links.host) + "</a></li>");
+    $("links").innerHTML = items.join("");
+    $("created").hidden = false;
+    loadMatches();
+  }
+
+  async function loadMatches() {
+    const res = await fetch("/api/matches", { headers: { Accept: "application/json" } });
+    const rows = await res.json().catch(() => []);
+    const body = $("match-rows");
+    if (!rows.length) { body.innerHTML = '<tr><td colspan="6" class="muted">No matches yet.</td></tr>'; return; }
+    body.innerHTML = rows.map((m) => {
+      const g = gameByName(m.game);
+      const players = m.names.map((n, i) => esc(n) + (m.bots[i] ? ' <span class="tag">bot</span>' : "")).join(", ");
+      let result = "";
+      if (m.result) result = m.result.winner == null ? "no single winner" : esc(m.names[m.result.winner]) + " won";
+      const when = new Date(m.created * 1000).toLocaleString();
+      const watch = m.watch ? '<a href="' + esc(m.watch) + '">' + (m.status === "running" ? "Watch" : "Replay") + "</a>" : "";
+      return "<tr><td>" + esc(g ? g.title : m.game) + "</td><td>" + players + '</td><td><span class="status ' + esc(m.status) + '">' + esc(m.status) + "</span></td><td>" + result + "</td><td>" + esc(when) + "</td><td>" + watch + "</td></tr>";
+    }).join("");
+  }
+
+  async function init() {
+    const res = await fetch("/api/games", { headers: { Accept: "application/json" } });
+    games = await res.json();
+    const sel = document.querySelector('[data-testid="new-game"]');
+    sel.innerHTML = games.map((g) => '<option value="' + esc(g.name) + '">' + esc(g.title) + "</option>").join("");
+    sel.addEventListener("change", () => selectGame(sel.value));
+    const wanted = new URLSearchParams(location.search).get("game");
+    if (games.length) selectGame(wanted && gameByName(wanted) ? wanted : games[0].name);
+    for (const b of document.querySelectorAll("[data-new]")) {
+      b.addEventListener("click", () => { selectGame(b.dataset.new); $("new").scrollIntoView({ behavior: "smooth" }); });
+    }
+    $("new-match").addEventListener("submit", create);
+    $("refresh").addEventListener("click", loadMatches);
+    loadMatches();
+  }
+
+  document.addEventListener("DOMContentLoaded", init);
+})();

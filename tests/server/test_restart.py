@@ -1,0 +1,149 @@
+"""Issue 9, clocks and restarts: SIGKILL the server in the middle of running matches of every
+registered game (and the toy game), restart it on the same database, and check that every
+match finishes with every accepted submission kept and a log identical to an uninterrupted
+replay of its inputs with the same seed (G-7)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from arena.core.game import Game
+from arena.core.registry import all_games, register
+from arena.server.games import load_games
+from server.serverproc import ServerProcess
+from server.shadow import host_events, normalised, rebuild
+from toygame import TOY
+
+pytestmark = pytest.mark.slow
+
+TIME_SCALE = 0.02
+SHORTEN = {"rounds": 2, "bouts": 2}
+"""Options that, where a game has them, keep its match short enough for a test."""
+
+
+def config_for(game: Game[Any, Any]) -> dict[str, Any]:
+    """A deep reserve keeps a waiting human from forfeiting (G-3) before the kill."""
+    fields = {f.name for f in dataclasses.fields(game.default_config())}
+    config: dict[str, Any] = {"reserve_periods": 200}
+    config.update({k: v for k, v in SHORTEN.items() if k in fields})
+    return config
+
+
+def _games(base: str) -> dict[str, Game[Any, Any]]:
+    load_games()
+    register(TOY)
+    local = all_games(include_extra=True)
+    served = [g["name"] for g in httpx.get(base + "/api/games", timeout=30).json()]
+    return {name: local[name] for name in served if name in local}
+
+
+class Driver:
+    """Plays seat 0 of one match like a human: a random legal submission, as final."""
+
+    def __init__(self, base: str, game: Game[Any, Any], created: dict[str, Any]) -> None:
+        self.base = base
+        self.game = game
+        self.id = created["id"]
+        self.seat_token = created["tokens"]["seats"][0]
+        self.host_token = created["tokens"]["host"]
+        self.accepted: list[str] = []
+        self.rng = random.Random(self.id)
+        self.done_phase = -1
+
+    def status(self) -> str:
+        r = httpx.get(f"{self.base}/api/matches/{self.id}", timeout=30)
+        return str(r.json()["status"])
+
+    def play(self, until_accepted: int | None, timeout: float) -> None:
+        """Act until ``until_accepted`` submissions were accepted, or the match is over."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if until_accepted is not None and len(self.accepted) >= until_accepted:
+                return
+            if self.step():
+                return
+            time.sleep(0.01)
+
+    def step(self) -> bool:
+        """Act once if seat 0 is waited for; returns True once the match is over."""
+        view = httpx.get(f"{self.base}/api/matches/{self.id}/view",
+                         params={"token": self.seat_token}, timeout=30).json()
+        if view["result"] is not None:
+            return True
+        phase = view["phase"]
+        if phase is None or 0 not in phase["waiting_for"] or phase["no"] == self.done_phase:
+            return False
+        match = rebuild(self.game, config_for(self.game), {"time_scale": TIME_SCALE},
+                        host_events(self.base, self.id, self.host_token))
+        if match.finished or 0 not in match.waiting_for():
+            return False
+        text = self.game.random_submission(match.state, 0, self.rng)
+        if text is None:
+            self.done_phase = phase["no"]
+            return False
+        r = httpx.post(f"{self.base}/api/matches/{self.id}/submit",
+                       params={"token": self.seat_token},
+                       json={"text": text, "final": True}, timeout=30)
+        assert r.status_code in (200, 422), r.text  # 422: the phase moved on meanwhile
+        if r.status_code == 200:
+            self.accepted.append(text)
+            self.done_phase = phase["no"]
+        return False
+
+
+def _in_parallel(drivers: list[Driver], fn: Callable[[Driver], None]) -> None:
+    with ThreadPoolExecutor(len(drivers)) as pool:
+        for future in [pool.submit(fn, d) for d in drivers]:
+            future.result()
+
+
+def test_sigkill_mid_match_loses_nothing(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'arena.db'}", tmp_path / "server.log").start()
+    try:
+        games = _games(server.url)
+        assert "toy" in games
+        drivers = []
+        for name, game in games.items():
+            seats = [{"name": "Human", "bot": False}] + [
+                {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
+            created = server.create(name, seats=seats, settings={"time_scale": TIME_SCALE},
+                                    config=config_for(game), seed=11)
+            drivers.append(Driver(server.url, game, created))
+
+        # Each human plays until one submission of its own is accepted and then stops, so
+        # every match is running (waiting on its human) when the server dies.
+        _in_parallel(drivers, lambda d: d.play(until_accepted=1, timeout=60))
+        running = {d.game.name: (d.status(), len(d.accepted)) for d in drivers}
+        assert all(s == "running" and n >= 1 for s, n in running.values()), running
+
+        server.kill()
+        time.sleep(0.5)  # deadlines pass while the server is down
+        server.start()
+
+        _in_parallel(drivers, lambda d: d.play(until_accepted=None, timeout=150))
+        unfinished = [d.game.name for d in drivers if d.status() != "finished"]
+        assert not unfinished, f"unfinished after restart: {unfinished}"
+
+        for d in drivers:
+            log = host_events(server.url, d.id, d.host_token)
+            assert log[-1].kind == "match_ended", d.game.name
+            human = [str(e.data["text"]) for e in log
+                     if e.kind == "submit" and e.data["seat"] == 0]
+            assert human == d.accepted, d.game.name
+            replayed = rebuild(d.game, config_for(d.game), {"time_scale": TIME_SCALE}, log)
+            assert normalised(replayed.log) == normalised(log), d.game.name
+            assert replayed.result is not None
+            final = httpx.get(f"{server.url}/api/matches/{d.id}/view",
+                              params={"token": d.host_token}, timeout=30).json()
+            assert final["result"] == replayed.result.to_json()
+    finally:
+        server.stop()

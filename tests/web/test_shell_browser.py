@@ -1,0 +1,99 @@
+"""The match shell in a real browser, with the toy game (no page script of its own): a human
+seat plays a whole match against a bot through the notation box, sees a rule-naming error
+next to the control (G-6), and the result; the replay viewer steps through the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def test_lobby_lists_games_and_creates_a_match(page: Any, live_server: str,
+                                               screenshot_dir: Path) -> None:
+    page.goto(live_server + "/")
+    page.get_by_test_id("game-toy").wait_for()
+    page.get_by_test_id("new-game").select_option("toy")
+    page.get_by_test_id("seat-name-0").fill("Ada")
+    page.get_by_test_id("seat-kind-1").select_option("bot")
+    page.get_by_test_id("new-time-scale").fill("0.2")
+    page.get_by_test_id("opt-rounds").fill("2")
+    page.get_by_test_id("create").click()
+    link = page.get_by_test_id("link-seat-0")
+    link.wait_for()
+    assert "/m/" in (link.get_attribute("href") or "")
+    page.get_by_test_id("matches").get_by_text("Ada").first.wait_for()
+    page.screenshot(path=str(screenshot_dir / "lobby.png"), full_page=True)
+
+
+def test_human_plays_toy_match_against_bot(page: Any, live_server: str, new_match: Any,
+                                          screenshot_dir: Path) -> None:
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
+                  settings={"time_scale": 0.2}, config={"rounds": 2}, seed=7)
+    page.goto(m["links"]["seats"][0])
+    page.get_by_test_id("role").filter(has_text="Seat 1").wait_for()
+    page.get_by_test_id("phase-name").filter(has_text="Study").wait_for()
+    assert page.get_by_test_id("conn").inner_text() == "live"
+
+    # G-6: a bad submission is refused next to the control, naming the rule.
+    page.get_by_test_id("notation").fill("go")
+    page.get_by_test_id("submit").click()
+    page.get_by_test_id("error").filter(has_text="TOY-1").wait_for()
+
+    page.get_by_test_id("notation").fill("ready")
+    page.get_by_test_id("submit-final").click()
+    page.get_by_test_id("phase-name").filter(has_text="Pick").wait_for()
+
+    page.get_by_test_id("notation").fill("7")
+    page.get_by_test_id("submit").click()
+    page.get_by_test_id("error").filter(has_text="TOY-2").wait_for()
+
+    for _ in range(2):
+        page.get_by_test_id("notation").fill("3")
+        page.get_by_test_id("submit").click()
+        page.get_by_test_id("status").filter(has_text="Accepted").wait_for()
+        page.get_by_test_id("private").get_by_text("3").first.wait_for()
+        page.screenshot(path=str(screenshot_dir / "shell_toy.png"), full_page=True)
+        page.get_by_test_id("confirm").click()
+        page.get_by_test_id("status").filter(has_text="Confirmed").wait_for()
+    result = page.get_by_test_id("result")
+    result.wait_for(state="visible")
+    assert "wins" in result.inner_text()
+    assert page.get_by_test_id("countdown").inner_text() == "Final"
+    log = page.get_by_test_id("log").inner_text()
+    assert "Match over" in log and "Phase 3" in log
+
+    # The replay viewer steps back to the start and forward again.
+    page.get_by_test_id("replay-first").click()
+    page.get_by_test_id("replay-banner").wait_for(state="visible")
+    page.get_by_test_id("replay-next").click()
+    page.get_by_test_id("replay-caption").filter(has_text="Entry 2").wait_for()
+    page.get_by_test_id("replay-exit").click()
+    page.get_by_test_id("replay-banner").wait_for(state="hidden")
+    page.screenshot(path=str(screenshot_dir / "shell_toy_final.png"), full_page=True)
+
+
+def test_spectator_sees_no_controls_and_no_secret(page: Any, live_server: str,
+                                                 new_match: Any) -> None:
+    m = new_match("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": True}],
+                  settings={"time_scale": 5.0}, seed=3)
+    page.goto(m["links"]["spectator"])
+    page.get_by_test_id("role").filter(has_text="Spectator").wait_for()
+    assert page.get_by_test_id("controls").is_hidden()
+    assert "secret-" not in page.content()
+
+
+def test_host_pauses_and_resumes(page: Any, live_server: str, new_match: Any) -> None:
+    m = new_match("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}],
+                  settings={"time_scale": 5.0}, seed=4)
+    page.goto(m["links"]["host"])
+    page.get_by_test_id("role").filter(has_text="Host").wait_for()
+    page.get_by_test_id("host-pause").click()
+    page.get_by_test_id("countdown").filter(has_text="Paused").wait_for()
+    page.get_by_test_id("host-pause").click()
+    page.get_by_test_id("host-error").filter(has_text="not running").wait_for()
+    page.get_by_test_id("host-resume").click()
+    page.get_by_test_id("countdown").filter(has_text=":").wait_for()
