@@ -98,7 +98,7 @@ def test_bx4_three_different_conditions_whole_stakes_within_points() -> None:
 def test_bx4_fewer_than_three_whole_points() -> None:
     assert required_count(Fraction(5, 2), NO_USAGE) == 2
     assert parse_bets("black: 1; 6: 1", Fraction(5, 2), NO_USAGE)
-    with pytest.raises(RuleError, match="more than your 2.5 points"):
+    with pytest.raises(RuleError, match=r"more than your 2\.5 points"):
         parse_bets("black: 2; 6: 1", Fraction(5, 2), NO_USAGE)  # so each stake is 1
     assert required_count(Fraction(1, 2), NO_USAGE) == 0
     assert parse_bets("none", Fraction(1, 2), NO_USAGE) == ()
@@ -112,7 +112,7 @@ def test_bx3_usage_exhausted_bets_on_as_many_as_it_can() -> None:
     usage = tuple(2 if t in ("black", "white") else n for t, n in zip(TRAITS, usage, strict=True))
     assert max_conditions(usage) == 2
     assert parse_bets("5: 4; 5 or 6: 2", TWENTY, usage)
-    single = tuple(3 if t != "5" else 0 for t in TRAITS[:10]) + (2, 2)
+    single = (*tuple(3 if t != "5" else 0 for t in TRAITS[:10]), 2, 2)
     assert max_conditions(single) == 1 and max_conditions((3,) * 10 + (2, 2)) == 0
 
 

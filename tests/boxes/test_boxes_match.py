@@ -8,15 +8,16 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from boxes.boxes_helpers import BOARD, at_bets, at_round1, new_state, step
 
 from arena.core.driver import simulate
 from arena.core.errors import RuleError
 from arena.core.game import SubmitContext
 from arena.games.boxes import GAME
 from arena.games.boxes.board import Tile, parse_board, parse_cell
+from arena.games.boxes.conditions import LIMIT, TRAITS
 from arena.games.boxes.match import final_result
 from arena.games.boxes.state import BET, PICK, STUDY_CARDS
+from boxes.boxes_helpers import BOARD, at_bets, at_round1, new_state, step
 
 CTX = SubmitContext(at=1.0)
 
@@ -136,7 +137,7 @@ def test_bx5_bx13_bets_sealed_then_revealed_and_paid() -> None:
     state, _ = step(state, {0: "1 D", 1: "2 D"})   # A: D1 -> D2 (8b); B: A4 -> A6
     state, _ = step(state, {0: "3 R", 1: "4 UL"})  # B: A6 -> D6; A: D2 -> C1 (0b)
     state, events = step(state, {0: "5 DR", 1: "6 U"})  # A: C1 -> E3 (6b); B: D6 -> D5
-    settled = [e for e in events if e.kind == "bout_settled"][0].data
+    settled = next(e for e in events if e.kind == "bout_settled").data
     # Board A (seat 1's) landed 2w, 8b, 5w, 8b, 0b, 6b: 'black' x4 pays 2*5*4 = 40,
     # '0' x1 pays 2, '7 or 9' misses; net 40 + 2 - 8 = 34.
     assert [b["hits"] for b in settled["bets"][0]] == [4, 1, 0]
@@ -204,6 +205,8 @@ def test_whole_match_through_the_engine() -> None:
     assert match.result is not None and match.phase_no == GAME.max_phases(match.config)
     state = match.state
     assert len(state.records) == 7 and state.stage == "over"
+    for usage in state.usage:  # the careful bot keeps within BX-3 too
+        assert all(n <= LIMIT[t] for t, n in zip(TRAITS, usage, strict=True))
     assert match.result.scores == (float(state.points[0]), float(state.points[1]))
     svg = GAME.render_svg(state, None)
     assert svg is not None and svg.startswith("<svg") and svg.count('class="box"') == 2

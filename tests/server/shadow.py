@@ -17,9 +17,9 @@ from arena.core.game import Game
 from arena.core.match import INPUT_KINDS, Event, Match, MatchSettings
 
 
-def host_events(base: str, match_id: str, host_token: str) -> list[Event]:
-    r = httpx.get(f"{base}/api/matches/{match_id}/events",
-                  params={"token": host_token, "since": 0}, timeout=30)
+def host_events(http: httpx.Client, base: str, match_id: str, host_token: str) -> list[Event]:
+    r = http.get(f"{base}/api/matches/{match_id}/events",
+                 params={"token": host_token, "since": 0})
     r.raise_for_status()
     return [Event.from_json(e) for e in r.json()["events"]]
 

@@ -58,13 +58,13 @@ class Walk:
     def get(self, path: str, token: str | None, **params: Any) -> httpx.Response:
         if token is not None:
             params["token"] = token
-        r = httpx.get(f"{self.s.url}{path}", params=params, timeout=30)
+        r = self.s.http.get(f"{self.s.url}{path}", params=params)
         assert r.status_code < 500, (path, r.text)
         return r
 
     def post(self, path: str, token: str | None, body: Any) -> httpx.Response:
         params = {} if token is None else {"token": token}
-        r = httpx.post(f"{self.s.url}{path}", params=params, json=body, timeout=30)
+        r = self.s.http.post(f"{self.s.url}{path}", params=params, json=body)
         assert r.status_code < 500, (path, r.text)
         return r
 
@@ -169,7 +169,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
 
     for _ in range(STEPS):
         match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                        host_events(server.url, walk.id, walk.tokens["host"]))
+                        host_events(server.http, server.url, walk.id, walk.tokens["host"]))
         if match.finished:
             break
         _check_privacy(walk, match, game)
@@ -183,7 +183,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
                           {"text": text, "final": True, "seat": (seat + 1) % game.seats})
             assert r.status_code in (200, 422), r.text
             if r.status_code == 200:
-                last = host_events(server.url, walk.id, walk.tokens["host"])
+                last = host_events(server.http, server.url, walk.id, walk.tokens["host"])
                 submits = [e for e in last if e.kind == "submit"]
                 assert submits[-1].data["seat"] == seat
             else:
@@ -191,7 +191,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
 
     # The host sees everything and may pause, extend, resume and end.
     match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                    host_events(server.url, walk.id, walk.tokens["host"]))
+                    host_events(server.http, server.url, walk.id, walk.tokens["host"]))
     host_text = walk.get(base + "/view", walk.tokens["host"]).text + \
         walk.get(base + "/events", walk.tokens["host"]).text
     for seat in range(game.seats):
@@ -204,6 +204,6 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
             assert r.status_code == 200, (action, r.text)
         # G-9 with reveal_at_end off: after the end, private data stays private.
         match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                        host_events(server.url, walk.id, walk.tokens["host"]))
+                        host_events(server.http, server.url, walk.id, walk.tokens["host"]))
         assert match.finished
         _check_privacy(walk, match, game)

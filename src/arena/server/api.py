@@ -60,7 +60,8 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
     return {"id": record.id, "game": record.game, "names": list(record.seat_names),
             "bots": list(record.bots), "status": record.status,
             "result": record.result, "created": record.created,
-            "seed": record.seed if record.status == "finished" else None}
+            "seed": record.seed if record.status == "finished"
+            and record.settings.get("reveal_at_end", True) else None}
 
 
 async def list_games(request: Request) -> JSONResponse:

@@ -50,7 +50,7 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer) -> dict[str, Any
         "names": list(record.seat_names),
         "bots": list(record.bots),
         "status": "finished" if match.finished else "running",
-        "seed": record.seed if match.finished or viewer == HOST else None,
+        "seed": record.seed if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,
         "early_close": match.settings.early_close,
     }
@@ -61,16 +61,21 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer) -> dict[str, Any
     return view
 
 
+def seed_visible(match: Match, viewer: Viewer) -> bool:
+    """The host always; others once the match is over and its secrets are revealed (G-9)."""
+    return viewer == HOST or (match.finished and match.settings.reveal_at_end)
+
+
 def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]]:
     """The log entries ``viewer`` may see after ``since``, as JSON.
 
-    The seed in ``match_started`` is withheld from everyone but the host while the match runs:
+    The seed in ``match_started`` is withheld from everyone but the host until the end:
     with the seed and the code, a player could compute every hidden draw (G-7, G-9).
     """
     out = []
     for e in match.events_for(viewer, since):
         item = e.to_json()
-        if e.kind == "match_started" and viewer != HOST and not match.finished \
+        if e.kind == "match_started" and not seed_visible(match, viewer) \
                 and isinstance(e.data, dict):
             item["data"] = {k: v for k, v in e.data.items() if k != "seed"}
         out.append(item)

@@ -83,7 +83,7 @@ def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
         cond_text, _, stake_text = item.rpartition(":")
         cond = parse_condition(cond_text)
         stake_text = stake_text.strip()
-        if not re.fullmatch(r"[0-9]{1,9}", stake_text):
+        if not re.fullmatch(r"[0-9]{1,40}", stake_text):
             raise ParseError("BX-4", f"the stake on {cond} must be a whole number, "
                                      f"not {stake_text!r}")
         stake = int(stake_text)

@@ -37,7 +37,7 @@ from arena.games.boxes.conditions import (
     make_condition,
     over_limit,
 )
-from arena.games.boxes.deck import Card
+from arena.games.boxes.movement import movements
 from arena.games.boxes.odds import Search, after_move, codes, outcomes, roles_for_round
 from arena.games.boxes.picks import playable
 from arena.games.boxes.state import BET, PICK, ROUNDS, STUDY_BOARDS, STUDY_CARDS, BoxesState
@@ -113,13 +113,7 @@ def random_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
     if not cards:
         return "pass"
     number = rng.choice(cards)
-    return str(rng.choice(_movements(state.card(number), state.boxes[b])))
-
-
-def _movements(card: Card, start: int) -> Sequence[object]:
-    from arena.games.boxes.movement import movements
-
-    return movements(card, start)
+    return str(rng.choice(movements(state.card(number), state.boxes[b])))
 
 
 def random_legal(state: BoxesState, seat: int, rng: random.Random) -> str | None:
@@ -212,7 +206,7 @@ def choose_bets(state: BoxesState, seat: int, rng: random.Random) -> tuple[Bet, 
     idx = [i for i, c in enumerate(CONDITIONS) if allowed(usage, c)]
     if math.floor(points) < 3:
         order = sorted(idx, key=lambda i: -ev[i])
-        return _distinct(order, need, usage, lambda i: 1)
+        return _distinct(order, need, usage)
     main_choices = sorted(idx, key=lambda i: -ev[i])[:10]
     scored = [(_kelly(float(points), need - 1, float(MULT[i]), hits[:, i]), i)
               for i in main_choices]
@@ -235,7 +229,8 @@ def choose_bets(state: BoxesState, seat: int, rng: random.Random) -> tuple[Bet, 
     return tuple(bets)
 
 
-def _distinct(order: list[int], need: int, usage: Usage, stake: object) -> tuple[Bet, ...]:
+def _distinct(order: list[int], need: int, usage: Usage) -> tuple[Bet, ...]:
+    """The first ``need`` conditions of ``order`` the limits allow, at stake 1 (BX-4)."""
     bets: list[Bet] = []
     used = usage
     for i in order:

@@ -159,7 +159,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
             for b in mine:
                 usage[seat] = add_usage(usage[seat], b.condition)
             bets.append(mine)
-            events.append(GameEvent("your_bets", {"bout": state.bout, "bets": bets_text(mine)},
+            events.append(GameEvent("your_bets", {"bout": state.bout, "seat": seat, "bets": bets_text(mine)},
                                     to=frozenset({seat})))
         events.append(GameEvent("bets_sealed", {"bout": state.bout}))
         new = replace(state, stage=PICK, round=1, bets=(bets[0], bets[1]),

@@ -67,7 +67,7 @@ class Vote:
 
 Command = Solo | Dual | Claim | Vote
 
-_SAFE = r"safe\s*([a-p])"
+_SAFE = r"safe\s*([a-z])"
 _SEP = r"\s*[,:]?\s*"
 _SOLO = re.compile(rf"^solo{_SEP}{_SAFE}{_SEP}left\s*(\d+){_SEP}right\s*(\d+)\.?$", re.I)
 _DUAL = re.compile(rf"^dual{_SEP}{_SAFE}{_SEP}(left|right)\s*(\d+){_SEP}with\s+(.+?)\.?$", re.I)

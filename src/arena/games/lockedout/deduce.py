@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from arena.core.errors import ParseError, RuleError
@@ -122,18 +123,28 @@ class GuessValue:
                 "remaining": self.now}
 
 
+@lru_cache(maxsize=None)
+def _light_mask(guesses: tuple[Combo, ...], target: int) -> int:
+    """Combinations that could have shown this pattern of conditions for one of the guesses
+    (and are not that guess: a right guess opens instead of flashing)."""
+    mask = 0
+    for i, c in enumerate(COMBOS):
+        if any(g != c and PATTERN[(c, g)] == target for g in guesses):
+            mask |= 1 << i
+    return mask
+
+
+@lru_cache(maxsize=None)
+def _known_mask(left: int | None, right: int | None) -> int:
+    return sum(1 << i for i, c in enumerate(COMBOS) if Known(0, left, right).allows(c))
+
+
 def _domains(obs: Observations, mapping: str) -> list[int]:
     domains = [ALL] * 16
     for k in obs.opened:
-        domains[k.safe] &= sum(1 << i for i, c in enumerate(COMBOS) if k.allows(c))
+        domains[k.safe] &= _known_mask(k.left, k.right)
     for seen in obs.lights:
-        target = pattern_of_colour(seen.colour, mapping)
-        guesses = seen.guesses()
-        mask = 0
-        for i, c in enumerate(COMBOS):
-            if any(g != c and PATTERN[(c, g)] == target for g in guesses):
-                mask |= 1 << i
-        domains[seen.safe] &= mask
+        domains[seen.safe] &= _light_mask(seen.guesses(), pattern_of_colour(seen.colour, mapping))
     return domains
 
 

@@ -10,7 +10,6 @@ Solver answers are cached per position, so the bot asks each question once.
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import TYPE_CHECKING
 
@@ -26,16 +25,27 @@ if TYPE_CHECKING:
 
 HAND_SIZE = 4
 """The bot stops drafting at this many pieces: small hands keep its locks quick to solve."""
-BUILD_CANDIDATES = 6
-BUILD_BUDGET = 3000
+BUILD_CANDIDATES = 5
+BUILD_BUDGET = 1500
 SOLVE_BUDGET = 300_000
 RANDOM_BUDGET = 1500
 PREFERENCE = {"V3": 0, "H3": 1, "V2": 2, "H2": 3, "X": 4}
 
 
-@functools.lru_cache(maxsize=256)
+_CACHE: dict[Position, SolveResult] = {}
+
+
 def cached_solve(pos: Position, max_states: int) -> SolveResult:
-    return solve(pos, max_states=max_states)
+    """The solver's answer, remembered: a finished search (solved, or proved impossible) is
+    valid for any budget, and a cut one for any budget no larger than its own."""
+    got = _CACHE.get(pos)
+    if got is not None and (got.complete or got.solvable or got.states >= max_states):
+        return got
+    res = solve(pos, max_states=max_states)
+    if len(_CACHE) > 512:
+        _CACHE.clear()
+    _CACHE[pos] = res
+    return res
 
 
 def solution_text(pos: Position, res: SolveResult) -> str:
@@ -75,7 +85,7 @@ def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
     best: tuple[int, Position] | None = None
     fallback: Position | None = None
     for _ in range(BUILD_CANDIDATES):
-        pos = random_lock(board, hand, rng)
+        pos = random_lock(board, hand, rng, key_in_line=True)
         if pos is None:
             continue
         fallback = fallback or pos

@@ -51,11 +51,19 @@ def _attached_spots(board: Board, axis: int, length: int, horizontal: bool) -> l
     return out
 
 
+def _in_line(board: Board, keyhole: int, bar: Bar) -> bool:
+    if bar.horizontal:
+        return board.row(bar.cell) == board.row(keyhole)
+    return board.col(bar.cell) == board.col(keyhole)
+
+
 def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
-                tries: int = 200, unsolved: bool = True) -> Position | None:
+                tries: int = 200, unsolved: bool = True, key_in_line: bool = False
+                ) -> Position | None:
     """A random legal lock using exactly ``hand`` on ``board``, or None if none was found.
 
-    With ``unsolved`` the key never starts on the keyhole's doorstep."""
+    With ``unsolved`` the key never starts on the keyhole's doorstep; with ``key_in_line``
+    it starts in line with the keyhole (so the lock is more often solvable)."""
     pieces = list(hand)
     n_axes = sum(1 for p in pieces if p.is_axis)
     bars_kinds = [p for p in pieces if not p.is_axis]
@@ -66,6 +74,9 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
     for _ in range(tries):
         keyhole = rng.choice(holes)
         taken = {keyhole}
+        # Mostly lay the key the way the keyhole wants it (LM-3); an axis may still turn it.
+        wanted = sorted({t.horizontal for t in key_targets(board, keyhole)})
+        key_orient = rng.choice(wanted) if rng.random() < 0.85 else rng.random() < 0.5
         # The key's orientation is the maker's choice (LM-3); None until placed.
         to_place: list[tuple[int, bool | None]] = [(k.length, k.kind == "H") for k in bars_kinds]
         rng.shuffle(to_place)
@@ -81,7 +92,7 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
                 if not to_place:
                     break
                 length, horizontal = to_place[0]
-                orient = horizontal if horizontal is not None else rng.random() < 0.5
+                orient = horizontal if horizontal is not None else key_orient
                 spots = [b for b in _attached_spots(board, axis, length, orient)
                          if _free_bar(board, taken | {axis}, b)]
                 if spots:
@@ -99,9 +110,12 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
         if not ok:
             continue
         for length, horizontal in to_place:
-            orient = horizontal if horizontal is not None else rng.random() < 0.5
+            orient = horizontal if horizontal is not None else key_orient
             options = [Bar(c, length, orient) for c in cells]
             options = [b for b in options if _free_bar(board, taken, b)]
+            if horizontal is None and key_in_line:
+                line = [b for b in options if _in_line(board, keyhole, b)]
+                options = line or options
             if not options:
                 ok = False
                 break
@@ -121,3 +135,27 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
             continue
         return pos
     return None
+
+
+def sample_lock(seed: int, *, axes: bool = True) -> Position:
+    """A small random legal lock (4x4 to 5x5, up to four bars, often an axis or two) from a
+    seed: the test suites' and benchmarks' source of varied positions."""
+    from arena.games.lockmaker.pieces import parse_piece_list
+
+    rng = random.Random(seed)
+    w, h = rng.randint(4, 5), rng.randint(4, 5)
+    board = Board(w, h, frozenset(rng.sample(range(w * h), rng.randint(0, 2))))
+    hand = list(parse_piece_list(",".join(
+        rng.choice(["H2", "V2", "H3", "V3"]) for _ in range(rng.randint(1, 4)))))
+    if axes and rng.random() < 0.7:
+        hand.append(PieceKind("X"))
+        if rng.random() < 0.3:
+            hand.append(PieceKind("X"))
+    for _ in range(50):
+        pos = random_lock(board, hand, rng, tries=50, unsolved=False)
+        if pos is not None:
+            return pos
+        hand = hand[:-1] if len(hand) > 1 else hand
+    pos = random_lock(Board(5, 5), [PieceKind("H2")], rng, unsolved=False)
+    assert pos is not None
+    return pos

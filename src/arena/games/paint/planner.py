@@ -21,12 +21,19 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, place
 from arena.games.paint.players import Situation, best_last
 from arena.games.paint.scoring import NEIGHBOURS
 
 LOG = [0.0] + [math.log(n) for n in range(1, 30)]
+
+
+@lru_cache(maxsize=200_000)
+def children(grid: str) -> tuple[str, ...]:
+    """The distinct grids the legal actions leave (PF-3), cached: searches revisit them."""
+    return tuple(g for _, g in next_grids(grid))
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,16 @@ class Planner:
         self.lookahead = lookahead
         self.budget = budget
         self._deadline = 0.0
+        self._cache: dict[str, float] = {}
+
+    def value(self, grid: str) -> float:
+        """:func:`evaluate` with a memo (grids recur across branches and decisions)."""
+        v = self._cache.get(grid)
+        if v is None:
+            if len(self._cache) > 400_000:
+                self._cache.clear()
+            v = self._cache[grid] = evaluate(grid, self.w)
+        return v
 
     # -- search ---------------------------------------------------------------------------
     def _best_after(self, grid: str, queue: str, odds: dict[str, float] | None) -> float:
@@ -135,28 +152,26 @@ class Planner:
         if not queue:
             if odds is not None:
                 return self._expect(grid, odds)
-            return evaluate(grid, self.w)
+            return self.value(grid)
         g = place(grid, queue[0])
-        children = [c for _, c in next_grids(g)]
-        if not children:
-            return evaluate(g, self.w)
+        kids = children(g)
+        if not kids:
+            return self.value(g)
         if len(queue) == 1 and odds is None:
-            return max(evaluate(c, self.w) for c in children)
+            return max(self.value(c) for c in kids)
         beam = self.beam if time.perf_counter() < self._deadline else 2
-        if len(children) > beam:
-            children.sort(key=lambda c: evaluate(c, self.w), reverse=True)
-            children = children[:beam]
-        return max(self._best_after(c, queue[1:], odds) for c in children)
+        if len(kids) > beam:
+            kids = tuple(sorted(kids, key=self.value, reverse=True)[:beam])
+        return max(self._best_after(c, queue[1:], odds) for c in kids)
 
     def _expect(self, grid: str, odds: dict[str, float]) -> float:
         """Expectation over the colour of an unknown next container of the best reply."""
         if grid.count(EMPTY) <= 1:
-            return evaluate(grid, self.w)
+            return self.value(grid)
         value = 0.0
         for colour, p in odds.items():
             g = place(grid, colour)
-            value += p * max((evaluate(c, self.w) for _, c in next_grids(g)),
-                             default=evaluate(g, self.w))
+            value += p * max((self.value(c) for c in children(g)), default=self.value(g))
         return value
 
     # -- decisions ------------------------------------------------------------------------
@@ -185,3 +200,44 @@ class Planner:
 
     def last(self, grid: str) -> str:
         return best_last(grid)
+
+
+class BeamClairvoyant:
+    """A benchmark player that knows every future container: it knows the 8 sets and what
+    each showing would offer after any picks (the episode's presentation oracle), and runs a
+    beam search over picks and shoves, ranking grids by :func:`evaluate`. It is an estimate
+    of the best score a design allows, not a player a seat could be (it sees the future)."""
+
+    def __init__(self, width: int = 100, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.width = width
+        self.w = weights
+
+    def play(self, sets: tuple[str, ...], seed: int) -> str:
+        from arena.games.paint.episode import showing_for
+        from arena.games.paint.grid import EMPTY_GRID, place
+        from arena.games.paint.presentation import SHOWINGS
+        from arena.games.paint.scoring import score_value
+
+        # a node: (grid, used sets, first showing)
+        nodes: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [(EMPTY_GRID, (), ())]
+        for number in range(1, SHOWINGS + 1):
+            expanded = []
+            for grid, used, first in nodes:
+                shown = showing_for(seed, number, used, first)
+                f = shown if number == 1 else first
+                for idx in shown:
+                    expanded.append((grid, (*used, idx), f))
+            nodes = expanded
+            for pos in range(4):
+                children: dict[tuple[str, tuple[int, ...]], tuple[float, str, tuple[int, ...],
+                                                                   tuple[int, ...]]] = {}
+                for grid, used, first in nodes:
+                    g = place(grid, sets[used[-1]][pos])
+                    for _, c in next_grids(g):
+                        key = (c, used)
+                        if key not in children:
+                            children[key] = (evaluate(c, self.w), c, used, first)
+                ranked = sorted(children.values(), key=lambda x: x[0], reverse=True)
+                nodes = [(c, u, f) for _, c, u, f in ranked[: self.width]]
+        best = max(nodes, key=lambda n: score_value(place(n[0], best_last(n[0]))))
+        return place(best[0], best_last(best[0]))

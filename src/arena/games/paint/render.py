@@ -86,7 +86,7 @@ def board(grid: str, *, chains: bool = False, title: str | None = None,
             f'data-colour="{colour}"><title>{name}: {NAME[colour]}</title></rect>')
         parts.append(
             f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 7}" text-anchor="middle" '
-            f'font-size="20" font-weight="bold" font-family="sans-serif" fill="#fff" '
+            f'class="letter" font-size="20" font-weight="bold" font-family="sans-serif" fill="#fff" '
             f'stroke="#000" stroke-width="0.8">{colour}</text>')
     if chains and grid.count(EMPTY) < len(grid):
         result = score_grid(grid)

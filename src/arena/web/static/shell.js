@@ -89,7 +89,7 @@
   // ------------------------------------------------------------------ rendering
   function fallbackBoard(root, view) {
     const svg = view.svg ? '<div class="svg-board">' + view.svg + "</div>" : "";
-    root.innerHTML = svg + '<pre class="state-json" data-testid="state-json">' + esc(JSON.stringify(view.state, null, 2)) + "</pre>";
+    root.innerHTML = svg + '<details class="state-details"' + (view.svg ? "" : " open") + '><summary>Game state (as JSON)</summary><pre class="state-json" data-testid="state-json">' + esc(JSON.stringify(view.state, null, 2)) + "</pre></details>";
   }
 
   function renderGame() {
@@ -208,8 +208,10 @@
       if (!subs.length) { if (v.role !== "host") parts.push('<p class="muted">You have not submitted in this phase.</p>'); continue; }
       parts.push("<h3>" + label + "</h3><ul class=\"subs\">" + subs.map((x) => "<li><code>" + esc(x.text) + "</code> <span class=\"muted\">at " + x.at.toFixed(1) + " s" + (x.final ? " · final" : "") + "</span></li>").join("") + "</ul>");
     }
-    if (v.role === "seat") {
+    if (v.role === "seat" && (v.seats.some((s) => s.reserve_left > 0) || (v.phase && v.phase.reserve))) {
       parts.push('<p class="muted small">Your reserve: <b data-testid="my-reserve">' + v.seats[v.you].reserve_left + "</b> period(s) left.</p>");
+    }
+    if (v.role === "seat") {
       const mine = S.events.filter((e) => e.to && e.to.length && e.kind !== "submit" && e.kind !== "accepted" && e.kind !== "confirm").slice(-6);
       if (mine.length) parts.push("<h3>Private news</h3><ul class=\"subs\">" + mine.map((e) => "<li>" + describe(e) + "</li>").join("") + "</ul>");
     }
@@ -236,7 +238,8 @@
     let note = "";
     if (v.phase && v.phase.base_passed) note = "reserve time";
     else if (v.phase) note = v.phase.reserve ? "time limit (then reserve)" : "time limit";
-    if (v.role === "seat") note += (note ? " · " : "") + "your reserve: " + v.seats[v.you].reserve_left;
+    const hasReserve = (v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0);
+    if (v.role === "seat" && hasReserve) note += (note ? " · " : "") + "your reserve: " + v.seats[v.you].reserve_left;
     $("clock-note").textContent = note;
     $("notation-help").textContent = v.help ? "— " + v.help : "";
     $("controls").hidden = v.role !== "seat";

@@ -16,6 +16,7 @@ bar that its optimal solution never moves could be taken out without changing th
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
@@ -30,8 +31,12 @@ from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
 from arena.games.lockmaker.position import Position, attached, key_targets
 
-STALL = 400
+STALL = 300
 """Mutations without improvement before a restart."""
+SEEDS = 8
+"""Random placements tried per restart (the best one seeds the climb)."""
+TEMPERATURE = 1.5
+"""Starting annealing temperature, in moves."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,10 @@ def mutate(pos: Position, rng: random.Random) -> Position | None:
         old = bars.pop(i)
         taken = (pos.occupied & ~_mask(board, old))
         spots = [b for b in _spots(board, _cells(taken), old.length, old.horizontal) if b != old]
+        if roll < 0.4:  # a nudge: one cell across its line or along it
+            oc, orow = board.col(old.cell), board.row(old.cell)
+            spots = [b for b in spots
+                     if abs(board.col(b.cell) - oc) + abs(board.row(b.cell) - orow) <= 2]
         if not spots:
             return None
         bars.append(rng.choice(spots))
@@ -201,7 +210,7 @@ def _cells(mask: int) -> set[int]:
 def score(pos: Position) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position)."""
     c = Compiled(from_position(pos))
-    res = cluster_walk(c)
+    res = cluster_walk(c, buildable=True)
     if res.moves < 0:
         return -1, pos
     return res.moves, state_position(c, pos, res.hardest)
@@ -243,36 +252,53 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
     deadline = t0 + seconds
     best: tuple[int, Position] | None = None
     searched = 0
+    failures = 0
+
+    def consider(s: int, lock: Position) -> None:
+        nonlocal best
+        if s >= 0 and (best is None or s > best[0]) and (not minimal or is_minimal(lock)):
+            best = (s, lock)
+
     while time.monotonic() < deadline or best is None:
-        start = random_placement(board, hand, rng, keyhole)
-        searched += 1
-        if start is None:
-            if best is None and searched > 50:
-                raise RuleError("LM-15", "no legal placement of these pieces on this board")
+        # seed: the best of a few random placements (most dense ones are unsolvable)
+        seed: tuple[int, Position] | None = None
+        for _ in range(SEEDS):
+            start = random_placement(board, hand, rng, keyhole)
+            searched += 1
+            if start is None:
+                failures += 1
+                if best is None and failures > 50:
+                    raise RuleError("LM-15", "no legal placement of these pieces on this board")
+                continue
+            sc, hard = score(start)
+            consider(sc, hard)
+            if seed is None or sc > seed[0]:
+                seed = (sc, hard)
+        if best is None and time.monotonic() > deadline + seconds:
+            raise RuleError("LM-15", "found no solvable lock for these pieces in time")
+        if seed is None or seed[0] < 0:
             continue
-        cur_score, cur = score(start)
+        cur_score, cur = seed
         stall = 0
+        temp = TEMPERATURE
         while stall < STALL and time.monotonic() < deadline:
             cand = mutate(cur, rng)
             if cand is None:
                 stall += 1
                 continue
             searched += 1
-            s, hard = score(cand)
-            if s >= cur_score:
-                stall = 0 if s > cur_score else stall + 1
-                cur_score, cur = s, hard
-                if (best is None or s > best[0]) and s >= 0 and (not minimal or is_minimal(hard)):
-                    best = (s, hard)
+            sc, hard = score(cand)
+            # simulated annealing: always take equal or better, sometimes a little worse
+            if sc >= 0 and (sc >= cur_score or rng.random() < math.exp((sc - cur_score) / temp)):
+                stall = 0 if sc > cur_score else stall + 1
+                cur_score, cur = sc, hard
+                consider(sc, hard)
             else:
                 stall += 1
+            temp = max(0.2, temp * 0.995)
             if progress is not None:
                 progress(time.monotonic() - t0, best[0] if best else -1, searched)
-        if cur_score >= 0 and (best is None or cur_score > best[0]) and (
-                not minimal or is_minimal(cur)):
-            best = (cur_score, cur)
-        if best is None and time.monotonic() > deadline + seconds:
-            raise RuleError("LM-15", "found no solvable lock for these pieces in time")
+    assert best is not None
     return Generated(best[0], best[1], searched)
 
 

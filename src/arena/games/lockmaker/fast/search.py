@@ -174,9 +174,17 @@ PYTHON_CAP = 2500
 """Below this many reachable states the pure-Python walk beats NumPy's per-call overhead."""
 
 
-def cluster_walk(c: Compiled) -> ClusterResult:
+def cluster_walk(c: Compiled, buildable: bool = False) -> ClusterResult:
     """The cluster walk: pure Python for small sets, NumPy levels for large ones when the
-    vector path applies (same answers either way)."""
+    vector path applies (same answers either way).
+
+    With ``buildable`` the hardest position is taken among those whose bars all have their
+    original orientation, i.e. that a maker could build from the same hand (LM-4, LM-15);
+    only axis turns change orientation, and the vector path has none."""
+    if buildable and c.free_specs:
+        levels = reachable(c)
+        assert levels is not None
+        return _reverse_python(c, levels, buildable=True)
     if vector.supported(c):
         levels = reachable(c, PYTHON_CAP)
         if levels is None:
@@ -229,7 +237,8 @@ def cluster_walk_python(c: Compiled) -> ClusterResult:
     return _reverse_python(c, levels)
 
 
-def _reverse_python(c: Compiled, levels: list[set[int]]) -> ClusterResult:
+def _reverse_python(c: Compiled, levels: list[set[int]], buildable: bool = False
+                    ) -> ClusterResult:
     expand = make_expander(c)
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
     total = sum(len(lv) for lv in levels)
@@ -238,6 +247,8 @@ def _reverse_python(c: Compiled, levels: list[set[int]]) -> ClusterResult:
         return ClusterResult(total, -1, -1, c.start)
     start = c.start
     start_moves = 0 if start in cur else -1
+    first = [x for x in cur if c.as_drafted(x)] if buildable else [start]
+    best = (0, min(first)) if first else (-1, start)
     prev: set[int] = set()
     d = 0
     while True:
@@ -250,5 +261,11 @@ def _reverse_python(c: Compiled, levels: list[set[int]]) -> ClusterResult:
         d += 1
         if start_moves < 0 and start in nxt:
             start_moves = d
+        if buildable:
+            ok = [x for x in nxt if c.as_drafted(x)]
+            if ok:
+                best = (d, min(ok))
         prev, cur = cur, nxt
+    if buildable:
+        return ClusterResult(total, best[0], start_moves, best[1])
     return ClusterResult(total, d, start_moves, min(cur))

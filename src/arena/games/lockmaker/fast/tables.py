@@ -160,6 +160,7 @@ class PieceTable:
     placements: list[Placement]
     index: dict[Placement, int]
     free: bool
+    horizontal0: bool = True
     shift: int = 0
     bits: int = 1
     both: list[int] = field(default_factory=list)
@@ -195,11 +196,26 @@ class Compiled:
         fixed = frozenset(lock.blocked | {lock.keyhole} | set(lock.axes))
         self.geo = Geometry(w, h, fixed, lock.axes)
         geo = self.geo
+        # Pieces that can never move (even alone) are walls for everyone else: freeze them and
+        # recompute the others' closures until nothing changes. Sound by induction: a piece
+        # whose closure among walls is one placement never moves, whatever the others do.
+        frozen: set[int] = set()
+        while True:
+            closures = [closure(geo, cells) for cells in lock.pieces]
+            more = {i for i, pl in enumerate(closures) if len(pl) == 1 and i not in frozen
+                    and not geo.attached_axes(pl[0])}
+            if not more:
+                break
+            frozen |= more
+            extra = {c for i in more for c in lock.pieces[i]}
+            geo = Geometry(w, h, frozenset(geo.fixed | extra), lock.axes)
+        self.geo = geo
         raw: list[PieceTable] = []
-        for i, cells in enumerate(lock.pieces):
-            pl = closure(geo, cells)
+        for i, pl in enumerate(closures):
             free = any(geo.attached_axes(p) for p in pl)
-            raw.append(PieceTable(i, pl, {p: k for k, p in enumerate(pl)}, free))
+            cells = lock.pieces[i]
+            raw.append(PieceTable(i, pl, {p: k for k, p in enumerate(pl)}, free,
+                                  cells[1] - cells[0] == 1))
         # packing order: fixed pieces by line (rows then columns, by position), then free ones
         lines: dict[tuple[bool, int], list[int]] = {}
         for i, pt in enumerate(raw):
@@ -248,6 +264,64 @@ class Compiled:
         self._build_lines()
         self._build_keys()
         self._build_free()
+        self.goal_indices = self._order_pruned_goals()
+
+    def _order_pruned_goals(self) -> frozenset[int]:
+        """Drop goals the key can never reach because of line order (LM-4, LM-5).
+
+        Pieces that never turn stay on their line and can never pass another piece of that
+        line; the goal touches the keyhole at the board's edge. So if the key never turns, any
+        such piece between it and the keyhole stays there. If the key can turn, it enters the
+        goal's line only at its start or where a rotation puts it; a piece that is on the
+        keyhole side of every such entry even at its own farthest reach blocks the goal too.
+        (Instant impossibility proofs for many random locks.)"""
+        k = self.packed_of[0]
+        key = self.pieces[k]
+        w = self.width
+        start_idx = (self.start >> key.shift) & key.mask
+
+        def on_line(cells: Placement) -> tuple[bool, int, int]:
+            horiz = cells[1] - cells[0] == 1
+            return horiz, (cells[0] // w if horiz else cells[0] % w), (
+                cells[0] % w if horiz else cells[0] // w)
+
+        entries: set[int] = {start_idx}
+        if key.free:
+            spec = self.free_specs[self.free_ids.index(k)]
+            for rd in spec[4]:
+                for targets in rd.values():
+                    entries.update(t for t in targets if t >= 0)
+        keep = set()
+        for g in self.goal_indices:
+            gh, gn, g_off = on_line(key.placements[g])
+            line = next((ln for ln in self.lines if (ln.horizontal, ln.number) == (gh, gn)), None)
+            if line is None:
+                keep.add(g)
+                continue
+            members = [j for j in line.pieces if j != k]
+            reachable_entry = False
+            for e in entries:
+                eh, en, e_off = on_line(key.placements[e])
+                if (eh, en) != (gh, gn):
+                    continue
+                toward = 1 if g_off > e_off else -1
+                blocked = False
+                for j in members:
+                    pt = self.pieces[j]
+                    if not key.free:  # order is invariant: the current offset decides
+                        cur = pt.placements[(self.start >> pt.shift) & pt.mask]
+                        lo = hi = on_line(cur)[2]
+                    else:
+                        lo, hi = on_line(pt.placements[0])[2], on_line(pt.placements[-1])[2]
+                    if (toward > 0 and lo > e_off) or (toward < 0 and hi < e_off):
+                        blocked = True
+                        break
+                if e == g or not blocked:
+                    reachable_entry = True
+                    break
+            if reachable_entry:
+                keep.add(g)
+        return frozenset(keep)
 
     # ------------------------------------------------------------------ occupancy groups
     def _build_groups(self) -> None:
@@ -482,6 +556,18 @@ class Compiled:
         if self.free_specs:
             out.extend(self.free_moves(s, both))
         return out
+
+    def as_drafted(self, s: int) -> bool:
+        """Every bar (not the key) has its starting orientation (LM-4: a maker places a bar
+        as drafted); only free pieces can have turned."""
+        for k in self.free_ids:
+            pt = self.pieces[k]
+            if pt.original == 0:
+                continue
+            p = pt.placements[(s >> pt.shift) & pt.mask]
+            if (p[1] - p[0] == 1) != pt.horizontal0:
+                return False
+        return True
 
     def is_goal(self, s: int) -> bool:
         return ((s >> self.key_shift) & self.key_mask) in self.goal_indices

@@ -1,0 +1,40 @@
+"""SVG grids: letters besides colours, chains and lengths marked at the end."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from arena.core.driver import simulate
+from arena.games.paint import GAME
+from arena.games.paint.grid import parse_grid
+from arena.games.paint.render import board
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_letters_and_patterns_for_colour_blind_players() -> None:
+    svg = board(parse_grid("R....\nG....\nB....\n.....\n....."))
+    root = ET.fromstring(svg)
+    letters = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "letter"]
+    assert sorted(letters) == ["B", "G", "R"]
+    assert "url(#pf-stripes)" in svg and "url(#pf-dots)" in svg
+
+
+def test_chains_marked_with_lengths_and_loops_crossed() -> None:
+    svg = board(parse_grid("RRGBG\nRRGBG\nGGBGB\nBBGBG\nGGBGB"), chains=True)
+    root = ET.fromstring(svg)
+    lengths = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "chain-length"]
+    assert lengths == ["2"] * 6
+    assert svg.count('class="looped"') == 4
+    assert "score 64 = 2x2x2x2x2x2" in svg
+
+
+def test_views_render_own_grid_and_both_at_the_end() -> None:
+    match = simulate(GAME, 2)
+    state = match.state
+    both = GAME.render_svg(state, None)
+    assert both is not None
+    ET.fromstring(both)
+    assert both.count("chain-length") >= 2
+    own = GAME.render_svg(state, 0)
+    assert own is not None and "seat 1" in own

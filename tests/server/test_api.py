@@ -1,0 +1,167 @@
+"""The JSON API and the socket against a real server: creating matches, bad input answered
+with the rule it breaks (G-6) and never a 500, bounded sizes, host actions, and a socket
+client that reconnects with ``since`` catching up without a gap."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from websockets.sync.client import connect
+
+from server.serverproc import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("api")
+    proc = ServerProcess(f"sqlite:///{folder / 'api.db'}", folder / "server.log").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_serve_prints_the_url_and_the_database(server: ServerProcess) -> None:
+    assert f"Arena is running at http://127.0.0.1:{server.port}/" in server.banner
+    assert "Database: " in server.banner and "api.db" in server.banner
+
+
+def test_create_gives_one_link_per_seat_and_spectator_and_host(server: ServerProcess) -> None:
+    m = server.create("toy", seats=[{"name": "Ann", "bot": False}, {"name": "Bob", "bot": True}])
+    assert len(m["links"]["seats"]) == 2
+    links = [*m["links"]["seats"], m["links"]["spectator"], m["links"]["host"]]
+    assert len(set(links)) == 4 and all(f"/m/{m['id']}?token=" in u for u in links)
+    info = server.http.get(f"{server.url}/api/matches/{m['id']}").json()
+    assert info["names"] == ["Ann", "Bob"] and info["bots"] == [False, True]
+    assert info["seed"] is None  # G-7: not while the match runs
+    assert server.http.get(f"{server.url}/api/openapi.json").json()["openapi"].startswith("3.")
+
+
+@pytest.mark.parametrize(("body", "status", "rule"), [
+    ({"game": "nosuch"}, 422, "unknown game"),
+    ({"game": "toy", "seats": [{}]}, 422, "G-8"),
+    ({"game": "toy", "seed": "x"}, 422, "G-7"),
+    ({"game": "toy", "settings": {"time_scale": 0}}, 422, "G-5"),
+    ({"game": "toy", "settings": {"speed": 2}}, 422, "G-5"),
+    ({"game": "toy", "config": {"rounds": -1}}, 422, "G-5"),
+    ({"game": "toy", "config": {"colour": "red"}}, 422, "G-5"),
+    ({"game": "toy", "extra": 1}, 422, "unknown field"),
+    ([1, 2], 422, "JSON object"),
+])
+def test_bad_create_requests_name_the_rule(server: ServerProcess, body: Any, status: int,
+                                           rule: str) -> None:
+    r = server.http.post(server.url + "/api/matches", json=body)
+    assert r.status_code == status, r.text
+    assert rule in r.json()["error"] and r.json()["ok"] is False
+
+
+def test_malformed_and_oversized_bodies(server: ServerProcess) -> None:
+    r = server.http.post(server.url + "/api/matches", content=b"{not json",
+                         headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    r = server.http.post(server.url + "/api/matches", content=b"x" * 100_000)
+    assert r.status_code == 413
+    m = server.create("toy")
+    tok = m["tokens"]["seats"][0]
+    url = f"{server.url}/api/matches/{m['id']}/submit"
+    r = server.http.post(url, params={"token": tok}, json={"text": "y" * 20_000})
+    assert r.status_code == 422 and "G-6" in r.json()["error"]
+    r = server.http.post(url, params={"token": tok}, json={"text": "7"})
+    assert r.status_code == 422 and r.json()["error"].startswith("TOY-1")
+    r = server.http.get(f"{server.url}/api/matches/{m['id']}/replay",
+                        params={"token": tok, "version": 10_000})
+    assert r.status_code == 400
+    r = server.http.get(f"{server.url}/api/matches/{m['id']}/events",
+                        params={"token": tok, "since": "abc"})
+    assert r.status_code == 400
+    assert server.http.get(server.url + "/api/matches/zzz/view",
+                           params={"token": tok}).status_code == 403
+    assert server.http.get(server.url + "/m/zzz").status_code == 404
+
+
+@pytest.fixture(scope="module")
+def toy_match(server: ServerProcess) -> dict[str, Any]:
+    return server.create("toy")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.floats()
+                         | st.text(max_size=30),
+                         lambda inner: st.lists(inner, max_size=3)
+                         | st.dictionaries(st.sampled_from(
+                             ["game", "seed", "seats", "settings", "config", "name", "bot",
+                              "time_scale", "rounds", "text", "final", "seconds"]),
+                             inner, max_size=5),
+                         max_leaves=10))
+def test_no_500_on_arbitrary_json(server: ServerProcess, toy_match: dict[str, Any],
+                                  body: Any) -> None:
+    payload = json.dumps(body).encode()
+    r = server.http.post(server.url + "/api/matches", content=payload)
+    assert r.status_code < 500, r.text
+    base = f"{server.url}/api/matches/{toy_match['id']}/"
+    seat, host = toy_match["tokens"]["seats"][0], toy_match["tokens"]["host"]
+    for path, token in [("submit", seat), ("confirm", seat), ("host/extend", host)]:
+        r = server.http.post(base + path, params={"token": token}, content=payload)
+        assert r.status_code < 500, (path, r.text)
+
+
+def _receive_until(ws: Any, version: int) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    while True:
+        msg = json.loads(ws.recv(timeout=10))
+        if msg["type"] == "update":
+            events.extend(msg["events"])
+            if msg["version"] >= version:
+                return events
+
+
+def test_socket_reconnect_catches_up_without_a_gap(server: ServerProcess) -> None:
+    m = server.create("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}])
+    base = f"{server.url}/api/matches/{m['id']}"
+    t0, t1 = m["tokens"]["seats"]
+    ws_url = server.url.replace("http", "ws", 1) + f"/ws/{m['id']}?token={t0}"
+    with connect(ws_url + "&since=0") as ws:
+        hello = json.loads(ws.recv(timeout=10))
+        assert hello["type"] == "hello" and hello["seat"] == 0 and hello["role"] == "seat"
+        first = _receive_until(ws, hello["version"])
+        server.http.post(base + "/submit", params={"token": t0}, json={"text": "ready"})
+        live = _receive_until(ws, hello["version"] + 3)
+    seen = max(e["version"] for e in first + live)
+    # While disconnected, both seats act (the phase closes, a new one starts).
+    server.http.post(base + "/confirm", params={"token": t0})
+    server.http.post(base + "/submit", params={"token": t1}, json={"text": "ready", "final": True})
+    now = server.http.get(base + "/view", params={"token": t0}).json()["version"]
+    with connect(ws_url + f"&since={seen}") as ws:
+        json.loads(ws.recv(timeout=10))
+        caught_up = _receive_until(ws, now)
+    all_events = server.http.get(base + "/events", params={"token": t0}).json()["events"]
+    got = first + live + caught_up
+    assert [e["version"] for e in got] == [e["version"] for e in all_events]
+    assert not any(e["to"] not in (None, [0]) for e in got)  # seat 1's own entries never sent
+
+
+def test_host_actions_and_their_errors(server: ServerProcess) -> None:
+    m = server.create("toy")
+    base = f"{server.url}/api/matches/{m['id']}/host/"
+    host = {"token": m["tokens"]["host"]}
+    assert server.http.post(base + "resume", params=host).status_code == 422
+    assert server.http.post(base + "pause", params=host).status_code == 200
+    r = server.http.post(m["links"]["seats"][0].replace("/m/", "/api/matches/").split("?")[0]
+                         + "/submit", params={"token": m["tokens"]["seats"][0]},
+                         json={"text": "ready"})
+    assert r.status_code == 422 and "paused" in r.json()["error"]
+    assert server.http.post(base + "extend", params=host, json={"seconds": -3}).status_code == 422
+    assert server.http.post(base + "extend", params=host, json={"seconds": 30}).status_code == 200
+    assert server.http.post(base + "resume", params=host).status_code == 200
+    assert server.http.post(base + "end", params=host, json={"reason": "rain"}).status_code == 200
+    assert server.http.post(base + "end", params=host).status_code == 422
+    view = server.http.get(f"{server.url}/api/matches/{m['id']}/view", params=host).json()
+    assert view["result"]["reason"] == "rain"
