@@ -33,14 +33,14 @@ class Mixed(BoxesGame):
         return botmod.random_legal(state, seat, rng)
 
 
-def one(seed: int) -> tuple[int, bool, float, float, float]:
+def one(seed: int) -> tuple[int, bool, float, float, float, float]:
     smart = seed % 2
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     match = simulate(Mixed(smart), seed)
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     result = match.result
     assert result is not None
-    return smart, result.winner == smart, result.scores[smart], result.scores[1 - smart], dt
+    return smart, result.winner == smart, result.scores[smart], result.scores[1 - smart], dt, cpu
 
 
 def main() -> None:
@@ -61,8 +61,9 @@ def main() -> None:
             print(f"  as seat {s + 1}: {w}/{len(rs)} ({100 * w / len(rs):.1f}%)")
     print(f"median points: careful {statistics.median(r[2] for r in rows):g}, "
           f"random {statistics.median(r[3] for r in rows):g}")
-    print(f"seconds per match: median {statistics.median(r[4] for r in rows):.2f}, "
-          f"max {max(r[4] for r in rows):.2f}; wall {wall:.1f} s with {args.jobs} job(s)")
+    print(f"seconds per match: median {statistics.median(r[4] for r in rows):.2f} wall, "
+          f"{statistics.median(r[5] for r in rows):.2f} CPU; max {max(r[4] for r in rows):.2f} "
+          f"wall; total wall {wall:.1f} s with {args.jobs} job(s)")
 
 
 if __name__ == "__main__":

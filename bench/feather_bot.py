@@ -3,7 +3,7 @@
 Plays N seeded matches of the default scenario (practice + three sessions, through the live
 engine on a simulated clock). The planning bot takes seat 1 in even seeds and seat 2 in odd
 ones. Prints the win rate and the bot's decision times per tick (median, 99th percentile,
-worst). Usage: python bench/feather_bot.py [N] [--short]
+worst; wall and CPU time, as a loaded machine inflates the wall time). Usage: python bench/feather_bot.py [N] [--short]
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from arena.core.match import Match, MatchSettings
 from arena.games.feather.match import GAME
 
 
-def play(seed: int, values: dict[str, object], times: list[float]) -> tuple[bool, tuple[float, ...], str]:
+def play(seed: int, values: dict[str, object], times: list[float], cpu: list[float]
+         ) -> tuple[bool, tuple[float, ...], str]:
     clock = ManualClock(0.0)
     match = Match(GAME, GAME.make_config(values), seed, clock, MatchSettings())
     smart = seed % 2
@@ -29,9 +30,10 @@ def play(seed: int, values: dict[str, object], times: list[float]) -> tuple[bool
             seen = match.phase_no
             for seat in (0, 1):
                 if seat == smart:
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), time.process_time()
                     text = GAME.bot(match.state, seat, rng)
                     times.append(time.perf_counter() - t)
+                    cpu.append(time.process_time() - c)
                 else:
                     text = GAME.random_submission(match.state, seat, rng)
                 if text is not None:
@@ -51,11 +53,12 @@ def main() -> None:
     if "--short" in sys.argv:
         values = {"practice": False, "session_ticks": 20}
     times: list[float] = []
+    cpu: list[float] = []
     wins = 0
     margins: list[float] = []
     start = time.perf_counter()
     for seed in range(n):
-        won, scores, reason = play(seed, values, times)
+        won, scores, reason = play(seed, values, times, cpu)
         wins += won
         smart = seed % 2
         margins.append(scores[smart] - scores[1 - smart])
@@ -71,6 +74,9 @@ def main() -> None:
           f"min {min(margins):.1f}")
     print(f"decision time per tick: median {1000 * statistics.median(times):.2f} ms, "
           f"p99 {1000 * p99:.1f} ms, worst {1000 * times[-1]:.1f} ms over {len(times)} decisions")
+    cpu.sort()
+    print(f"decision CPU time per tick: median {1000 * statistics.median(cpu):.2f} ms, "
+          f"p99 {1000 * cpu[int(0.99 * (len(cpu) - 1))]:.1f} ms, worst {1000 * cpu[-1]:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_lf7_session_end_removes_leftovers_and_lf1_practice_counts_for_nothing()
     assert state.ended is not None and state.ended.seats[0].points == 1
 
 
-def _ctx():  # noqa: ANN202 - a tiny helper
+def _ctx():
     from arena.core.game import SubmitContext
 
     return SubmitContext(at=0.0)
@@ -168,3 +169,29 @@ def test_views_and_svg() -> None:
         assert view["basins"][0]["name"] == "Y" and view["you"] == viewer
         svg = GAME.render_svg(match.state, viewer)
         assert svg is not None and svg.startswith("<svg") and "ankh" in svg
+
+
+def test_svg_shows_locks_cooldowns_and_the_ankh() -> None:
+    from arena.games.feather.render import render_svg
+    from arena.games.feather.tick import Lock
+
+    state = GAME.initial_state(GAME.make_config({"scenario": "example", "study": 0}),
+                               random.Random(0))
+    seats = (replace(state.board.seats[0], last_fill=0, waters=(4, 7)), state.board.seats[1])
+    b = replace(state.board, seats=seats, locks=(Lock(1, 0, 2, 0),), ankh=0)
+    svg = render_svg(state.session, b, 0)
+    assert "fill blocked until tick 5" in svg and "locked" in svg and "(you)" in svg
+    assert 'data-testid="feather-ankh"' in svg and "A 4/10" in svg and "B 7/7" in svg
+    assert "Have a bucket with 3 water" in svg
+
+
+def test_scenario_paths_must_be_toml(tmp_path) -> None:
+    other = tmp_path / "notes.txt"
+    other.write_text("title = 'x'")
+    with pytest.raises(RuleError, match="LF-7"):
+        GAME.initial_state(GAME.make_config({"scenario": str(other)}), random.Random(0))
+    good = tmp_path / "mine.toml"
+    good.write_text((Path(__file__).parents[2] / "src/arena/games/feather/scenarios/example.toml")
+                    .read_text())
+    state = GAME.initial_state(GAME.make_config({"scenario": str(good)}), random.Random(0))
+    assert state.session.capacities == (10, 7)

@@ -10,7 +10,7 @@ from arena.games.feather.objectives import Constraint, parse_objective
 from arena.games.feather.scenario import load_scenario, parse_scenario, shipped
 
 
-def obj(**table: object):  # noqa: ANN201
+def obj(**table: object):
     return parse_objective({"id": 1, "reward": {"points": 1}, **table}, "o")
 
 
@@ -79,6 +79,8 @@ def test_scenario_errors() -> None:
         session("")
     with pytest.raises(ParseError, match="taken by a bucket"):
         session("[[sessions.basins]]\nname = \"A\"\nadd = 1\n")
+    with pytest.raises(ParseError, match="taken by a bucket or a word"):
+        session("[[sessions.basins]]\nname = \"to\"\nadd = 1\n")
     with pytest.raises(ParseError, match="two objectives have id 1"):
         session(BASINS + 2 * "[[sessions.objectives]]\nid = 1\nreward = { points = 1 }\n")
     with pytest.raises(ParseError, match="until comes before from"):

@@ -149,7 +149,7 @@ def test_lf6_completed_objective_replaced_from_queue_in_order() -> None:
     b = with_seat(b, 0, waters=(3, 0))
     b, _ = step(spec, b, {0: act(spec, "complete A 3")})
     assert b.available == (1, 2, 4, 5, 6) and b.queue == (7, 8, 9, 10)
-    with pytest.raises(RuleError, match="LF-6.*not available"):
+    with pytest.raises(RuleError, match=r"LF-6.*not available"):
         check_action(spec, b, 0, act(spec, "complete A 7"))
 
 
@@ -202,9 +202,9 @@ def test_lf9_lock_lasts_this_tick_and_the_next_two() -> None:
     b = with_seat(board(SPEC), 0, powerups={"lock": 2})
     b, _ = step(SPEC, b, {0: act(SPEC, "lock B")})  # processed at tick 1: locked 1..3
     for _ in range(2):
-        with pytest.raises(RuleError, match="LF-9.*locked"):
+        with pytest.raises(RuleError, match=r"LF-9.*locked"):
             check_action(SPEC, b, 1, act(SPEC, "fill Z B"))
-        with pytest.raises(RuleError, match="LF-9.*locked"):  # the locker cannot use it either
+        with pytest.raises(RuleError, match=r"LF-9.*locked"):  # the locker cannot use it either
             check_action(SPEC, b, 0, act(SPEC, "lock B"))
         b, _ = step(SPEC, b, {})
     check_action(SPEC, b, 1, act(SPEC, "fill Z B"))  # processed at tick 4: free again
@@ -212,7 +212,7 @@ def test_lf9_lock_lasts_this_tick_and_the_next_two() -> None:
 
 def test_lf9_powerup_not_held() -> None:
     for text in ("exchange A B", "modify A 1", "sip A", "lock A", "accelerate Y 3"):
-        with pytest.raises(RuleError, match="LF-9.*no"):
+        with pytest.raises(RuleError, match=r"LF-9.*no"):
             check_action(SPEC, board(SPEC), 0, act(SPEC, text))
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from lockedout.lockedout_helpers import make_state, step
 
 from arena.core.errors import RuleError
 from arena.games.lockedout import GAME
 from arena.games.lockedout.state import BARGAIN, OVER, ROUND, VOTE, LockedOutState, Seat
+from lockedout.lockedout_helpers import make_state, step
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 
@@ -32,14 +32,14 @@ def test_lo11_a_round_lasts_24_hours_and_everyone_inside_may_act() -> None:
 def test_lo8_no_openable_safe_ends_the_match_and_bargains_resolve_first() -> None:
     state = make_state({"A": (1, 2)})
     state = replace(state, opened=(False,) + (True,) * 15,
-                    announced=(None,) + tuple(state.combos[1:]))
+                    announced=(None, *tuple(state.combos[1:])))
     # Only Alice holds a 1 and only Bob a 2: still openable together.
     empty = Seat(cards=(0, 0, 0, 0))
     state = _with(state, alice=Seat(cards=(1, 0, 0, 0)), bob=Seat(cards=(0, 1, 0, 0)),
                   carol=empty, dave=empty, erin=empty, frank=empty)
     after, _ = step(state, {})
     assert after.stage == ROUND and after.round == 2
-    after, events = step(state, {ALICE: "Dual, Safe A, Left 1 with Bob",
+    after, _events = step(state, {ALICE: "Dual, Safe A, Left 1 with Bob",
                                  BOB: "Dual, Safe A, Right 2 with Alice"})
     assert after.stage == BARGAIN and "every safe" in after.end_reason
     spec = GAME.phase(after)

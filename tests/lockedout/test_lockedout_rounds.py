@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from lockedout.lockedout_helpers import make_state, step
 
 from arena.core.errors import RuleError
 from arena.games.lockedout import GAME
 from arena.games.lockedout.safes import SAFE_NAMES
 from arena.games.lockedout.state import Seat
+from lockedout.lockedout_helpers import make_state, step
 
 COMBOS = {"A": (1, 2), "B": (3, 3), "C": (2, 3), "D": (4, 1)}
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3
@@ -120,7 +120,7 @@ def _bargain_state():  # type: ignore[no-untyped-def]
 
 def test_lo5_claims_that_add_up_are_paid_then_the_combination_is_announced() -> None:
     state = _bargain_state()
-    state, events = step(state, {BOB: "Bargain, Safe A, Claim 2 Gold bars, 0 Keys",
+    state, _events = step(state, {BOB: "Bargain, Safe A, Claim 2 Gold bars, 0 Keys",
                                  CAROL: "Bargain, Safe A, Claim 0 Gold bars, 1 Keys"})
     assert (state.seats[BOB].bars, state.seats[BOB].keys) == (2, 0)
     assert (state.seats[CAROL].bars, state.seats[CAROL].keys) == (0, 1)

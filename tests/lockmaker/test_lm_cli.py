@@ -8,8 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arena.cli import main
+from arena.games.lockmaker.construct import sample_lock
+from arena.games.lockmaker.lockfile import write_lock
 
 FOG51 = "BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM."
 LOCK = ".bb.\n.cc.\n..a.\nKKa@\n....\n....\n"
@@ -94,3 +98,22 @@ def test_bad_lock_file_is_one_line_error(tmp_path: Path,
     code, _, err = run(["lockmaker", "solve", str(f)], capsys)
     assert code == 2 and "line 2, column 2" in err and "LM-10" in err
     assert "Traceback" not in err
+
+
+@settings(deadline=None, max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6))
+def test_solver_solution_replays_through_check(seed: int, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    pos = sample_lock(seed)
+    f = tmp_path / f"lock{seed}.txt"
+    f.write_text(write_lock(pos))
+    code, out, _ = run(["lockmaker", "solve", str(f), "--json"], capsys)
+    solved = json.loads(out)
+    assert code == 0
+    if not solved["solvable"]:
+        return
+    code, out, _ = run(["lockmaker", "check", str(f), ", ".join(solved["solution"]), "--json"],
+                       capsys)
+    assert code == 0
+    checked = json.loads(out)
+    assert checked == {"valid": True, "solved": True, "moves": solved["moves"], "error": None}

@@ -147,3 +147,8 @@ def test_lm22_piece_lists() -> None:
         parse_piece_list("H2,Q4")
     with pytest.raises(RuleError, match="LM-4"):
         parse_piece_list("H1")
+
+
+def test_lm11_numbered_listing_from_the_solver_can_be_pasted_back() -> None:
+    moves = parse_solution("  1. F234 U1\n  2. K R1\n3) E5 CW, K L2")
+    assert [str(m) for m in moves] == ["F234 U1", "K R1", "E5 CW", "K L2"]

@@ -188,9 +188,8 @@ def test_lm16_solutions_are_checked_and_timed() -> None:
     assert m.state.stage == "pick"
     sols = m.state.solutions[0]
     assert [(s.moves, s.at) for s in sols] == [(2, 12.0), (1, 17.0), (1, 20.0)]
-    assert m.spec is not None and m.spec.duration == 30.0
-    m.submit(0, "1", final=True)
-    m.submit(1, "1", final=True)
+    assert m.spec is not None and m.spec.duration == 30.0 and m.spec.may == {0}
+    m.submit(0, "1", final=True)  # only seat 1 has solutions to choose between
     assert m.state.final[0] is not None and m.state.final[0].moves == 2  # its pick counts
     announced = events(m, "solutions_announced")[0]
     assert announced["seat_1"] == {"moves": 2, "time": 12.0}
@@ -226,8 +225,6 @@ def play_round(m: Match, clock: ManualClock, *, t0: float, s0: str, t1: float, s
     m.submit(0, s0, final=True)
     clock.set(base + t1)
     m.submit(1, s1, final=True)
-    m.submit(0, "1", final=True)
-    m.submit(1, "1", final=True)
     for seat in (0, 1):
         m.submit(seat, decide[seat], final=True)
     for seat in (0, 1):
@@ -273,8 +270,6 @@ def test_lm17_countersolve_lasts_as_long_as_the_solver_took() -> None:
     clock.set(base + 40)
     m.submit(0, "K R2", final=True)
     m.submit(1, "K R2", final=True)
-    m.submit(0, "1", final=True)
-    m.submit(1, "1", final=True)
     m.submit(0, "pass", final=True)
     m.submit(1, "countersolve", final=True)
     assert m.spec is not None and m.spec.name == "counter"
@@ -296,7 +291,6 @@ def test_lm18_correct_impossible_call_earns_five_and_caps_the_maker() -> None:
     to_solve(m, IMPOSSIBLE1)
     m.submit(0, "impossible", final=True)
     m.submit(1, "K R2", final=True)  # seat 2 solves seat 1's lock: +1
-    m.submit(1, "1", final=True)
     assert m.state.stage == "decide"
     m.submit(0, "countersolve", final=True)  # seat 1 countersolves and fails: seat 2 +3 ...
     # seat 2's lock was declared impossible: it goes to countersolving for 5 minutes
@@ -316,7 +310,6 @@ def test_lm18_wrong_impossible_call_maker_solves_and_earns_one() -> None:
     m.submit(0, "impossible", final=True)
     clock.advance(30)
     m.submit(1, "K R2", final=True)
-    m.submit(1, "1", final=True)
     m.submit(0, "pass", final=True)
     assert m.spec is not None and m.spec.name == "counter" and m.spec.duration == 300.0
     m.submit(1, "K R2", final=True)

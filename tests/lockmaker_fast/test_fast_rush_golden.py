@@ -61,9 +61,9 @@ def test_fog15_cluster_has_541934_positions() -> None:
 @pytest.mark.parametrize("name", ["fog51", "wall60"])
 def test_python_and_vector_paths_agree(name: str) -> None:
     c = Compiled(from_rush(PUZZLES[name][0]))
-    a, b = solve_python(c), solve_vector(c)
-    assert a.moves == b.moves == solve(c).moves
-    assert a.states == b.states
+    a, b = solve_python(c, bounded=False), solve_vector(c)
+    assert a.moves == b.moves == solve(c).moves == solve_python(c).moves
+    assert a.states == b.states  # the same levels, by two implementations
     ca, cb = cluster_walk_python(c), cluster_walk_vector(c)
     assert (ca.states, ca.moves, ca.start_moves) == (cb.states, cb.moves, cb.start_moves)
 

@@ -26,7 +26,7 @@ def test_chains_marked_with_lengths_and_loops_crossed() -> None:
     lengths = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "chain-length"]
     assert lengths == ["2"] * 6
     assert svg.count('class="looped"') == 4
-    assert "score 64 = 2x2x2x2x2x2" in svg
+    assert "score 64 = 2x2x2x2x2x2<" in svg and "non-connected containers: 9" in svg
 
 
 def test_views_render_own_grid_and_both_at_the_end() -> None:

@@ -33,7 +33,7 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     page.get_by_test_id("feather-msg").filter(has_text="fill Z A").wait_for()
 
     status.filter(has_text="tick 1 of 5").wait_for()
-    assert page.get_by_test_id("feather-bucket-0-A").inner_text() == "A 10/10"
+    assert page.get_by_test_id("feather-bucket-0-A").text_content() == "A 10/10"
     # A second Fill inside the cooldown is refused with the rule's name (LF-4, G-6).
     page.get_by_test_id("feather-basin").select_option("Y")
     page.get_by_test_id("feather-bucket-1").select_option("B")
@@ -46,7 +46,7 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     page.get_by_test_id("feather-msg").filter(has_text="transfer A -> B").wait_for()
 
     status.filter(has_text="tick 2 of 5").wait_for()
-    assert page.get_by_test_id("feather-bucket-0-A").inner_text() == "A 3/10"
+    assert page.get_by_test_id("feather-bucket-0-A").text_content() == "A 3/10"
     page.get_by_test_id("feather-verb").select_option("complete")
     page.get_by_test_id("feather-pick-A").check()
     page.get_by_test_id("feather-objective").select_option("1")
@@ -55,7 +55,7 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     page.get_by_test_id("feather-msg").filter(has_text="complete A 1").wait_for()
 
     status.filter(has_text="tick 3 of 5").wait_for()
-    assert page.get_by_test_id("feather-points-0").inner_text() == "1 points"
+    assert page.get_by_test_id("feather-points-0").text_content() == "1 point"
     page.screenshot(path=str(screenshot_dir / "feather_tick3.png"), full_page=True)
 
     result = page.get_by_test_id("result")

@@ -1,6 +1,6 @@
 """Lockmaker in a real browser: a human seat plays a one-round match against the bot through
 the page's own controls -- Ready, the draft buttons, the click-to-place lock editor, a refused
-lock naming its rule (G-6, LM-15), the moves box, the solution pick, the countersolve choice --
+lock naming its rule (G-6, LM-15), the moves box, the countersolve choice --
 and the result shows."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_human_plays_a_lockmaker_round_against_the_bot(page: Any, live_server: s
     page.get_by_test_id("lm-submit-lock").click()
 
     # Solve the bot's lock: read it from our seat's view and type the optimal moves.
-    page.get_by_test_id("lm-moves").wait_for()
+    page.get_by_test_id("lm-moves").wait_for(timeout=90_000)  # the bot builds meanwhile
     view = httpx.get(f"{live_server}/api/matches/{m['id']}/view", params={"token": token}).json()
     theirs = read_lock(view["state"]["locks"][1])
     res = solve(theirs)
@@ -60,7 +60,7 @@ def test_human_plays_a_lockmaker_round_against_the_bot(page: Any, live_server: s
     page.screenshot(path=str(screenshot_dir / "lockmaker_solve.png"), full_page=True)
     page.get_by_test_id("lm-submit-moves").click()
 
-    page.get_by_test_id("lm-pick-1").click()
+    # One solution each: nothing to pick, so the countersolve decision comes next.
     decide = page.get_by_test_id("lm-pass")
     decide.wait_for()
     decide.click()

@@ -141,7 +141,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         cards = state.order[(bout - 1) * c.cards_per_bout: bout * c.cards_per_bout]
         points = (state.points[0] + bonus, state.points[1] + bonus)
         new = replace(state, stage=STUDY_CARDS, bout=bout, round=0, cards=cards, hand=cards,
-                      points=points, bets=((), ()), landed=((), ()), last_plays=(), plays=())
+                      points=points, bets=((), ()), landed=((), ()), plays=())
         data = {"bout": bout, "cards": [state.card(n).to_json() for n in cards],
                 "bonus": int(bonus), "points": [fmt(p) for p in points]}
         return new, [GameEvent("bout_started", data)]

@@ -127,8 +127,8 @@ def parse_action(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
         return Action("pass")
     if verb == "fill":
         _arity(args, 2, verb, "fill BASIN BUCKET")
-        basin = _basin(args[0], basins, verb)
-        return Action(verb, (_bucket(args[1], buckets, verb),), basin=basin)
+        source = _basin(args[0], basins, verb)
+        return Action(verb, (_bucket(args[1], buckets, verb),), basin=source)
     if verb == "drain":
         if len(args) not in (1, 2):
             raise ParseError("LF-9", "drain: expected 'drain BUCKET' or 'drain BUCKET -> BASIN'")

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from arena.core.errors import RuleError
-from arena.games.feather.actions import LETTERS, Action
+from arena.games.feather.actions import Action
 from arena.games.feather.basins import forecast
 from arena.games.feather.objectives import POWERUPS, Objective, Predicate
 from arena.games.feather.scenario import SessionSpec
@@ -408,4 +408,4 @@ def random_legal(spec: SessionSpec, board: Board, seat: int, rng: random.Random)
     return str(rng.choice(legal_actions(spec, board, seat)))
 
 
-__all__ = ["LETTERS", "Plan", "choose", "completable", "legal_actions", "random_legal", "search"]
+__all__ = ["Plan", "choose", "completable", "legal_actions", "random_legal", "search"]

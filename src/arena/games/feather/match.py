@@ -204,7 +204,8 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         data.update({
             "title": state.title,
             "stage": state.stage,
-            "session": {"index": state.index, "name": state.session.name,
+            "session": {"index": min(state.index, len(state.sessions) - 1),
+                        "name": state.session.name,
                         "practice": state.session.practice, "ticks": state.session.ticks,
                         "count": len(state.sessions)},
             "sessions": [s.name for s in state.sessions],

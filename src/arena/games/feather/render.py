@@ -31,7 +31,7 @@ def _seat(spec: SessionSpec, board: Board, seat: int, x0: float, y0: float, view
     top = max(max(me.caps), 1)
     label = f"Seat {seat + 1}" + (" (you)" if viewer == seat else "")
     out = [_text(x0, y0, label, size=15, weight="bold", fill=SEAT_COLOURS[seat]),
-           _text(x0 + 170, y0, f"{me.points} points", size=15, weight="bold",
+           _text(x0 + 170, y0, f"{me.points} point{'' if me.points == 1 else 's'}", size=15, weight="bold",
                  testid=f"feather-points-{seat}")]
     if board.ankh == seat:
         out.append(_text(x0 + 300, y0, "☥ ankh", size=15, fill="#a07800", testid="feather-ankh"))

@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ParseError, RuleError
+from arena.games.feather.actions import GLUE, VERBS
 from arena.games.feather.basins import At, BasinSpec, Every, Rule
 from arena.games.feather.objectives import Objective, parse_objective
 
 SCENARIO_DIR = Path(__file__).with_name("scenarios")
 BUCKET_LETTERS = "ABCDEFGH"
+RESERVED = frozenset({*GLUE, *VERBS, "opp", "opponent", "their", "theirs", "my", "own", "mine"})
+"""Words of the action notation, which cannot name a basin."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ def _session(table: Any, where: str) -> SessionSpec:
     for n in names:
         if names.count(n) > 1:
             raise _err(f"{where}.basins", f"two basins are called {n}")
-        if n in letters or n in {"OPP"}:
+        if n in letters or n.lower() in RESERVED:
             raise _err(f"{where}.basins", f"basin name {n} is taken by a bucket or a word")
     objs = tuple(parse_objective(o, f"{where}.objectives[{i}]")
                  for i, o in enumerate(table.get("objectives", [])))
@@ -200,7 +203,7 @@ def load_scenario(name_or_path: str) -> Scenario:
         _cache[name_or_path] = scenario  # shipped files never change while running
         return scenario
     path = Path(name_or_path)
-    if not path.is_file():
+    if path.suffix != ".toml" or not path.is_file():
         raise RuleError("LF-7", f"no scenario {name_or_path!r}: not a shipped one "
-                                f"({', '.join(shipped())}) and not a file")
+                                f"({', '.join(shipped())}) and not a .toml file")
     return parse_scenario(path.read_text(encoding="utf-8"), path.stem)

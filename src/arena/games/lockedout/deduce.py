@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from arena.core.errors import ParseError, RuleError
@@ -123,7 +123,7 @@ class GuessValue:
                 "remaining": self.now}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _light_mask(guesses: tuple[Combo, ...], target: int) -> int:
     """Combinations that could have shown this pattern of conditions for one of the guesses
     (and are not that guess: a right guess opens instead of flashing)."""
@@ -134,7 +134,7 @@ def _light_mask(guesses: tuple[Combo, ...], target: int) -> int:
     return mask
 
 
-@lru_cache(maxsize=None)
+@cache
 def _known_mask(left: int | None, right: int | None) -> int:
     return sum(1 << i for i, c in enumerate(COMBOS) if Known(0, left, right).allows(c))
 

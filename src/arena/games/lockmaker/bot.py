@@ -13,10 +13,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.construct import buildable, random_lock
 from arena.games.lockmaker.lockfile import write_lock
 from arena.games.lockmaker.notation import format_solution
-from arena.games.lockmaker.pieces import PieceKind
+from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.solver import SolveResult, solve
 
@@ -25,8 +26,9 @@ if TYPE_CHECKING:
 
 HAND_SIZE = 4
 """The bot stops drafting at this many pieces: small hands keep its locks quick to solve."""
-BUILD_CANDIDATES = 5
-BUILD_BUDGET = 1500
+BUILD_CANDIDATES = 12
+BUILD_BUDGET = 800
+IMPROVE_STEPS = 25
 SOLVE_BUDGET = 300_000
 RANDOM_BUDGET = 1500
 PREFERENCE = {"V3": 0, "H3": 1, "V2": 2, "H2": 3, "X": 4}
@@ -92,8 +94,54 @@ def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
         res = cached_solve(pos, BUILD_BUDGET)
         if res.solvable and res.moves is not None and (best is None or res.moves > best[0]):
             best = (res.moves, pos)
+    if best is not None:
+        best = improve(best[1], best[0], rng)
     chosen = best[1] if best is not None else fallback
     return None if chosen is None else write_lock(chosen)
+
+
+def mutate(pos: Position, rng: random.Random) -> Position | None:
+    """The lock with one bar (or the key) moved to another free place in its orientation;
+    None when that breaks a rule (an axis left alone, LM-8)."""
+    board = pos.board
+    i = rng.randrange(len(pos.pieces))
+    bar = pos.pieces[i]
+    rest = pos.pieces[:i] + pos.pieces[i + 1:]
+    taken = {pos.keyhole, *pos.axes}
+    for b in rest:
+        taken.update(bar_cells(board, b))
+    # Bars keep their drafted orientation (LM-4); the key mostly keeps its own.
+    horizontal = bar.horizontal if i or rng.random() < 0.8 else not bar.horizontal
+    spots = [Bar(c, bar.length, horizontal) for c in board.open_cells()]
+    spots = [b for b in spots if b != bar and _fits(board, taken, b)]
+    if not spots:
+        return None
+    new = rng.choice(spots)
+    out = pos.with_pieces(new, rest) if i == 0 else pos.with_pieces(pos.key, (*rest[1:], new))
+    return None if out.problems() or out.solved else out
+
+
+def _fits(board: Board, taken: set[int], bar: Bar) -> bool:
+    c, r = board.col(bar.cell), board.row(bar.cell)
+    end = (c + bar.length - 1, r) if bar.horizontal else (c, r + bar.length - 1)
+    if not board.inside(*end):
+        return False
+    return all(board.is_open(x) and x not in taken for x in bar_cells(board, bar))
+
+
+def improve(pos: Position, moves: int, rng: random.Random,
+            steps: int = IMPROVE_STEPS) -> tuple[int, Position]:
+    """Hill-climb: keep single-piece changes that stay solvable and need at least as many
+    moves (a lock the generator issue will make much harder)."""
+    best = (moves, pos)
+    for _ in range(steps):
+        cand = mutate(best[1], rng)
+        if cand is None:
+            continue
+        res = cached_solve(cand, BUILD_BUDGET)
+        if res.solvable and res.moves is not None and res.moves >= best[0]:
+            best = (res.moves, cand)
+    return best
 
 
 def bot_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random) -> str | None:

@@ -5,7 +5,8 @@ Each round walks these stages (one engine phase each, except the draft: one phas
 ``study`` (90 s; in round 1 the DMO answers ``first`` or ``second``, LM-13) ->
 ``draft`` (45 s a turn, snake order, ``stop`` allowed, LM-14) ->
 ``build`` (420 s, a lock file, LM-15) -> ``solve`` (300 s, timed solutions or ``impossible``,
-LM-16) -> ``pick`` (30 s, which solution counts) -> ``decide`` (30 s, countersolve or pass,
+LM-16) -> ``pick`` (30 s, which solution counts; only for a seat with two or more) ->
+``decide`` (30 s, countersolve or pass,
 LM-17) -> ``counter`` (one phase per countersolving maker: as long as its solver took, or 5
 minutes after an impossible call, LM-18) -> scoring (LM-19) and the end check (LM-20).
 
@@ -182,7 +183,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return PhaseSpec("solve", c.solve, must=frozenset({0, 1}),
                              prompt="a solution (e.g. BC1 L1, C34 D2, K R1) or impossible")
         if st == "pick":
-            may = frozenset(s for s in (0, 1) if state.solutions[s] and not state.impossible[s])
+            may = frozenset(s for s in (0, 1) if len(state.solutions[s]) > 1)
             return PhaseSpec("pick", c.pick, may=may, prompt="the number of the solution that counts")
         if st == "decide":
             may = frozenset(m for m in (0, 1) if state.final[1 - m] is not None)
@@ -326,7 +327,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                                       for x in sols[s]]}, to=frozenset({s})))
             state = replace(state, solutions=(sols[0], sols[1]), impossible=(imp[0], imp[1]),
                             stage="pick")
-            if not any(sols):
+            if not any(len(x) > 1 for x in sols):  # nothing to choose between: no pick phase
                 return self._announce(state, {}, events)
             return state, events
         if st == "pick":
@@ -541,16 +542,24 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return [_solution_label(seat, i, x) for i, x in enumerate(state.solutions[seat], 1)]
 
     def render_svg(self, state: LMState, viewer: int | None) -> str | None:
+        """The round's empty board until the locks are shown (LM-16); then both locks side by
+        side, the viewer's own marked, since a maker countersolves its own (LM-17)."""
         locks = state.locks
         if locks[0] is None or locks[1] is None:
             return render_lock(state.current.board, title=f"Round {state.round + 1}")
-        if viewer is not None:
-            lock = locks[1 - viewer]
+
+        def title(s: int) -> str:
+            if viewer is None:
+                return f"Seat {s + 1}'s lock"
+            return "Your lock" if s == viewer else f"Seat {s + 1}'s lock (yours to pick)"
+
+        order = (1 - viewer, viewer) if viewer is not None else (0, 1)
+        parts = []
+        for s in order:
+            lock = locks[s]
             assert lock is not None
-            return render_lock(lock, title=f"Round {state.round + 1}: seat {2 - viewer}'s lock")
-        a = render_lock(locks[0], title="Seat 1's lock")
-        b = render_lock(locks[1], title="Seat 2's lock")
-        return _side_by_side(a, b)
+            parts.append(render_lock(lock, title=title(s)))
+        return _side_by_side(parts[0], parts[1])
 
     # ------------------------------------------------------------------ players
     def bot(self, state: LMState, seat: int, rng: random.Random) -> str | None:

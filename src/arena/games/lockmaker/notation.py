@@ -24,6 +24,8 @@ from arena.games.lockmaker.pieces import bar_cells
 from arena.games.lockmaker.position import Position
 
 _MOVE = re.compile(r"^(K|[A-K]+\d+(?:-\d+)?)(CCW|CW|180|[UDLR]\d+)$")
+_NUMBERING = re.compile(r"^\s*\d+\s*[.)]\s+")
+"""A leading ``12.`` or ``12)`` (as in the solver's numbered listing) is ignored."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,10 @@ def parse_solution(text: str) -> list[MoveText]:
     out: list[MoveText] = []
     for no, raw in enumerate(text.splitlines(), 1):
         col = 1
+        numbering = _NUMBERING.match(raw)
+        if numbering:
+            col += numbering.end()
+            raw = raw[numbering.end():]
         for part in raw.split(","):
             stripped = part.strip()
             if stripped and not stripped.startswith(";"):

@@ -66,9 +66,11 @@ def render_svg(lock: Position | Board, *, cell: int = 40, title: str | None = No
             out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{bw - 8}" height="{bh - 8}" '
                        f'rx="6" fill="{color}" stroke="#333333" stroke-width="1.5" '
                        f'data-piece="{name}"/>')
-            out.append(f'<text x="{x + bw / 2}" y="{y + bh / 2 + fs * 0.35:.1f}" '
-                       f'text-anchor="middle" font-size="{fs * 0.8:.0f}" fill="white">'
-                       f'{"KEY" if i == 0 else name}</text>')
+            label = "KEY" if i == 0 else name
+            size = min(fs * 0.8, (bw - 10) / (0.62 * len(label)))
+            out.append(f'<text x="{x + bw / 2}" y="{y + bh / 2 + size * 0.35:.1f}" '
+                       f'text-anchor="middle" font-size="{size:.1f}" fill="white">'
+                       f'{label}</text>')
         for a in pos.axes:
             x, y = xy(a)
             cx, cy, r = x + cell / 2, y + cell / 2, cell * 0.36

@@ -38,7 +38,7 @@ def children(grid: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Weights:
-    single_open: float = 0.45
+    single_open: float = 0.2
     single_dead: float = -0.15
     open_chain: float = 0.12
     waste: float = 0.12

@@ -52,7 +52,7 @@ def board(grid: str, *, chains: bool = False, title: str | None = None,
           highlight: tuple[int, ...] = ()) -> str:
     """An SVG document of ``grid`` (25 characters, ``.`` empty)."""
     width = MARGIN + SIZE * CELL + 8
-    height = MARGIN + SIZE * CELL + 8 + (24 if chains else 0)
+    height = MARGIN + SIZE * CELL + 8 + (40 if chains else 0)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="paint-board" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
@@ -117,8 +117,10 @@ def board(grid: str, *, chains: bool = False, title: str | None = None,
                              'class="looped"/>')
         y = MARGIN + SIZE * CELL + 22
         parts.append(f'<text x="{MARGIN}" y="{y}" font-size="14" font-family="sans-serif" '
-                     f'fill="#111" class="score-line">score {result.score} = {result.formula}; '
-                     f"non-connected {result.non_connected}</text>")
+                     f'fill="#111" class="score-line">score {result.score} = {result.formula}'
+                     f'</text><text x="{MARGIN}" y="{y + 17}" font-size="13" '
+                     f'font-family="sans-serif" fill="#333">non-connected containers: '
+                     f"{result.non_connected}</text>")
     parts.append("</svg>")
     return "".join(parts)
 
@@ -140,7 +142,7 @@ def render_state(state: PaintState, viewer: int | None) -> str | None:
     one = board(state.boards[0].grid, chains=True, title="seat 1")
     two = board(state.boards[1].grid, chains=True, title="seat 2")
     w = MARGIN + SIZE * CELL + 8
-    h = MARGIN + SIZE * CELL + 32
+    h = MARGIN + SIZE * CELL + 48
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 16}" height="{h}" '
             f'viewBox="0 0 {2 * w + 16} {h}" role="img" aria-label="both grids">'
             f'<g>{_inner(one)}</g><g transform="translate({w + 16},0)">{_inner(two)}</g></svg>')

@@ -17,8 +17,27 @@ from arena.games.lockmaker.fast.tables import Compiled
 Expander = Callable[[Iterable[int], set[int]], None]
 
 
+BoundedExpander = Callable[[Iterable[int], set[int], int], bool]
+
+
+def make_bounded_expander(c: Compiled) -> BoundedExpander | None:
+    """``expand(states, out, lim)`` like :func:`make_expander`, but skips states whose
+    blocker count exceeds ``lim`` (see :meth:`Compiled.blocker_bound`); returns whether it
+    skipped any. None when the key can turn (no useful bound)."""
+    bound = c.blocker_bound()
+    if bound is None:
+        return None
+    slot, lmask, spans, _cover = bound
+    return _generate(c, (slot, lmask, spans))
+
+
 def make_expander(c: Compiled) -> Expander:
     """``expand(states, out)`` adds every neighbour (LM-5..LM-9) of every state to ``out``."""
+    return _generate(c, None)  # type: ignore[return-value]
+
+
+def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
+    """Emit and compile the expansion function (bounded when ``bound`` is given)."""
     args: list[str] = []
     env: list[object] = []
     kterms = [str(c.key_base)]
@@ -27,12 +46,23 @@ def make_expander(c: Compiled) -> Expander:
         env.append(tab)
         kterms.append(f"K{k}[{'s' if sh == 0 else f'(s >> {sh})'} & {m}]")
     body = [
-        "def expand(frontier, out):",
+        "def expand(frontier, out, lim=0):",
         "    upd = out.update",
+        "    skipped = False",
         "    for s in frontier:",
         f"        k = {' | '.join(kterms)}",
-        "        a = s.__add__",
     ]
+    if bound is not None:
+        slot, lmask, spans = bound
+        args.append("SP")
+        env.append(spans)
+        body += [
+            f"        if ((k >> {slot}) & {lmask} & SP[(s >> {c.key_shift}) & {c.key_mask}])"
+            ".bit_count() > lim:",
+            "            skipped = True",
+            "            continue",
+        ]
+    body.append("        a = s.__add__")
     if c.free_specs:
         terms = [str(c.base)]
         for g, (sh, m, tab) in enumerate(c.groups):
@@ -47,11 +77,13 @@ def make_expander(c: Compiled) -> Expander:
         body.append(f"        upd(map(a, L{i}[{key} & {mask}]))")
     if c.free_specs:
         args.append("free")
-        env.append(c.free_moves)
-        body.append("        upd(free(s, both))")
+        env.append(c.free_table)
+        body.append(f"        upd(map(a, free[((s >> {c.free_shift}) << {c.ncells}) | "
+                    f"(both & {c.free_relevant})]))")
+    body.append("    return skipped")
     src = "\n".join([f"def factory({', '.join(args)}):", *("    " + line for line in body),
                      "    return expand"])
     namespace: dict[str, object] = {}
     exec(compile(src, "<lockmaker-fast-expand>", "exec"), namespace)
     factory = namespace["factory"]
-    return factory(*env)  # type: ignore[operator, no-any-return]
+    return factory(*env)  # type: ignore[operator]

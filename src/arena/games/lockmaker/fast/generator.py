@@ -33,6 +33,9 @@ from arena.games.lockmaker.position import Position, attached, key_targets
 
 STALL = 300
 """Mutations without improvement before a restart."""
+CLUSTER_CAP = 10_000
+"""Reachable sets larger than this are not scored: hard locks are tight (fog51's set has
+4,780 positions), and a loose set costs more than a hundred tight ones."""
 SEEDS = 8
 """Random placements tried per restart (the best one seeds the climb)."""
 TEMPERATURE = 1.5
@@ -210,7 +213,7 @@ def _cells(mask: int) -> set[int]:
 def score(pos: Position) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position)."""
     c = Compiled(from_position(pos))
-    res = cluster_walk(c, buildable=True)
+    res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP)
     if res.moves < 0:
         return -1, pos
     return res.moves, state_position(c, pos, res.hardest)

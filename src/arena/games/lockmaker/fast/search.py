@@ -14,7 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.games.lockmaker.fast import vector
-from arena.games.lockmaker.fast.expand import make_expander
+from arena.games.lockmaker.fast.expand import (
+    BoundedExpander,
+    make_bounded_expander,
+    make_expander,
+)
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -48,6 +52,8 @@ def solve(c: Compiled, max_states: int | None = None, *,
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
     use_vector = vector.supported(c)
+    if not use_vector:
+        return solve_python(c, max_states)
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
@@ -91,7 +97,8 @@ def _as_set(lv: set[int] | vector.I64) -> set[int]:
     return lv if isinstance(lv, set) else set(lv.tolist())
 
 
-def solve_python(c: Compiled, max_states: int | None = None) -> SolveResult:
+def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True
+                 ) -> SolveResult:
     """Fewest moves from the start to any solved position (LM-3), or an impossibility proof.
 
 
@@ -103,6 +110,9 @@ def solve_python(c: Compiled, max_states: int | None = None) -> SolveResult:
         return SolveResult(0, 1, (start,))
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
+    bexp = make_bounded_expander(c) if bounded else None
+    if bexp is not None:
+        return _solve_bounded(c, bexp, max_states)
     expand = make_expander(c)
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
     levels: list[set[int]] = [{start}]
@@ -123,6 +133,51 @@ def solve_python(c: Compiled, max_states: int | None = None) -> SolveResult:
             return SolveResult(None, total, ())
         prev, cur = cur, nxt
     return SolveResult(None, total, ())
+
+
+def _solve_bounded(c: Compiled, expand: BoundedExpander, max_states: int | None
+                   ) -> SolveResult:
+    """Iterative deepening over breadth-first levels with the blocker bound (admissible, so
+    optimality is kept): with budget B a state at depth d is expanded only when
+    d + bound <= B. The first budget that reaches a solved position gives the optimum; a
+    budget that prunes nothing and finds nothing is a proof of impossibility.
+
+    The level trick stays valid: a state kept at depth d would have been kept at any smaller
+    depth, so pruning never delays a state's discovery past its restricted distance."""
+    start = c.start
+    bound = c.blocker_bound()
+    assert bound is not None
+    slot, lmask, spans, cover = bound
+    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
+    k0 = c.key_int(start)
+    blockers = ((k0 >> slot) & lmask & spans[(start >> ksh) & km]).bit_count()
+    budget = 1 + (blockers + cover - 1) // cover
+    total = 0
+    while True:
+        levels: list[set[int]] = [{start}]
+        prev: set[int] = set()
+        cur = levels[0]
+        total += 1
+        pruned = False
+        while cur:
+            d = len(levels) - 1
+            nxt: set[int] = set()
+            # expand s only if d + 1 + ceil(blockers / cover) <= budget
+            if expand(cur, nxt, (budget - d - 1) * cover):
+                pruned = True
+            nxt -= cur
+            nxt -= prev
+            total += len(nxt)
+            levels.append(nxt)
+            for x in nxt:
+                if (x >> ksh) & km in goals:
+                    return SolveResult(len(levels) - 1, total, _path_back(c, levels, x))
+            if max_states is not None and total > max_states:
+                return SolveResult(None, total, ())
+            prev, cur = cur, nxt
+        if not pruned:
+            return SolveResult(None, total, ())
+        budget += 1
 
 
 def _path_back(c: Compiled, levels: list[set[int]], goal: int) -> tuple[int, ...]:
@@ -174,36 +229,47 @@ PYTHON_CAP = 2500
 """Below this many reachable states the pure-Python walk beats NumPy's per-call overhead."""
 
 
-def cluster_walk(c: Compiled, buildable: bool = False) -> ClusterResult:
+TOO_BIG = ClusterResult(-1, -2, -1, 0)
+"""What a capped cluster walk returns when the reachable set exceeds its cap."""
+
+
+def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None
+                 ) -> ClusterResult:
     """The cluster walk: pure Python for small sets, NumPy levels for large ones when the
     vector path applies (same answers either way).
 
     With ``buildable`` the hardest position is taken among those whose bars all have their
     original orientation, i.e. that a maker could build from the same hand (LM-4, LM-15);
-    only axis turns change orientation, and the vector path has none."""
-    if buildable and c.free_specs:
-        levels = reachable(c)
-        assert levels is not None
-        return _reverse_python(c, levels, buildable=True)
-    if vector.supported(c):
-        levels = reachable(c, PYTHON_CAP)
+    only axis turns change orientation, and the vector path has none. With ``cap`` a set
+    larger than that is abandoned and :data:`TOO_BIG` returned (the generator's budget)."""
+    if buildable and c.free_specs or not vector.supported(c):
+        levels = reachable(c, cap)
         if levels is None:
-            return cluster_walk_vector(c)
-        return _reverse_python(c, levels)
-    return cluster_walk_python(c)
+            return TOO_BIG
+        return _reverse_python(c, levels, buildable=buildable)
+    levels = reachable(c, PYTHON_CAP if cap is None else min(cap, PYTHON_CAP))
+    if levels is None:
+        if cap is not None and cap <= PYTHON_CAP:
+            return TOO_BIG
+        return cluster_walk_vector(c, cap)
+    return _reverse_python(c, levels)
 
 
-def cluster_walk_vector(c: Compiled) -> ClusterResult:
+def cluster_walk_vector(c: Compiled, cap: int | None = None) -> ClusterResult:
     """Forward level walk for the reachable set (sorted int64 arrays), then the reverse walk
     from every solved member; nothing but the levels is kept (no adjacency)."""
     ex = vector.VectorExpander(c)
     cur = np.array([c.start], dtype=np.int64)
     prev = cur[:0]
     levels = [cur]
+    count = 1
     while len(cur):
         nxt = vector.next_level(ex, cur, prev)
         if len(nxt):
             levels.append(nxt)
+            count += len(nxt)
+            if cap is not None and count > cap:
+                return TOO_BIG
         prev, cur = cur, nxt
     everything = np.concatenate(levels)
     total = len(everything)

@@ -350,6 +350,13 @@ class Compiled:
 
         return shift, (1 << bits) - 1, LazyTable(compute)
 
+    def key_int(self, s: int) -> int:
+        """All line keys of ``s`` in one int (see :meth:`_build_keys`)."""
+        k = self.key_base
+        for sh, m, tab in self.key_groups:
+            k |= tab[(s >> sh) & m]
+        return k
+
     def occupancy(self, s: int) -> int:
         both = self.base
         for sh, m, tab in self.groups:
@@ -491,6 +498,21 @@ class Compiled:
                 attach.append(am)
                 rots.append(rd)
             self.free_specs.append((pt.shift, pt.mask, steps, attach, rots))
+        # Free moves depend only on the free pieces' fields (packed last) and on the cells any
+        # free piece could ever enter; cache them as deltas under that key.
+        relevant = 0
+        for k in self.free_ids:
+            for cm in self.pieces[k].cellmask:
+                relevant |= cm
+        self.free_shift = self.pieces[self.free_ids[0]].shift if self.free_ids else 0
+        self.free_relevant = relevant
+        ncells = self.ncells
+
+        def free_compute(key: int) -> tuple[int, ...]:
+            s = (key >> ncells) << self.free_shift
+            return tuple(t - s for t in self.free_moves(s, key & relevant))
+
+        self.free_table: LazyTable[tuple[int, ...]] = LazyTable(free_compute)
 
     def free_moves(self, s: int, both: int) -> list[int]:
         """Neighbours of ``s`` by moves of free pieces: slides and axis rotations, each kept
@@ -556,6 +578,42 @@ class Compiled:
         if self.free_specs:
             out.extend(self.free_moves(s, both))
         return out
+
+    def blocker_bound(self) -> tuple[int, int, list[int], int] | None:
+        """An admissible lower bound on the moves left, for a key that never turns: one move
+        for the key plus one per piece in the way between it and its goal (each must move at
+        least once). Returned as (line slot in the key int, line mask, span mask per key
+        placement, cells one blocker can cover); None when the key can turn."""
+        k = self.packed_of[0]
+        key = self.pieces[k]
+        if key.free or len(self.goal_indices) != 1:
+            return None
+        li = next(i for i, ln in enumerate(self.lines) if k in ln.pieces)
+        line = self.lines[li]
+        w = self.width
+
+        def offset(cells: Placement) -> int:
+            return cells[0] % w if line.horizontal else cells[0] // w
+
+        (g,) = self.goal_indices
+        goff = offset(key.placements[g])
+        spans = []
+        for p in key.placements:
+            off = offset(p)
+            lo, hi = (off + 2, goff + 1) if goff > off else (goff, off - 1)
+            m = 0
+            for x in range(lo, hi + 1):
+                m |= 1 << x
+            spans.append(m)
+        cover = 1
+        for j in self.free_ids:
+            pt = self.pieces[j]
+            for p in pt.placements:
+                along = (p[1] - p[0] == 1) == line.horizontal
+                if along and (p[0] // w if line.horizontal else p[0] % w) == line.number:
+                    cover = max(cover, len(p))
+        slot, _mask = self.key_slots[li]
+        return slot, (1 << line.length) - 1, spans, cover
 
     def as_drafted(self, s: int) -> bool:
         """Every bar (not the key) has its starting orientation (LM-4: a maker places a bar

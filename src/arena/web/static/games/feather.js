@@ -73,12 +73,14 @@
     msg.className = "feather-msg";
     msg.dataset.testid = "feather-msg";
     msg.textContent = draft.msg;
-    const send = async (text) => {
+    const send = async (text, final) => {
       api.setNotation(text);
-      const r = await api.submit(text, false);
+      // Ticks never close early, so a tick's action stays open to change (final = false);
+      // "ready" is final so that the study phase can end when both seats are ready (G-4).
+      const r = await api.submit(text, !!final);
       draft.msg = r.ok ? "Sent for the next tick: " + text : r.error;
       if (r.ok) draft.sent = text;
-      msg.textContent = draft.msg;
+      redraw();
     };
     const button = (label, testid, fn) => {
       const b = document.createElement("button");
@@ -89,7 +91,7 @@
       return b;
     };
     if (st.stage === "study") {
-      box.appendChild(button("Ready", "feather-ready", () => send("ready")));
+      box.appendChild(button("Ready", "feather-ready", () => send("ready", true)));
       box.appendChild(msg);
       return box;
     }
@@ -165,17 +167,24 @@
     return box;
   }
 
+  // The latest render's arguments: a control's late callback (a submit answered after the
+  // next tick's update) redraws the newest view, never the one it was created with.
+  let latest = null;
+
+  function draw() {
+    if (!latest) return;
+    const { root, view, api } = latest;
+    root.innerHTML = (view.svg ? '<div class="svg-board" data-testid="feather-board">' + view.svg + "</div>" : "") + statusHtml(view.state || {}, api.seat);
+    root.appendChild(controls(view, api, draw));
+  }
+
   function render(root, view, api) {
-    const st = view.state || {};
     const phaseKey = view.phase ? view.phase.no : null;
     if (draft.phaseKey !== phaseKey) {
       draft.phaseKey = phaseKey;
       draft.msg = "";
     }
-    const draw = () => {
-      root.innerHTML = (view.svg ? '<div class="svg-board" data-testid="feather-board">' + view.svg + "</div>" : "") + statusHtml(st, api.seat);
-      root.appendChild(controls(view, api, draw));
-    };
+    latest = { root: root, view: view, api: api };
     draw();
   }
 
@@ -183,7 +192,7 @@
     const d = e.data || {};
     switch (e.kind) {
       case "tick":
-        if (!d.outcomes || !d.outcomes.length) return null;
+        if (!d.outcomes || !d.outcomes.length) return esc(d.session) + " tick " + d.tick;
         return esc(d.session) + " tick " + d.tick + ": " + d.outcomes.map((o) => "seat " + (o.seat + 1) + " <code>" + esc(o.action) + "</code> " + (o.done ? "" : "void ") + (o.note ? "(" + esc(o.note) + ")" : "")).join("; ");
       case "session_started": return "<b>" + esc(d.session) + "</b> begins";
       case "session_over": return "<b>" + esc(d.session) + "</b> over: points " + d.points.join(" / ") + ", water " + d.water.join(" / ");

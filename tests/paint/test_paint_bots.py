@@ -1,0 +1,71 @@
+"""The bots: legal decisions, a sensible evaluation, valid designs, the benchmark players."""
+
+from __future__ import annotations
+
+import random
+
+from arena.games.paint.designer import (
+    DEFAULT_DESIGN,
+    HARD_DESIGNS,
+    design_for,
+    mutate,
+    recolour,
+    search_design,
+)
+from arena.games.paint.episode import play_episode
+from arena.games.paint.grid import EMPTY_GRID, legal_actions, parse_grid, place
+from arena.games.paint.planner import BeamClairvoyant, Planner, colour_odds, evaluate
+from arena.games.paint.players import GreedyPlayer, Situation
+from arena.games.paint.scoring import score_grid, score_value
+from arena.games.paint.sets import is_valid
+
+
+def test_evaluation_prefers_pairs_to_walled_in_singles_and_avoids_loops() -> None:
+    pair = parse_grid("RR...\n.....\n.....\n.....\n.....")
+    apart = parse_grid("R.R..\n.....\n.....\n.....\n.....")
+    assert evaluate(pair) > evaluate(apart)
+    walled = parse_grid("RG...\nG....\n.....\n.....\n.....")
+    free = parse_grid(".GR..\nG....\n.....\n.....\n.....")
+    assert evaluate(free) > evaluate(walled)
+    square = parse_grid("RRG..\nRRB..\n.....\n.....\n.....")
+    line = parse_grid("RRRRG\n..B..\n.....\n.....\n.....")
+    assert evaluate(line) > evaluate(square)
+
+
+def test_colour_odds_follow_unused_seen_sets() -> None:
+    s = Situation(EMPTY_GRID, seen=("RRGB", "RGBR", "GBRG"), used=("GBRG",))
+    odds = colour_odds(s)
+    assert abs(sum(odds.values()) - 1) < 1e-9 and odds["R"] > odds["G"]
+
+
+def test_planner_decisions_are_legal() -> None:
+    grid = place(parse_grid(".G...\n.BR..\n.....\n.....\n....."), "R")
+    planner = Planner(beam=3)
+    action = planner.shove(Situation(grid, queue="GB", seen=("RGBR",), used=("RGBR",)))
+    assert action in {a for a, _ in legal_actions(grid)}
+    assert planner.pick(Situation(EMPTY_GRID, shown=("RGBR", "GBRG", "BRGB"))) in (0, 1, 2)
+
+
+def test_planner_beats_greedy_on_a_fixed_sample() -> None:
+    rng = random.Random(4)
+    games = [(design_for(rng), rng.randrange(2**31)) for _ in range(3)]
+    planner = sum(score_value(play_episode(Planner(beam=3), s, seed).grid) for s, seed in games)
+    greedy = sum(score_value(play_episode(GreedyPlayer(), s, seed).grid) for s, seed in games)
+    assert planner > greedy
+
+
+def test_clairvoyant_fills_the_grid() -> None:
+    grid = BeamClairvoyant(width=4).play(DEFAULT_DESIGN, 3)
+    assert "." not in grid and score_grid(grid).score >= 1
+
+
+def test_design_bot_stays_within_pf4() -> None:
+    rng = random.Random(1)
+    for design in HARD_DESIGNS:
+        assert is_valid(design)
+    for _ in range(20):
+        assert is_valid(design_for(rng))
+        assert is_valid(mutate(DEFAULT_DESIGN, rng))
+    assert recolour(("RGBR",), "GBR") == ("GBRG",)
+    design, value = search_design(random.Random(2), GreedyPlayer(), steps=2, episodes=1)
+    assert is_valid(design) and value > 0
