@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -46,13 +47,17 @@ def run_child(cmd: list[str], stdin: str | None = None, timeout: float = 600.0
     return proc.stdout, wall, rss
 
 
-def naive(mode: str, reps: int, lines: str, naive_path: str) -> tuple[dict[str, float], float, float]:
+def naive(mode: str, reps: int, lines: str, naive_path: str
+          ) -> tuple[dict[str, float], dict[str, float], float, float]:
+    """The baseline's own per-puzzle (median, min) times, its process wall time and peak."""
     out, wall, rss = run_child([naive_path, mode, str(reps)], stdin=lines)
     med: dict[str, float] = {}
+    low: dict[str, float] = {}
     for line in out.splitlines():
         name = line.split()[0]
         med[name] = float(line.split("med=")[1].split("s")[0])
-    return med, wall, rss
+        low[name] = float(line.split("min=")[1].split("s")[0])
+    return med, low, wall, rss
 
 
 # ---------------------------------------------------------------- workers (run as children)
@@ -71,7 +76,7 @@ def worker_solve(reps: int) -> None:
             ts.append(time.perf_counter() - t0)
         ts.sort()
         print(json.dumps({"name": f[0], "moves": res.moves, "states": res.states,
-                          "med": ts[len(ts) // 2]}), flush=True)
+                          "med": ts[len(ts) // 2], "min": ts[0]}), flush=True)
 
 
 def worker_cluster() -> None:
@@ -88,19 +93,25 @@ def worker_cluster() -> None:
                           "sec": time.perf_counter() - t0}), flush=True)
 
 
-def random_11x11(seed: int):  # type: ignore[no-untyped-def]
+def random_11x11(seed: int, family: str):  # type: ignore[no-untyped-def]
+    """14 random bars (H/V, 2-4 cells) and 2 axes on an open 11 x 11 board. ``game``: the
+    game's uniform random legal lock (construct.random_lock); ``inline``: the generator's
+    placement with the key in line with the keyhole (far more often solvable, deeper)."""
     from arena.games.lockmaker.board import Board
     from arena.games.lockmaker.construct import random_lock
+    from arena.games.lockmaker.fast.generator import random_placement
     from arena.games.lockmaker.pieces import PieceKind
     rng = random.Random(seed)
     hand = [PieceKind(rng.choice("HV"), rng.choice((2, 2, 3, 3, 4))) for _ in range(14)]
     hand += [PieceKind("X"), PieceKind("X")]
-    return random_lock(Board(11, 11), hand, rng)
+    if family == "game":
+        return random_lock(Board(11, 11), hand, rng)
+    return random_placement(Board(11, 11), hand, rng)
 
 
-def worker_random(seed: int) -> None:
+def worker_random(seed: int, family: str) -> None:
     from arena.games.lockmaker.fast.api import fast_solve
-    pos = random_11x11(seed)
+    pos = random_11x11(seed, family)
     if pos is None:
         print(json.dumps({"seed": seed, "skip": True}))
         return
@@ -115,7 +126,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", default=None)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--family", default="game")
+    ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="skip the 300 s generator run")
     ap.add_argument("--naive", default=str(SHARED / "naive_rush_bfs.py"))
     ap.add_argument("--gen-seconds", type=float, default=300.0)
@@ -129,7 +141,7 @@ def main() -> None:
         worker_cluster()
         return
     if args.worker == "random":
-        worker_random(args.seed)
+        worker_random(args.seed, args.family)
         return
 
     sections = {int(x) for x in args.sections.split(",")}
@@ -154,20 +166,24 @@ ME = [str(Path(__file__).resolve())]
 
 def solve_bench(args: argparse.Namespace, puzzles: str) -> None:
     me = ME
-    print("== 1. solving rush_public.txt (median of 3 per puzzle, seconds)")
-    nmed, nwall, _ = naive("solve", args.reps, puzzles, args.naive)
+    print(f"== 1. solving rush_public.txt (median and min of {args.reps} per puzzle, seconds; "
+          "min is the figure least disturbed by other load on the machine)")
+    nmed, nmin, nwall, _ = naive("solve", args.reps, puzzles, args.naive)
     out, _fwall, _ = run_child([*me, "--worker", "solve", "--reps", str(args.reps)], stdin=puzzles)
     fast = {d["name"]: d for d in map(json.loads, out.splitlines())}
     for name, t in nmed.items():
         d = fast[name]
-        print(f"  {name:8} naive {t:.4f}  fast {d['med']:.4f}  x{t / d['med']:.2f}  "
+        print(f"  {name:8} median: naive {t:.4f} fast {d['med']:.4f} x{t / d['med']:.2f} | "
+              f"min: naive {nmin[name]:.4f} fast {d['min']:.4f} x{nmin[name] / d['min']:.2f}  "
               f"({d['moves']} moves, {d['states']} states)")
     tn, tf = sum(nmed.values()), sum(d["med"] for d in fast.values())
-    print(f"  TOTAL    naive {tn:.4f}  fast {tf:.4f}  speed-up x{tn / tf:.2f} (target >= 2.5)")
+    ln, lf = sum(nmin.values()), sum(d["min"] for d in fast.values())
+    print(f"  TOTAL median: naive {tn:.4f} fast {tf:.4f} speed-up x{tn / tf:.2f} | "
+          f"min: naive {ln:.4f} fast {lf:.4f} speed-up x{ln / lf:.2f} (target >= 2.5)")
     t0 = time.perf_counter()
     subprocess.run([PY, "-m", "arena", "lockmaker", "solve", "--rush-file",
                     str(SHARED / "rush_public.txt"), "--json"], capture_output=True, check=False)
-    print(f"  whole processes: naive {nwall:.2f} s (3 reps), "
+    print(f"  whole processes: naive {nwall:.2f} s ({args.reps} reps), "
           f"arena lockmaker solve --rush-file {time.perf_counter() - t0:.2f} s (1 rep)")
 
 
@@ -176,7 +192,7 @@ def cluster_bench(args: argparse.Namespace, puzzles: str) -> None:
     me = ME
     print("== 2. cluster walk of fog15 (forward + reverse), one run each")
     fog15 = next(ln for ln in puzzles.splitlines() if ln.startswith("fog15 "))
-    nmed, _nwall, nrss = naive("cluster", 1, fog15 + "\n", args.naive)
+    nmed, _nmin, _nwall, nrss = naive("cluster", 1, fog15 + "\n", args.naive)
     out, _fwall, frss = run_child([*me, "--worker", "cluster"], stdin=fog15 + "\n")
     d = json.loads(out.splitlines()[0])
     print(f"  naive {nmed['fog15']:.2f} s, peak {nrss:.0f} MB")
@@ -192,16 +208,24 @@ def cluster_bench(args: argparse.Namespace, puzzles: str) -> None:
 
 
 def random_bench(args: argparse.Namespace) -> None:
-    me = ME
-    print(f"== 3. random 11 x 11 locks, 14 bars + 2 axes ({args.random_locks} seeds)")
-    secs, rsss, verdicts = [], [], []
+    for family in ("game", "inline"):
+        random_family(args, family)
+
+
+def random_family(args: argparse.Namespace, family: str) -> None:
+    print(f"== 3. random 11 x 11 locks, 14 bars + 2 axes, family {family!r} "
+          f"({args.random_locks} seeds, one process each, 60 s cap)")
+    secs: list[float] = []
+    rsss: list[float] = []
+    verdicts: list[str] = []
     for seed in range(args.random_locks):
         try:
-            out, _wall, rss = run_child([*me, "--worker", "random", "--seed", str(seed)],
-                                       timeout=120)
+            out, _wall, rss = run_child([*ME, "--worker", "random", "--seed", str(seed),
+                                         "--family", family], timeout=60)
         except subprocess.TimeoutExpired:
-            secs.append(120.0)
+            secs.append(60.0)
             verdicts.append("timeout")
+            print(f"  seed {seed:3}:  > 60 s (killed)")
             continue
         d = json.loads(out.splitlines()[0])
         if d.get("skip"):
@@ -213,12 +237,12 @@ def random_bench(args: argparse.Namespace) -> None:
               f"{rss:.0f} MB")
     if secs:
         q = statistics.quantiles(secs, n=10) if len(secs) > 1 else [secs[0]] * 9
-        print(f"  solve/proof time: median {statistics.median(secs):.3f} s, p90 {q[8]:.3f} s, "
-              f"max {max(secs):.3f} s (targets: median < 2 s, none > 30 s); "
-              f"peak memory max {max(rsss or [0]):.0f} MB (< 1 GB)")
-        print(f"  {sum(v == 'impossible' for v in verdicts)} impossible, "
-              f"{sum(v.endswith('m') for v in verdicts)} solvable")
-
+        print(f"  time: median {statistics.median(secs):.3f} s, p90 {q[8]:.3f} s, max "
+              f"{max(secs):.3f} s, over 30 s: {sum(t > 30 for t in secs)} "
+              f"(targets: median < 2 s, none > 30 s); peak memory max "
+              f"{max(rsss or [0]):.0f} MB (< 1 GB)")
+        moves = Counter(v for v in verdicts)
+        print("  verdicts: " + ", ".join(f"{k} x{n}" for k, n in sorted(moves.items())))
 
 
 def gen_bench(seconds: float) -> None:

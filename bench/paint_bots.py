@@ -67,6 +67,8 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=100, help="clairvoyant beam width")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--search-designs", type=int, default=0, metavar="N")
+    ap.add_argument("--progress", type=int, default=0, metavar="K",
+                    help="print the figures so far every K games")
     args = ap.parse_args()
     if args.search_designs:
         rng = random.Random(args.seed)
@@ -76,23 +78,31 @@ def main() -> None:
         return
     t0 = time.perf_counter()
     tasks = [(args.seed * 100_003 + i, args.width) for i in range(args.games)]
+    rows: list[tuple[int, int, int, list[float]]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(one_game, tasks))
+        for row in pool.map(one_game, tasks):
+            rows.append(row)
+            if args.progress and len(rows) % args.progress == 0:
+                report(rows, args.width, time.perf_counter() - t0, partial=True)
+    report(rows, args.width, time.perf_counter() - t0, partial=False)
+
+
+def report(rows: list[tuple[int, int, int, list[float]]], width: int, elapsed: float,
+           *, partial: bool) -> None:
     planner = [r[0] for r in rows]
     greedy = [r[1] for r in rows]
     clair = [max(r[2], r[0]) for r in rows]  # the beam is a lower bound of the best
     times = [t for r in rows for t in r[3]]
     pm, gm, cm = (statistics.mean(x) for x in (planner, greedy, clair))
-    print(f"games {args.games}, clairvoyant beam width {args.width}, "
-          f"{time.perf_counter() - t0:.0f} s")
+    print(f"{'(so far) ' if partial else ''}games {len(rows)}, clairvoyant beam width {width}, "
+          f"{elapsed:.0f} s")
     for name, xs in (("planner", planner), ("greedy", greedy), ("clairvoyant", clair)):
         print(f"{name:<12} mean {statistics.mean(xs):8.1f}  median {statistics.median(xs):7.0f}")
     print(f"planner / greedy      {pm / gm:.2f}  (aim >= 2.00)")
     print(f"planner / clairvoyant {pm / cm:.2f}  (aim >= 0.85)")
     print(f"planner time per decision: mean {1000 * statistics.mean(times):.0f} ms, "
           f"median {1000 * statistics.median(times):.0f} ms, max {1000 * max(times):.0f} ms "
-          f"(aim < 2000 ms)")
-
+          f"(aim < 2000 ms)", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -43,7 +43,8 @@ def boards(draw: st.DrawFn) -> Board:
 
 
 def swap(b: Board) -> Board:
-    locks = tuple(replace(lk, owner=1 - lk.owner, by=1 - lk.by) for lk in b.locks)
+    locks = tuple(sorted((replace(lk, owner=1 - lk.owner, by=1 - lk.by) for lk in b.locks),
+                         key=lambda lk: (lk.owner, lk.bucket, lk.until, lk.by)))
     return replace(b, seats=(b.seats[1], b.seats[0]), locks=locks, ankh=1 - b.ankh)
 
 

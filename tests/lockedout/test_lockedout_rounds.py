@@ -182,3 +182,17 @@ def test_lo7_a_key_that_escapes_from_a_solo_take_skips_that_seats_bargains() -> 
                             BOB: "Dual, Safe C, Right 3 with Alice"})
     assert not state.seats[ALICE].inside
     assert [b.seats for b in state.bargains] == [(BOB,)]
+
+
+def test_lo4_pooled_dual_lights_rule_out_the_pair_guess() -> None:
+    """One partner alone cannot rule the whole guess out (the other number is unknown); two
+    bots that pool their knowledge can."""
+    from arena.games.lockedout.knowledge import deduction_for
+
+    state = make_state(COMBOS)
+    state, _ = step(state, {ALICE: "Dual, Safe C, Left 1 with Bob",
+                            BOB: "Dual, Safe C, Right 4 with Alice"})
+    c = SAFE_NAMES.index("C")
+    assert (2, 3) in deduction_for(state, (ALICE,)).possible(c)
+    pooled = deduction_for(state, (ALICE, BOB))
+    assert (1, 4) not in pooled.possible(c) and (2, 3) in pooled.possible(c)

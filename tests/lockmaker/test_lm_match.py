@@ -375,3 +375,31 @@ def test_bot_match_plays_to_the_end_quickly() -> None:
     assert match.result is not None and match.result.winner in (0, 1)
     assert time.perf_counter() - t < 60
     assert any(e.kind == "round_scored" for e in match.log)
+
+
+@pytest.mark.parametrize("bot_seat", [0, 1])
+def test_bot_takes_either_seat_against_random_play(bot_seat: int) -> None:
+    from arena.core import rng as rngmod
+
+    clock = ManualClock(0.0)
+    m = Match(GAME, GAME.make_config({"rounds": 2}), 21 + bot_seat, clock)
+    steps = 0
+    while not m.finished:
+        steps += 1
+        assert steps < 2000
+        for seat in sorted(m.waiting_for()):
+            if m.finished or seat not in m.waiting_for():
+                continue
+            r = rngmod.derive(m.seed, "t", steps, seat)
+            text = (GAME.bot(m.state, seat, r) if seat == bot_seat
+                    else GAME.random_submission(m.state, seat, r))
+            if text is not None and not m.is_final(seat):
+                m.submit(seat, text, final=True)
+        if m.finished:
+            break
+        when = m.next_deadline()
+        assert when is not None
+        clock.set(max(when, clock.now()))
+        m.advance()
+    assert m.result is not None
+    assert "reserve" not in m.result.reason  # the bot never ran out of reserve

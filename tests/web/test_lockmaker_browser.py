@@ -1,6 +1,6 @@
 """Lockmaker in a real browser: a human seat plays a one-round match against the bot through
 the page's own controls -- Ready, the draft buttons, the click-to-place lock editor, a refused
-lock naming its rule (G-6, LM-15), the moves box, the countersolve choice --
+lock naming its rule (G-6, LM-15), the move builder on a copy of the bot's lock, the countersolve choice --
 and the result shows."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from arena.games.lockmaker.lockfile import read_lock
+from arena.games.lockmaker.moves import Rotate
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.solver import solve
 
@@ -56,7 +57,13 @@ def test_human_plays_a_lockmaker_round_against_the_bot(page: Any, live_server: s
     theirs = read_lock(view["state"]["locks"][1])
     res = solve(theirs)
     assert res.solvable
-    page.get_by_test_id("lm-moves").fill(", ".join(format_solution(theirs.board, res.solution)))
+    # Play the solution on the page's copy of the lock: click the piece, then the move.
+    texts = format_solution(theirs.board, res.solution)
+    for move, text in zip(res.solution, texts, strict=True):
+        cell = move.axis if isinstance(move, Rotate) else move.bar.cell
+        page.get_by_test_id(f"lm-sim-{theirs.board.name(cell)}").click()
+        page.get_by_test_id("lm-move-" + text.replace(" ", "_")).click()
+    assert page.get_by_test_id("lm-moves").input_value() == ", ".join(texts)
     page.screenshot(path=str(screenshot_dir / "lockmaker_solve.png"), full_page=True)
     page.get_by_test_id("lm-submit-moves").click()
 

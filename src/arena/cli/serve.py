@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import socket
 import sys
 
 from arena.core.errors import RuleError
@@ -53,16 +54,30 @@ def _serve(args: argparse.Namespace) -> int:
     register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
     if not 0 <= args.port <= 65535:
         raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
+    # Bind first, so the banner shows the real port (``--port 0`` picks a free one) and a
+    # port in use is one clear line, not a traceback.
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        sock.close()
+        raise RuleError("serve", f"cannot listen on {args.host}:{args.port}: {exc.strerror}"
+                        ) from None
+    port = sock.getsockname()[1]
     store = Store(args.database or default_database_url())
     app = create_app(store=store)
-    shown = "127.0.0.1" if args.host in {"0.0.0.0", "::", ""} else args.host
-    print(f"Arena is running at http://{shown}:{args.port}/", flush=True)
+    shown = "127.0.0.1" if args.host in {"0.0.0.0", ""} else (
+        "[::1]" if args.host == "::" else (f"[{args.host}]" if ":" in args.host else args.host))
+    print(f"Arena is running at http://{shown}:{port}/", flush=True)
     print(f"Database: {store.describe()}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
-                    ws_max_size=64 * 1024)
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
+        sock.close()
         store.close()
     sys.stdout.flush()
     return 0

@@ -221,7 +221,8 @@ def _moves(node: Node, d: int, preds: list[tuple[int, ...]], now: list[int],
 
 
 # ------------------------------------------------------------------------------ decisions
-_plans: dict[tuple[str, int], tuple[tuple[object, ...], tuple[Action, ...]]] = {}
+_plans: dict[tuple[SessionSpec, int], tuple[tuple[object, ...], tuple[Action, ...]]] = {}
+CACHE_LIMIT = 64
 
 
 def _key(spec: SessionSpec, board: Board, seat: int) -> tuple[object, ...]:
@@ -276,7 +277,7 @@ def choose(spec: SessionSpec, board: Board, seat: int) -> str | None:
     if mine:
         obj, combo = max(mine, key=lambda oc: (value(oc[0]) + (0.5 if oc[0].id in theirs else 0.0),
                                                 -len(oc[1]), -oc[0].id))
-        _plans.pop((spec.name, seat), None)
+        _plans.pop((spec, seat), None)
         return str(Action("complete", combo, number=obj.id))
     spoil = _spoil(spec, board, seat, theirs)
     if spoil is not None:
@@ -288,17 +289,19 @@ def choose(spec: SessionSpec, board: Board, seat: int) -> str | None:
     if first.verb != "pass" and not _legal(spec, board, seat, first):
         plan, first = (), Action("pass")
     if plan:
-        _plans[(spec.name, seat)] = (_expected(spec, board, seat, first), plan[1:])
+        if len(_plans) > CACHE_LIMIT:
+            _plans.clear()
+        _plans[(spec, seat)] = (_expected(spec, board, seat, first), plan[1:])
     if first.verb == "pass":
         accel = _accelerate(spec, board, seat, plan)
         if accel is not None:
-            _plans.pop((spec.name, seat), None)
+            _plans.pop((spec, seat), None)
             return accel
         return None
     return str(first)
 
 
-_failed: dict[tuple[str, int], tuple[tuple[object, ...], int]] = {}
+_failed: dict[tuple[SessionSpec, int], tuple[tuple[object, ...], int]] = {}
 RETRY_TICKS = 3
 
 
@@ -308,19 +311,21 @@ def _replan(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int]
     a few ticks (for the basins to change) before searching again."""
     me = board.seats[seat]
     key = (me.waters, me.caps, board.available, me.powerups, avoid)
-    failed = _failed.get((spec.name, seat))
+    failed = _failed.get((spec, seat))
     if failed is not None and failed[0] == key and board.tick < failed[1]:
         return ()
     found = search(spec, board, seat, avoid=avoid)
     if found is None:
-        _failed[(spec.name, seat)] = (key, board.tick + RETRY_TICKS)
+        if len(_failed) > CACHE_LIMIT:
+            _failed.clear()
+        _failed[(spec, seat)] = (key, board.tick + RETRY_TICKS)
         return ()
-    _failed.pop((spec.name, seat), None)
+    _failed.pop((spec, seat), None)
     return found.actions
 
 
 def _follow(spec: SessionSpec, board: Board, seat: int) -> tuple[Action, ...] | None:
-    saved = _plans.get((spec.name, seat))
+    saved = _plans.get((spec, seat))
     if saved is None:
         return None
     expected, rest = saved

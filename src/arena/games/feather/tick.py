@@ -324,7 +324,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         basins=tuple(basins),
         available=tuple(available),
         queue=tuple(queue),
-        locks=tuple(locks),
+        locks=tuple(sorted(locks, key=lambda lk: (lk.owner, lk.bucket, lk.until, lk.by))),
         ankh=ankh,
     )
     return after, tuple(outcomes[s] for s in sorted(outcomes))

@@ -80,13 +80,22 @@ def _best(ded: Deduction, state: LockedOutState, fits: Callable[[Combo], bool],
     return out
 
 
-def dual_plan(state: LockedOutState, a: int, b: int) -> tuple[int, Combo] | None:
-    """The safe and combination the pair (a on the left, b on the right) tries together."""
-    left, right = (a, b) if a < b else (b, a)
-    ha, hb = state.seats[left].cards, state.seats[right].cards
-    ded = deduction_for(state, (left, right))
-    best = _best(ded, state, lambda c: ha[c[0] - 1] > 0 and hb[c[1] - 1] > 0, None)
-    return (best[0][1], best[0][2]) if best else None
+def _pair_fits(hl: tuple[int, ...], hr: tuple[int, ...]) -> Callable[[Combo], bool]:
+    return lambda c: hl[c[0] - 1] > 0 and hr[c[1] - 1] > 0
+
+
+def dual_plan(state: LockedOutState, a: int, b: int) -> tuple[int, Combo, int] | None:
+    """The safe, combination and left-hand seat the pair tries together: either partner may
+    take the left side, whichever makes the best guess the two hands allow."""
+    low, high = min(a, b), max(a, b)
+    ded = deduction_for(state, (low, high))
+    best: tuple[float, int, Combo, int] | None = None
+    for left, right in ((low, high), (high, low)):
+        hl, hr = state.seats[left].cards, state.seats[right].cards
+        found = _best(ded, state, _pair_fits(hl, hr), None)
+        if found and (best is None or found[0][0] > best[0]):
+            best = (*found[0], left)
+    return None if best is None else (best[1], best[2], best[3])
 
 
 def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[str]:
@@ -98,8 +107,8 @@ def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[s
     if partner is not None:
         plan = dual_plan(state, seat, partner)
         if plan is not None:
-            dual_safe, combo = plan
-            side, value = ("left", combo[0]) if seat < partner else ("right", combo[1])
+            dual_safe, combo, left_seat = plan
+            side, value = ("left", combo[0]) if seat == left_seat else ("right", combo[1])
             hand[value - 1] -= 1
             lines.append(Dual(dual_safe, side, value, partner).text(names))
     ded = deduction_for(state, (seat,))

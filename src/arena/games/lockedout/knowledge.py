@@ -17,8 +17,20 @@ from arena.games.lockedout.state import LockedOutState
 def observations_for(state: LockedOutState, seats: Iterable[int]) -> Observations:
     """The pooled knowledge of ``seats`` (one seat normally; two bots that talk for a Dual)."""
     group = tuple(seats)
-    lights = tuple(Seen(x.safe, x.left, x.right, x.colour)
-                   for s in group for x in state.seats[s].lights)
+    merged: dict[tuple[int, int, frozenset[int]], Seen] = {}
+    plain: list[Seen] = []
+    for s in group:
+        for x in state.seats[s].lights:
+            if x.partner is None or x.partner not in group:
+                plain.append(Seen(x.safe, x.left, x.right, x.colour))
+                continue
+            # Both partners of a Dual are pooling: together they know the whole guess.
+            key = (x.round, x.safe, frozenset({s, x.partner}))
+            old = merged.get(key)
+            left = x.left if x.left is not None else (old.left if old else None)
+            right = x.right if x.right is not None else (old.right if old else None)
+            merged[key] = Seen(x.safe, left, right, x.colour)
+    lights = (*plain, *merged.values())
     opened: list[Known] = []
     for safe in range(16):
         if not state.opened[safe]:

@@ -50,6 +50,10 @@ VOTE_PROMPT = "'Vote Alice': who should be the Elimination Candidate"
 
 
 def check_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Six distinct display names; a comma-separated string (``--set names=A,B,...``, which
+    the generic config reader splits into characters) is accepted too."""
+    if names and all(len(str(n)) <= 1 for n in names) and "," in "".join(map(str, names)):
+        names = tuple("".join(map(str, names)).split(","))
     clean = tuple(" ".join(str(n).split()) for n in names)
     if len(clean) != 6 or any(not n for n in clean):
         raise RuleError("LO-10", "Locked Out! needs six non-empty display names")

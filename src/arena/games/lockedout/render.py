@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.safes import SAFE_NAMES
 from arena.games.lockedout.state import LockedOutState
 
@@ -30,6 +31,7 @@ def render_vault(state: LockedOutState, viewer: int | None) -> str:
         f'{"" if viewer is None else " - " + escape(state.names[viewer])}</text>',
     ]
     lights = state.seats[viewer].lights if viewer is not None else ()
+    ded = deduction_for(state, (viewer,)) if viewer is not None else None
     for i in range(16):
         x = GAP + (i % 4) * (CELL + GAP)
         y = TOP + GAP + (i // 4) * (CELL + GAP)
@@ -46,6 +48,10 @@ def render_vault(state: LockedOutState, viewer: int | None) -> str:
         elif bargaining:
             parts.append(f'<text x="{x + CELL - 8}" y="{y + 24}" fill="#fff" font-size="12" '
                          'text-anchor="end">bargain</text>')
+        if ded is not None and not state.opened[i]:
+            left = len(ded.possible(i))
+            parts.append(f'<text x="{x + CELL - 8}" y="{y + CELL - 10}" fill="#cfd8dc" '
+                         f'font-size="11" text-anchor="end">{left} possible</text>')
         mine = [x_ for x_ in lights if x_.safe == i]
         for k, seen in enumerate(mine[-8:]):
             cx = x + 14 + (k % 4) * 28

@@ -140,7 +140,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
                                     "pick a shown set by its number, e.g. 'pick 3' (PF-5)")
         if state.stage == SHOVE:
             return PhaseSpec(SHOVE, c.decision_time, must=both, reserve=True,
-                             prompt=f"turn {state.turn} of {TURNS}: clear A1 with '1', 'A', "
+                             prompt=f"turn {state.turn} of {TURNS + 1}: clear A1 with '1', 'A', "
                                     "'B then 1', 'A then 2', ... (PF-2, PF-3)")
         if state.stage == LAST:
             return PhaseSpec(LAST, c.decision_time, must=both, reserve=True,

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, place
 from arena.games.paint.players import Situation, best_last
-from arena.games.paint.scoring import NEIGHBOURS
+from arena.games.paint.scoring import NEIGHBOURS, score_value
 
 LOG = [0.0] + [math.log(n) for n in range(1, 30)]
 
@@ -39,9 +39,9 @@ def children(grid: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Weights:
     single_open: float = 0.2
-    single_dead: float = -0.15
+    single_dead: float = 0.0
     open_chain: float = 0.12
-    waste: float = 0.12
+    waste: float = 0.05
     loop: float = 0.05
     long_penalty: float = 0.05
 
@@ -110,6 +110,17 @@ def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
     return total
 
 
+def grid_value(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """:func:`evaluate`, made exact where nothing but the free last container (PF-5) is to
+    come: the log of the best final score."""
+    empties = grid.count(EMPTY)
+    if empties == 0:
+        return math.log(score_value(grid))
+    if empties == 1 and grid[0] == EMPTY:
+        return max(math.log(score_value(place(grid, c))) for c in COLOURS)
+    return evaluate(grid, w)
+
+
 def colour_odds(s: Situation) -> dict[str, float]:
     """How likely each colour is to enter next when the next container is unknown: the colours
     of the sets seen and not used yet, first containers weighted double (a pick starts with
@@ -126,10 +137,11 @@ def colour_odds(s: Situation) -> dict[str, float]:
 
 class Planner:
     """The planning player (see the module text). ``beam`` bounds the grids kept per depth;
-    ``budget`` (seconds) makes it fall back to a narrower search when time is short."""
+    ``budget`` (seconds) makes it fall back to a narrower search when time is short; None
+    keeps the search independent of time (the match bot: a replayed decision is identical)."""
 
     def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
-                 lookahead: bool = True, budget: float = 1.5) -> None:
+                 lookahead: bool = True, budget: float | None = 1.5) -> None:
         self.beam = beam
         self.w = weights
         self.lookahead = lookahead
@@ -143,7 +155,7 @@ class Planner:
         if v is None:
             if len(self._cache) > 400_000:
                 self._cache.clear()
-            v = self._cache[grid] = evaluate(grid, self.w)
+            v = self._cache[grid] = grid_value(grid, self.w)
         return v
 
     # -- search ---------------------------------------------------------------------------
@@ -159,7 +171,9 @@ class Planner:
             return self.value(g)
         if len(queue) == 1 and odds is None:
             return max(self.value(c) for c in kids)
-        beam = self.beam if time.perf_counter() < self._deadline else 2
+        beam = self.beam
+        if self.budget is not None and time.perf_counter() > self._deadline:
+            beam = min(beam, 2)
         if len(kids) > beam:
             kids = tuple(sorted(kids, key=self.value, reverse=True)[:beam])
         return max(self._best_after(c, queue[1:], odds) for c in kids)
@@ -176,7 +190,7 @@ class Planner:
 
     # -- decisions ------------------------------------------------------------------------
     def shove(self, s: Situation) -> Action:
-        self._deadline = time.perf_counter() + self.budget
+        self._deadline = time.perf_counter() + (self.budget or 0.0)
         options = next_grids(s.grid)
         if len(options) == 1:
             return options[0][0]
@@ -194,7 +208,7 @@ class Planner:
         return best[1]
 
     def pick(self, s: Situation) -> int:
-        self._deadline = time.perf_counter() + self.budget
+        self._deadline = time.perf_counter() + (self.budget or 0.0)
         values = [self._best_after(s.grid, shown, None) for shown in s.shown]
         return values.index(max(values))
 
@@ -214,10 +228,8 @@ class BeamClairvoyant:
 
     def play(self, sets: tuple[str, ...], seed: int) -> str:
         from arena.games.paint.episode import showing_for
-        from arena.games.paint.grid import EMPTY_GRID, place
+        from arena.games.paint.grid import EMPTY_GRID
         from arena.games.paint.presentation import SHOWINGS
-        from arena.games.paint.scoring import score_value
-
         # a node: (grid, used sets, first showing)
         nodes: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = [(EMPTY_GRID, (), ())]
         for number in range(1, SHOWINGS + 1):
@@ -236,7 +248,7 @@ class BeamClairvoyant:
                     for _, c in next_grids(g):
                         key = (c, used)
                         if key not in children:
-                            children[key] = (evaluate(c, self.w), c, used, first)
+                            children[key] = (grid_value(c, self.w), c, used, first)
                 ranked = sorted(children.values(), key=lambda x: x[0], reverse=True)
                 nodes = [(c, u, f) for _, c, u, f in ranked[: self.width]]
         best = max(nodes, key=lambda n: score_value(place(n[0], best_last(n[0]))))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.tables import Compiled, LazyTable
 
 Expander = Callable[[Iterable[int], set[int]], None]
 
@@ -28,12 +28,49 @@ def make_bounded_expander(c: Compiled) -> BoundedExpander | None:
     if bound is None:
         return None
     slot, lmask, spans, _cover = bound
-    return _generate(c, (slot, lmask, spans))
+    return _generate(c, (slot, lmask, spans))  # type: ignore[return-value]
 
 
 def make_expander(c: Compiled) -> Expander:
     """``expand(states, out)`` adds every neighbour (LM-5..LM-9) of every state to ``out``."""
     return _generate(c, None)  # type: ignore[return-value]
+
+
+CHUNK_BITS = 30
+"""Neighbouring line slots are looked up together while their keys fit in this many bits:
+fewer lookups per state, at the price of more distinct (lazily computed) keys."""
+
+
+def _chunks(c: Compiled) -> list[tuple[int, int, LazyTable[tuple[int, ...]]]]:
+    """Group consecutive line slots; each group's table concatenates its lines' moves."""
+    out: list[tuple[int, int, LazyTable[tuple[int, ...]]]] = []
+    run: list[int] = []
+    slots = c.key_slots
+
+    def close(run: list[int]) -> None:
+        base = slots[run[0]][0]
+        width = slots[run[-1]][0] + slots[run[-1]][1].bit_length() - base
+        if len(run) == 1:
+            out.append((base, slots[run[0]][1], c.line_tables[run[0]][5]))
+            return
+        parts = [(slots[i][0] - base, slots[i][1], c.line_tables[i][5]) for i in run]
+
+        def compute(key: int) -> tuple[int, ...]:
+            moves: list[int] = []
+            for rel, mask, tab in parts:
+                moves.extend(tab[(key >> rel) & mask])
+            return tuple(moves)
+
+        out.append((base, (1 << width) - 1, LazyTable(compute)))
+
+    for i, (slot, mask) in enumerate(slots):
+        if run and slot + mask.bit_length() - slots[run[0]][0] > CHUNK_BITS:
+            close(run)
+            run = []
+        run.append(i)
+    if run:
+        close(run)
+    return out
 
 
 def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
@@ -70,9 +107,9 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
             env.append(tab)
             terms.append(f"G{g}[{'s' if sh == 0 else f'(s >> {sh})'} & {m}]")
         body.append(f"        both = {' | '.join(terms)}")
-    for i, (slot, mask) in enumerate(c.key_slots):
+    for i, (slot, mask, table) in enumerate(_chunks(c)):
         args.append(f"L{i}")
-        env.append(c.line_tables[i][5])
+        env.append(table)
         key = "k" if slot == 0 else f"(k >> {slot})"
         body.append(f"        upd(map(a, L{i}[{key} & {mask}]))")
     if c.free_specs:

@@ -242,7 +242,7 @@ def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None
     original orientation, i.e. that a maker could build from the same hand (LM-4, LM-15);
     only axis turns change orientation, and the vector path has none. With ``cap`` a set
     larger than that is abandoned and :data:`TOO_BIG` returned (the generator's budget)."""
-    if buildable and c.free_specs or not vector.supported(c):
+    if (buildable and c.free_specs) or not vector.supported(c):
         levels = reachable(c, cap)
         if levels is None:
             return TOO_BIG

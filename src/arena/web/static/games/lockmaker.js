@@ -4,7 +4,8 @@
    - draft: toggle pieces of the pool, then Take, Take and stop, or Stop (LM-14);
    - build: a click-to-place grid editor that writes the lock file (LM-10), also editable as
      text; Submit lock (LM-15);
-   - solve: a moves box (LM-11) and Declare impossible (LM-16); pick: which solution counts;
+   - solve: a copy of the lock to play on (click a piece, then one of its legal moves), which
+     writes the moves box (LM-11); Declare impossible (LM-16); pick: which solution counts;
    - decide: Countersolve or Pass (LM-17); counter: a moves box again.
    Editor drafts survive the re-renders caused by live updates. */
 (function () {
@@ -114,6 +115,7 @@
       draft.picks = [];
       draft.moves = "";
       draft.counter = "";
+      draft.sim = null;
       if (st.stage === "build") resetEditor(st, seat);
     }
     const msg = document.createElement("p");
@@ -177,6 +179,8 @@
       box.appendChild(editor(st, seat, send, msg));
     } else if (st.stage === "solve" || st.stage === "counter") {
       const field = st.stage === "solve" ? "moves" : "counter";
+      const lockIndex = st.stage === "solve" ? 1 - seat : seat;
+      if (st.locks && st.locks[lockIndex]) box.appendChild(mover(st.locks[lockIndex], field));
       const input = movesBox(field, "lm-moves", "e.g. BC1 L1, C34 D2, K R1");
       box.appendChild(input);
       box.appendChild(button(st.stage === "solve" ? "Submit solution" : "Submit countersolve", "lm-submit-moves", () => send(input.value)));
@@ -193,6 +197,173 @@
 
   let rootEl = null;
   const root = () => rootEl;
+
+  // ---------------------------------------------------------------- the move builder
+  // A copy of the lock to play on: click a piece, then one of its legal moves (LM-5, LM-7,
+  // LM-8 as in the engine); each move is appended to the moves box in LM-11 notation.
+  function cellsOf(grid, ch) {
+    const out = [];
+    grid.forEach((row, r) => row.forEach((x, c) => { if (x === ch) out.push([c, r]); }));
+    return out;
+  }
+
+  function runName(cells) {
+    if (cells.length === 1) return LETTERS[cells[0][0]] + (cells[0][1] + 1);
+    const horizontal = cells.every((x) => x[1] === cells[0][1]);
+    const sorted = cells.slice().sort((a, b) => (a[1] - b[1]) || (a[0] - b[0]));
+    if (horizontal) return sorted.map((x) => LETTERS[x[0]]).join("") + (sorted[0][1] + 1);
+    const rows = sorted.map((x) => x[1] + 1);
+    if (rows[rows.length - 1] >= 10) return LETTERS[sorted[0][0]] + rows[0] + "-" + rows[rows.length - 1];
+    return LETTERS[sorted[0][0]] + rows.join("");
+  }
+
+  function isHorizontal(cells) { return cells.every((x) => x[1] === cells[0][1]); }
+
+  function attachedTo(grid, ac, ar) {
+    const out = [];
+    const seen = new Set();
+    for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const c = ac + dc, r = ar + dr;
+      if (r < 0 || r >= grid.length || c < 0 || c >= grid[0].length) continue;
+      const ch = grid[r][c];
+      if (!/[A-Za-z]/.test(ch) || seen.has(ch)) continue;
+      const cells = cellsOf(grid, ch);
+      const inLine = dr === 0 ? isHorizontal(cells) && cells.length > 0 : !isHorizontal(cells);
+      // end-on: the piece extends away from the axis along the side it touches (LM-6)
+      if (inLine && cells.every((x) => (dr === 0 ? x[1] === ar : x[0] === ac))) {
+        const far = cells.every((x) => (dr === 0 ? Math.sign(x[0] - ac) === dc : Math.sign(x[1] - ar) === dr));
+        if (far) { seen.add(ch); out.push(ch); }
+      }
+    }
+    return out;
+  }
+
+  function axesOk(grid) {
+    return cellsOf(grid, "+").every(([c, r]) => attachedTo(grid, c, r).length > 0);
+  }
+
+  function slides(grid, ch) {
+    const cells = cellsOf(grid, ch);
+    const horizontal = isHorizontal(cells);
+    const out = [];
+    const dirs = horizontal ? [["L", -1, 0], ["R", 1, 0]] : [["U", 0, -1], ["D", 0, 1]];
+    for (const [d, dc, dr] of dirs) {
+      for (let n = 1; ; n++) {
+        const ok = cells.every(([c, r]) => {
+          const nc = c + dc * n, nr = r + dr * n;
+          if (nr < 0 || nr >= grid.length || nc < 0 || nc >= grid[0].length) return false;
+          const x = grid[nr][nc];
+          return x === "." || x === ch;
+        });
+        if (!ok) break;
+        const g = grid.map((row) => row.map((x) => (x === ch ? "." : x)));
+        for (const [c, r] of cells) g[r + dr * n][c + dc * n] = ch;
+        if (axesOk(g)) out.push({ text: (ch === "K" ? "K" : runName(cells)) + " " + d + n, label: d + n, grid: g });
+      }
+    }
+    return out;
+  }
+
+  function turns(grid, ac, ar) {
+    const moving = attachedTo(grid, ac, ar);
+    if (!moving.length) return [];
+    const out = [];
+    for (const t of ["CW", "CCW", "180"]) {
+      const g = grid.map((row) => row.map((x) => (moving.includes(x) ? "." : x)));
+      let ok = true;
+      for (const ch of moving) {
+        for (const [c, r] of cellsOf(grid, ch)) {
+          let dc = c - ac, dr = r - ar;
+          if (t === "CW") [dc, dr] = [-dr, dc];
+          else if (t === "CCW") [dc, dr] = [dr, -dc];
+          else [dc, dr] = [-dc, -dr];
+          const nc = ac + dc, nr = ar + dr;
+          if (nr < 0 || nr >= g.length || nc < 0 || nc >= g[0].length || g[nr][nc] !== ".") { ok = false; break; }
+          g[nr][nc] = ch;
+        }
+        if (!ok) break;
+      }
+      if (ok && axesOk(g)) out.push({ text: LETTERS[ac] + (ar + 1) + " " + t, label: t, grid: g });
+    }
+    return out;
+  }
+
+  function mover(lockText, field) {
+    const wrap = document.createElement("div");
+    wrap.className = "lm-mover";
+    wrap.dataset.testid = "lm-mover";
+    if (!draft.sim || draft.sim.source !== lockText) {
+      draft.sim = { source: lockText, grid: parseBoard(lockText), stack: [], sel: null };
+    }
+    const sim = draft.sim;
+    const table = document.createElement("table");
+    table.className = "lm-grid";
+    sim.grid.forEach((row, r) => {
+      const tr = document.createElement("tr");
+      row.forEach((ch, c) => {
+        const td = document.createElement("td");
+        td.textContent = ch === "." || ch === "#" ? "" : ch === "+" ? "+" : ch === "@" ? "@" : ch;
+        td.dataset.testid = "lm-sim-" + LETTERS[c] + (r + 1);
+        const sel = sim.sel && ((sim.sel.axis && sim.sel.c === c && sim.sel.r === r) || (!sim.sel.axis && sim.sel.ch === ch));
+        td.style.cssText = "width:26px;height:26px;text-align:center;border:" + (sel ? "2px solid #111" : "1px solid #fff") +
+          ";cursor:pointer;color:" + (ch === "+" ? "#000" : "#fff") + ";background:" +
+          (ch === "#" ? "#555" : ch === "K" ? "#d62728" : ch === "@" ? "#222" : ch === "+" ? "#fff" : ch === "." ? "#d9d9d9" : "#4e79a7");
+        td.addEventListener("click", () => {
+          if (ch === "+") sim.sel = { axis: true, c: c, r: r };
+          else if (/[A-Za-z]/.test(ch)) sim.sel = { axis: false, ch: ch };
+          else sim.sel = null;
+          rootEl.lmDraw();
+        });
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    });
+    wrap.appendChild(table);
+    const opts = document.createElement("div");
+    opts.className = "lm-move-options";
+    let options = [];
+    if (sim.sel) options = sim.sel.axis ? turns(sim.grid, sim.sel.c, sim.sel.r) : slides(sim.grid, sim.sel.ch);
+    for (const o of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = o.text;
+      b.dataset.testid = "lm-move-" + o.text.replace(/\s+/g, "_");
+      b.addEventListener("click", () => {
+        sim.stack.push(sim.grid);
+        sim.grid = o.grid;
+        const cur = draft[field].trim();
+        draft[field] = cur ? cur + ", " + o.text : o.text;
+        rootEl.lmDraw();
+      });
+      opts.appendChild(b);
+    }
+    if (sim.sel && !options.length) opts.appendChild(document.createTextNode("No legal move for that piece."));
+    const undo = document.createElement("button");
+    undo.type = "button";
+    undo.textContent = "Undo";
+    undo.dataset.testid = "lm-undo";
+    undo.addEventListener("click", () => {
+      if (!sim.stack.length) return;
+      sim.grid = sim.stack.pop();
+      const parts = draft[field].split(",").map((x) => x.trim()).filter(Boolean);
+      parts.pop();
+      draft[field] = parts.join(", ");
+      rootEl.lmDraw();
+    });
+    const reset = document.createElement("button");
+    reset.type = "button";
+    reset.textContent = "Reset";
+    reset.dataset.testid = "lm-reset";
+    reset.addEventListener("click", () => { draft.sim = null; draft[field] = ""; rootEl.lmDraw(); });
+    wrap.appendChild(opts);
+    wrap.appendChild(undo);
+    wrap.appendChild(reset);
+    const solved = document.createElement("p");
+    solved.dataset.testid = "lm-sim-status";
+    solved.textContent = sim.stack.length ? sim.stack.length + " move(s) played on the copy" : "Click a piece, then a move.";
+    wrap.appendChild(solved);
+    return wrap;
+  }
 
   function editor(st, seat, send, msg) {
     const wrap = document.createElement("div");

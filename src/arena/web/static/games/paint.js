@@ -34,7 +34,7 @@
     if (you.picked && you.picked.length) {
       lines.push("<p>Picked: " + you.picked.map((p) => "#" + p.number + " " + chips(p.set)).join(" · ") + "</p>");
     }
-    if (you.designed) lines.push('<p class="muted">' + esc(you.designed) + "</p>");
+    if (you.designed) lines.push('<p class="muted">Sets you designed for your opponent: ' + esc(String(you.designed).replace(/^seat \d+ designed /, "")) + "</p>");
     return '<div class="paint-info" data-testid="paint-info">' + lines.join("") + "</div>";
   }
 
@@ -113,9 +113,10 @@
       case "shown": return "Showing " + d.showing + ": " + d.sets.map((s) => "#" + s.number + " " + chips(s.set)).join(" · ");
       case "picked": return "You picked set " + d.number + " " + chips(d.set);
       case "entered": return "Turn " + d.turn + ": " + chip(d.colour) + " enters A1";
-      case "shoved": return "Turn " + d.turn + ": <code>" + esc(d.action) + "</code>";
+      case "shoved": return "Turn " + d.turn + ": shoved <code>" + esc(d.action) + "</code>";
       case "grids_full": return "Both grids are full: scores " + d.scores.map(esc).join(" / ");
-      case "turn": return null;
+      case "turn": return "Turn " + d.turn + " of 25";
+      case "defaulted": return "Seat " + (d.seat + 1) + " had no decision; it was made for them: <code>" + esc(d.value) + "</code>";
       default: return null;
     }
   }

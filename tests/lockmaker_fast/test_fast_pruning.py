@@ -1,0 +1,74 @@
+"""Static pruning and the blocker bound never change an answer (LM-4, LM-5, LM-8, LM-9)."""
+
+from __future__ import annotations
+
+from arena.games.lockmaker.fast.api import fast_solve
+from arena.games.lockmaker.fast.convert import from_position
+from arena.games.lockmaker.fast.search import solve_python
+from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.lockfile import read_lock
+from arena.games.lockmaker.notation import format_solution
+from arena.games.lockmaker.solver import solve as ref_solve
+
+
+def lock(text: str):  # type: ignore[no-untyped-def]
+    return read_lock(text)
+
+
+def test_lm5_bar_on_the_keys_line_between_key_and_keyhole_is_an_instant_proof() -> None:
+    pos = lock("......\nKK.AA@\n......\n")
+    c = Compiled(from_position(pos))
+    assert not c.goal_indices  # pruned statically: AA can never pass the key
+    assert fast_solve(pos).solvable is False
+    assert ref_solve(pos).solvable is False  # the reference explores everything to agree
+
+
+def test_lm5_bar_behind_the_key_does_not_prune() -> None:
+    pos = lock("......\nAAKK.@\n......\n")
+    assert Compiled(from_position(pos)).goal_indices
+    assert fast_solve(pos).moves == ref_solve(pos).moves == 1
+
+
+def test_frozen_pieces_become_walls_but_answers_stay() -> None:
+    # B is wedged between walls; once it is a wall, C (beside it) can never move either
+    pos = lock("CCB#..\n##B#..\n###...\nKK...@\n")
+    c = Compiled(from_position(pos))
+    assert all(len(pt.placements) == 1 for pt in c.pieces if pt.original != 0)
+    assert fast_solve(pos).moves == ref_solve(pos).moves == 1
+
+
+def test_lm8_key_alone_on_its_axis_cannot_slide_away() -> None:
+    pos = lock(".....\n+KK.@\n.....\n")
+    assert fast_solve(pos).solvable is False
+    assert ref_solve(pos).solvable is False
+
+
+def test_lm8_a_second_attached_piece_frees_the_key() -> None:
+    # A slides up to touch the axis from below; then the key may leave (LM-6, LM-8)
+    pos = lock(".....\n+KK.@\n.....\nA....\nA....\n")
+    fast, ref = fast_solve(pos), ref_solve(pos)
+    assert fast.moves == ref.moves
+    assert fast.solvable
+
+
+def test_lm7_rotation_needed() -> None:
+    # the key stands above the axis; one clockwise quarter turn lays it before the keyhole
+    pos = lock(".K...\n.K...\n.+..@\n.....\n")
+    fast = fast_solve(pos)
+    assert fast.moves == ref_solve(pos).moves == 1
+    assert format_solution(pos.board, fast.solution) == ["B3 CW"]
+
+
+def test_lm8_lone_key_turning_out_of_line_stays_impossible() -> None:
+    pos = lock("..K..\n..K..\n..+..\n....@\n")
+    assert fast_solve(pos).solvable is ref_solve(pos).solvable is False
+
+
+def test_blocker_bound_agrees_with_plain_levels() -> None:
+    text = ("....A..\n....A..\n.B..A..\n.B.....\nKK.C..@\n...C...\n..DDD..\n")
+    pos = lock(text)
+    c = Compiled(from_position(pos))
+    assert c.blocker_bound() is not None
+    a, b = solve_python(c), solve_python(c, bounded=False)
+    assert a.moves == b.moves == ref_solve(pos).moves
+    assert a.states <= b.states
