@@ -46,6 +46,10 @@ def test_view_holds_own_lights_and_deduction_only() -> None:
     mine = match.view(0)["state"]["you"]
     assert mine["deduction"]["mappings"]
     assert set(mine["deduction"]["safes"]) == set("ABCDEFGHIJKLMNOP")
+    for g in mine["deduction"]["suggestions"]:
+        assert 0 < g["p_open"] <= 1
+        assert mine["deduction"]["safes"][g["safe"]]["status"] == "closed"
+        assert g["guess"] in mine["deduction"]["safes"][g["safe"]]["possible"]
     notes = [x["note"] for x in mine["lights"]]
     for viewer in (2, SPECTATOR):
         shown = json.dumps(match.view(viewer)) + json.dumps([e.to_json()
@@ -121,3 +125,12 @@ def test_lo11_a_restart_mid_round_loses_nothing() -> None:
                              match.inputs(), ManualClock(clock.now()))
     assert restarted.snapshot() == match.snapshot()
     assert restarted.view(2) == match.view(2)
+
+
+def test_names_from_a_command_line_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "lockedout", "--seed", "2", "--json",
+                 "--set", "names=Ann,Ben,Cat,Dan,Eve,Fay"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "lockedout" and len(out["scores"]) == 6
+    assert main(["simulate", "lockedout", "--set", "names=Ann,Ben"]) == 2
+    assert "LO-10" in capsys.readouterr().err

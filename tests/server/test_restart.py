@@ -164,3 +164,30 @@ def _kill_and_finish(database: str, tmp_path: Path, only: set[str] | None) -> No
             assert final["result"] == replayed.result.to_json()
     finally:
         server.stop()
+
+
+def test_a_deadline_passed_while_down_resolves_at_its_own_time(tmp_path: Path) -> None:
+    """Issue 9 point 6: the study phase ends while the server is down; on restart it resolves
+    at once, stamped with its own deadline, and the clocks of the next phase run from there."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'd.db'}", tmp_path / "server.log").start()
+    try:
+        m = server.create("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}],
+                          settings={"time_scale": 0.02}, seed=8)  # study lasts 1.2 s
+        host = m["tokens"]["host"]
+        r = server.http.post(f"{server.url}/api/matches/{m['id']}/submit",
+                             params={"token": m["tokens"]["seats"][0]}, json={"text": "ready"})
+        assert r.status_code == 200
+        server.kill()
+        down_at = time.time()
+        time.sleep(2.0)
+        server.start()
+        up_at = time.time()
+        log = host_events(server.http, server.url, m["id"], host)
+        study = next(e for e in log if e.kind == "phase_started" and e.data["name"] == "study")
+        passed = next(e for e in log if e.kind == "limit_passed")
+        assert passed.t == study.data["deadline"] and down_at < passed.t < up_at
+        pick = next(e for e in log if e.kind == "phase_started" and e.data["name"] == "pick")
+        assert pick.t == passed.t and pick.data["deadline"] == passed.t + 30 * 0.02
+        assert [e.data["text"] for e in log if e.kind == "submit"] == ["ready"]
+    finally:
+        server.stop()

@@ -234,7 +234,8 @@ def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> Gam
             elif isinstance(default, str):
                 value = str(raw)
             elif isinstance(default, tuple):
-                value = tuple(raw)
+                # A form or command line gives a list as "a,b,c"; JSON gives a real list.
+                value = tuple(x.strip() for x in raw.split(",")) if isinstance(raw, str) else tuple(raw)
             else:
                 value = raw
         except (TypeError, ValueError) as exc:

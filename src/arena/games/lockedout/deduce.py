@@ -232,6 +232,23 @@ def guess_value(ded: Deduction, safe: int, guess: Combo) -> GuessValue:
                       sum(v * v for k, v in counts.items() if k != "open") / n, n)
 
 
+def suggest(ded: Deduction, safes: Iterable[int], playable: Iterable[Combo], n: int = 3
+            ) -> list[dict[str, Any]]:
+    """The ``n`` guesses most likely to open a safe (ties: the ones expected to narrow it down
+    most), among the given safes and the combinations the seat can play."""
+    can = set(playable)
+    ranked: list[tuple[float, int, Combo]] = []
+    for safe in safes:
+        pairs = ded.pairs(safe)
+        for combo in set(c for _, c in pairs) & can:
+            ranked.append((sum(1 for _, c in pairs if c == combo) / len(pairs), safe, combo))
+    ranked.sort(key=lambda t: (-t[0], t[1], t[2]))
+    top = ranked[: n * 4]
+    rated = [(guess_value(ded, s, c), s, c) for _, s, c in top]
+    rated.sort(key=lambda t: (-t[0].p_open, t[0].expected_left, t[1], t[2]))
+    return [{"safe": SAFE_NAMES[s], "guess": list(c), **v.to_json()} for v, s, c in rated[:n]]
+
+
 # --------------------------------------------------------------------------- JSON files
 def _side(value: Any, what: str) -> int | None:
     if value is None:

@@ -25,6 +25,7 @@ from arena.core.game import (
 from arena.games.lockedout import commands as cmds
 from arena.games.lockedout.bot import bot_text, random_text
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
+from arena.games.lockedout.deduce import suggest
 from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.render import render_vault
 from arena.games.lockedout.rounds import (
@@ -32,7 +33,7 @@ from arena.games.lockedout.rounds import (
     resolve_attempts,
     resolve_bargains,
 )
-from arena.games.lockedout.safes import SAFE_NAMES, deal_combos, draw_mapping
+from arena.games.lockedout.safes import COMBOS, SAFE_NAMES, deal_combos, draw_mapping
 from arena.games.lockedout.state import (
     BARGAIN,
     OVER,
@@ -325,7 +326,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
                         "partner": x.partner, "note": x.note(state.names, viewer)}
                        for x in seat.lights],
             "bargains": [SAFE_NAMES[b.safe] for b in state.bargains_of(viewer)],
-            "deduction": ded.to_json(),
+            "deduction": {**ded.to_json(), "suggestions": suggest(
+                ded, [i for i in range(16) if not state.opened[i]],
+                [c for c in COMBOS if seat.holds(c)])},
         }
         return out
 

@@ -21,7 +21,7 @@ CELL, GAP, TOP = 120, 12, 40
 
 
 def render_vault(state: LockedOutState, viewer: int | None) -> str:
-    width = 4 * CELL + 5 * GAP + 250
+    width = 4 * CELL + 5 * GAP + 310
     height = TOP + 4 * CELL + 5 * GAP
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -65,7 +65,7 @@ def render_vault(state: LockedOutState, viewer: int | None) -> str:
     px = 4 * CELL + 5 * GAP + 10
     for i, seat in enumerate(state.seats):
         y = TOP + GAP + 20 + i * 60
-        status = "inside" if seat.inside else f"escaped (round {seat.escaped})"
+        status = "inside" if seat.inside else f"escaped in round {seat.escaped}"
         weight = "bold" if i == viewer else "normal"
         parts.append(f'<text x="{px}" y="{y}" fill="#eceff1" font-size="15" '
                      f'font-weight="{weight}">{escape(state.names[i])}</text>')

@@ -149,7 +149,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
 
     def validate(self, state: PaintState, seat: int, text: str, ctx: SubmitContext) -> JSON:
         if len(text) > 500:
-            raise RuleError("PF-4", "the submission is too long")
+            raise RuleError("G-6", "the submission is too long")
         board = state.boards[seat]
         if state.stage == DESIGN:
             return format_design(parse_design(text))
@@ -173,7 +173,8 @@ class PaintGame(Game[PaintState, PaintConfig]):
                 values[seat] = sub.value
             else:
                 values[seat] = self._default(state, seat)
-                events.append(GameEvent("defaulted", {"seat": seat, "value": values[seat]}))
+                events.append(GameEvent("defaulted", {"seat": seat, "value": values[seat]},
+                                        frozenset({seat})))
         if state.stage == DESIGN:
             return self._after_design(state, values, rng, events)
         if state.stage == PICK:
@@ -316,7 +317,9 @@ class PaintGame(Game[PaintState, PaintConfig]):
         out["coming"] = b.queue
         out["decisions"] = list(b.decisions)
         if state.stage == SHOVE:
-            out["legal"] = [str(a) for a, _ in legal_actions(b.grid)]
+            actions = legal_actions(b.grid)
+            out["legal"] = [str(a) for a, _ in actions]
+            out["previews"] = {str(a): grid_rows(g) for a, g in actions}
         out["score"] = score_grid(b.grid).to_json()
         return out
 

@@ -10,9 +10,11 @@ state's bound ``__add__``, i.e. in C. The generated code only ever reads the tab
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from types import CodeType
 
-from arena.games.lockmaker.fast.tables import Compiled, LazyTable
+from arena.games.lockmaker.fast.tables import Compiled
 
 Expander = Callable[[Iterable[int], set[int]], None]
 
@@ -36,41 +38,11 @@ def make_expander(c: Compiled) -> Expander:
     return _generate(c, None)  # type: ignore[return-value]
 
 
-CHUNK_BITS = 30
-"""Neighbouring line slots are looked up together while their keys fit in this many bits:
-fewer lookups per state, at the price of more distinct (lazily computed) keys."""
-
-
-def _chunks(c: Compiled) -> list[tuple[int, int, LazyTable[tuple[int, ...]]]]:
-    """Group consecutive line slots; each group's table concatenates its lines' moves."""
-    out: list[tuple[int, int, LazyTable[tuple[int, ...]]]] = []
-    run: list[int] = []
-    slots = c.key_slots
-
-    def close(run: list[int]) -> None:
-        base = slots[run[0]][0]
-        width = slots[run[-1]][0] + slots[run[-1]][1].bit_length() - base
-        if len(run) == 1:
-            out.append((base, slots[run[0]][1], c.line_tables[run[0]][5]))
-            return
-        parts = [(slots[i][0] - base, slots[i][1], c.line_tables[i][5]) for i in run]
-
-        def compute(key: int) -> tuple[int, ...]:
-            moves: list[int] = []
-            for rel, mask, tab in parts:
-                moves.extend(tab[(key >> rel) & mask])
-            return tuple(moves)
-
-        out.append((base, (1 << width) - 1, LazyTable(compute)))
-
-    for i, (slot, mask) in enumerate(slots):
-        if run and slot + mask.bit_length() - slots[run[0]][0] > CHUNK_BITS:
-            close(run)
-            run = []
-        run.append(i)
-    if run:
-        close(run)
-    return out
+@functools.lru_cache(maxsize=512)
+def _compiled(src: str) -> CodeType:
+    """Compiling the generated source costs more than a small search; locks that differ only
+    in tables share it (the generator scores thousands of similar locks)."""
+    return compile(src, "<lockmaker-fast-expand>", "exec")
 
 
 def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
@@ -107,9 +79,9 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
             env.append(tab)
             terms.append(f"G{g}[{'s' if sh == 0 else f'(s >> {sh})'} & {m}]")
         body.append(f"        both = {' | '.join(terms)}")
-    for i, (slot, mask, table) in enumerate(_chunks(c)):
+    for i, (slot, mask) in enumerate(c.key_slots):
         args.append(f"L{i}")
-        env.append(table)
+        env.append(c.line_tables[i][5])
         key = "k" if slot == 0 else f"(k >> {slot})"
         body.append(f"        upd(map(a, L{i}[{key} & {mask}]))")
     if c.free_specs:
@@ -121,6 +93,6 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
     src = "\n".join([f"def factory({', '.join(args)}):", *("    " + line for line in body),
                      "    return expand"])
     namespace: dict[str, object] = {}
-    exec(compile(src, "<lockmaker-fast-expand>", "exec"), namespace)
+    exec(_compiled(src), namespace)
     factory = namespace["factory"]
     return factory(*env)  # type: ignore[operator]

@@ -213,6 +213,8 @@ def _cells(mask: int) -> set[int]:
 def score(pos: Position) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position)."""
     c = Compiled(from_position(pos))
+    if not c.goal_indices:
+        return -1, pos  # proved impossible without a walk (no reachable target, line order)
     res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP)
     if res.moves < 0:
         return -1, pos

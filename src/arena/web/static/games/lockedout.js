@@ -63,7 +63,8 @@
         "<h4>Your lights</h4><ul data-testid=\"lo-lights\">" + (lights || '<li class="muted">none yet</li>') + "</ul>" +
         '<h4>Deduction helper</h4><p class="muted small" data-testid="lo-mappings">Mappings still possible (colours of C1, C2, C3): ' +
         esc(ded.mappings.join(", ")) + '</p><table class="lo-ded" data-testid="lo-deduction"><tr><th>Safe</th><th>#</th><th>Still possible</th></tr>' +
-        rows + "</table></div>";
+        rows + "</table>" + (ded.suggestions && ded.suggestions.length ? '<p class="small" data-testid="lo-suggest">Best solo guesses: ' +
+        ded.suggestions.map((g) => "Safe " + esc(g.safe) + " " + g.guess.join("-") + " (" + Math.round(g.p_open * 100) + "%)").join(", ") + "</p>" : "") + "</div>";
     }
     let end = "";
     if (st.end_reason) {

@@ -87,7 +87,10 @@
       const list = document.createElement("div");
       list.className = "paint-actions";
       for (const a of you.legal || []) {
-        list.appendChild(button(esc(a), "paint-shove-" + slug(a), () => send(a), "small"));
+        const b = button(esc(a), "paint-shove-" + slug(a), () => send(a), "small");
+        const after = (you.previews || {})[a];
+        if (after) b.title = "leaves:\n" + after.join("\n");
+        list.appendChild(b);
       }
       box.appendChild(list);
     } else if (st.stage === "last") {
