@@ -36,6 +36,8 @@ STALL = 300
 CLUSTER_CAP = 10_000
 """Reachable sets larger than this are not scored: hard locks are tight (fog51's set has
 4,780 positions), and a loose set costs more than a hundred tight ones."""
+KICK = 0.6
+"""Share of restarts that perturb the best lock so far instead of starting afresh."""
 SEEDS = 8
 """Random placements tried per restart (the best one seeds the climb)."""
 TEMPERATURE = 1.5
@@ -265,20 +267,33 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
             best = (s, lock)
 
     while time.monotonic() < deadline or best is None:
-        # seed: the best of a few random placements (most dense ones are unsolvable)
         seed: tuple[int, Position] | None = None
-        for _ in range(SEEDS):
-            start = random_placement(board, hand, rng, keyhole)
-            searched += 1
-            if start is None:
-                failures += 1
-                if best is None and failures > 50:
-                    raise RuleError("LM-15", "no legal placement of these pieces on this board")
-                continue
-            sc, hard = score(start)
-            consider(sc, hard)
-            if seed is None or sc > seed[0]:
+        if best is not None and rng.random() < KICK:
+            # iterated local search: kick the best lock found so far with a few mutations
+            kicked: Position | None = best[1]
+            for _ in range(3):
+                nxt = mutate(kicked, rng) if kicked is not None else None
+                kicked = nxt or kicked
+            if kicked is not None:
+                searched += 1
+                sc, hard = score(kicked)
+                consider(sc, hard)
                 seed = (sc, hard)
+        else:
+            # the best of a few random placements (most dense ones are unsolvable)
+            for _ in range(SEEDS):
+                start = random_placement(board, hand, rng, keyhole)
+                searched += 1
+                if start is None:
+                    failures += 1
+                    if best is None and failures > 50:
+                        raise RuleError("LM-15",
+                                        "no legal placement of these pieces on this board")
+                    continue
+                sc, hard = score(start)
+                consider(sc, hard)
+                if seed is None or sc > seed[0]:
+                    seed = (sc, hard)
         if best is None and time.monotonic() > deadline + seconds:
             raise RuleError("LM-15", "found no solvable lock for these pieces in time")
         if seed is None or seed[0] < 0:
