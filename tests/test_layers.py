@@ -55,3 +55,10 @@ def test_the_checker_itself_catches_an_offending_import(tmp_path: Path) -> None:
     bad.write_text("from arena.server import app\nimport arena.cli\n")
     names = imported_modules(bad)
     assert any(n.startswith(FORBIDDEN) for n in names)
+
+
+def test_every_game_package_imports() -> None:
+    from arena.core.registry import all_games, broken_games
+
+    assert broken_games() == {}
+    assert set(all_games()) == {"lockmaker", "boxes", "paint", "feather", "lockedout"}

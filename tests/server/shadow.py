@@ -29,7 +29,7 @@ def rebuild(game: Game[Any, Any], config: dict[str, Any], settings: dict[str, An
     """The match the log describes, brought exactly to its last entry."""
     started = log[0]
     assert started.kind == "match_started"
-    seed = int(started.data["seed"])
+    seed = int(next(e for e in log if e.kind == "seed").data["seed"])  # host-only entry
     inputs = [e for e in log if e.kind in INPUT_KINDS]
     until = log[-1].t
     return Match.replay(game, game.make_config(config), seed, MatchSettings.from_json(settings),

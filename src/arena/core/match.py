@@ -128,7 +128,9 @@ class Match:
         self.reserve_pick: dict[int, Submission] = {}
         t0 = clock.now() if start is None else start
         self.created_at = t0
-        self._emit("match_started", {"game": game.name, "seed": seed}, None, t0)
+        self._emit("match_started", {"game": game.name}, None, t0)
+        # With the seed and the code a player could compute every hidden draw: host only.
+        self._emit("seed", {"seed": seed}, frozenset(), t0)
         self._start_phase(t0)
 
     # ------------------------------------------------------------------ queries

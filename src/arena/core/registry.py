@@ -15,9 +15,13 @@ from arena.core.game import Game
 
 _extra: dict[str, Game[Any, Any]] = {}
 _discovered: dict[str, Game[Any, Any]] | None = None
+_broken: dict[str, str] = {}
 
 
 def _discover() -> dict[str, Game[Any, Any]]:
+    """Import every game package once. A package that fails to import is recorded in
+    :func:`broken_games` and skipped, so one broken game cannot take the others down (the
+    server keeps serving the rest; ``tests/test_layers.py`` fails the suite on any)."""
     global _discovered
     if _discovered is None:
         import arena.games as pkg
@@ -26,12 +30,22 @@ def _discover() -> dict[str, Game[Any, Any]]:
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.ispkg:
                 continue
-            module = importlib.import_module(f"arena.games.{info.name}")
+            try:
+                module = importlib.import_module(f"arena.games.{info.name}")
+            except Exception as exc:  # a half-written game must not hide the others
+                _broken[info.name] = f"{type(exc).__name__}: {exc}"
+                continue
             game = getattr(module, "GAME", None)
             if isinstance(game, Game):
                 found[game.name] = game
         _discovered = found
     return _discovered
+
+
+def broken_games() -> dict[str, str]:
+    """Game packages that failed to import: name to error."""
+    _discover()
+    return dict(_broken)
 
 
 ORDER = ("lockmaker", "boxes", "paint", "feather", "lockedout")

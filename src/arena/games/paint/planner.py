@@ -18,7 +18,9 @@ fixed sum); and branches off a chain's longest path are cells wasted.
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +29,8 @@ from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, pl
 from arena.games.paint.players import Situation, best_last
 from arena.games.paint.scoring import NEIGHBOURS, score_value
 
+FULL_SETS = tuple("".join(p) for p in itertools.product(COLOURS, repeat=4)
+                  if set(p) == set(COLOURS))
 LOG = [0.0] + [math.log(n) for n in range(1, 30)]
 
 
@@ -141,8 +145,11 @@ class Planner:
     keeps the search independent of time (the match bot: a replayed decision is identical)."""
 
     def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
-                 lookahead: bool = True, budget: float | None = 1.5) -> None:
+                 lookahead: bool = True, budget: float | None = 1.5, samples: int = 0,
+                 width: int = 12) -> None:
         self.beam = beam
+        self.samples = samples
+        self.width = width
         self.w = weights
         self.lookahead = lookahead
         self.budget = budget
@@ -194,6 +201,9 @@ class Planner:
         options = next_grids(s.grid)
         if len(options) == 1:
             return options[0][0]
+        if self.samples and s.grid.count(EMPTY) > 2:
+            values = self._hindsight(s, [g for _, g in options])
+            return options[values.index(max(values))][0]
         # The expectation over an unknown colour is costly, so it is taken only where few
         # known containers remain before it (the end of a set).
         odds = None
@@ -206,6 +216,51 @@ class Planner:
                 best = (v, action)
         assert best is not None
         return best[1]
+
+    # -- sampled futures (hindsight optimisation) -----------------------------------------
+    def _step(self, nodes: list[tuple[int, str]], colour: str) -> list[tuple[int, str]]:
+        """Place ``colour`` in every node, keep the ``width`` best distinct grids."""
+        out: dict[str, int] = {}
+        for root, grid in nodes:
+            if grid[0] != EMPTY or grid.count(EMPTY) <= 1:
+                out.setdefault(grid, root)
+                continue
+            for c in children(place(grid, colour)):
+                out.setdefault(c, root)
+        ranked = sorted(out.items(), key=lambda kv: self.value(kv[0]), reverse=True)
+        return [(root, grid) for grid, root in ranked[: self.width]]
+
+    def _hindsight(self, s: Situation, roots: list[str]) -> list[float]:
+        """For each root grid, the mean over sampled futures of the best value a beam search
+        reaches: the rest of the set (known), then the next showing, sampled from the sets
+        seen and not used (unseen ones drawn at random), with the pick left to the search."""
+        rng = random.Random(s.grid + s.queue + str(len(s.used)))
+        unused = [x for x in s.seen if x not in s.used and x != ""]
+        totals = [0.0] * len(roots)
+        for _ in range(self.samples):
+            nodes = list(enumerate(roots))
+            for colour in s.queue:
+                nodes = self._step(nodes, colour)
+            if s.showings_left > 0:
+                pool = list(unused)
+                while len(pool) < 3:
+                    pool.append(rng.choice(FULL_SETS))
+                branched: list[tuple[int, str]] = []
+                for future in rng.sample(pool, 3):
+                    ns = nodes
+                    for colour in future:
+                        ns = self._step(ns, colour)
+                    branched.extend(ns)
+                nodes = branched
+            best: dict[int, float] = {}
+            for root, grid in nodes:
+                v = self.value(grid)
+                if v > best.get(root, -1e9):
+                    best[root] = v
+            floor = min(best.values()) - 0.5
+            for i in range(len(roots)):
+                totals[i] += best.get(i, floor)
+        return totals
 
     def pick(self, s: Situation) -> int:
         self._deadline = time.perf_counter() + (self.budget or 0.0)
