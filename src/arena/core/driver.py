@@ -32,35 +32,70 @@ class BotTracker:
         self.acted = set()
 
 
+@dataclass(frozen=True)
+class BotMove:
+    """What a bot decided for one seat in one phase (``text`` None: it chose not to act)."""
+
+    phase_no: int
+    seat: int
+    text: str | None
+
+
+def bot_think(
+    game: Game[Any, Any], seed: int, state: Any, phase_no: int, seats: Collection[int]
+) -> list[BotMove]:
+    """Decide for every seat in ``seats`` from a frozen state.
+
+    Pure, so a server can run it in a worker thread *without* holding the match: a human's
+    submission near a deadline is never held up by a bot that thinks for a minute.
+    """
+    return [
+        BotMove(phase_no, seat, game.bot(state, seat, rngmod.derive(seed, "bot", phase_no, seat)))
+        for seat in sorted(seats)
+    ]
+
+
+def bots_to_think(match: Match, bots: Collection[int], tracker: BotTracker) -> list[int]:
+    """Bot seats the current phase waits for that have not acted in it yet."""
+    if match.finished or match.paused_at is not None:
+        return []
+    waiting = match.waiting_for()
+    return [s for s in sorted(bots) if s in waiting and (match.phase_no, s) not in tracker.acted]
+
+
+def bot_apply(match: Match, moves: list[BotMove], tracker: BotTracker) -> list[tuple[int, str]]:
+    """Submit decided moves (final) that still apply; a move for a phase that has since ended
+    is dropped, and its seat will think again in the new phase."""
+    done: list[tuple[int, str]] = []
+    for move in moves:
+        if match.finished or match.phase_no != move.phase_no:
+            continue
+        if move.seat not in match.waiting_for():
+            continue
+        tracker.acted.add((move.phase_no, move.seat))
+        if move.text is None:
+            continue
+        try:
+            match.submit(move.seat, move.text, final=True, bot=True)
+        except RuleError as exc:
+            raise BotError(
+                f"{match.game.name} bot in seat {move.seat + 1} submitted {move.text!r} in phase "
+                f"{move.phase_no} and it was rejected: {exc}"
+            ) from exc
+        done.append((move.seat, move.text))
+    return done
+
+
 def bot_moves(match: Match, bots: Collection[int], tracker: BotTracker) -> list[tuple[int, str]]:
-    """Let every bot seat that the current phase waits for submit once (final).
+    """Let every bot seat that the match waits for act once per phase, until none is left
+    (a bot's move may close the phase and open one that waits for bots again).
 
     Returns what was submitted. A rejected bot submission raises :class:`BotError`.
     """
     done: list[tuple[int, str]] = []
-    progressed = True
-    while progressed and not match.finished:
-        progressed = False
-        for seat in sorted(bots):
-            if match.finished or seat not in match.waiting_for():
-                continue
-            key = (match.phase_no, seat)
-            if key in tracker.acted:
-                continue
-            tracker.acted.add(key)
-            rng = rngmod.derive(match.seed, "bot", match.phase_no, seat)
-            text = match.game.bot(match.state, seat, rng)
-            if text is None:
-                continue
-            try:
-                match.submit(seat, text, final=True, bot=True)
-            except RuleError as exc:
-                raise BotError(
-                    f"{match.game.name} bot in seat {seat + 1} submitted {text!r} in phase "
-                    f"{match.phase_no} and it was rejected: {exc}"
-                ) from exc
-            done.append((seat, text))
-            progressed = True
+    while seats := bots_to_think(match, bots, tracker):
+        moves = bot_think(match.game, match.seed, match.state, match.phase_no, seats)
+        done.extend(bot_apply(match, moves, tracker))
     return done
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from arena.core.driver import BotError, BotTracker, bot_moves
+from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bot_think, bots_to_think
 from arena.core.match import HOST, Match, Viewer
 from arena.store import MatchRecord, Store
 
@@ -191,23 +191,29 @@ class MatchOwner:
                 self.match.advance()
             finally:
                 self._commit()
-            if self.bots and not self.match.finished and self.bots & self.match.waiting_for():
-                loop = asyncio.get_running_loop()
-                try:
-                    await loop.run_in_executor(None, self._bots_act)
-                finally:
-                    self._commit()
+            seats = bots_to_think(self.match, self.bots, self.tracker)
+            frozen = (self.match.state, self.match.phase_no)
+        if not seats:
+            return
+        # Bots think on a frozen state outside the lock, so humans' commands (and reads) go on
+        # meanwhile; a decision for a phase that has ended by then is dropped (bot_apply).
+        loop = asyncio.get_running_loop()
+        moves = await loop.run_in_executor(
+            None, bot_think, self.match.game, self.match.seed, frozen[0], frozen[1], seats
+        )
+        async with self.lock:
+            try:
+                self._bots_act(moves)
+            finally:
+                self._commit()
 
     def _bots_pending(self) -> bool:
-        if not self.bots or self.match.paused_at is not None:
-            return False
-        waiting = self.bots & self.match.waiting_for()
-        return any((self.match.phase_no, s) not in self.tracker.acted for s in waiting)
+        return bool(bots_to_think(self.match, self.bots, self.tracker))
 
-    def _bots_act(self) -> None:
+    def _bots_act(self, moves: list[BotMove]) -> None:
         try:
-            bot_moves(self.match, self.bots, self.tracker)
+            bot_apply(self.match, moves, self.tracker)
         except BotError as exc:
-            # A bot bug (or a bot outrun by its own deadline) must not stall the match.
+            # A bot bug must not stall the match: its seat falls back on the clock.
             log.warning("%s", exc)
             self.bot_errors.append(str(exc))

@@ -17,7 +17,7 @@ from arena.games.paint.sets import format_design
 if TYPE_CHECKING:
     from arena.games.paint.match import PaintState
 
-QUICK = Planner(beam=2, lookahead=False, budget=None)
+QUICK = Planner(samples=1, width=6, budget=None)
 
 
 def match_bot(state: PaintState, seat: int, rng: random.Random) -> str | None:

@@ -1,11 +1,14 @@
-"""The planning player: search over the known containers, expectation over the unknown ones.
+"""The planning player: search over the known containers, sampled futures for the unknown.
 
 What a seat knows (G-9) is its grid, the rest of the set it picked and the sets it has been
-shown. The planner searches every distinct grid an action can leave (PF-3) for the containers it
-knows are coming, keeping the ``beam`` best at each depth, and values the leaves with
-:func:`evaluate`. Where the next container is unknown (the end of a set), it takes the
-expectation over its colour (expectimax): each colour weighted by how often it appears in the
-sets still unused among those seen, the player's best reply to each colour.
+shown. At a shove the planner scores each distinct grid an action can leave (PF-3) by
+hindsight optimisation: it samples futures (the rest of its set, which it knows, then the next
+showing drawn from the sets seen but not used, unseen ones at random) and for each runs a beam
+search that also chooses among the sampled showing's sets; an action's value is its mean best
+over the samples (an expectimax over the unknown showings, estimated by sampling). With
+``samples=0`` it falls back to an exhaustive-with-beam search over the known containers and a
+one-ply expectation over the colour of the next unknown one. A pick searches each shown set's
+four containers. Values come from :func:`evaluate`.
 
 :func:`evaluate` estimates the final score of a partial grid in log terms (the score is a
 product, so log-lengths add up): every chain counts log(length); a lone container with an empty
@@ -140,13 +143,14 @@ def colour_odds(s: Situation) -> dict[str, float]:
 
 
 class Planner:
-    """The planning player (see the module text). ``beam`` bounds the grids kept per depth;
+    """The planning player (see the module text). ``samples`` futures with a beam of ``width``
+    grids score each action; ``beam`` bounds the grids per depth of the fallback search;
     ``budget`` (seconds) makes it fall back to a narrower search when time is short; None
     keeps the search independent of time (the match bot: a replayed decision is identical)."""
 
     def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
-                 lookahead: bool = True, budget: float | None = 1.5, samples: int = 0,
-                 width: int = 12) -> None:
+                 lookahead: bool = True, budget: float | None = 1.0, samples: int = 4,
+                 width: int = 20) -> None:
         self.beam = beam
         self.samples = samples
         self.width = width
@@ -237,7 +241,9 @@ class Planner:
         rng = random.Random(s.grid + s.queue + str(len(s.used)))
         unused = [x for x in s.seen if x not in s.used and x != ""]
         totals = [0.0] * len(roots)
-        for _ in range(self.samples):
+        for k in range(self.samples):
+            if k and self.budget is not None and time.perf_counter() > self._deadline:
+                break  # out of time: the samples so far decide
             nodes = list(enumerate(roots))
             for colour in s.queue:
                 nodes = self._step(nodes, colour)
