@@ -98,6 +98,9 @@ def report(rows: list[tuple[int, int, int, list[float]]], width: int, elapsed: f
           f"{elapsed:.0f} s")
     for name, xs in (("planner", planner), ("greedy", greedy), ("clairvoyant", clair)):
         print(f"{name:<12} mean {statistics.mean(xs):8.1f}  median {statistics.median(xs):7.0f}")
+    raw = statistics.mean(r[2] for r in rows)
+    print(f"(clairvoyant is per game the better of its beam and the planner; the beam alone "
+          f"averages {raw:.1f})")
     print(f"planner / greedy      {pm / gm:.2f}  (aim >= 2.00)")
     print(f"planner / clairvoyant {pm / cm:.2f}  (aim >= 0.85)")
     print(f"planner time per decision: mean {1000 * statistics.mean(times):.0f} ms, "

@@ -61,7 +61,13 @@ class PaintConfig(GameConfig):
 
 @dataclass(frozen=True)
 class Board:
-    """One seat's own game: the sets its opponent designed for it and its grid."""
+    """One seat's own game: the sets its opponent designed for it and its grid.
+
+    Sets are referred to by 0-based index into ``sets`` (players see them numbered 1-8);
+    ``first`` is the first showing (PF-5 keeps it out of the second), ``shown`` the showing
+    open now, ``queue`` the containers of the picked set still to enter after the one on A1,
+    ``seen`` every set ever shown to this seat, ``decisions`` its accepted texts in order.
+    """
 
     sets: tuple[str, ...] = ()
     grid: str = EMPTY_GRID
