@@ -3,9 +3,12 @@
 After Fogleman's Rush Hour generator: every candidate placement is scored by its cluster walk
 (the whole reachable set and each member's distance to the nearest solved position), and the
 lock we keep is the *farthest* position of that set, so the exact placement we tried matters
-only through the set it lies in. The search is a plateau-accepting hill climb: mutate the
-current hardest lock (move one bar, the key along its line, or an axis), keep the mutation when
-its cluster is at least as hard, restart from a fresh random placement after a stall.
+only through the set it lies in. The search is simulated annealing over placements: mutate
+the current hardest lock (nudge or move one bar, move the key along its line, move an axis),
+keep the mutation when its set is at least as hard (sometimes when a little easier), and after
+a stall restart either from the best lock so far with a few random kicks (iterated local
+search) or from the best of a few fresh random placements. Candidates whose reachable set is
+larger than :data:`CLUSTER_CAP` are not scored (hard locks are tight).
 
 Every lock produced is legal per LM-15 (it uses exactly the drafted hand, the key and keyhole,
 on open cells, axes attached: checked with the game's own :meth:`Position.problems`) and

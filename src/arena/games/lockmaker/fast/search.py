@@ -229,7 +229,7 @@ def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
     return levels
 
 
-PYTHON_CAP = 2500
+PYTHON_CAP = 10_000
 """Below this many reachable states the pure-Python walk beats NumPy's per-call overhead."""
 
 
