@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from arena.core.driver import simulate
+from arena.core.match import MatchSettings
 from arena.games.paint import GAME
 from arena.games.paint.grid import parse_grid
 from arena.games.paint.render import board
@@ -32,8 +33,14 @@ def test_chains_marked_with_lengths_and_loops_crossed() -> None:
 def test_views_render_own_grid_and_both_at_the_end() -> None:
     match = simulate(GAME, 2)
     state = match.state
-    both = GAME.render_svg(state, None)
+    # G-9: a spectator never gets the private grids; the host (or everyone, once the engine
+    # reveals the finished match) gets both.
+    assert GAME.render_svg(state, None) is None
+    both = GAME.host_svg(state)
     assert both is not None
+    assert match.view(1)["svg"] == both  # revealed at the end by default
+    kept = simulate(GAME, 2, settings=MatchSettings(reveal_at_end=False))
+    assert kept.view("spectator")["svg"] is None
     ET.fromstring(both)
     assert both.count("chain-length") >= 2
     own = GAME.render_svg(state, 0)

@@ -197,6 +197,11 @@ class Game(ABC, Generic[S, C]):
         """The board as an SVG document for ``viewer``, or None where the game has no board."""
         return None
 
+    def host_svg(self, state: S) -> str | None:
+        """The board with everything shown: for the host, and for all once a finished match
+        is revealed (G-9). Games whose spectator picture hides something override this."""
+        return self.render_svg(state, None)
+
     # --- players ---------------------------------------------------------------------------
     @abstractmethod
     def bot(self, state: S, seat: int, rng: random.Random) -> str | None:

@@ -296,7 +296,10 @@ class Match:
                     for x in self.history.get(s, [])
                 ]
             seats.append(entry)
-        svg_viewer = viewer if isinstance(viewer, int) and not reveal else None
+        if reveal:
+            svg = self.game.host_svg(self.state)
+        else:
+            svg = self.game.render_svg(self.state, viewer if isinstance(viewer, int) else None)
         return {
             "game": self.game.name,
             "version": self.version,
@@ -319,8 +322,7 @@ class Match:
             },
             "seats": seats,
             "state": game_view,
-            "svg": self.game.render_svg(self.state, svg_viewer) if not reveal else
-            self.game.render_svg(self.state, None),
+            "svg": svg,
             "result": None if self.result is None else self.result.to_json(),
         }
 

@@ -354,6 +354,11 @@ class PaintGame(Game[PaintState, PaintConfig]):
 
         return render_state(state, viewer)
 
+    def host_svg(self, state: PaintState) -> str | None:
+        from arena.games.paint.render import render_state
+
+        return render_state(state, None, reveal=True)
+
     # ------------------------------------------------------------------ players
     def bot(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
         from arena.games.paint.bot import match_bot

@@ -125,10 +125,10 @@ def board(grid: str, *, chains: bool = False, title: str | None = None,
     return "".join(parts)
 
 
-def render_state(state: PaintState, viewer: int | None) -> str | None:
-    """A seat's own grid; for ``None`` (a spectator, or anyone once the engine reveals the
-    finished match) nothing while the grids are private (G-9) and both grids, chains marked,
-    once they are full."""
+def render_state(state: PaintState, viewer: int | None, *, reveal: bool = False) -> str | None:
+    """A seat's own grid; for a spectator (``None``) nothing, since the grids are private
+    (G-9); with ``reveal`` (the host, or everyone once the engine reveals a finished match)
+    both grids, chains marked once they are full."""
     from arena.games.paint.match import DESIGN, OVER
 
     if state.stage == DESIGN:
@@ -137,10 +137,10 @@ def render_state(state: PaintState, viewer: int | None) -> str | None:
     if viewer in (0, 1):
         assert viewer is not None
         return board(state.boards[viewer].grid, chains=over, title=f"seat {viewer + 1}")
-    if not over:
+    if not reveal:
         return None
-    one = board(state.boards[0].grid, chains=True, title="seat 1")
-    two = board(state.boards[1].grid, chains=True, title="seat 2")
+    one = board(state.boards[0].grid, chains=over, title="seat 1")
+    two = board(state.boards[1].grid, chains=over, title="seat 2")
     w = MARGIN + SIZE * CELL + 8
     h = MARGIN + SIZE * CELL + 48
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 16}" height="{h}" '
