@@ -9,7 +9,9 @@ exit with 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -43,6 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuleError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``arena ... | head``): nothing left to say to it.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps interpreter exit quiet
+        return 0
     except OSError as exc:
         print(f"arena: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "),
               file=sys.stderr)
