@@ -182,7 +182,7 @@ def test_svg_shows_locks_cooldowns_and_the_ankh() -> None:
     svg = render_svg(state.session, b, 0)
     assert "fill blocked until tick 5" in svg and "locked" in svg and "(you)" in svg
     assert 'data-testid="feather-ankh"' in svg and "A 4/10" in svg and "B 7/7" in svg
-    assert "Have a bucket with 3 water" in svg
+    assert "One bucket holding exactly 3" in svg
 
 
 def test_scenario_paths_must_be_toml(tmp_path) -> None:

@@ -215,8 +215,33 @@ def _cells(mask: int) -> set[int]:
     return out
 
 
-def score(pos: Position) -> tuple[int, Position]:
-    """Cluster walk of a candidate: (largest optimal move count in its set, that position)."""
+SCORE_CACHE = 200_000
+"""Scored placements remembered per :func:`generate` call (most local moves revisit one)."""
+
+
+def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = None
+          ) -> tuple[int, Position]:
+    """Cluster walk of a candidate: (largest optimal move count in its set, that position).
+
+    With ``cache``, a placement already scored (the climb proposes the same one again and
+    again: two thirds of its candidates, measured on fog51's hand) costs a dictionary look-up,
+    and every scored cluster's hardest member is remembered too, since restarts and kicks
+    come back to it."""
+    if cache is not None:
+        got = cache.get(pos)
+        if got is not None:
+            return got
+        if len(cache) > SCORE_CACHE:
+            cache.clear()
+        out = _score(pos)
+        cache[pos] = out
+        if out[0] >= 0:
+            cache.setdefault(out[1], out)
+        return out
+    return _score(pos)
+
+
+def _score(pos: Position) -> tuple[int, Position]:
     c = Compiled(from_position(pos))
     if not c.goal_indices:
         return -1, pos  # proved impossible without a walk (no reachable target, line order)
@@ -251,17 +276,42 @@ def is_minimal(pos: Position) -> bool:
     return True
 
 
-def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
+class _Budget:
+    """Wall time and/or scored placements. A placement budget alone makes a run a pure
+    function of its random generator (the bot's matches replay exactly); time is checked
+    only when ``seconds`` is given."""
+
+    def __init__(self, seconds: float | None, placements: int | None) -> None:
+        if seconds is None and placements is None:
+            raise ValueError("give the generator seconds or placements")
+        self.t0 = time.monotonic()
+        self.seconds = seconds
+        self.placements = placements
+        self.walks = 0
+        self.proposals = 0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def left(self, slack: float = 1.0) -> bool:
+        """Budget left (``slack`` times the budget, for a first lock that is still missing)."""
+        if self.placements is not None and (self.walks >= slack * self.placements
+                                            or self.proposals >= 20 * slack * self.placements):
+            return False
+        return self.seconds is None or self.elapsed() < slack * self.seconds
+
+
+def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None = 10.0,
              rng: random.Random | None = None, keyhole: int | None = None,
              minimal: bool = False, progress: Callable[[float, int, int], None] | None = None,
-             ) -> Generated:
-    """The hardest lock found for ``hand`` on ``board`` within ``seconds`` (LM-15 legal,
-    solvable). Raises RuleError when the hand cannot be placed at all."""
+             placements: int | None = None) -> Generated:
+    """The hardest lock found for ``hand`` on ``board`` within ``seconds`` and/or
+    ``placements`` cluster walks (LM-15 legal, solvable; placements already scored come from
+    a cache and are not counted). Raises RuleError when the hand cannot be placed at all."""
     rng = rng or random.Random()
-    t0 = time.monotonic()
-    deadline = t0 + seconds
+    budget = _Budget(seconds, placements)
+    cache: dict[Position, tuple[int, Position]] = {}
     best: tuple[int, Position] | None = None
-    searched = 0
     failures = 0
 
     def consider(s: int, lock: Position) -> None:
@@ -269,7 +319,15 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
         if s >= 0 and (best is None or s > best[0]) and (not minimal or is_minimal(lock)):
             best = (s, lock)
 
-    while time.monotonic() < deadline or best is None:
+    def scored(p: Position) -> tuple[int, Position]:
+        budget.proposals += 1
+        before = len(cache)
+        out = score(p, cache)
+        if len(cache) != before:
+            budget.walks += 1
+        return out
+
+    while budget.left() or best is None:
         seed: tuple[int, Position] | None = None
         if best is not None and rng.random() < KICK:
             # iterated local search: kick the best lock found so far with a few mutations
@@ -278,39 +336,38 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
                 nxt = mutate(kicked, rng) if kicked is not None else None
                 kicked = nxt or kicked
             if kicked is not None:
-                searched += 1
-                sc, hard = score(kicked)
+                sc, hard = scored(kicked)
                 consider(sc, hard)
                 seed = (sc, hard)
         else:
             # the best of a few random placements (most dense ones are unsolvable)
             for _ in range(SEEDS):
                 start = random_placement(board, hand, rng, keyhole)
-                searched += 1
                 if start is None:
+                    budget.proposals += 1
                     failures += 1
                     if best is None and failures > 50:
                         raise RuleError("LM-15",
                                         "no legal placement of these pieces on this board")
                     continue
-                sc, hard = score(start)
+                sc, hard = scored(start)
                 consider(sc, hard)
                 if seed is None or sc > seed[0]:
                     seed = (sc, hard)
-        if best is None and time.monotonic() > deadline + seconds:
+        if best is None and not budget.left(slack=2.0):
             raise RuleError("LM-15", "found no solvable lock for these pieces in time")
         if seed is None or seed[0] < 0:
             continue
         cur_score, cur = seed
         stall = 0
         temp = TEMPERATURE
-        while stall < STALL and time.monotonic() < deadline:
+        while stall < STALL and budget.left():
             cand = mutate(cur, rng)
             if cand is None:
                 stall += 1
+                budget.proposals += 1
                 continue
-            searched += 1
-            sc, hard = score(cand)
+            sc, hard = scored(cand)
             # simulated annealing: always take equal or better, sometimes a little worse
             if sc >= 0 and (sc >= cur_score or rng.random() < math.exp((sc - cur_score) / temp)):
                 stall = 0 if sc > cur_score else stall + 1
@@ -320,15 +377,16 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float = 10.0,
                 stall += 1
             temp = max(0.2, temp * 0.995)
             if progress is not None:
-                progress(time.monotonic() - t0, best[0] if best else -1, searched)
+                progress(budget.elapsed(), best[0] if best else -1, budget.walks)
     assert best is not None
-    return Generated(best[0], best[1], searched)
+    return Generated(best[0], best[1], budget.walks)
 
 
-def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float,
-                    rng: random.Random) -> Position:
-    """For the bot: the hardest legal, solvable lock found within ``seconds``."""
-    return generate(board, pieces, seconds=seconds, rng=rng).lock
+def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float | None,
+                    rng: random.Random, *, placements: int | None = None) -> Position:
+    """For the bot: the hardest legal, solvable lock found within ``seconds`` and/or
+    ``placements`` cluster walks (placements alone: deterministic for a given ``rng``)."""
+    return generate(board, pieces, seconds=seconds, rng=rng, placements=placements).lock
 
 
 def terminal_progress(total: float) -> Callable[[float, int, int], None]:
