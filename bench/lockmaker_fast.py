@@ -132,7 +132,7 @@ def main() -> None:
     ap.add_argument("--naive", default=str(SHARED / "naive_rush_bfs.py"))
     ap.add_argument("--gen-seconds", type=float, default=300.0)
     ap.add_argument("--random-locks", type=int, default=30)
-    ap.add_argument("--sections", default="1,2,3,4,5", help="which figures to measure")
+    ap.add_argument("--sections", default="1,2,3,4,5,6", help="which figures to measure")
     args = ap.parse_args()
     if args.worker == "solve":
         worker_solve(args.reps)
@@ -159,6 +159,9 @@ def main() -> None:
     if 5 in sections:
         print("== 5. generator on the default Lockmaker rounds vs best of 1,000 random placements")
         rounds_bench(10.0 if args.quick else 30.0)
+    if 6 in sections:
+        print("== 6. bot-vs-bot simulated match (the bot builds with the generator), seeds 1-3")
+        match_bench()
 
 
 ME = [str(Path(__file__).resolve())]
@@ -301,6 +304,21 @@ def rounds_bench(seconds: float) -> None:
         print(f"  round {i} ({rnd.board.width}x{rnd.board.height}, hand "
               f"{','.join(str(p) for p in hand)}): generator {gen.moves} moves in {seconds:.0f} s"
               f" vs best random {best_random}")
+
+
+def match_bench() -> None:
+    import time
+
+    from arena.core.driver import simulate
+    from arena.games.lockmaker.match import LockmakerGame
+    game = LockmakerGame()
+    cfg = game.default_config()
+    for seed in (1, 2, 3):
+        t0 = time.perf_counter()
+        match = simulate(game, seed, cfg)
+        took = time.perf_counter() - t0
+        print(f"  seed {seed}: {took:.1f} s with bot_placements={cfg.bot_placements} "
+              f"({len(match.log)} events; target < 20 s)")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """The Lockmaker bot, and the random legal submissions the conformance suite uses.
 
-The bot drafts a small hand of long bars and at most one axis (a hand it can always build),
-builds several random legal locks and keeps the one whose optimal solution is longest (the
-generator issue makes locks hard; this one only has to be legal and solvable), solves the
-opponent's lock with the reference solver, declares impossible only when the solver explored
-the whole reachable set, and countersolves only when its own optimum beats the solver's count.
-Solver answers are cached per position, so the bot asks each question once.
+The bot drafts as many pieces as it can, long bars first and at most one axis (a hand it can
+always build; more and longer bars make harder locks), builds its lock with the hardest-lock
+generator (:mod:`arena.games.lockmaker.fast.generator`: cluster walks, Fogleman's method)
+under a budget counted in scored placements, not seconds, so that a simulated match replays
+exactly for its seed (the config's ``bot_placements``; 0, or a hand the generator cannot
+place, falls back to the best of a few random locks climbed a little). It solves the
+opponent's lock with the fast solver (same optimum as the reference solver, LM-9), declares
+impossible only when the whole reachable set was explored, and countersolves only when its
+own optimum beats the solver's count. Solver answers are cached per position, so the bot asks
+each question once.
 """
 
 from __future__ import annotations
@@ -13,8 +17,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.construct import buildable, random_lock
+from arena.games.lockmaker.fast.api import FastSolution, fast_solve
+from arena.games.lockmaker.fast.generator import build_hard_lock
 from arena.games.lockmaker.lockfile import write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
@@ -24,8 +31,9 @@ from arena.games.lockmaker.solver import SolveResult, solve
 if TYPE_CHECKING:
     from arena.games.lockmaker.match import LMState, LockmakerGame
 
-HAND_SIZE = 4
-"""The bot stops drafting at this many pieces: small hands keep its locks quick to solve."""
+HAND_SIZE = 8
+"""The bot stops drafting at this many pieces (in practice the pool runs out first: every
+extra bar blocks more, and the generator turns a fuller hand into a harder lock)."""
 BUILD_CANDIDATES = 12
 BUILD_BUDGET = 800
 IMPROVE_STEPS = 25
@@ -34,23 +42,31 @@ RANDOM_BUDGET = 1500
 PREFERENCE = {"V3": 0, "H3": 1, "V2": 2, "H2": 3, "X": 4}
 
 
-_CACHE: dict[Position, SolveResult] = {}
+Answer = SolveResult | FastSolution
+"""A solver's answer (both solvers give the same fields and the same optimum, LM-9)."""
+
+_CACHE: dict[Position, Answer] = {}
 
 
-def cached_solve(pos: Position, max_states: int) -> SolveResult:
+def cached_solve(pos: Position, max_states: int) -> Answer:
     """The solver's answer, remembered: a finished search (solved, or proved impossible) is
-    valid for any budget, and a cut one for any budget no larger than its own."""
+    valid for any budget, and a cut one for any budget no larger than its own. The fast
+    solver answers; the reference solver only if the fast one refuses the lock."""
     got = _CACHE.get(pos)
     if got is not None and (got.complete or got.solvable or got.states >= max_states):
         return got
-    res = solve(pos, max_states=max_states)
+    res: Answer
+    try:
+        res = fast_solve(pos, max_states=max_states)
+    except (RuleError, ValueError):
+        res = solve(pos, max_states=max_states)
     if len(_CACHE) > 512:
         _CACHE.clear()
     _CACHE[pos] = res
     return res
 
 
-def solution_text(pos: Position, res: SolveResult) -> str:
+def solution_text(pos: Position, res: Answer) -> str:
     return ", ".join(format_solution(pos.board, res.solution))
 
 
@@ -82,8 +98,22 @@ def draft_pick(hand: tuple[PieceKind, ...], pool: tuple[PieceKind, ...], picks: 
 
 
 def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
+    """The generator's hardest lock within the configured placement budget (deterministic
+    for the match's seed); the random-and-climb lock when the generator gives up."""
     board = state.current.board
     hand = state.hands[seat]
+    placements = state.config.bot_placements
+    if placements > 0:
+        try:
+            lock = build_hard_lock(board, hand, None, rng, placements=placements)
+        except RuleError:
+            pass
+        else:
+            return write_lock(lock)
+    return _random_build(board, hand, rng)
+
+
+def _random_build(board: Board, hand: tuple[PieceKind, ...], rng: random.Random) -> str | None:
     best: tuple[int, Position] | None = None
     fallback: Position | None = None
     for _ in range(BUILD_CANDIDATES):

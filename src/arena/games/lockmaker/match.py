@@ -67,6 +67,9 @@ class LockmakerConfig(GameConfig):
     reserve_periods: int = 16
     reserve_period: float = 30.0
     setup: str = ""
+    bot_placements: int = 80
+    """The bot's construction budget: cluster walks of the hardest-lock generator (a count,
+    not seconds, so a simulated match replays exactly; 0 skips the generator)."""
 
 
 @dataclass(frozen=True)
