@@ -64,7 +64,7 @@ def _escapes(state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
             state = _set_seat(state, i, replace(seat, escaped=state.round))
             events.append(GameEvent("escaped", {"seat": i, "name": state.names[i],
                                                 "bars": seat.bars}))
-            state = _say(state, f"{state.names[i]} escaped with {seat.bars} gold bars.")
+            state = _say(state, f"{state.names[i]} escaped with {seat.bars} gold bar{'' if seat.bars == 1 else 's'}.")
     return state
 
 
