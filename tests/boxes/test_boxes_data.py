@@ -18,16 +18,7 @@ from arena.games.boxes.board import (
     parse_cell,
 )
 from arena.games.boxes.deck import default_deck, parse_deck
-
-BOARD = """\
-3b 7w 0b 5w 9b 1w 2b
-4w 2b 6w 8b 0w 3b 5w
-1b 9w 7b 2w 6b 4w 8b
-0w 5b 3w 9b 1w 7b 2w
-6b 8w 2b 4w 5b 0w 9b
-7w 1b 5w 3b 8w 2b 6w
-2b 4w 9b 6w 7b 8w 0b
-"""
+from boxes.boxes_helpers import BOARD
 
 
 def test_bx1_board_text_round_trip_and_centre() -> None:

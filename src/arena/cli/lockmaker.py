@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from arena.cli._lockmaker_io import load_position
 from arena.cli._util import emit, read_text_arg
 from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.lockfile import read, read_board, read_lock
 from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.pieces import parse_piece_list
-from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.render import render_png, render_svg
 from arena.games.lockmaker.rush import read_rush
 from arena.games.lockmaker.solver import solve
@@ -67,18 +67,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     extend_lockmaker(cmds)  # hardest, generate (arena.cli.lockmaker_fast)
 
 
-def _load(lock: str | None, rush: str | None) -> Position:
-    if rush is not None:
-        return read_rush(rush)
-    if lock is None:
-        raise RuleError("LM-10", "give a lock file (or - for stdin) or --rush STRING")
-    return read_lock(read_text_arg(lock))
-
-
 def _solve(args: argparse.Namespace) -> int:
     if args.rush_file is not None:
         return solve_rush_file(args.rush_file, args.json)
-    pos = _load(args.lock, args.rush)
+    pos = load_position(args.lock, args.rush)
     res = solve(pos, max_states=args.max_states)
     moves = format_solution(pos.board, res.solution)
     data = {"solvable": res.solvable, "moves": res.moves, "solution": moves,

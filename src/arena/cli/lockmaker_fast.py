@@ -18,15 +18,15 @@ import json
 import random
 import sys
 
+from arena.cli._lockmaker_io import load_position
 from arena.cli._util import emit, read_text_arg
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve, hardest
 from arena.games.lockmaker.fast.generator import generate, terminal_progress
-from arena.games.lockmaker.lockfile import read_board, read_lock, write_lock
+from arena.games.lockmaker.lockfile import read_board, write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import parse_piece_list
-from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.rush import read_rush
 
 
@@ -50,16 +50,8 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
     g.set_defaults(handler=_generate)
 
 
-def _load(lock: str | None, rush: str | None) -> Position:
-    if rush is not None:
-        return read_rush(rush)
-    if lock is None:
-        raise RuleError("LM-10", "give a lock file (or - for stdin) or --rush STRING")
-    return read_lock(read_text_arg(lock))
-
-
 def _hardest(args: argparse.Namespace) -> int:
-    pos = _load(args.lock, args.rush)
+    pos = load_position(args.lock, args.rush)
     res = hardest(pos)
     text = write_lock(res.lock)
     data = {"states": res.states, "moves": res.moves, "lock": text}

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, place
 from arena.games.paint.players import Situation, best_last
-from arena.games.paint.scoring import NEIGHBOURS, score_value
+from arena.games.paint.scoring import NEIGHBOURS, longest_path, score_value
 
 FULL_SETS = tuple("".join(p) for p in itertools.product(COLOURS, repeat=4)
                   if set(p) == set(COLOURS))
@@ -54,26 +54,6 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-
-
-def _diameter(cells: list[int], colour: str, grid: str) -> int:
-    members = set(cells)
-    start = cells[0]
-    for _ in range(2):
-        dist = {start: 1}
-        frontier = [start]
-        far = start
-        while frontier:
-            nxt = []
-            for i in frontier:
-                for j in NEIGHBOURS[i]:
-                    if j in members and j not in dist:
-                        dist[j] = dist[i] + 1
-                        nxt.append(j)
-                        far = j
-            frontier = nxt
-        start = far
-    return dist[far]
 
 
 def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
@@ -108,7 +88,7 @@ def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
         if n == 1:
             total += w.single_open if open_ else w.single_dead
             continue
-        length = _diameter(cells, colour, grid)
+        length = longest_path(set(cells), cells[0])
         total += LOG[length] - w.waste * (n - length)
         if length > 4:
             total -= w.long_penalty * (length - 4)

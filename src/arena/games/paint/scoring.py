@@ -101,6 +101,13 @@ def _farthest(start: int, members: set[int]) -> tuple[int, int]:
     return last, dist[last]
 
 
+def longest_path(members: set[int], start: int) -> int:
+    """Cells on the longest simple path of a tree (PF-6): two breadth-first sweeps, the
+    second from the member farthest from ``start``."""
+    far, _ = _farthest(start, members)
+    return _farthest(far, members)[1]
+
+
 def components(grid: str) -> list[Component]:
     """Every same-colour component of ``grid``, in order of its first cell."""
     seen = [False] * CELLS
@@ -125,9 +132,7 @@ def components(grid: str) -> list[Component]:
         edges = edges2 // 2
         length = 0
         if edges < len(cells):
-            members = set(cells)
-            far, _ = _farthest(i, members)
-            _, length = _farthest(far, members)
+            length = longest_path(set(cells), i)
         out.append(Component(colour, tuple(sorted(cells)), edges, length))
     return out
 
