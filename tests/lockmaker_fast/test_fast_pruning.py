@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.fast.convert import from_position
-from arena.games.lockmaker.fast.search import solve_python
+from arena.games.lockmaker.fast.search import (
+    cluster_walk_python,
+    cluster_walk_vector,
+    solve_python,
+    solve_vector,
+)
 from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.notation import format_solution
@@ -72,3 +78,15 @@ def test_blocker_bound_agrees_with_plain_levels() -> None:
     a, b = solve_python(c), solve_python(c, bounded=False)
     assert a.moves == b.moves == ref_solve(pos).moves
     assert a.states <= b.states
+
+
+def test_lm7_lm8_vector_path_turns_pieces_like_the_python_path() -> None:
+    # two axes, the key and two bars able to turn: A steps up, the key turns into place
+    text = "...K...\n...K.A.\n...+.A@\n.BB..+.\n.....C.\n.....C.\n"
+    pos = lock(text)
+    c = Compiled(from_position(pos))
+    assert c.free_specs and vector.supported(c)
+    a, b = solve_python(c, bounded=False), solve_vector(c)
+    assert (a.moves, a.states) == (b.moves, b.states)
+    assert a.moves == ref_solve(pos).moves == 2
+    assert cluster_walk_vector(c) == cluster_walk_python(c)

@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.construct import random_lock
+from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.api import fast_solve, hardest
 from arena.games.lockmaker.fast.convert import from_position, state_position
 from arena.games.lockmaker.fast.generator import random_placement
-from arena.games.lockmaker.fast.search import solve_python
+from arena.games.lockmaker.fast.search import (
+    cluster_walk_python,
+    cluster_walk_vector,
+    solve_python,
+    solve_vector,
+)
+from arena.games.lockmaker.fast.search import reachable as search_reachable
 from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.moves import successors
 from arena.games.lockmaker.notation import format_solution, replay
@@ -106,3 +114,27 @@ def test_static_tables_never_lose_moves(pos: Position | None) -> None:
     best = ref_solve(pos).moves
     assert solve_python(c).moves == best  # with the blocker bound (iterative deepening)
     assert solve_python(c, bounded=False).moves == best
+
+
+@settings(deadline=None, max_examples=300)
+@given(locks())
+def test_vector_expansion_equals_python_moves_with_axes(pos: Position | None) -> None:
+    """The NumPy expansion (free pieces: slides and turns, LM-5..LM-8) yields exactly the
+    Python neighbours of every reachable state, and its searches the same answers."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    if not vector.supported(c):
+        return
+    levels = search_reachable(c, 3000)
+    if levels is None:
+        return
+    states = sorted(x for lv in levels for x in lv)
+    ex = vector.VectorExpander(c)
+    got = ex.expand(np.array(states, dtype=np.int64)).tolist()
+    want = [nb for s in states for nb in c.neighbours(s)]
+    assert sorted(got) == sorted(want)
+    best = ref_solve(pos).moves
+    assert solve_vector(c).moves == best
+    assert solve_vector(c, bounded=True).moves == best  # NumPy levels under the bound
+    assert cluster_walk_vector(c) == cluster_walk_python(c)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from types import CodeType
 
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 
 Expander = Callable[[Iterable[int], set[int]], None]
 
@@ -22,15 +23,45 @@ Expander = Callable[[Iterable[int], set[int]], None]
 BoundedExpander = Callable[[Iterable[int], set[int], int], bool]
 
 
-def make_bounded_expander(c: Compiled) -> BoundedExpander | None:
-    """``expand(states, out, lim)`` like :func:`make_expander`, but skips states whose
-    blocker count exceeds ``lim`` (see :meth:`Compiled.blocker_bound`); returns whether it
-    skipped any. None when the key can turn (no useful bound)."""
+@dataclass(frozen=True)
+class Bounded:
+    """A bounded expander and how to drive it: ``first`` is the start's lower bound on the
+    moves left (the first budget worth trying) and ``limit(budget, d)`` the ``lim`` to pass
+    when expanding depth ``d`` under ``budget``."""
+
+    expand: BoundedExpander
+    first: int
+    limit: Callable[[int, int], int]
+    blockers: tuple[int, list[int], int] | None = None
+    """(key's line index, span mask per key placement, cover) for the blocker bound."""
+    distance: list[int] | None = None
+    """Key distance per key placement, for the key-distance bound."""
+
+
+def make_bounded_expander(c: Compiled) -> Bounded | None:
+    """``expand(states, out, lim)`` like :func:`make_expander`, but skips states whose lower
+    bound exceeds what the budget leaves and returns whether it skipped any. Two admissible
+    bounds: a key that never turns uses the blocker count (:meth:`Compiled.blocker_bound`), a
+    key that can turn its distance to a goal on an otherwise empty board
+    (:meth:`Compiled.key_distance`). None when neither applies."""
+    start = c.start
+    ksh, km = c.key_shift, c.key_mask
     bound = c.blocker_bound()
-    if bound is None:
+    if bound is not None:
+        slot, lmask, spans, cover = bound
+        blockers = ((c.key_int(start) >> slot) & lmask & spans[(start >> ksh) & km]).bit_count()
+        # expand s at depth d only if d + 1 + ceil(blockers / cover) <= budget
+        line = [sl for sl, _m in c.key_slots].index(slot)
+        return Bounded(_generate(c, (slot, lmask, spans)),  # type: ignore[arg-type]
+                       1 + (blockers + cover - 1) // cover,
+                       lambda budget, d: (budget - d - 1) * cover,
+                       blockers=(line, spans, cover))
+    dist = c.key_distance()
+    if dist is None:
         return None
-    slot, lmask, spans, _cover = bound
-    return _generate(c, (slot, lmask, spans))  # type: ignore[return-value]
+    # expand s at depth d only if d + distance <= budget
+    return Bounded(_generate(c, dist), max(1, dist[(start >> ksh) & km]),  # type: ignore[arg-type]
+                   lambda budget, d: budget - d, distance=dist)
 
 
 def make_expander(c: Compiled) -> Expander:
@@ -45,8 +76,9 @@ def _compiled(src: str) -> CodeType:
     return compile(src, "<lockmaker-fast-expand>", "exec")
 
 
-def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
-    """Emit and compile the expansion function (bounded when ``bound`` is given)."""
+def _generate(c: Compiled, bound: tuple[int, int, list[int]] | list[int] | None) -> object:
+    """Emit and compile the expansion function: bounded by blockers when ``bound`` is a
+    (slot, mask, spans) triple, by key distance when it is a list, unbounded when None."""
     args: list[str] = []
     env: list[object] = []
     kterms = [str(c.key_base)]
@@ -61,7 +93,17 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | None) -> object:
         "    for s in frontier:",
         f"        k = {' | '.join(kterms)}",
     ]
-    if bound is not None:
+    if isinstance(bound, list):
+        args.append("KD")
+        env.append(bound)
+        body += [  # a key that cannot reach a goal even alone is dead for any budget
+            f"        kd = KD[(s >> {c.key_shift}) & {c.key_mask}]",
+            "        if kd > lim:",
+            f"            if kd < {KEY_UNREACHABLE}:",
+            "                skipped = True",
+            "            continue",
+        ]
+    elif bound is not None:
         slot, lmask, spans = bound
         args.append("SP")
         env.append(spans)

@@ -14,11 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.games.lockmaker.fast import vector
-from arena.games.lockmaker.fast.expand import (
-    BoundedExpander,
-    make_bounded_expander,
-    make_expander,
-)
+from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -35,56 +31,114 @@ VECTOR_LEVEL = 300
 """Levels larger than this are expanded with NumPy (smaller ones: per-call overhead loses)."""
 
 
-def solve_vector(c: Compiled, max_states: int | None = None) -> SolveResult:
+def solve_vector(c: Compiled, max_states: int | None = None, *, bounded: bool = False
+                 ) -> SolveResult:
     """:func:`solve` with every level expanded by NumPy (tests hold it to the Python path)."""
     if not vector.supported(c):
         raise ValueError("the vector path does not apply to this lock")
-    return solve(c, max_states, vector_level=0)
+    return _search(c, max_states, vector_level=0, bounded=bounded)
 
 
-def solve(c: Compiled, max_states: int | None = None, *,
-          vector_level: int = VECTOR_LEVEL) -> SolveResult:
+def solve(c: Compiled, max_states: int | None = None, *, vector_level: int = VECTOR_LEVEL,
+          bounded: bool = True) -> SolveResult:
     """Fewest moves (LM-9): pure-Python levels while they are small, NumPy levels once they
-    grow (when the vector path applies); the same level sets either way."""
+    grow (when the vector path applies), pruned by an admissible bound where one applies;
+    the same answer either way."""
+    return _search(c, max_states, vector_level=vector_level if vector.supported(c) else None,
+                   bounded=bounded)
+
+
+def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True
+                 ) -> SolveResult:
+    """Fewest moves from the start to any solved position (LM-3), or an impossibility proof,
+    with pure-Python levels only.
+
+    ``max_states`` (if given) stops the search with ``moves=None`` and ``states`` over the cap;
+    callers that need a proof must not pass it.
+    """
+    return _search(c, max_states, vector_level=None, bounded=bounded)
+
+
+def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bounded: bool
+            ) -> SolveResult:
+    """Breadth-first levels, optionally bounded by iterative deepening.
+
+    With a bound (see :mod:`~arena.games.lockmaker.fast.expand`), budget B expands a state at
+    depth d only when d + bound <= B. The bound is admissible, so any budget at least the
+    optimum reaches a solved position at exactly the optimal depth (every state of an optimal
+    path passes the test), and a budget that prunes nothing and finds nothing is a proof of
+    impossibility. The level trick stays valid: a state kept at depth d would have been kept
+    at any smaller depth, so pruning never delays a state's discovery past its restricted
+    distance. Budgets grow geometrically, so a deep, narrow search costs a small multiple of
+    one pass."""
     start = c.start
     if c.is_goal(start):
         return SolveResult(0, 1, (start,))
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
-    use_vector = vector.supported(c)
-    if not use_vector:
-        return solve_python(c, max_states)
+    bnd = make_bounded_expander(c) if bounded else None
+    budget = first = bnd.first if bnd is not None else None
+    total = 0
+    while True:
+        found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level)
+        if found is not None or not pruned or budget is None or first is None:
+            return found if found is not None else SolveResult(None, total, ())
+        if max_states is not None and total > max_states:
+            return SolveResult(None, total, ())
+        slack = budget - first
+        budget = first + max(1, 2 * slack)
+
+
+def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
+          max_states: int | None, vector_level: int | None
+          ) -> tuple[SolveResult | None, bool, int]:
+    """One breadth-first pass (under ``budget`` when bounded): (the solution if found,
+    whether any state was pruned, the running state count)."""
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
     goal_arr = np.array(sorted(goals), dtype=np.int64)
-    levels: list[set[int] | vector.I64] = [{start}]
-    total = 1
+    levels: list[set[int] | vector.I64] = [{c.start}]
+    total += 1
+    pruned = False
     while True:
+        d = len(levels) - 1
         cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
-        if use_vector and len(cur) > vector_level:
+        if vector_level is not None and len(cur) > vector_level:
             if ex is None:
                 ex = vector.VectorExpander(c)
-            arr = vector.next_level(ex, _as_array(cur), _as_array(prev))
-            total += len(arr)
+            cur_a = _as_array(cur)
+            frontier = None
+            if bnd is not None and budget is not None:
+                h = vector.lower_bounds(ex, bnd, cur_a)
+                keep = d + h <= budget
+                if not keep.all():
+                    pruned = pruned or bool((~keep & (h < vector.DEAD)).any())
+                    frontier = cur_a[keep]
+            arr = vector.next_level(ex, cur_a, _as_array(prev), frontier)
             levels.append(arr)
+            total += len(arr)
             hit = np.isin((arr >> ksh) & km, goal_arr)
             found = int(arr[hit][0]) if hit.any() else None
             empty = len(arr) == 0
         else:
             nxt: set[int] = set()
-            expand(cur if isinstance(cur, set) else cur.tolist(), nxt)
-            nxt -= _as_set(cur)
+            cur_s = cur if isinstance(cur, set) else set(cur.tolist())
+            if bnd is not None and budget is not None:
+                if bnd.expand(cur_s, nxt, bnd.limit(budget, d)):
+                    pruned = True
+            else:
+                expand(cur_s, nxt)
+            nxt -= cur_s
             nxt -= _as_set(prev)
             total += len(nxt)
             levels.append(nxt)
             found = next((x for x in nxt if (x >> ksh) & km in goals), None)
             empty = not nxt
         if found is not None:
-            sets = [_as_set(lv) for lv in levels]
-            return SolveResult(len(levels) - 1, total, _path_back(c, sets, found))
+            return SolveResult(len(levels) - 1, total, _path_back(c, levels, found)), pruned, total
         if empty or (max_states is not None and total > max_states):
-            return SolveResult(None, total, ())
+            return None, pruned, total
 
 
 def _as_array(lv: set[int] | vector.I64) -> vector.I64:
@@ -97,102 +151,24 @@ def _as_set(lv: set[int] | vector.I64) -> set[int]:
     return lv if isinstance(lv, set) else set(lv.tolist())
 
 
-def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True
-                 ) -> SolveResult:
-    """Fewest moves from the start to any solved position (LM-3), or an impossibility proof.
-
-
-    ``max_states`` (if given) stops the search with ``moves=None`` and ``states`` over the cap;
-    callers that need a proof must not pass it.
-    """
-    start = c.start
-    if c.is_goal(start):
-        return SolveResult(0, 1, (start,))
-    if not c.goal_indices:
-        return SolveResult(None, 1, ())  # the key can never reach a target placement
-    bexp = make_bounded_expander(c) if bounded else None
-    if bexp is not None:
-        return _solve_bounded(c, bexp, max_states)
-    expand = make_expander(c)
-    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
-    levels: list[set[int]] = [{start}]
-    prev: set[int] = set()
-    cur = levels[0]
-    total = 1
-    while cur:
-        nxt: set[int] = set()
-        expand(cur, nxt)
-        nxt -= cur
-        nxt -= prev
-        total += len(nxt)
-        levels.append(nxt)
-        for x in nxt:
-            if (x >> ksh) & km in goals:
-                return SolveResult(len(levels) - 1, total, _path_back(c, levels, x))
-        if max_states is not None and total > max_states:
-            return SolveResult(None, total, ())
-        prev, cur = cur, nxt
-    return SolveResult(None, total, ())
-
-
-def _solve_bounded(c: Compiled, expand: BoundedExpander, max_states: int | None
-                   ) -> SolveResult:
-    """Iterative deepening over breadth-first levels with the blocker bound (admissible, so
-    optimality is kept): with budget B a state at depth d is expanded only when
-    d + bound <= B. Any budget at least the optimum reaches a solved position at exactly the
-    optimal depth (every state of an optimal path passes the test); a budget that prunes
-    nothing and finds nothing is a proof of impossibility.
-
-    The level trick stays valid: a state kept at depth d would have been kept at any smaller
-    depth, so pruning never delays a state's discovery past its restricted distance."""
-    start = c.start
-    bound = c.blocker_bound()
-    assert bound is not None
-    slot, lmask, spans, cover = bound
-    ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
-    k0 = c.key_int(start)
-    blockers = ((k0 >> slot) & lmask & spans[(start >> ksh) & km]).bit_count()
-    budget = first = 1 + (blockers + cover - 1) // cover
-    total = 0
-    while True:
-        levels: list[set[int]] = [{start}]
-        prev: set[int] = set()
-        cur = levels[0]
-        total += 1
-        pruned = False
-        while cur:
-            d = len(levels) - 1
-            nxt: set[int] = set()
-            # expand s only if d + 1 + ceil(blockers / cover) <= budget
-            if expand(cur, nxt, (budget - d - 1) * cover):
-                pruned = True
-            nxt -= cur
-            nxt -= prev
-            total += len(nxt)
-            levels.append(nxt)
-            for x in nxt:
-                if (x >> ksh) & km in goals:
-                    return SolveResult(len(levels) - 1, total, _path_back(c, levels, x))
-            if max_states is not None and total > max_states:
-                return SolveResult(None, total, ())
-            prev, cur = cur, nxt
-        if not pruned:
-            return SolveResult(None, total, ())
-        # any budget >= the optimum finds exactly the optimum, so grow the slack
-        # geometrically: deep, narrow searches then cost a small multiple of one pass
-        slack = budget - first
-        budget = first + max(1, 2 * slack)
-
-
-def _path_back(c: Compiled, levels: list[set[int]], goal: int) -> tuple[int, ...]:
+def _path_back(c: Compiled, levels: list[set[int] | vector.I64], goal: int
+               ) -> tuple[int, ...]:
+    """Walk back one level at a time (NumPy levels are sorted: a binary search each)."""
     path = [goal]
     s = goal
     for k in range(len(levels) - 2, -1, -1):
         lvl = levels[k]
-        s = next(nb for nb in c.neighbours(s) if nb in lvl)
+        s = next(nb for nb in c.neighbours(s) if _member(lvl, nb))
         path.append(s)
     path.reverse()
     return tuple(path)
+
+
+def _member(lvl: set[int] | vector.I64, x: int) -> bool:
+    if isinstance(lvl, set):
+        return x in lvl
+    i = int(np.searchsorted(lvl, x))
+    return i < len(lvl) and int(lvl[i]) == x
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ GROUP_BITS = 16
 distinct value actually met, so wide groups cost nothing up front)."""
 
 
+KEY_UNREACHABLE = 1 << 20
+"""Key distance of a placement from which the key cannot reach a goal even alone."""
+
 V = TypeVar("V")
 
 
@@ -614,6 +617,38 @@ class Compiled:
                     cover = max(cover, len(p))
         slot, _mask = self.key_slots[li]
         return slot, (1 << line.length) - 1, spans, cover
+
+    def key_distance(self) -> list[int] | None:
+        """An admissible lower bound for a key that can turn (LM-6, LM-7): for each key
+        placement, the fewest moves the key would need if every other movable piece vanished
+        (slides through never-fixed cells, quarter and half turns about any axis it touches;
+        LM-8 relaxed). One move moves the key by at most one step of that graph, so a state
+        needs at least this many moves. Placements that cannot reach a goal even so get a
+        distance larger than any budget. None when the key never turns (the blocker bound
+        is stronger there)."""
+        key = self.pieces[self.packed_of[0]]
+        if not key.free:
+            return None
+        far = KEY_UNREACHABLE
+        dist = [far] * len(key.placements)
+        todo = sorted(self.goal_indices)
+        for g in todo:
+            dist[g] = 0
+        geo = self.geo
+        for i in todo:  # grows while it is walked: a breadth-first queue
+            p = key.placements[i]
+            nxt = [q for side in geo.slides(p) for q in side]
+            for ai, _dr, _dc in geo.attached_axes(p):
+                for kind in (CW, CCW, HALF):
+                    q = geo.rotated(p, ai, kind)
+                    if q is not None:
+                        nxt.append(q)
+            for q in nxt:
+                j = key.index[q]
+                if dist[j] == far:
+                    dist[j] = dist[i] + 1
+                    todo.append(j)
+        return dist
 
     def as_drafted(self, s: int) -> bool:
         """Every bar (not the key) has its starting orientation (LM-4: a maker places a bar

@@ -1,8 +1,10 @@
 """NumPy frontier expansion: a whole BFS level as a few dozen array operations.
 
-Applies when every movable piece keeps one orientation on one line (no piece can touch an axis)
-and the packed state fits in 63 bits; :func:`supported` says so, and callers fall back to the
-pure-Python search otherwise (same tables, same answers).
+Applies when the packed state fits in 63 bits; :func:`supported` says so, and callers fall
+back to the pure-Python search otherwise (same tables, same answers). Pieces that can touch
+an axis ("free" pieces) are expanded by :class:`_FreeMoves` with per-placement step, target
+and attachment arrays (LM-5..LM-8); a level is expanded in chunks so that the neighbour
+arrays of a wide level stay well inside memory.
 
 Layout: occupancy is a handful of uint64 words in which every row and every column of the
 board is a contiguous bit run (rows and columns are assigned to words greedily). Each piece's
@@ -18,16 +20,21 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.expand import Bounded
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 
 I64 = npt.NDArray[np.int64]
 DENSE_KEY_BITS = 20
 GROUP_BITS = 12
 
 
+CHUNK = 1 << 17
+"""States expanded at once: about 40 neighbours each, so a chunk's arrays stay near 50 MB."""
+
+
 def supported(c: Compiled) -> bool:
-    """The vector path handles fixed-orientation pieces and states of at most 63 bits."""
-    return not c.free_specs and c.total_bits <= 63
+    """The vector path handles any lock whose packed states fit in 63 bits."""
+    return c.total_bits <= 63
 
 
 class _LineIndex:
@@ -89,7 +96,7 @@ class VectorExpander:
 
     def __init__(self, c: Compiled) -> None:
         if not supported(c):
-            raise ValueError("vector path needs fixed-orientation pieces and <= 63-bit states")
+            raise ValueError("vector path needs <= 63-bit states")
         self.c = c
         w, h = c.width, c.height
         # assign every row and column to a (word, shift)
@@ -115,6 +122,7 @@ class VectorExpander:
 
         fixed = c.geo.fixed
         self.base = np.array(pattern(fixed), dtype=np.uint64)
+        self.free = _FreeMoves(c, self.nwords, {r: place[(True, r)] for r in range(h)})
         # occupancy groups with dense tables
         self.groups: list[tuple[int, int, npt.NDArray[np.uint64]]] = []
         run: list[int] = []
@@ -172,6 +180,8 @@ class VectorExpander:
             nb = index.deltas[rows, :kmax]
             nb += states[:, None]
             parts.append(nb[np.arange(kmax) < cnt[:, None]])
+        if self.free.pieces:
+            parts.extend(self.free.expand(states, words))
         if not parts:
             return np.zeros(0, dtype=np.int64)
         return np.concatenate(parts)
@@ -199,13 +209,153 @@ def _minus(a: I64, b: I64) -> I64:
     return out
 
 
-def next_level(ex: VectorExpander, cur: I64, prev: I64) -> I64:
-    """Level d+1 of an undirected BFS from levels d (``cur``) and d-1 (``prev``), sorted."""
-    cand = sorted_unique(ex.expand(cur))
-    return _minus(_minus(cand, cur), prev)
+def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None) -> I64:
+    """Level d+1 of an undirected BFS from levels d (``cur``) and d-1 (``prev``), sorted;
+    ``frontier`` (default ``cur``: the part of it a bounded search expands) is expanded a
+    chunk at a time (each chunk's new states deduplicated at once)."""
+    todo = cur if frontier is None else frontier
+    parts = []
+    for i in range(0, len(todo), CHUNK):
+        cand = sorted_unique(ex.expand(todo[i:i + CHUNK]))
+        parts.append(_minus(_minus(cand, cur), prev))
+    if len(parts) == 1:
+        return parts[0]
+    return sorted_unique(np.concatenate(parts)) if parts else cur[:0]
+
+
+DEAD = KEY_UNREACHABLE
+"""Lower bound of a state that can never be solved (its key cannot reach a goal even alone)."""
+
+
+def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
+    """The admissible lower bound of :mod:`~arena.games.lockmaker.fast.expand` for a whole
+    array of states: 1 + ceil(blockers / cover) for a key that never turns, the key's
+    distance on an otherwise empty board for one that can (DEAD when it cannot arrive)."""
+    c = ex.c
+    keys = (states >> c.key_shift) & c.key_mask
+    if bounded.distance is not None:
+        dist = np.array(bounded.distance, dtype=np.int64)
+        capped: I64 = np.minimum(dist[keys], DEAD)
+        return capped
+    assert bounded.blockers is not None
+    line, spans, cover = bounded.blockers
+    _fs, _fm, _lb, wi, sh, om, _index = ex.lines[line]
+    words = ex.words(states)
+    occ = (words[wi] >> np.uint64(sh)) & np.uint64(om)
+    span = np.array(spans, dtype=np.uint64)[keys]
+    count = np.bitwise_count(occ & span).astype(np.int64)
+    out: I64 = 1 + (count + cover - 1) // cover
+    return out
 
 
 def goal_mask(c: Compiled, states: I64) -> npt.NDArray[np.bool_]:
     keys = (states >> c.key_shift) & c.key_mask
     out: npt.NDArray[np.bool_] = np.isin(keys, np.array(sorted(c.goal_indices), dtype=np.int64))
     return out
+
+
+class _FreeMoves:
+    """Slides and axis turns of the pieces that can touch an axis, for whole arrays of states
+    (the array form of :meth:`Compiled.free_moves`; same moves, LM-5..LM-8).
+
+    Per free piece and placement: the word and bit of the cell each slide step enters, the
+    placement it reaches, the axes the placement is attached to, the placement each turn
+    about each axis reaches (-1 if the turn leaves the board or hits a fixed cell), and the
+    placement's cells in the row runs of the occupancy words (collisions of turns)."""
+
+    def __init__(self, c: Compiled, nwords: int, rows: dict[int, tuple[int, int]]) -> None:
+        w = c.width
+        self.nwords = nwords
+        self.all_axes = c.all_axes
+        self.naxes = len(c.lock.axes)
+
+        def where(cell: int) -> tuple[int, int]:
+            r, col = divmod(cell, w)
+            wi, sh = rows[r]
+            return wi, sh + col
+
+        self.rowmask = np.zeros(nwords, dtype=np.uint64)
+        for wi, sh in rows.values():
+            self.rowmask[wi] |= np.uint64(((1 << w) - 1) << sh)
+        self.pieces: list[dict[str, npt.NDArray[np.int64] | npt.NDArray[np.uint64] | int]] = []
+        for k, (sh, m, steps, attach, rots) in zip(c.free_ids, c.free_specs, strict=True):
+            pt = c.pieces[k]
+            n = len(pt.placements)
+            depth = max(1, max(len(side) for st in steps for side in st))
+            word = np.zeros((2, n, depth), dtype=np.int64)
+            bit = np.zeros((2, n, depth), dtype=np.uint64)
+            target = np.full((2, n, depth), -1, dtype=np.int64)
+            for p, sides in enumerate(steps):
+                for sd, items in enumerate(sides):
+                    for t, (cellbit, q) in enumerate(items):
+                        wi, b = where(cellbit.bit_length() - 1)
+                        word[sd, p, t], bit[sd, p, t], target[sd, p, t] = wi, 1 << b, q
+            rot = np.full((n, max(1, self.naxes), 3), -1, dtype=np.int64)
+            for p, rd in enumerate(rots):
+                for ai, trio in rd.items():
+                    rot[p, ai] = trio
+            cells = np.zeros((n, nwords), dtype=np.uint64)
+            for p, pl in enumerate(pt.placements):
+                for cell in pl:
+                    wi, b = where(cell)
+                    cells[p, wi] |= np.uint64(1 << b)
+            self.pieces.append({"shift": sh, "mask": m, "word": word, "bit": bit,
+                                "target": target, "attach": np.array(attach, dtype=np.int64),
+                                "rot": rot, "cells": cells})
+
+    def expand(self, states: I64, words: list[npt.NDArray[np.uint64]]) -> list[I64]:
+        out: list[I64] = []
+        n = len(states)
+        stack = np.stack(words)  # (nwords, n)
+        cols = np.arange(n)
+        idx = [(states >> int(pc["shift"])) & int(pc["mask"]) for pc in self.pieces]
+        att = [pc["attach"][i] for pc, i in zip(self.pieces, idx, strict=True)]  # type: ignore[index]
+        for j, pc in enumerate(self.pieces):
+            others = np.zeros(n, dtype=np.int64)
+            for k, a in enumerate(att):
+                if k != j:
+                    others |= a
+            i = idx[j]
+            sh = int(pc["shift"])
+            word, bit, target = pc["word"], pc["bit"], pc["target"]
+            attach = pc["attach"]
+            for sd in (0, 1):
+                open_ = np.ones(n, dtype=bool)
+                for t in range(word.shape[2]):  # type: ignore[union-attr]
+                    q = target[sd, i, t]  # type: ignore[index]
+                    hit = (stack[word[sd, i, t], cols] & bit[sd, i, t]) != 0  # type: ignore[index]
+                    open_ &= (q >= 0) & ~hit
+                    if not open_.any():
+                        break
+                    ok = open_ & ((others | attach[np.maximum(q, 0)]) == self.all_axes)  # type: ignore[index]
+                    if ok.any():
+                        out.append(states[ok] + ((q[ok] - i[ok]) << sh))
+        occ = stack & self.rowmask[:, None]
+        for ai in range(self.naxes):
+            turning = [(a >> ai) & 1 == 1 for a in att]
+            anyone = np.zeros(n, dtype=bool)
+            for tj in turning:
+                anyone |= tj
+            if not anyone.any():
+                continue
+            mine = np.zeros_like(occ)
+            for pc, i, tj in zip(self.pieces, idx, turning, strict=True):
+                mine |= np.where(tj, pc["cells"][i].T, np.uint64(0))  # type: ignore[index]
+            rest = occ & ~mine
+            for kind in range(3):
+                ok = anyone.copy()
+                dest = np.zeros_like(occ)
+                moved = states.copy()
+                new_att = np.zeros(n, dtype=np.int64)
+                for pc, i, a, tj in zip(self.pieces, idx, att, turning, strict=True):
+                    q = pc["rot"][i, ai, kind]  # type: ignore[index]
+                    ok &= ~tj | (q >= 0)
+                    qq = np.where(tj & (q >= 0), q, i)
+                    dest |= np.where(tj, pc["cells"][qq].T, np.uint64(0))  # type: ignore[index]
+                    moved += (qq - i) << int(pc["shift"])
+                    new_att |= np.where(tj, pc["attach"][qq], a)  # type: ignore[index]
+                ok &= ~((dest & rest) != 0).any(axis=0)
+                ok &= new_att == self.all_axes
+                if ok.any():
+                    out.append(moved[ok])
+        return out
