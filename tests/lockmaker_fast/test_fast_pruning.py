@@ -5,9 +5,11 @@ from __future__ import annotations
 from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.fast.convert import from_position
+from arena.games.lockmaker.fast.expand import make_bounded_expander
 from arena.games.lockmaker.fast.search import (
     cluster_walk_python,
     cluster_walk_vector,
+    solve,
     solve_python,
     solve_vector,
 )
@@ -75,7 +77,7 @@ def test_blocker_bound_agrees_with_plain_levels() -> None:
     pos = lock(text)
     c = Compiled(from_position(pos))
     assert c.blocker_bound() is not None
-    a, b = solve_python(c), solve_python(c, bounded=False)
+    a, b = solve_python(c, probe=0), solve_python(c, bounded=False)
     assert a.moves == b.moves == ref_solve(pos).moves
     assert a.states <= b.states
 
@@ -90,3 +92,16 @@ def test_lm7_lm8_vector_path_turns_pieces_like_the_python_path() -> None:
     assert (a.moves, a.states) == (b.moves, b.states)
     assert a.moves == ref_solve(pos).moves == 2
     assert cluster_walk_vector(c) == cluster_walk_python(c)
+    # the key turns, so the key-distance bound applies (LM-6, LM-7); it keeps the optimum
+    bnd = make_bounded_expander(c)
+    assert bnd is not None and bnd.distance is not None and bnd.blockers is None
+    assert solve_python(c, probe=0).moves == solve_vector(c, bounded=True, probe=0).moves == 2
+
+
+def test_a_search_that_outgrows_its_probe_switches_to_the_bound() -> None:
+    text = ("....A..\n....A..\n.B..A..\n.B.....\nKK.C..@\n...C...\n..DDD..\n")
+    c = Compiled(from_position(lock(text)))
+    plain = solve(c, bounded=False)
+    switched = solve(c, probe=10)  # the unbounded probe gives up after 10 states
+    assert switched.moves == plain.moves
+    assert switched.states != plain.states  # the answer came from the bounded passes

@@ -31,36 +31,41 @@ VECTOR_LEVEL = 300
 """Levels larger than this are expanded with NumPy (smaller ones: per-call overhead loses)."""
 
 
-def solve_vector(c: Compiled, max_states: int | None = None, *, bounded: bool = False
-                 ) -> SolveResult:
+PROBE = 100_000
+"""States an unbounded first pass may generate before a bounded search takes over."""
+
+
+def solve_vector(c: Compiled, max_states: int | None = None, *, bounded: bool = False,
+                 probe: int = PROBE) -> SolveResult:
     """:func:`solve` with every level expanded by NumPy (tests hold it to the Python path)."""
     if not vector.supported(c):
         raise ValueError("the vector path does not apply to this lock")
-    return _search(c, max_states, vector_level=0, bounded=bounded)
+    return _search(c, max_states, vector_level=0, bounded=bounded, probe=probe)
 
 
 def solve(c: Compiled, max_states: int | None = None, *, vector_level: int = VECTOR_LEVEL,
-          bounded: bool = True) -> SolveResult:
+          bounded: bool = True, probe: int = PROBE) -> SolveResult:
     """Fewest moves (LM-9): pure-Python levels while they are small, NumPy levels once they
     grow (when the vector path applies), pruned by an admissible bound where one applies;
     the same answer either way."""
     return _search(c, max_states, vector_level=vector_level if vector.supported(c) else None,
-                   bounded=bounded)
+                   bounded=bounded, probe=probe)
 
 
-def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True
-                 ) -> SolveResult:
+def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True,
+                 probe: int = PROBE) -> SolveResult:
     """Fewest moves from the start to any solved position (LM-3), or an impossibility proof,
     with pure-Python levels only.
 
     ``max_states`` (if given) stops the search with ``moves=None`` and ``states`` over the cap;
-    callers that need a proof must not pass it.
+    callers that need a proof must not pass it. ``probe=0`` goes straight to the bounded
+    search (tests use it to exercise the bound on small locks).
     """
-    return _search(c, max_states, vector_level=None, bounded=bounded)
+    return _search(c, max_states, vector_level=None, bounded=bounded, probe=probe)
 
 
-def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bounded: bool
-            ) -> SolveResult:
+def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bounded: bool,
+            probe: int = PROBE) -> SolveResult:
     """Breadth-first levels, optionally bounded by iterative deepening.
 
     With a bound (see :mod:`~arena.games.lockmaker.fast.expand`), budget B expands a state at
@@ -77,8 +82,17 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
     bnd = make_bounded_expander(c) if bounded else None
-    budget = first = bnd.first if bnd is not None else None
     total = 0
+    if bnd is not None and probe > 0:
+        # Small searches finish faster without the deepening passes (the published puzzles
+        # all do); only a search that grows wide pays for the bound.
+        cap = probe if max_states is None else min(probe, max_states)
+        found, _pruned, total = _pass(c, None, None, 0, cap, vector_level)
+        if found is not None:
+            return found
+        if total <= cap:
+            return SolveResult(None, total, ())
+    budget = first = bnd.first if bnd is not None else None
     while True:
         found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level)
         if found is not None or not pruned or budget is None or first is None:
