@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import main
 from arena.cli.lockmaker_fast import extend_lockmaker, read_generator_board, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
@@ -20,6 +21,7 @@ from arena.games.lockmaker.fast.generator import (
     mutate,
     random_placement,
 )
+from arena.games.lockmaker.fast.jobs import generate_jobs
 from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.pieces import parse_piece_list
 from arena.games.lockmaker.rush import read_rush
@@ -78,7 +80,7 @@ def test_generate_cli_gives_legal_solvable_lock(tmp_path: Path, capsys: pytest.C
     f = tmp_path / "b.txt"
     f.write_text(".....\n.....\n.....\n.....\n.....\n")
     out = json.loads(run(["generate", "--board", str(f), "--pieces", "H2,V2,V3,H3,X",
-                          "--seconds", "1", "--seed", "3", "--json"], capsys))
+                          "--seconds", "1", "--seed", "3", "--jobs", "1", "--json"], capsys))
     lock = read_lock(out["lock"])
     assert construction_problems(lock, parse_piece_list("H2,V2,V3,H3,X")) == []
     assert ref_solve(lock).moves == out["moves"] >= 1 and out["searched"] >= 1
@@ -118,3 +120,31 @@ def test_build_hard_lock_for_the_bot() -> None:
     lock = build_hard_lock(board, hand, 1.0, random.Random(2))
     assert construction_problems(lock, hand) == []
     assert fast_solve(lock).solvable
+
+
+def test_generator_jobs_run_independent_searches_and_keep_the_best() -> None:
+    """Two jobs (a child process and this one) under a placement budget: a pure function of
+    the seed, the best of both, placements summed, trajectory the running best (issue 4)."""
+    board = Board(6, 6, frozenset({0, 35}))
+    hand = parse_piece_list("H2,H3,V2,V3,V2,X")
+    a = generate_jobs(board, hand, jobs=2, seconds=None, placements=15, rng=random.Random(5))
+    b = generate_jobs(board, hand, jobs=2, seconds=None, placements=15, rng=random.Random(5))
+    assert (a.moves, a.lock, a.searched) == (b.moves, b.lock, b.searched)
+    assert 15 < a.searched <= 30  # both jobs searched
+    assert construction_problems(a.lock, hand) == []
+    assert ref_solve(a.lock).moves == a.moves
+    bests = [m for _t, m in a.trajectory]
+    assert bests == sorted(set(bests)) and bests[-1] == a.moves
+
+
+def test_generator_jobs_report_an_unplaceable_hand_by_its_rule() -> None:
+    board = Board(3, 3)
+    with pytest.raises(RuleError, match="LM-15"):
+        generate_jobs(board, parse_piece_list("H3,H3,H3,V3"), jobs=2, seconds=None,
+                      placements=5, rng=random.Random(1))
+
+
+def test_generate_cli_rejects_zero_jobs(tmp_path: Path) -> None:
+    f = tmp_path / "b.txt"
+    f.write_text(".....\n.....\n.....\n")
+    assert main(["lockmaker", "generate", "--board", str(f), "--pieces", "H2", "--jobs", "0"]) == 2

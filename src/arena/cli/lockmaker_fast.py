@@ -4,9 +4,10 @@
   string, anything after ignored) in one process, one line (JSON with ``name`` added) each.
 - ``hardest LOCK [--json]`` (LOCK a lock file, ``-``, or ``--rush STRING``): Fogleman's cluster
   walk -> ``{"states", "moves", "lock"}``, the lock being a farthest position of the set.
-- ``generate --board FILE --pieces LIST [--seconds N] [--seed N] [--minimal] [--json]``:
-  the hardest lock the generator finds -> ``{"moves", "lock", "searched"}``. A ``@`` in the
-  board file fixes the keyhole; otherwise the generator places it (LM-2).
+- ``generate --board FILE --pieces LIST [--seconds N] [--seed N] [--jobs N] [--minimal]
+  [--json]``: the hardest lock the generator finds -> ``{"moves", "lock", "searched"}``. A
+  ``@`` in the board file fixes the keyhole; otherwise the generator places it (LM-2).
+  ``--jobs`` runs that many independent searches at once (default: one per core).
 
 This module deliberately has no ``add_parser``: the commands live under ``arena lockmaker``.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 
@@ -23,7 +25,8 @@ from arena.cli._util import emit, read_text_arg
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve, hardest
-from arena.games.lockmaker.fast.generator import generate, terminal_progress
+from arena.games.lockmaker.fast.generator import terminal_progress
+from arena.games.lockmaker.fast.jobs import generate_jobs
 from arena.games.lockmaker.lockfile import read_board, write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import parse_piece_list
@@ -44,6 +47,8 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
     g.add_argument("--pieces", required=True, help="the drafted hand, e.g. H2,H3,V2,X (LM-22)")
     g.add_argument("--seconds", type=float, default=10.0)
     g.add_argument("--seed", type=int, default=None)
+    g.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="independent searches in parallel (default: one per core)")
     g.add_argument("--minimal", action="store_true",
                    help="only keep locks where every unmoved bar is needed (Fogleman)")
     g.add_argument("--json", action="store_true")
@@ -88,8 +93,11 @@ def _generate(args: argparse.Namespace) -> int:
     board, keyhole = read_generator_board(read_text_arg(args.board))
     hand = parse_piece_list(args.pieces)
     rng = random.Random(args.seed)
-    res = generate(board, hand, seconds=args.seconds, rng=rng, keyhole=keyhole,
-                   minimal=args.minimal, progress=terminal_progress(args.seconds))
+    if args.jobs < 1:
+        raise RuleError("LM-22", "--jobs must be at least 1")
+    res = generate_jobs(board, hand, jobs=args.jobs, seconds=args.seconds, rng=rng,
+                        keyhole=keyhole, minimal=args.minimal,
+                        progress=terminal_progress(args.seconds))
     if sys.stderr.isatty():
         sys.stderr.write("\n")
     text = write_lock(res.lock)

@@ -63,6 +63,8 @@ class Generated:
     moves: int
     lock: Position
     searched: int
+    trajectory: tuple[tuple[float, int], ...] = ()
+    """(seconds since the start, best moves) each time the best lock improved."""
 
 
 def keyhole_cells(board: Board) -> list[int]:
@@ -384,10 +386,13 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     best: tuple[int, Position] | None = None
     failures = 0
 
+    trajectory: list[tuple[float, int]] = []
+
     def consider(s: int, lock: Position) -> None:
         nonlocal best
         if s >= 0 and (best is None or s > best[0]) and (not minimal or is_minimal(lock)):
             best = (s, lock)
+            trajectory.append((budget.elapsed(), s))
 
     def scored(p: Position) -> tuple[int, Position]:
         budget.proposals += 1
@@ -451,7 +456,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
             if progress is not None:
                 progress(budget.elapsed(), best[0] if best else -1, budget.walks)
     assert best is not None
-    return Generated(best[0], best[1], budget.walks)
+    return Generated(best[0], best[1], budget.walks, tuple(trajectory))
 
 
 def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float | None,

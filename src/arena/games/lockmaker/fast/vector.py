@@ -17,6 +17,8 @@ sorted key index when the key space is wide), giving a padded matrix of state de
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -254,14 +256,30 @@ def goal_mask(c: Compiled, states: I64) -> npt.NDArray[np.bool_]:
     return out
 
 
+@dataclass
+class _FreePiece:
+    """One free piece's moves per placement, as plain ints (states are grouped by
+    placement, so each step is a scalar test on a column of words)."""
+
+    shift: int
+    mask: int
+    slides: list[tuple[list[tuple[int, int, int]], ...]]
+    """Per placement, per side: (word, bit, placement reached) of each step outwards."""
+    attach: list[int]
+    rot: list[dict[int, tuple[int, int, int]]]
+    cells: list[list[int]]
+    """Per placement: its cells in the row runs of each occupancy word."""
+    attach_arr: I64
+
+
 class _FreeMoves:
     """Slides and axis turns of the pieces that can touch an axis, for whole arrays of states
     (the array form of :meth:`Compiled.free_moves`; same moves, LM-5..LM-8).
 
-    Per free piece and placement: the word and bit of the cell each slide step enters, the
-    placement it reaches, the axes the placement is attached to, the placement each turn
-    about each axis reaches (-1 if the turn leaves the board or hits a fixed cell), and the
-    placement's cells in the row runs of the occupancy words (collisions of turns)."""
+    States are grouped by what decides a free move: a piece's slides by its placement (then
+    every step is one scalar word test on the group), the turns about an axis by which pieces
+    are attached to it and where (a handful of combinations), so the per-state work is plain
+    array masking and the per-group work is a few integer operations."""
 
     def __init__(self, c: Compiled, nwords: int, rows: dict[int, tuple[int, int]]) -> None:
         w = c.width
@@ -274,88 +292,123 @@ class _FreeMoves:
             wi, sh = rows[r]
             return wi, sh + col
 
-        self.rowmask = np.zeros(nwords, dtype=np.uint64)
-        for wi, sh in rows.values():
-            self.rowmask[wi] |= np.uint64(((1 << w) - 1) << sh)
-        self.pieces: list[dict[str, npt.NDArray[np.int64] | npt.NDArray[np.uint64] | int]] = []
+        self.pieces: list[_FreePiece] = []
         for k, (sh, m, steps, attach, rots) in zip(c.free_ids, c.free_specs, strict=True):
             pt = c.pieces[k]
-            n = len(pt.placements)
-            depth = max(1, max(len(side) for st in steps for side in st))
-            word = np.zeros((2, n, depth), dtype=np.int64)
-            bit = np.zeros((2, n, depth), dtype=np.uint64)
-            target = np.full((2, n, depth), -1, dtype=np.int64)
-            for p, sides in enumerate(steps):
-                for sd, items in enumerate(sides):
-                    for t, (cellbit, q) in enumerate(items):
+            slides = []
+            for sides in steps:
+                per_side = []
+                for items in sides:
+                    out = []
+                    for cellbit, q in items:
                         wi, b = where(cellbit.bit_length() - 1)
-                        word[sd, p, t], bit[sd, p, t], target[sd, p, t] = wi, 1 << b, q
-            rot = np.full((n, max(1, self.naxes), 3), -1, dtype=np.int64)
-            for p, rd in enumerate(rots):
-                for ai, trio in rd.items():
-                    rot[p, ai] = trio
-            cells = np.zeros((n, nwords), dtype=np.uint64)
-            for p, pl in enumerate(pt.placements):
+                        out.append((wi, 1 << b, q))
+                    per_side.append(out)
+                slides.append(tuple(per_side))
+            cells = []
+            for pl in pt.placements:
+                per_word = [0] * nwords
                 for cell in pl:
                     wi, b = where(cell)
-                    cells[p, wi] |= np.uint64(1 << b)
-            self.pieces.append({"shift": sh, "mask": m, "word": word, "bit": bit,
-                                "target": target, "attach": np.array(attach, dtype=np.int64),
-                                "rot": rot, "cells": cells})
+                    per_word[wi] |= 1 << b
+                cells.append(per_word)
+            self.pieces.append(_FreePiece(sh, m, slides, list(attach), list(rots), cells,
+                                          np.array(attach, dtype=np.int64)))
+        self.radix = max((len(fp.attach) for fp in self.pieces), default=0) + 1
 
     def expand(self, states: I64, words: list[npt.NDArray[np.uint64]]) -> list[I64]:
         out: list[I64] = []
-        n = len(states)
-        stack = np.stack(words)  # (nwords, n)
-        cols = np.arange(n)
-        idx = [(states >> int(pc["shift"])) & int(pc["mask"]) for pc in self.pieces]
-        att = [pc["attach"][i] for pc, i in zip(self.pieces, idx, strict=True)]  # type: ignore[index]
-        for j, pc in enumerate(self.pieces):
-            others = np.zeros(n, dtype=np.int64)
+        idx = [(states >> fp.shift) & fp.mask for fp in self.pieces]
+        att = [fp.attach_arr[i] for fp, i in zip(self.pieces, idx, strict=True)]
+        all_axes = self.all_axes
+        for j, fp in enumerate(self.pieces):
+            others = np.zeros(len(states), dtype=np.int64)
             for k, a in enumerate(att):
                 if k != j:
                     others |= a
-            i = idx[j]
-            sh = int(pc["shift"])
-            word, bit, target = pc["word"], pc["bit"], pc["target"]
-            attach = pc["attach"]
-            for sd in (0, 1):
-                open_ = np.ones(n, dtype=bool)
-                for t in range(word.shape[2]):  # type: ignore[union-attr]
-                    q = target[sd, i, t]  # type: ignore[index]
-                    hit = (stack[word[sd, i, t], cols] & bit[sd, i, t]) != 0  # type: ignore[index]
-                    open_ &= (q >= 0) & ~hit
-                    if not open_.any():
-                        break
-                    ok = open_ & ((others | attach[np.maximum(q, 0)]) == self.all_axes)  # type: ignore[index]
-                    if ok.any():
-                        out.append(states[ok] + ((q[ok] - i[ok]) << sh))
-        occ = stack & self.rowmask[:, None]
+            for p, sel in _groups(idx[j], len(fp.attach)):
+                sub = states[sel]
+                sub_others = others[sel]
+                sub_words: dict[int, npt.NDArray[np.uint64]] = {}
+                for side in fp.slides[p]:
+                    open_: npt.NDArray[np.bool_] | None = None
+                    for wi, bit, q in side:
+                        col = sub_words.get(wi)
+                        if col is None:
+                            col = sub_words[wi] = words[wi][sel]
+                        free = (col & np.uint64(bit)) == 0
+                        open_ = free if open_ is None else open_ & free
+                        if not open_.any():
+                            break
+                        ok = open_ if fp.attach[q] == all_axes else (
+                            open_ & ((sub_others | fp.attach[q]) == all_axes))
+                        out.append(sub[ok] + ((q - p) << fp.shift))
         for ai in range(self.naxes):
-            turning = [(a >> ai) & 1 == 1 for a in att]
-            anyone = np.zeros(n, dtype=bool)
-            for tj in turning:
-                anyone |= tj
-            if not anyone.any():
-                continue
-            mine = np.zeros_like(occ)
-            for pc, i, tj in zip(self.pieces, idx, turning, strict=True):
-                mine |= np.where(tj, pc["cells"][i].T, np.uint64(0))  # type: ignore[index]
-            rest = occ & ~mine
-            for kind in range(3):
-                ok = anyone.copy()
-                dest = np.zeros_like(occ)
-                moved = states.copy()
-                new_att = np.zeros(n, dtype=np.int64)
-                for pc, i, a, tj in zip(self.pieces, idx, att, turning, strict=True):
-                    q = pc["rot"][i, ai, kind]  # type: ignore[index]
-                    ok &= ~tj | (q >= 0)
-                    qq = np.where(tj & (q >= 0), q, i)
-                    dest |= np.where(tj, pc["cells"][qq].T, np.uint64(0))  # type: ignore[index]
-                    moved += (qq - i) << int(pc["shift"])
-                    new_att |= np.where(tj, pc["attach"][qq], a)  # type: ignore[index]
-                ok &= ~((dest & rest) != 0).any(axis=0)
-                ok &= new_att == self.all_axes
-                if ok.any():
-                    out.append(moved[ok])
+            self._turns(ai, states, words, idx, att, out)
         return out
+
+    def _turns(self, ai: int, states: I64, words: list[npt.NDArray[np.uint64]],
+               idx: list[I64], att: list[I64], out: list[I64]) -> None:
+        """LM-7/LM-8: every piece attached to axis ``ai`` turns together; grouped by which
+        pieces are attached and where (the code below: placement + 1 per piece, 0 if not)."""
+        code = np.zeros(len(states), dtype=np.int64)
+        for i, a in zip(idx, att, strict=True):
+            code = code * self.radix + np.where((a >> ai) & 1 == 1, i + 1, 0)
+            if (int(code.max()) + 1) * self.radix >= 1 << 62:  # renumber densely
+                code = np.unique(code, return_inverse=True)[1].astype(np.int64)
+        for _code, sel in _groups(code, None):
+            rep = int(sel[0])  # every state of the group has the same attached pieces
+            turning = [(j, int(i[rep])) for j, (i, a) in enumerate(zip(idx, att, strict=True))
+                       if (int(a[rep]) >> ai) & 1]
+            if not turning:
+                continue
+            moving = {j for j, _p in turning}
+            fixed_att = np.zeros(len(sel), dtype=np.int64)
+            for j, a in enumerate(att):
+                if j not in moving:
+                    fixed_att |= a[sel]
+            mine = [0] * self.nwords
+            for j, p in turning:
+                for wi, bits in enumerate(self.pieces[j].cells[p]):
+                    mine[wi] |= bits
+            sub = states[sel]
+            sub_words: dict[int, npt.NDArray[np.uint64]] = {}
+            for kind in range(3):
+                delta, new_att = 0, 0
+                dest = [0] * self.nwords
+                ok_turn = True
+                for j, p in turning:
+                    fp = self.pieces[j]
+                    q = fp.rot[p][ai][kind]
+                    if q < 0:
+                        ok_turn = False
+                        break
+                    delta += (q - p) << fp.shift
+                    new_att |= fp.attach[q]
+                    for wi, bits in enumerate(fp.cells[q]):
+                        dest[wi] |= bits
+                if not ok_turn:
+                    continue
+                ok = (fixed_att | new_att) == self.all_axes
+                for wi in range(self.nwords):
+                    hit = dest[wi] & ~mine[wi]
+                    if hit:
+                        col = sub_words.get(wi)
+                        if col is None:
+                            col = sub_words[wi] = words[wi][sel]
+                        ok &= (col & np.uint64(hit)) == 0
+                if ok.any():
+                    out.append(sub[ok] + delta)
+
+
+def _groups(values: I64, size: int | None) -> list[tuple[int, I64]]:
+    """(value, indices holding it) for each value present (``size``: values < size)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    if size is not None:
+        cuts = np.searchsorted(ordered, np.arange(size + 1))
+        return [(v, order[cuts[v]:cuts[v + 1]]) for v in range(size) if cuts[v + 1] > cuts[v]]
+    keys, starts = np.unique(ordered, return_index=True)
+    ends = [*starts[1:].tolist(), len(ordered)]
+    return [(int(k), order[a:b]) for k, a, b in zip(keys.tolist(), starts.tolist(), ends,
+                                                     strict=True)]
