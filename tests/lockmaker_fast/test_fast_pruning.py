@@ -9,6 +9,7 @@ from arena.games.lockmaker.fast.expand import make_bounded_expander
 from arena.games.lockmaker.fast.search import (
     cluster_walk_python,
     cluster_walk_vector,
+    relaxed_impossible,
     solve,
     solve_python,
     solve_vector,
@@ -94,7 +95,7 @@ def test_lm7_lm8_vector_path_turns_pieces_like_the_python_path() -> None:
     assert cluster_walk_vector(c) == cluster_walk_python(c)
     # the key turns, so the key-distance bound applies (LM-6, LM-7); it keeps the optimum
     bnd = make_bounded_expander(c)
-    assert bnd is not None and bnd.distance is not None and bnd.blockers is None
+    assert bnd is not None and bnd.key is not None and bnd.blockers is None
     assert solve_python(c, probe=0).moves == solve_vector(c, bounded=True, probe=0).moves == 2
 
 
@@ -105,3 +106,17 @@ def test_a_search_that_outgrows_its_probe_switches_to_the_bound() -> None:
     switched = solve(c, probe=10)  # the unbounded probe gives up after 10 states
     assert switched.moves == plain.moves
     assert switched.states != plain.states  # the answer came from the bounded passes
+
+
+def test_lm8_relaxation_proves_a_lock_impossible_from_a_few_pieces() -> None:
+    # A and J share the axis: only a half turn can move them off their column (the wall
+    # and the board edge stop quarter turns), so whichever is below the axis keeps covering
+    # the goal cell beside the keyhole; the other bars only make the reachable set big
+    text = ("CC...A.\n.....A.\nD....A.\nD....A.\n...#.+.\n.....J.\n.....J.\n"
+            ".....J.\nKK...J@\n.......\nBB.....\n")
+    pos = lock(text)
+    c = Compiled(from_position(pos))
+    proof = relaxed_impossible(c)
+    ref = ref_solve(pos)
+    assert proof is not None and proof < ref.states  # the relaxed walk is much smaller
+    assert ref.solvable is False and fast_solve(pos).solvable is False

@@ -23,6 +23,7 @@ from arena.games.lockmaker.fast.generator import random_placement
 from arena.games.lockmaker.fast.search import (
     cluster_walk_python,
     cluster_walk_vector,
+    relaxed_impossible,
     solve_python,
     solve_vector,
 )
@@ -138,3 +139,35 @@ def test_vector_expansion_equals_python_moves_with_axes(pos: Position | None) ->
     assert solve_vector(c).moves == best
     assert solve_vector(c, bounded=True, probe=0).moves == best  # NumPy levels, bounded
     assert cluster_walk_vector(c) == cluster_walk_python(c)
+
+
+@settings(deadline=None, max_examples=400)
+@given(locks())
+def test_key_bound_never_overestimates_along_an_optimal_path(pos: Position | None) -> None:
+    """Admissibility of the turning key's bound (key distance + goal blockers + the LM-8
+    partner move): at every state of an optimal solution it is at most the moves left."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    kb = c.key_bound()
+    if kb is None or not c.goal_indices:
+        return
+    res = solve_python(c, bounded=False)
+    if res.moves is None:
+        return
+    for i, s in enumerate(res.path):
+        assert kb.value(c, s) <= res.moves - i
+
+
+@settings(deadline=None, max_examples=400)
+@given(locks(), st.integers(0, 3))
+def test_relaxed_lock_proofs_are_sound(pos: Position | None, limit: int) -> None:
+    """A relaxed lock (fewer pieces, LM-8 dropped) that cannot be solved proves the real
+    lock impossible: whenever it claims a proof, the reference agrees."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    if not c.goal_indices or c.is_goal(c.start):
+        return
+    if relaxed_impossible(c, limit) is not None:
+        assert ref_solve(pos).solvable is False

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import CodeType
 
-from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled, KeyBound
 
 Expander = Callable[[Iterable[int], set[int]], None]
 
@@ -34,16 +34,16 @@ class Bounded:
     limit: Callable[[int, int], int]
     blockers: tuple[int, list[int], int] | None = None
     """(key's line index, span mask per key placement, cover) for the blocker bound."""
-    distance: list[int] | None = None
-    """Key distance per key placement, for the key-distance bound."""
+    key: KeyBound | None = None
+    """The bound of a key that can turn."""
 
 
 def make_bounded_expander(c: Compiled) -> Bounded | None:
     """``expand(states, out, lim)`` like :func:`make_expander`, but skips states whose lower
     bound exceeds what the budget leaves and returns whether it skipped any. Two admissible
     bounds: a key that never turns uses the blocker count (:meth:`Compiled.blocker_bound`), a
-    key that can turn its distance to a goal on an otherwise empty board
-    (:meth:`Compiled.key_distance`). None when neither applies."""
+    key that can turn :class:`~arena.games.lockmaker.fast.tables.KeyBound`. None when neither
+    applies."""
     start = c.start
     ksh, km = c.key_shift, c.key_mask
     bound = c.blocker_bound()
@@ -56,12 +56,12 @@ def make_bounded_expander(c: Compiled) -> Bounded | None:
                        1 + (blockers + cover - 1) // cover,
                        lambda budget, d: (budget - d - 1) * cover,
                        blockers=(line, spans, cover))
-    dist = c.key_distance()
-    if dist is None:
+    kb = c.key_bound()
+    if kb is None:
         return None
-    # expand s at depth d only if d + distance <= budget
-    return Bounded(_generate(c, dist), max(1, dist[(start >> ksh) & km]),  # type: ignore[arg-type]
-                   lambda budget, d: budget - d, distance=dist)
+    # expand s at depth d only if d + bound <= budget
+    return Bounded(_generate(c, kb), max(1, kb.value(c, start)),  # type: ignore[arg-type]
+                   lambda budget, d: budget - d, key=kb)
 
 
 def make_expander(c: Compiled) -> Expander:
@@ -76,9 +76,10 @@ def _compiled(src: str) -> CodeType:
     return compile(src, "<lockmaker-fast-expand>", "exec")
 
 
-def _generate(c: Compiled, bound: tuple[int, int, list[int]] | list[int] | None) -> object:
+def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None) -> object:
     """Emit and compile the expansion function: bounded by blockers when ``bound`` is a
-    (slot, mask, spans) triple, by key distance when it is a list, unbounded when None."""
+    (slot, mask, spans) triple, by :class:`KeyBound` for a key that turns, unbounded when
+    None."""
     args: list[str] = []
     env: list[object] = []
     kterms = [str(c.key_base)]
@@ -93,14 +94,38 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | list[int] | None)
         "    for s in frontier:",
         f"        k = {' | '.join(kterms)}",
     ]
-    if isinstance(bound, list):
+    if isinstance(bound, KeyBound):
         args.append("KD")
-        env.append(bound)
+        env.append(bound.distance)
+        ksh, km = c.key_shift, c.key_mask
         body += [  # a key that cannot reach a goal even alone is dead for any budget
-            f"        kd = KD[(s >> {c.key_shift}) & {c.key_mask}]",
-            "        if kd > lim:",
-            f"            if kd < {KEY_UNREACHABLE}:",
-            "                skipped = True",
+            f"        kd = KD[(s >> {ksh}) & {km}]",
+            f"        if kd >= {KEY_UNREACHABLE}:",
+            "            continue",
+        ]
+        terms = ["kd"]
+        for n, (sh, m, table) in enumerate(bound.covers):
+            args.append(f"CV{n}")
+            env.append(table)
+            terms.append(f"CV{n}[(s >> {sh}) & {m}]")
+        body.append(f"        h = {' + '.join(terms)}")
+        if bound.key_attach is not None:
+            args.append("KA")
+            env.append(bound.key_attach)
+            partners = ["0"]
+            for n, (sh, m, attach) in enumerate(bound.others):
+                args.append(f"AT{n}")
+                env.append(attach)
+                partners.append(f"AT{n}[(s >> {sh}) & {m}]")
+            body += [
+                f"        ka = KA[(s >> {ksh}) & {km}]",
+                f"        if ka and not ka & {bound.goal_axes} and not "
+                f"({' | '.join(partners)}) & ka:",
+                "            h += 1",
+            ]
+        body += [
+            "        if h > lim:",
+            "            skipped = True",
             "            continue",
         ]
     elif bound is not None:

@@ -209,6 +209,8 @@ def mutate(pos: Position, rng: random.Random) -> Position | None:
 
 
 SWAP = 0.25
+MEMBER_SHARE = 0.5
+"""Share of the climb's local moves made from a sample member instead of the hardest one."""
 """Share of the climb's local moves that swap two bars of different sizes (the hand is fixed,
 so swapping is how a placement changes which piece blocks where)."""
 
@@ -279,38 +281,48 @@ def _cells(mask: int) -> set[int]:
     return out
 
 
+Members = dict[Position, tuple[Position, ...]]
+"""Sample members of each scored set, by the set's hardest position."""
+
 SCORE_CACHE = 50_000
 """Scored placements remembered per :func:`generate` call (most local moves revisit one);
 cleared when full, so a long run's memory stays bounded (tens of MB)."""
 
 
-def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = None
-          ) -> tuple[int, Position]:
+def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = None,
+          members: Members | None = None) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position).
 
     With ``cache``, a placement already scored (the climb proposes the same one again and
     again: two thirds of its candidates, measured on fog51's hand) costs a dictionary look-up,
     and every scored cluster's hardest member is remembered too, since restarts and kicks
-    come back to it."""
+    come back to it. With ``members``, each solvable set's sample members are recorded there
+    (and cached: they lie in the same set)."""
     if cache is not None:
         got = cache.get(pos)
         if got is not None:
             return got
         if len(cache) > SCORE_CACHE:
             cache.clear()
-        out = _score(pos)
+        out = _score(pos, members)
         cache[pos] = out
         if out[0] >= 0:
             cache.setdefault(out[1], out)
+            for m in (members or {}).get(out[1], ()):
+                cache.setdefault(m, out)
         return out
-    return _score(pos)
+    return _score(pos, members)
 
 
-def _score(pos: Position) -> tuple[int, Position]:
+MEMBERS = 8
+"""Members of each solvable set kept as places to mutate from (besides its hardest one)."""
+
+def _score(pos: Position, members: Members | None = None) -> tuple[int, Position]:
     c = Compiled(from_position(pos))
     if not c.goal_indices:
         return -1, pos  # proved impossible without a walk (no reachable target, line order)
-    res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP)
+    res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP,
+                       sample=MEMBERS if members is not None else 0)
     if res.moves == TOO_BIG.moves:
         if pos.occupied.bit_count() * 2 > len(pos.board.open_cells()):
             return -1, pos  # a dense hand has tight sets to find: skip this one cheaply
@@ -320,7 +332,12 @@ def _score(pos: Position) -> tuple[int, Position]:
         return (-1, pos) if own.moves is None else (own.moves, pos)
     if res.moves < 0:
         return -1, pos
-    return res.moves, state_position(c, pos, res.hardest)
+    hard = state_position(c, pos, res.hardest)
+    if members is not None:
+        if len(members) > SCORE_CACHE:
+            members.clear()
+        members[hard] = tuple(state_position(c, pos, s) for s in res.sample)
+    return res.moves, hard
 
 
 def is_minimal(pos: Position) -> bool:
@@ -383,6 +400,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     rng = rng or random.Random()
     budget = _Budget(seconds, placements)
     cache: dict[Position, tuple[int, Position]] = {}
+    sets: Members = {}
     best: tuple[int, Position] | None = None
     failures = 0
 
@@ -397,7 +415,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     def scored(p: Position) -> tuple[int, Position]:
         budget.proposals += 1
         before = len(cache)
-        out = score(p, cache)
+        out = score(p, cache, sets)
         if len(cache) != before:
             budget.walks += 1
         return out
@@ -437,8 +455,12 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
         stall = 0
         temp = TEMPERATURE
         while stall < STALL and budget.left():
-            cand = swap(cur, rng) if rng.random() < SWAP else mutate(cur, rng)
-            if cand is not None and one_slide(cur, cand):
+            # mutate the hardest member or another member of the current set: the set's
+            # neighbourhood is far larger than one position's (a climb stalls less)
+            others = sets.get(cur, ())
+            base = rng.choice(others) if others and rng.random() < MEMBER_SHARE else cur
+            cand = swap(base, rng) if rng.random() < SWAP else mutate(base, rng)
+            if cand is not None and one_slide(base, cand):
                 cand = None  # the same set as the current lock: nothing new to learn
             if cand is None:
                 stall += 1

@@ -9,12 +9,14 @@ recovered afterwards by walking back one level at a time.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
+from arena.games.lockmaker.fast.model import FastLock
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -82,6 +84,8 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
     bnd = make_bounded_expander(c) if bounded else None
+    if bnd is not None and bnd.first >= vector.DEAD:
+        return SolveResult(None, 1, ())  # the key cannot reach a goal even alone (LM-8)
     total = 0
     if bnd is not None and probe > 0:
         # Small searches finish faster without the deepening passes (the published puzzles
@@ -92,6 +96,9 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
             return found
         if total <= cap:
             return SolveResult(None, total, ())
+        proof = relaxed_impossible(c)
+        if proof is not None:
+            return SolveResult(None, total + proof, ())
     budget = first = bnd.first if bnd is not None else None
     while True:
         found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level)
@@ -101,6 +108,53 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
             return SolveResult(None, total, ())
         slack = budget - first
         budget = first + max(1, 2 * slack)
+
+
+RELAXED_PIECES = 6
+"""Pieces besides the key in the relaxed lock of :func:`relaxed_impossible`."""
+RELAXED_CAP = 20_000
+"""States the relaxed search may use before it gives up (it then proves nothing)."""
+
+
+def relaxed_impossible(c: Compiled, limit: int = RELAXED_PIECES) -> int | None:
+    """A quick impossibility proof for locks whose reachable set is far too big to exhaust.
+
+    Relax the lock: keep the key and the few pieces that matter near its goal (those that can
+    ever stand on a goal cell, then a few that can get in their way), drop every other
+    movable piece and drop LM-8. Each real move is then still a legal move of the relaxed
+    lock (fewer obstacles, no attachment rule; pieces that can never move stay as walls), so
+    if the relaxed lock cannot be solved, neither can the real one. Returns the states the
+    relaxed search used, or None when it proves nothing (solvable, or over its cap)."""
+    lock = c.lock
+    frozen = {pt.original for pt in c.pieces if len(pt.placements) == 1
+              and not c.geo.attached_axes(pt.placements[0])}
+    key = c.pieces[c.packed_of[0]]
+    goal_cells: set[int] = set()
+    for g in c.goal_indices:
+        goal_cells.update(key.placements[g])
+    reach = {pt.original: {x for p in pt.placements for x in p} for pt in c.pieces
+             if pt.original != 0 and pt.original not in frozen}
+    chosen = [i for i in sorted(reach) if reach[i] & goal_cells]
+    region = set(goal_cells).union(*(reach[i] for i in chosen))
+    now = {pt.original: set(pt.placements[(c.start >> pt.shift) & pt.mask]) for pt in c.pieces}
+    # obstructors in the way right now first, then those that could ever get there
+    extra = ([i for i in sorted(reach) if i not in chosen and now[i] & region]
+             + [i for i in sorted(reach) if i not in chosen and not now[i] & region
+                and reach[i] & region])
+    walls = frozenset(set(c.geo.fixed) - {lock.keyhole} - set(lock.axes))
+    used = 0
+    # fewer pieces relax more but search less: try the smallest relaxation first
+    for size in sorted({len(chosen), min(len(chosen) + 2, limit), limit}):
+        pieces = sorted(chosen + extra[:max(0, size - len(chosen))])
+        if len(pieces) + 1 >= len(lock.pieces) - len(frozen):
+            break  # nothing would be left out: the relaxation is no smaller
+        sub = FastLock(lock.width, lock.height, walls, lock.keyhole, lock.axes,
+                       (lock.pieces[0], *(lock.pieces[i] for i in pieces)), lock.goals)
+        res = solve_python(Compiled(sub, lm8=False), RELAXED_CAP, bounded=False)
+        used += res.states
+        if res.moves is None and res.states <= RELAXED_CAP:
+            return used
+    return None
 
 
 def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
@@ -196,6 +250,9 @@ class ClusterResult:
     """The start's own distance (-1 if unsolvable)."""
     hardest: int
     """A farthest state (packed); the start when nothing is solvable."""
+    sample: tuple[int, ...] = ()
+    """Members of the set spread evenly over it (only when asked for: the generator
+    mutates them, since the whole set's neighbourhood is far larger than one member's)."""
 
 
 def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
@@ -227,8 +284,8 @@ TOO_BIG = ClusterResult(-1, -2, -1, 0)
 """What a capped cluster walk returns when the reachable set exceeds its cap."""
 
 
-def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None
-                 ) -> ClusterResult:
+def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None,
+                 sample: int = 0) -> ClusterResult:
     """The cluster walk: pure Python for small sets, NumPy levels for large ones when the
     vector path applies (same answers either way).
 
@@ -240,13 +297,28 @@ def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None
         levels = reachable(c, cap)
         if levels is None:
             return TOO_BIG
-        return _reverse_python(c, levels, buildable=buildable)
+        return _sampled(c, levels, _reverse_python(c, levels, buildable=buildable), sample,
+                        buildable)
     levels = reachable(c, PYTHON_CAP if cap is None else min(cap, PYTHON_CAP))
     if levels is None:
         if cap is not None and cap <= PYTHON_CAP:
             return TOO_BIG
         return cluster_walk_vector(c, cap)
-    return _reverse_python(c, levels)
+    return _sampled(c, levels, _reverse_python(c, levels), sample, buildable)
+
+
+def _sampled(c: Compiled, levels: list[set[int]], res: ClusterResult, k: int,
+             buildable: bool) -> ClusterResult:
+    """``res`` with ``k`` members spread evenly over the sorted set (deterministic)."""
+    if k <= 0:
+        return res
+    members = sorted(x for lv in levels for x in lv)
+    if buildable and c.free_specs:
+        members = [x for x in members if c.as_drafted(x)]
+    if not members:
+        return res
+    picks = sorted({members[i * len(members) // k] for i in range(k)})
+    return dataclasses.replace(res, sample=tuple(picks))
 
 
 def cluster_walk_vector(c: Compiled, cap: int | None = None) -> ClusterResult:

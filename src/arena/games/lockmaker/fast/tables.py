@@ -67,6 +67,46 @@ def _rotate(dr: int, dc: int, kind: int) -> tuple[int, int]:
     return -dr, -dc
 
 
+@dataclass(frozen=True)
+class KeyBound:
+    """A lower bound on the moves left when the key can turn, as three disjoint kinds of
+    moves that any solution needs (so their sum stays admissible):
+
+    * moves of the key: at least its distance on an otherwise empty board (``distance``, see
+      :meth:`Compiled.key_distance`);
+    * one slide each for the pieces that never turn and stand on the cells every goal
+      placement needs (``covers``: their shift, mask and 0/1 per placement; a slide moves
+      one piece, never the key);
+    * LM-8: when the key is the only piece on its one axis and no goal placement touches
+      that axis, some other piece must first move to touch it (``key_attach``: the axis
+      mask per key placement; ``others``: the other turning pieces' fields and masks).
+      Only used when no key placement touches two axes, so that this move can never be
+      one that turns the key too."""
+
+    distance: list[int]
+    covers: list[tuple[int, int, list[int]]]
+    key_attach: list[int] | None
+    goal_axes: int
+    others: list[tuple[int, int, list[int]]]
+
+    def value(self, c: Compiled, s: int) -> int:
+        k = (s >> c.key_shift) & c.key_mask
+        h = self.distance[k]
+        if h >= KEY_UNREACHABLE:
+            return h
+        for sh, m, table in self.covers:
+            h += table[(s >> sh) & m]
+        if self.key_attach is not None:
+            ka = self.key_attach[k]
+            if ka and not ka & self.goal_axes:
+                partners = 0
+                for sh, m, attach in self.others:
+                    partners |= attach[(s >> sh) & m]
+                if not partners & ka:
+                    h += 1
+        return h
+
+
 @dataclass
 class Geometry:
     """Board facts shared by every piece: size, cells that never hold a movable piece."""
@@ -190,8 +230,11 @@ class Line:
 class Compiled:
     """A lock ready for search: start state, goal test, lazy tables (see module docstring)."""
 
-    def __init__(self, lock: FastLock) -> None:
+    def __init__(self, lock: FastLock, *, lm8: bool = True) -> None:
+        """``lm8=False`` drops the always-attached rule (LM-8): only for relaxations, whose
+        reachable sets then contain every position the real rules allow."""
         self.lock = lock
+        self.lm8 = lm8
         w, h = lock.width, lock.height
         self.width, self.height = w, h
         self.ncells = w * h
@@ -472,7 +515,8 @@ class Compiled:
     def _build_free(self) -> None:
         """Slide steps, attachment masks and rotation targets of pieces that can meet an axis."""
         geo = self.geo
-        self.all_axes = (1 << len(self.lock.axes)) - 1
+        # LM-8 checks (others | mine) & all_axes == all_axes: with lm8 off that always holds
+        self.all_axes = (1 << len(self.lock.axes)) - 1 if self.lm8 else 0
         self.free_specs: list[tuple[int, int, list[tuple[tuple[tuple[int, int], ...], ...]],
                                     list[int], list[dict[int, tuple[int, int, int]]]]] = []
         for k in self.free_ids:
@@ -536,7 +580,7 @@ class Compiled:
                 for cell, q in side:
                     if occ & cell:
                         break
-                    if (others | attach[q]) == all_axes:
+                    if (others | attach[q]) & all_axes == all_axes:
                         out.append(s + ((q - p) << sh))
         for ai in range(len(self.lock.axes)):
             bit = 1 << ai
@@ -566,7 +610,7 @@ class Compiled:
                 union = 0
                 for a in new_att:
                     union |= a
-                if union == all_axes:
+                if union & all_axes == all_axes:
                     out.append(t)
         return out
 
@@ -623,9 +667,10 @@ class Compiled:
         placement, the fewest moves the key would need if every other movable piece vanished
         (slides through never-fixed cells, quarter and half turns about any axis it touches;
         LM-8 relaxed). One move moves the key by at most one step of that graph, so a state
-        needs at least this many moves. Placements that cannot reach a goal even so get a
-        distance larger than any budget. None when the key never turns (the blocker bound
-        is stronger there)."""
+        needs at least this many moves. Steps that would leave an axis that no other piece
+        can ever touch are left out (LM-8 forbids them in every position). Placements that
+        cannot reach a goal even so get a distance larger than any budget. None when the key
+        never turns (the blocker bound is stronger there)."""
         key = self.pieces[self.packed_of[0]]
         if not key.free:
             return None
@@ -635,20 +680,63 @@ class Compiled:
         for g in todo:
             dist[g] = 0
         geo = self.geo
-        for i in todo:  # grows while it is walked: a breadth-first queue
-            p = key.placements[i]
-            nxt = [q for side in geo.slides(p) for q in side]
-            for ai, _dr, _dc in geo.attached_axes(p):
+        # LM-8: an axis that no other piece can ever touch keeps the key forever once the
+        # key is its only piece, so the key can never step from touching it to not touching it
+        lonely = 0
+        for ai in range(len(self.lock.axes) if self.lm8 else 0):
+            if not any(ai in {a for a, _r, _c in geo.attached_axes(p)}
+                       for pt in self.pieces if pt.original != 0 for p in pt.placements):
+                lonely |= 1 << ai
+
+        def axes_of(p: Placement) -> int:
+            m = 0
+            for a, _dr, _dc in geo.attached_axes(p):
+                m |= 1 << a
+            return m
+
+        for i in todo:  # grows while it is walked: a breadth-first queue (backwards)
+            q0 = key.placements[i]
+            nxt = [q for side in geo.slides(q0) for q in side]
+            for ai, _dr, _dc in geo.attached_axes(q0):
                 for kind in (CW, CCW, HALF):
-                    q = geo.rotated(p, ai, kind)
+                    q = geo.rotated(q0, ai, kind)
                     if q is not None:
                         nxt.append(q)
-            for q in nxt:
-                j = key.index[q]
-                if dist[j] == far:
+            for p in nxt:  # the move p -> q0 must not leave a lonely axis behind
+                j = key.index[p]
+                if dist[j] == far and not (axes_of(p) & ~axes_of(q0) & lonely):
                     dist[j] = dist[i] + 1
                     todo.append(j)
         return dist
+
+    def key_bound(self) -> KeyBound | None:
+        """The admissible lower bound for a key that can turn (None when it never turns):
+        see :class:`KeyBound`."""
+        dist = self.key_distance()
+        if dist is None or not self.goal_indices:
+            return None
+        key = self.pieces[self.packed_of[0]]
+        goal_cells = set.intersection(*(set(key.placements[g]) for g in self.goal_indices))
+        covers = []
+        for pt in self.pieces:
+            if pt.free:
+                continue
+            table = [1 if goal_cells & set(p) else 0 for p in pt.placements]
+            if any(table):
+                covers.append((pt.shift, pt.mask, table))
+        spec = self.free_specs[self.free_ids.index(self.packed_of[0])]
+        key_attach: list[int] | None = list(spec[3])
+        others = []
+        if not self.lm8 or any(a.bit_count() > 1 for a in spec[3]):
+            key_attach = None  # a key on two axes at once could attach a partner as it turns
+        else:
+            for j, (sh, m, _st, attach, _r) in zip(self.free_ids, self.free_specs, strict=True):
+                if j != self.packed_of[0]:
+                    others.append((sh, m, list(attach)))
+        goal_axes = 0
+        for g in self.goal_indices:
+            goal_axes |= spec[3][g]
+        return KeyBound(dist, covers, key_attach, goal_axes, others)
 
     def as_drafted(self, s: int) -> bool:
         """Every bar (not the key) has its starting orientation (LM-4: a maker places a bar

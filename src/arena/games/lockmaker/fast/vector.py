@@ -235,9 +235,18 @@ def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
     distance on an otherwise empty board for one that can (DEAD when it cannot arrive)."""
     c = ex.c
     keys = (states >> c.key_shift) & c.key_mask
-    if bounded.distance is not None:
-        dist = np.array(bounded.distance, dtype=np.int64)
-        capped: I64 = np.minimum(dist[keys], DEAD)
+    kb = bounded.key
+    if kb is not None:
+        h: I64 = np.array(kb.distance, dtype=np.int64)[keys]
+        for sh, m, table in kb.covers:
+            h += np.array(table, dtype=np.int64)[(states >> sh) & m]
+        if kb.key_attach is not None:
+            ka = np.array(kb.key_attach, dtype=np.int64)[keys]
+            partners = np.zeros(len(states), dtype=np.int64)
+            for sh, m, attach in kb.others:
+                partners |= np.array(attach, dtype=np.int64)[(states >> sh) & m]
+            h += ((ka != 0) & ((ka & kb.goal_axes) == 0) & ((partners & ka) == 0))
+        capped: I64 = np.minimum(h, DEAD)
         return capped
     assert bounded.blockers is not None
     line, spans, cover = bounded.blockers
@@ -340,8 +349,8 @@ class _FreeMoves:
                         open_ = free if open_ is None else open_ & free
                         if not open_.any():
                             break
-                        ok = open_ if fp.attach[q] == all_axes else (
-                            open_ & ((sub_others | fp.attach[q]) == all_axes))
+                        ok = open_ if fp.attach[q] & all_axes == all_axes else (
+                            open_ & (((sub_others | fp.attach[q]) & all_axes) == all_axes))
                         out.append(sub[ok] + ((q - p) << fp.shift))
         for ai in range(self.naxes):
             self._turns(ai, states, words, idx, att, out)
@@ -389,7 +398,7 @@ class _FreeMoves:
                         dest[wi] |= bits
                 if not ok_turn:
                     continue
-                ok = (fixed_att | new_att) == self.all_axes
+                ok = ((fixed_att | new_att) & self.all_axes) == self.all_axes
                 for wi in range(self.nwords):
                     hit = dest[wi] & ~mine[wi]
                     if hit:
