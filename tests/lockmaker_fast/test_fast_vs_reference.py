@@ -20,6 +20,7 @@ from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.api import fast_solve, hardest
 from arena.games.lockmaker.fast.convert import from_position, state_position
 from arena.games.lockmaker.fast.generator import random_placement
+from arena.games.lockmaker.fast.pattern import pattern_bound
 from arena.games.lockmaker.fast.search import (
     cluster_walk_python,
     cluster_walk_vector,
@@ -114,6 +115,7 @@ def test_static_tables_never_lose_moves(pos: Position | None) -> None:
     assert mine == theirs
     best = ref_solve(pos).moves
     assert solve_python(c, probe=0).moves == best  # bounded (iterative deepening)
+    assert solve_python(c, probe=1).moves == best  # relaxed proofs and the pattern bound
     assert solve_python(c, bounded=False).moves == best
 
 
@@ -171,3 +173,24 @@ def test_relaxed_lock_proofs_are_sound(pos: Position | None, limit: int) -> None
         return
     if relaxed_impossible(c, limit) is not None:
         assert ref_solve(pos).solvable is False
+
+
+@settings(deadline=None, max_examples=300)
+@given(locks(), st.integers(1, 4))
+def test_pattern_bound_never_overestimates_along_an_optimal_path(pos: Position | None,
+                                                                  limit: int) -> None:
+    """The relaxed lock's distances (fewer pieces, LM-8 dropped) are admissible: at every
+    state of an optimal solution at most the moves left, and dead only when unsolvable."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    if not c.goal_indices:
+        return
+    pb = pattern_bound(c, limit, cap=5_000)
+    if pb is None:
+        return
+    res = solve_python(c, bounded=False)
+    if res.moves is None:
+        return
+    for i, s in enumerate(res.path):
+        assert pb.value(s) <= res.moves - i

@@ -10,17 +10,22 @@ state's bound ``__add__``, i.e. in C. The generated code only ever reads the tab
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import CodeType
+from typing import TYPE_CHECKING
 
 from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled, KeyBound
+
+if TYPE_CHECKING:  # pattern builds on this module's expanders
+    from arena.games.lockmaker.fast.pattern import PatternBound
 
 Expander = Callable[[Iterable[int], set[int]], None]
 
 
-BoundedExpander = Callable[[Iterable[int], set[int], int], bool]
+BoundedExpander = Callable[[Iterable[int], set[int], int, int], bool]
 
 
 @dataclass(frozen=True)
@@ -36,32 +41,46 @@ class Bounded:
     """(key's line index, span mask per key placement, cover) for the blocker bound."""
     key: KeyBound | None = None
     """The bound of a key that can turn."""
+    pattern: PatternBound | None = None
+    """A relaxed lock's distances (checked against ``budget - d``, passed as ``plim``)."""
 
 
-def make_bounded_expander(c: Compiled) -> Bounded | None:
-    """``expand(states, out, lim)`` like :func:`make_expander`, but skips states whose lower
-    bound exceeds what the budget leaves and returns whether it skipped any. Two admissible
-    bounds: a key that never turns uses the blocker count (:meth:`Compiled.blocker_bound`), a
-    key that can turn :class:`~arena.games.lockmaker.fast.tables.KeyBound`. None when neither
-    applies."""
+def make_bounded_expander(c: Compiled, pattern: PatternBound | None = None
+                          ) -> Bounded | None:
+    """``expand(states, out, lim, plim)`` like :func:`make_expander`, but skips states whose
+    lower bound exceeds what the budget leaves and returns whether it skipped any. Two
+    admissible bounds: a key that never turns uses the blocker count
+    (:meth:`Compiled.blocker_bound`), a key that can turn
+    :class:`~arena.games.lockmaker.fast.tables.KeyBound`; a ``pattern`` (relaxed-lock
+    distances, :mod:`~arena.games.lockmaker.fast.pattern`) is checked as well. None when no
+    bound applies."""
     start = c.start
     ksh, km = c.key_shift, c.key_mask
     bound = c.blocker_bound()
+    made: Bounded | None = None
     if bound is not None:
         slot, lmask, spans, cover = bound
         blockers = ((c.key_int(start) >> slot) & lmask & spans[(start >> ksh) & km]).bit_count()
-        # expand s at depth d only if d + 1 + ceil(blockers / cover) <= budget
         line = [sl for sl, _m in c.key_slots].index(slot)
-        return Bounded(_generate(c, (slot, lmask, spans)),  # type: ignore[arg-type]
+        # expand s at depth d only if d + 1 + ceil(blockers / cover) <= budget
+        made = Bounded(_generate(c, (slot, lmask, spans), pattern),  # type: ignore[arg-type]
                        1 + (blockers + cover - 1) // cover,
                        lambda budget, d: (budget - d - 1) * cover,
-                       blockers=(line, spans, cover))
-    kb = c.key_bound()
-    if kb is None:
-        return None
-    # expand s at depth d only if d + bound <= budget
-    return Bounded(_generate(c, kb), max(1, kb.value(c, start)),  # type: ignore[arg-type]
-                   lambda budget, d: budget - d, key=kb)
+                       blockers=(line, spans, cover), pattern=pattern)
+    else:
+        kb = c.key_bound()
+        if kb is not None:
+            # expand s at depth d only if d + bound <= budget
+            made = Bounded(_generate(c, kb, pattern),  # type: ignore[arg-type]
+                           max(1, kb.value(c, start)), lambda budget, d: budget - d, key=kb,
+                           pattern=pattern)
+        elif pattern is not None:
+            made = Bounded(_generate(c, None, pattern),  # type: ignore[arg-type]
+                           1, lambda budget, d: 0, pattern=pattern)
+    if made is None or pattern is None:
+        return made
+    out: Bounded = dataclasses.replace(made, first=max(made.first, pattern.value(start)))
+    return out
 
 
 def make_expander(c: Compiled) -> Expander:
@@ -76,7 +95,8 @@ def _compiled(src: str) -> CodeType:
     return compile(src, "<lockmaker-fast-expand>", "exec")
 
 
-def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None) -> object:
+def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None,
+              pattern: PatternBound | None = None) -> object:
     """Emit and compile the expansion function: bounded by blockers when ``bound`` is a
     (slot, mask, spans) triple, by :class:`KeyBound` for a key that turns, unbounded when
     None."""
@@ -88,7 +108,7 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None) 
         env.append(tab)
         kterms.append(f"K{k}[{'s' if sh == 0 else f'(s >> {sh})'} & {m}]")
     body = [
-        "def expand(frontier, out, lim=0):",
+        "def expand(frontier, out, lim=0, plim=0):",
         "    upd = out.update",
         "    skipped = False",
         "    for s in frontier:",
@@ -136,6 +156,21 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None) 
             f"        if ((k >> {slot}) & {lmask} & SP[(s >> {c.key_shift}) & {c.key_mask}])"
             ".bit_count() > lim:",
             "            skipped = True",
+            "            continue",
+        ]
+    if pattern is not None:
+        terms = []
+        for n, (sh, m, table) in enumerate(pattern.fields):
+            args.append(f"PF{n}")
+            env.append(table)
+            terms.append(f"PF{n}[(s >> {sh}) & {m}]")
+        args.append("PD")
+        env.append(pattern.dist.get)
+        body += [
+            f"        pd = PD({' + '.join(terms)}, {KEY_UNREACHABLE})",
+            "        if pd > plim:",
+            f"            if pd < {KEY_UNREACHABLE}:",
+            "                skipped = True",
             "            continue",
         ]
     body.append("        a = s.__add__")

@@ -17,6 +17,7 @@ import numpy as np
 from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
 from arena.games.lockmaker.fast.model import FastLock
+from arena.games.lockmaker.fast.pattern import pattern_bound
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -99,6 +100,13 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
         proof = relaxed_impossible(c)
         if proof is not None:
             return SolveResult(None, total + proof, ())
+        # a wide search: add the relaxed lock's exact distances to the bound
+        pattern = pattern_bound(c)
+        if pattern is not None:
+            if pattern.value(c.start) >= vector.DEAD:
+                return SolveResult(None, total + len(pattern.dist), ())
+            bnd = make_bounded_expander(c, pattern)
+            assert bnd is not None
     budget = first = bnd.first if bnd is not None else None
     while True:
         found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level)
@@ -193,7 +201,7 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
             nxt: set[int] = set()
             cur_s = cur if isinstance(cur, set) else set(cur.tolist())
             if bnd is not None and budget is not None:
-                if bnd.expand(cur_s, nxt, bnd.limit(budget, d)):
+                if bnd.expand(cur_s, nxt, bnd.limit(budget, d), budget - d):
                     pruned = True
             else:
                 expand(cur_s, nxt)

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.games.lockmaker.fast.expand import Bounded
+from arena.games.lockmaker.fast.pattern import PatternBound
 from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 
 I64 = npt.NDArray[np.int64]
@@ -231,13 +232,15 @@ DEAD = KEY_UNREACHABLE
 
 def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
     """The admissible lower bound of :mod:`~arena.games.lockmaker.fast.expand` for a whole
-    array of states: 1 + ceil(blockers / cover) for a key that never turns, the key's
-    distance on an otherwise empty board for one that can (DEAD when it cannot arrive)."""
+    array of states: 1 + ceil(blockers / cover) for a key that never turns, the
+    :class:`~arena.games.lockmaker.fast.tables.KeyBound` for one that can (DEAD when it
+    cannot arrive), and the larger of that and the pattern's relaxed distance."""
     c = ex.c
     keys = (states >> c.key_shift) & c.key_mask
     kb = bounded.key
+    h: I64 = np.ones(len(states), dtype=np.int64)
     if kb is not None:
-        h: I64 = np.array(kb.distance, dtype=np.int64)[keys]
+        h = np.array(kb.distance, dtype=np.int64)[keys]
         for sh, m, table in kb.covers:
             h += np.array(table, dtype=np.int64)[(states >> sh) & m]
         if kb.key_attach is not None:
@@ -246,17 +249,18 @@ def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
             for sh, m, attach in kb.others:
                 partners |= np.array(attach, dtype=np.int64)[(states >> sh) & m]
             h += ((ka != 0) & ((ka & kb.goal_axes) == 0) & ((partners & ka) == 0))
-        capped: I64 = np.minimum(h, DEAD)
-        return capped
-    assert bounded.blockers is not None
-    line, spans, cover = bounded.blockers
-    _fs, _fm, _lb, wi, sh, om, _index = ex.lines[line]
-    words = ex.words(states)
-    occ = (words[wi] >> np.uint64(sh)) & np.uint64(om)
-    span = np.array(spans, dtype=np.uint64)[keys]
-    count = np.bitwise_count(occ & span).astype(np.int64)
-    out: I64 = 1 + (count + cover - 1) // cover
-    return out
+    elif bounded.blockers is not None:
+        line, spans, cover = bounded.blockers
+        _fs, _fm, _lb, wi, sh, om, _index = ex.lines[line]
+        words = ex.words(states)
+        occ = (words[wi] >> np.uint64(sh)) & np.uint64(om)
+        span = np.array(spans, dtype=np.uint64)[keys]
+        count = np.bitwise_count(occ & span).astype(np.int64)
+        h = 1 + (count + cover - 1) // cover
+    if isinstance(bounded.pattern, PatternBound):
+        h = np.maximum(h, bounded.pattern.values_of(states))
+    capped: I64 = np.minimum(h, DEAD)
+    return capped
 
 
 def goal_mask(c: Compiled, states: I64) -> npt.NDArray[np.bool_]:

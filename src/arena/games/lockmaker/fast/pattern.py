@@ -1,0 +1,153 @@
+"""A pattern-database bound: exact distances in a relaxed lock of a few pieces.
+
+Keep the key and the few pieces that matter near its goal (those that can ever stand on a
+goal cell, then the nearest that can get in their way), drop every other movable piece and
+drop LM-8. Every real move is then a move of the relaxed lock or leaves it unchanged (fewer
+obstacles, no attachment rule; pieces that can never move stay walls), so the relaxed
+distance to a goal from a position's projection never exceeds the real one: an admissible
+bound that, unlike the key's own distance, sees the pieces in the key's way and the pieces in
+theirs. Its whole table is one small cluster walk, done once per search; wide searches with
+deep answers (random 11 x 11 locks whose key must wait for a chain of bars) use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.games.lockmaker.fast.expand import make_expander
+from arena.games.lockmaker.fast.model import FastLock
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
+
+PATTERN_PIECES = 8
+"""Most pieces besides the key in the relaxed lock."""
+PATTERN_CAP = 60_000
+"""Largest relaxed reachable set worth tabulating (its walk costs well under a second)."""
+
+
+@dataclass(frozen=True)
+class PatternBound:
+    """``value(s)``: the relaxed distance of ``s``'s projection (KEY_UNREACHABLE if the
+    relaxed lock cannot be solved from there, so neither can the real one)."""
+
+    fields: list[tuple[int, int, list[int]]]
+    """Per kept piece: its shift and mask in the real state, and per placement its field
+    (already shifted) in the relaxed state."""
+    dist: dict[int, int]
+    pieces: int
+    keys: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    """The relaxed states with a distance, sorted (the NumPy path's look-up)."""
+    values: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def values_of(self, states: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`value` for a whole array of real states."""
+        r = np.zeros(len(states), dtype=np.int64)
+        for sh, m, table in self.fields:
+            r += np.array(table, dtype=np.int64)[(states >> sh) & m]
+        if not len(self.keys):
+            return np.full(len(states), KEY_UNREACHABLE, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.keys, r), len(self.keys) - 1)
+        out: npt.NDArray[np.int64] = np.where(self.keys[at] == r, self.values[at],
+                                              KEY_UNREACHABLE)
+        return out
+
+    def project(self, s: int) -> int:
+        r = 0
+        for sh, m, table in self.fields:
+            r += table[(s >> sh) & m]
+        return r
+
+    def value(self, s: int) -> int:
+        return self.dist.get(self.project(s), KEY_UNREACHABLE)
+
+
+def relaxation_order(c: Compiled) -> tuple[list[int], list[int], int]:
+    """(pieces that can cover a goal cell, then the others by how directly they get in the
+    way, number of pieces that never move): original piece numbers, key excluded."""
+    frozen = {pt.original for pt in c.pieces if len(pt.placements) == 1
+              and not c.geo.attached_axes(pt.placements[0])}
+    key = c.pieces[c.packed_of[0]]
+    goal_cells: set[int] = set()
+    for g in c.goal_indices:
+        goal_cells.update(key.placements[g])
+    reach = {pt.original: {x for p in pt.placements for x in p} for pt in c.pieces
+             if pt.original != 0 and pt.original not in frozen}
+    chosen = [i for i in sorted(reach) if reach[i] & goal_cells]
+    region = set(goal_cells).union(*(reach[i] for i in chosen))
+    now = {pt.original: set(pt.placements[(c.start >> pt.shift) & pt.mask]) for pt in c.pieces}
+    # obstructors in the way right now first, then those that could ever get there
+    extra = ([i for i in sorted(reach) if i not in chosen and now[i] & region]
+             + [i for i in sorted(reach) if i not in chosen and not now[i] & region
+                and reach[i] & region])
+    return chosen, extra, len(frozen)
+
+
+def relaxed_lock(c: Compiled, pieces: list[int]) -> Compiled:
+    """The relaxed lock keeping the key and ``pieces`` (original numbers), LM-8 dropped."""
+    lock = c.lock
+    walls = frozenset(set(c.geo.fixed) - {lock.keyhole} - set(lock.axes))
+    sub = FastLock(lock.width, lock.height, walls, lock.keyhole, lock.axes,
+                   (lock.pieces[0], *(lock.pieces[i] for i in sorted(pieces))), lock.goals)
+    return Compiled(sub, lm8=False)
+
+
+def _distances(rc: Compiled, cap: int) -> dict[int, int] | None:
+    """Distance to the nearest goal of every state reachable in ``rc`` (states that cannot
+    reach a goal left out); None when the reachable set exceeds ``cap``."""
+    expand = make_expander(rc)
+    seen = {rc.start}
+    cur = {rc.start}
+    while cur:
+        nxt: set[int] = set()
+        expand(cur, nxt)
+        nxt -= seen
+        seen |= nxt
+        if len(seen) > cap:
+            return None
+        cur = nxt
+    goals = {s for s in seen if rc.is_goal(s)}
+    dist = dict.fromkeys(goals, 0)
+    cur = goals
+    d = 0
+    while cur:
+        d += 1
+        nxt = set()
+        expand(cur, nxt)
+        nxt.difference_update(dist)
+        for s in nxt:
+            dist[s] = d
+        cur = nxt
+    return dist
+
+
+def pattern_bound(c: Compiled, limit: int = PATTERN_PIECES, cap: int = PATTERN_CAP
+                  ) -> PatternBound | None:
+    """The largest relaxation (up to ``limit`` pieces) whose reachable set fits ``cap``,
+    tabulated; None when even the smallest does not fit or nothing would be left out."""
+    chosen, extra, frozen = relaxation_order(c)
+    order = chosen + extra
+    best: tuple[Compiled, list[int], dict[int, int]] | None = None
+    for size in range(max(1, len(chosen)), min(limit, len(order)) + 1):
+        pieces = order[:size]
+        if len(pieces) + 1 >= len(c.lock.pieces) - frozen:
+            break  # nothing would be left out: no smaller than the search itself
+        rc = relaxed_lock(c, pieces)
+        dist = _distances(rc, cap)
+        if dist is None:
+            break
+        best = (rc, pieces, dist)
+    if best is None:
+        return None
+    rc, pieces, dist = best
+    fields = []
+    for sub_i, orig in enumerate([0, *sorted(pieces)]):
+        pt = c.pieces[c.packed_of[orig]]
+        rpt = rc.pieces[rc.packed_of[sub_i]]
+        if any(p not in rpt.index for p in pt.placements):
+            return None  # cannot happen (same walls, same closures); never guess
+        fields.append((pt.shift, pt.mask, [rpt.index[p] << rpt.shift for p in pt.placements]))
+    keys = np.array(sorted(dist), dtype=np.int64)
+    values = np.array([dist[int(k)] for k in keys], dtype=np.int64)
+    return PatternBound(fields, dist, len(pieces), keys, values)
