@@ -9,7 +9,7 @@ import random
 from arena.core.driver import simulate
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve
-from arena.games.lockmaker.fast.convert import from_position
+from arena.games.lockmaker.fast.convert import from_position, state_position
 from arena.games.lockmaker.fast.generator import (
     CLUSTER_CAP,
     build_hard_lock,
@@ -20,6 +20,7 @@ from arena.games.lockmaker.fast.generator import (
     swap,
 )
 from arena.games.lockmaker.fast.search import TOO_BIG, cluster_walk
+from arena.games.lockmaker.fast.sets import SetRegistry
 from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.match import LockmakerGame
 from arena.games.lockmaker.pieces import Bar, kind_of, parse_piece_list
@@ -130,3 +131,20 @@ def test_swaps_keep_the_hand() -> None:
             assert construction_problems(nxt, hand) == []
             done += 1
     assert done > 0
+
+
+def test_walked_sets_are_recognised_from_other_members_only() -> None:
+    """The generator's registry: a set walked once is found again from a different member
+    (compiled afresh, so packed states differ), and another set is not mistaken for it."""
+    pos = read_rush(FOG51)
+    c = Compiled(from_position(pos))
+    res = cluster_walk(c, members=True)
+    assert len(res.members) == res.states == 4780
+    reg: SetRegistry[str] = SetRegistry()
+    reg.add(c, res.members, "fog51's set")
+    far = state_position(c, pos, sorted(res.members)[len(res.members) // 2])  # another member
+    assert far != pos
+    assert reg.lookup(Compiled(from_position(far))) == "fog51's set"
+    other = read_rush("BB.C...D.CEE.DAAFGH.IIFGH.JKK.LLJ...")  # fog15: another set
+    assert reg.lookup(Compiled(from_position(other))) is None
+    assert reg.hits == 1

@@ -37,6 +37,7 @@ from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.convert import from_position, state_position
 from arena.games.lockmaker.fast.search import TOO_BIG, cluster_walk, solve
+from arena.games.lockmaker.fast.sets import SetRegistry
 from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
 from arena.games.lockmaker.position import Position, attached, key_targets
@@ -290,7 +291,8 @@ cleared when full, so a long run's memory stays bounded (tens of MB)."""
 
 
 def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = None,
-          members: Members | None = None) -> tuple[int, Position]:
+          members: Members | None = None,
+          walked: SetRegistry[tuple[int, Position]] | None = None) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position).
 
     With ``cache``, a placement already scored (the climb proposes the same one again and
@@ -304,25 +306,33 @@ def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = No
             return got
         if len(cache) > SCORE_CACHE:
             cache.clear()
-        out = _score(pos, members)
+        out = _score(pos, members, walked)
         cache[pos] = out
         if out[0] >= 0:
             cache.setdefault(out[1], out)
             for m in (members or {}).get(out[1], ()):
                 cache.setdefault(m, out)
         return out
-    return _score(pos, members)
+    return _score(pos, members, walked)
 
 
+REMEMBER_SETS = True
+"""Recognise candidates in sets walked before (:mod:`.sets`) instead of walking them again."""
 MEMBERS = 8
 """Members of each solvable set kept as places to mutate from (besides its hardest one)."""
 
-def _score(pos: Position, members: Members | None = None) -> tuple[int, Position]:
+def _score(pos: Position, members: Members | None = None,
+           walked: SetRegistry[tuple[int, Position]] | None = None) -> tuple[int, Position]:
     c = Compiled(from_position(pos))
     if not c.goal_indices:
         return -1, pos  # proved impossible without a walk (no reachable target, line order)
+    if walked is not None:
+        known = walked.lookup(c)
+        if known is not None:
+            return known
     res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP,
-                       sample=MEMBERS if members is not None else 0)
+                       sample=MEMBERS if members is not None else 0,
+                       members=walked is not None)
     if res.moves == TOO_BIG.moves:
         if pos.occupied.bit_count() * 2 > len(pos.board.open_cells()):
             return -1, pos  # a dense hand has tight sets to find: skip this one cheaply
@@ -337,6 +347,8 @@ def _score(pos: Position, members: Members | None = None) -> tuple[int, Position
         if len(members) > SCORE_CACHE:
             members.clear()
         members[hard] = tuple(state_position(c, pos, s) for s in res.sample)
+    if walked is not None:
+        walked.add(c, res.members, (res.moves, hard))
     return res.moves, hard
 
 
@@ -401,6 +413,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     budget = _Budget(seconds, placements)
     cache: dict[Position, tuple[int, Position]] = {}
     sets: Members = {}
+    walked: SetRegistry[tuple[int, Position]] = SetRegistry()
     best: tuple[int, Position] | None = None
     failures = 0
 
@@ -414,10 +427,10 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
 
     def scored(p: Position) -> tuple[int, Position]:
         budget.proposals += 1
-        before = len(cache)
-        out = score(p, cache, sets)
-        if len(cache) != before:
-            budget.walks += 1
+        before, hits = len(cache), walked.hits
+        out = score(p, cache, sets, walked if REMEMBER_SETS else None)
+        if len(cache) != before and walked.hits == hits:
+            budget.walks += 1  # recognised sets cost no walk
         return out
 
     while budget.left() or best is None:

@@ -261,6 +261,9 @@ class ClusterResult:
     sample: tuple[int, ...] = ()
     """Members of the set spread evenly over it (only when asked for: the generator
     mutates them, since the whole set's neighbourhood is far larger than one member's)."""
+    members: tuple[int, ...] = ()
+    """Every member (only when asked for, on the pure-Python path: the generator remembers
+    walked sets by them)."""
 
 
 def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
@@ -293,7 +296,7 @@ TOO_BIG = ClusterResult(-1, -2, -1, 0)
 
 
 def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None,
-                 sample: int = 0) -> ClusterResult:
+                 sample: int = 0, members: bool = False) -> ClusterResult:
     """The cluster walk: pure Python for small sets, NumPy levels for large ones when the
     vector path applies (same answers either way).
 
@@ -306,18 +309,21 @@ def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None,
         if levels is None:
             return TOO_BIG
         return _sampled(c, levels, _reverse_python(c, levels, buildable=buildable), sample,
-                        buildable)
+                        buildable, members)
     levels = reachable(c, PYTHON_CAP if cap is None else min(cap, PYTHON_CAP))
     if levels is None:
         if cap is not None and cap <= PYTHON_CAP:
             return TOO_BIG
         return cluster_walk_vector(c, cap)
-    return _sampled(c, levels, _reverse_python(c, levels), sample, buildable)
+    return _sampled(c, levels, _reverse_python(c, levels), sample, buildable, members)
 
 
 def _sampled(c: Compiled, levels: list[set[int]], res: ClusterResult, k: int,
-             buildable: bool) -> ClusterResult:
-    """``res`` with ``k`` members spread evenly over the sorted set (deterministic)."""
+             buildable: bool, everything: bool = False) -> ClusterResult:
+    """``res`` with ``k`` members spread evenly over the sorted set (deterministic), and
+    with every member when ``everything``."""
+    if everything:
+        res = dataclasses.replace(res, members=tuple(x for lv in levels for x in lv))
     if k <= 0:
         return res
     members = sorted(x for lv in levels for x in lv)
