@@ -16,8 +16,7 @@ import numpy as np
 
 from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
-from arena.games.lockmaker.fast.model import FastLock
-from arena.games.lockmaker.fast.pattern import pattern_bound
+from arena.games.lockmaker.fast.pattern import pattern_bound, relaxation_order, relaxed_lock
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -133,32 +132,14 @@ def relaxed_impossible(c: Compiled, limit: int = RELAXED_PIECES) -> int | None:
     lock (fewer obstacles, no attachment rule; pieces that can never move stay as walls), so
     if the relaxed lock cannot be solved, neither can the real one. Returns the states the
     relaxed search used, or None when it proves nothing (solvable, or over its cap)."""
-    lock = c.lock
-    frozen = {pt.original for pt in c.pieces if len(pt.placements) == 1
-              and not c.geo.attached_axes(pt.placements[0])}
-    key = c.pieces[c.packed_of[0]]
-    goal_cells: set[int] = set()
-    for g in c.goal_indices:
-        goal_cells.update(key.placements[g])
-    reach = {pt.original: {x for p in pt.placements for x in p} for pt in c.pieces
-             if pt.original != 0 and pt.original not in frozen}
-    chosen = [i for i in sorted(reach) if reach[i] & goal_cells]
-    region = set(goal_cells).union(*(reach[i] for i in chosen))
-    now = {pt.original: set(pt.placements[(c.start >> pt.shift) & pt.mask]) for pt in c.pieces}
-    # obstructors in the way right now first, then those that could ever get there
-    extra = ([i for i in sorted(reach) if i not in chosen and now[i] & region]
-             + [i for i in sorted(reach) if i not in chosen and not now[i] & region
-                and reach[i] & region])
-    walls = frozenset(set(c.geo.fixed) - {lock.keyhole} - set(lock.axes))
+    chosen, extra, frozen = relaxation_order(c)
     used = 0
     # fewer pieces relax more but search less: try the smallest relaxation first
     for size in sorted({len(chosen), min(len(chosen) + 2, limit), limit}):
         pieces = sorted(chosen + extra[:max(0, size - len(chosen))])
-        if len(pieces) + 1 >= len(lock.pieces) - len(frozen):
+        if len(pieces) + 1 >= len(c.lock.pieces) - frozen:
             break  # nothing would be left out: the relaxation is no smaller
-        sub = FastLock(lock.width, lock.height, walls, lock.keyhole, lock.axes,
-                       (lock.pieces[0], *(lock.pieces[i] for i in pieces)), lock.goals)
-        res = solve_python(Compiled(sub, lm8=False), RELAXED_CAP, bounded=False)
+        res = solve_python(relaxed_lock(c, pieces), RELAXED_CAP, bounded=False)
         used += res.states
         if res.moves is None and res.states <= RELAXED_CAP:
             return used

@@ -176,19 +176,24 @@ class Geometry:
         return out
 
 
+def alone_moves(geo: Geometry, p: Placement) -> list[Placement]:
+    """Placements one move from ``p`` for a piece alone on the board: slides through
+    never-fixed cells and turns about any axis it touches (LM-5..LM-7, LM-8 ignored)."""
+    out = [q for side in geo.slides(p) for q in side]
+    for ai, _dr, _dc in geo.attached_axes(p):
+        for kind in (CW, CCW, HALF):
+            q = geo.rotated(p, ai, kind)
+            if q is not None:
+                out.append(q)
+    return out
+
+
 def closure(geo: Geometry, start: Placement) -> list[Placement]:
     """Every placement a piece could reach if it were alone (sound over-approximation)."""
     seen = {start}
     todo = [start]
     while todo:
-        p = todo.pop()
-        nxt = [q for side in geo.slides(p) for q in side]
-        for ai, _dr, _dc in geo.attached_axes(p):
-            for kind in (CW, CCW, HALF):
-                q = geo.rotated(p, ai, kind)
-                if q is not None:
-                    nxt.append(q)
-        for q in nxt:
+        for q in alone_moves(geo, todo.pop()):
             if q not in seen:
                 seen.add(q)
                 todo.append(q)
@@ -696,13 +701,7 @@ class Compiled:
 
         for i in todo:  # grows while it is walked: a breadth-first queue (backwards)
             q0 = key.placements[i]
-            nxt = [q for side in geo.slides(q0) for q in side]
-            for ai, _dr, _dc in geo.attached_axes(q0):
-                for kind in (CW, CCW, HALF):
-                    q = geo.rotated(q0, ai, kind)
-                    if q is not None:
-                        nxt.append(q)
-            for p in nxt:  # the move p -> q0 must not leave a lonely axis behind
+            for p in alone_moves(geo, q0):  # the move p -> q0 must not leave a lonely axis
                 j = key.index[p]
                 if dist[j] == far and not (axes_of(p) & ~axes_of(q0) & lonely):
                     dist[j] = dist[i] + 1
