@@ -335,6 +335,8 @@ def _score(pos: Position, members: Members | None = None,
                        members=walked is not None)
     if res.moves == TOO_BIG.moves:
         if pos.occupied.bit_count() * 2 > len(pos.board.open_cells()):
+            if walked is not None:  # near candidates often fall in the same loose set
+                walked.add(c, res.members, (-1, pos))
             return -1, pos  # a dense hand has tight sets to find: skip this one cheaply
         # A loose set (few pieces on a big board): too costly to walk whole, so the candidate
         # is scored by its own optimum instead (the climb still improves it, only slower).

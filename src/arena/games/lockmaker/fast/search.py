@@ -244,11 +244,13 @@ class ClusterResult:
     mutates them, since the whole set's neighbourhood is far larger than one member's)."""
     members: tuple[int, ...] = ()
     """Every member (only when asked for, on the pure-Python path: the generator remembers
-    walked sets by them)."""
+    walked sets by them); for a set over the cap, the members walked before giving up."""
 
 
-def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
-    """The whole reachable set of the start, as BFS levels (None once over ``cap``)."""
+def reachable(c: Compiled, cap: int | None = None, seen: list[set[int]] | None = None
+              ) -> list[set[int]] | None:
+    """The whole reachable set of the start, as BFS levels (None once over ``cap``; the
+    levels walked until then are appended to ``seen`` if given)."""
     expand = make_expander(c)
     levels = [{c.start}]
     prev: set[int] = set()
@@ -263,6 +265,8 @@ def reachable(c: Compiled, cap: int | None = None) -> list[set[int]] | None:
             levels.append(nxt)
             total += len(nxt)
             if cap is not None and total > cap:
+                if seen is not None:
+                    seen.extend(levels)
                 return None
         prev, cur = cur, nxt
     return levels
@@ -286,15 +290,18 @@ def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None,
     only axis turns change orientation, and the vector path has none. With ``cap`` a set
     larger than that is abandoned and :data:`TOO_BIG` returned (the generator's budget)."""
     if (buildable and c.free_specs) or not vector.supported(c):
-        levels = reachable(c, cap)
-        if levels is None:
-            return TOO_BIG
+        partial: list[set[int]] = []
+        levels = reachable(c, cap, partial if members else None)
+        if levels is None:  # with ``members``: the part walked before giving up
+            return dataclasses.replace(TOO_BIG, members=tuple(x for lv in partial for x in lv))
         return _sampled(c, levels, _reverse_python(c, levels, buildable=buildable), sample,
                         buildable, members)
-    levels = reachable(c, PYTHON_CAP if cap is None else min(cap, PYTHON_CAP))
+    partial = []
+    levels = reachable(c, PYTHON_CAP if cap is None else min(cap, PYTHON_CAP),
+                       partial if members else None)
     if levels is None:
         if cap is not None and cap <= PYTHON_CAP:
-            return TOO_BIG
+            return dataclasses.replace(TOO_BIG, members=tuple(x for lv in partial for x in lv))
         return cluster_walk_vector(c, cap)
     return _sampled(c, levels, _reverse_python(c, levels), sample, buildable, members)
 
