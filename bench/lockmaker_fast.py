@@ -1,7 +1,13 @@
 """Lockmaker fast solver, cluster walk and generator, measured in ONE run against the naive
 pure-Python baseline (../shared/bench/naive_rush_bfs.py, run as a subprocess).
 
-    .venv/bin/python bench/lockmaker_fast.py [--quick] [--naive PATH] [--gen-seconds 300]
+    .venv/bin/python bench/lockmaker_fast.py [--quick] [--naive PATH] [--sections 1,2,3,4,5,6]
+        [--random-locks 30] [--gen-seconds 300] [--gen-seeds 1,2,3] [--jobs 2]
+
+Sections: 1 solving the published puzzles, 2 cluster walks, 3 random 11 x 11 locks (two
+families), 4 the generator on fog51's hand (per seed: best within 10/60/300 s and when 45
+was first reached, from the result's trajectory), 5 the generator on the default rounds
+against the best of 1,000 random placements, 6 bot-vs-bot matches.
 
 Prints every figure with the baseline's beside it. Peak memory is each worker process's
 maximum resident set (getrusage in a tiny wrapper), the same for ours and the baseline's.

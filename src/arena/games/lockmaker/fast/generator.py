@@ -4,13 +4,17 @@ After Fogleman's Rush Hour generator: every candidate placement is scored by its
 (the whole reachable set and each member's distance to the nearest solved position), and the
 lock we keep is the *farthest* position of that set, so the exact placement we tried matters
 only through the set it lies in. The search is simulated annealing over placements: mutate
-the current hardest lock (nudge or move one bar, move the key along its line, move an axis),
-keep the mutation when its set is at least as hard (sometimes when a little easier), and after
+the current set's hardest lock or one of a few members spread over that set (a set's
+neighbourhood is far larger than one position's; nudge or move one bar, move the key along
+its line, move an axis), keep the mutation when its set is at least as hard (sometimes when a
+little easier), and after
 a stall restart either from the best lock so far with a few random kicks (iterated local
 search) or from the best of a few fresh random placements. The hand is fixed (LM-15), so the
 local moves relocate one piece or swap two bars of different sizes; a move that is just one
 slide of the current lock (the same set) is not walked again, and every scored placement (and
-each set's hardest member) is cached, so no placement is walked twice. Candidates whose
+each set's hardest member) is cached, so no placement is walked twice; a candidate in a set
+walked before is recognised from a sample of that set's members (:mod:`.sets`) and not walked
+again either. Independent searches on every core: :mod:`.jobs`. Candidates whose
 reachable set is larger than :data:`CLUSTER_CAP` are not walked: a dense hand skips them, a
 sparse one (few bars on a big board, where every set is loose) is scored by its own optimum.
 
