@@ -6,15 +6,15 @@ from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.fast.convert import from_position
 from arena.games.lockmaker.fast.expand import make_bounded_expander
+from arena.games.lockmaker.fast.pattern import pattern_bound
 from arena.games.lockmaker.fast.search import (
     cluster_walk_python,
     cluster_walk_vector,
-    relaxed_impossible,
     solve,
     solve_python,
     solve_vector,
 )
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.solver import solve as ref_solve
@@ -116,7 +116,8 @@ def test_lm8_relaxation_proves_a_lock_impossible_from_a_few_pieces() -> None:
             ".....J.\nKK...J@\n.......\nBB.....\n")
     pos = lock(text)
     c = Compiled(from_position(pos))
-    proof = relaxed_impossible(c)
+    proof = pattern_bound(c)
     ref = ref_solve(pos)
-    assert proof is not None and proof < ref.states  # the relaxed walk is much smaller
+    assert proof is not None and proof.value(c.start) >= KEY_UNREACHABLE
+    assert proof.walked < ref.states  # the relaxed walk is much smaller
     assert ref.solvable is False and fast_solve(pos).solvable is False

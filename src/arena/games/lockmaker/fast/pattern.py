@@ -7,7 +7,9 @@ obstacles, no attachment rule; pieces that can never move stay walls), so the re
 distance to a goal from a position's projection never exceeds the real one: an admissible
 bound that, unlike the key's own distance, sees the pieces in the key's way and the pieces in
 theirs. Its whole table is one small cluster walk, done once per search; wide searches with
-deep answers (random 11 x 11 locks whose key must wait for a chain of bars) use it.
+deep answers (random 11 x 11 locks whose key must wait for a chain of bars) use it. And a
+relaxed lock that cannot be solved at all proves the real lock impossible, which no search of
+a reachable set in the millions could show in time.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class PatternBound:
     (already shifted) in the relaxed state."""
     dist: dict[int, int]
     pieces: int
+    walked: int
+    """Relaxed states walked to build the table (every size tried)."""
     keys: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """The relaxed states with a distance, sorted (the NumPy path's look-up)."""
     values: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -93,9 +97,9 @@ def relaxed_lock(c: Compiled, pieces: list[int]) -> Compiled:
     return Compiled(sub, lm8=False)
 
 
-def _distances(rc: Compiled, cap: int) -> dict[int, int] | None:
+def _distances(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:
     """Distance to the nearest goal of every state reachable in ``rc`` (states that cannot
-    reach a goal left out); None when the reachable set exceeds ``cap``."""
+    reach a goal left out) and the size of that set; None when it exceeds ``cap``."""
     expand = make_expander(rc)
     seen = {rc.start}
     cur = {rc.start}
@@ -119,25 +123,32 @@ def _distances(rc: Compiled, cap: int) -> dict[int, int] | None:
         for s in nxt:
             dist[s] = d
         cur = nxt
-    return dist
+    return dist, len(seen)
 
 
 def pattern_bound(c: Compiled, limit: int = PATTERN_PIECES, cap: int = PATTERN_CAP
                   ) -> PatternBound | None:
     """The largest relaxation (up to ``limit`` pieces) whose reachable set fits ``cap``,
-    tabulated; None when even the smallest does not fit or nothing would be left out."""
+    tabulated; None when even the smallest does not fit or nothing would be left out. A
+    relaxation from whose start no goal can be reached is returned at once: it proves the
+    real lock impossible (its ``value`` of the start is KEY_UNREACHABLE)."""
     chosen, extra, frozen = relaxation_order(c)
     order = chosen + extra
     best: tuple[Compiled, list[int], dict[int, int]] | None = None
+    walked = 0
     for size in range(max(1, len(chosen)), min(limit, len(order)) + 1):
         pieces = order[:size]
         if len(pieces) + 1 >= len(c.lock.pieces) - frozen:
             break  # nothing would be left out: no smaller than the search itself
         rc = relaxed_lock(c, pieces)
-        dist = _distances(rc, cap)
-        if dist is None:
+        got = _distances(rc, cap)
+        if got is None:
             break
+        dist, count = got
+        walked += count
         best = (rc, pieces, dist)
+        if rc.start not in dist:
+            break  # unsolvable already: a proof needs nothing larger
     if best is None:
         return None
     rc, pieces, dist = best
@@ -150,4 +161,4 @@ def pattern_bound(c: Compiled, limit: int = PATTERN_PIECES, cap: int = PATTERN_C
         fields.append((pt.shift, pt.mask, [rpt.index[p] << rpt.shift for p in pt.placements]))
     keys = np.array(sorted(dist), dtype=np.int64)
     values = np.array([dist[int(k)] for k in keys], dtype=np.int64)
-    return PatternBound(fields, dist, len(pieces), keys, values)
+    return PatternBound(fields, dist, len(pieces), walked, keys, values)

@@ -16,7 +16,7 @@ import numpy as np
 
 from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
-from arena.games.lockmaker.fast.pattern import pattern_bound, relaxation_order, relaxed_lock
+from arena.games.lockmaker.fast.pattern import pattern_bound
 from arena.games.lockmaker.fast.tables import Compiled
 
 
@@ -96,14 +96,12 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
             return found
         if total <= cap:
             return SolveResult(None, total, ())
-        proof = relaxed_impossible(c)
-        if proof is not None:
-            return SolveResult(None, total + proof, ())
-        # a wide search: add the relaxed lock's exact distances to the bound
+        # a wide search: the relaxed lock's exact distances join the bound, and a relaxed
+        # lock that cannot be solved proves the real one impossible
         pattern = pattern_bound(c)
         if pattern is not None:
             if pattern.value(c.start) >= vector.DEAD:
-                return SolveResult(None, total + len(pattern.dist), ())
+                return SolveResult(None, total + pattern.walked, ())
             bnd = make_bounded_expander(c, pattern)
             assert bnd is not None
     budget = first = bnd.first if bnd is not None else None
@@ -115,35 +113,6 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
             return SolveResult(None, total, ())
         slack = budget - first
         budget = first + max(1, 2 * slack)
-
-
-RELAXED_PIECES = 6
-"""Pieces besides the key in the relaxed lock of :func:`relaxed_impossible`."""
-RELAXED_CAP = 20_000
-"""States the relaxed search may use before it gives up (it then proves nothing)."""
-
-
-def relaxed_impossible(c: Compiled, limit: int = RELAXED_PIECES) -> int | None:
-    """A quick impossibility proof for locks whose reachable set is far too big to exhaust.
-
-    Relax the lock: keep the key and the few pieces that matter near its goal (those that can
-    ever stand on a goal cell, then a few that can get in their way), drop every other
-    movable piece and drop LM-8. Each real move is then still a legal move of the relaxed
-    lock (fewer obstacles, no attachment rule; pieces that can never move stay as walls), so
-    if the relaxed lock cannot be solved, neither can the real one. Returns the states the
-    relaxed search used, or None when it proves nothing (solvable, or over its cap)."""
-    chosen, extra, frozen = relaxation_order(c)
-    used = 0
-    # fewer pieces relax more but search less: try the smallest relaxation first
-    for size in sorted({len(chosen), min(len(chosen) + 2, limit), limit}):
-        pieces = sorted(chosen + extra[:max(0, size - len(chosen))])
-        if len(pieces) + 1 >= len(c.lock.pieces) - frozen:
-            break  # nothing would be left out: the relaxation is no smaller
-        res = solve_python(relaxed_lock(c, pieces), RELAXED_CAP, bounded=False)
-        used += res.states
-        if res.moves is None and res.states <= RELAXED_CAP:
-            return used
-    return None
 
 
 def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
