@@ -58,6 +58,22 @@ class LazyTable(dict[int, V]):
         return value
 
 
+def _or_of_fields(parts: list[tuple[int, int, list[int]]]) -> Callable[[int], int]:
+    """For a group of consecutive bit fields: the OR of each field's row for its value
+    (``parts``: field shift within the group, mask, row per value); the compute function of
+    the occupancy and line-key tables."""
+
+    def compute(v: int) -> int:
+        out = 0
+        for sh, m, rows in parts:
+            idx = (v >> sh) & m
+            if idx < len(rows):
+                out |= rows[idx]
+        return out
+
+    return compute
+
+
 def _rotate(dr: int, dc: int, kind: int) -> tuple[int, int]:
     """Rows grow downward: clockwise turns right (0, 1) into down (1, 0) (LM-7)."""
     if kind == CW:
@@ -390,16 +406,7 @@ class Compiled:
         shift = run[0].shift
         bits = sum(p.bits for p in run)
         parts = [(p.shift - shift, p.mask, p.both) for p in run]
-
-        def compute(v: int) -> int:
-            out = 0
-            for sh, m, both in parts:
-                idx = (v >> sh) & m
-                if idx < len(both):
-                    out |= both[idx]
-            return out
-
-        return shift, (1 << bits) - 1, LazyTable(compute)
+        return shift, (1 << bits) - 1, LazyTable(_or_of_fields(parts))
 
     def key_int(self, s: int) -> int:
         """All line keys of ``s`` in one int (see :meth:`_build_keys`)."""
@@ -505,16 +512,7 @@ class Compiled:
         for sh, m, _tab in self.groups:
             members = [(pt.shift - sh, pt.mask, contrib[k]) for k, pt in enumerate(self.pieces)
                        if sh <= pt.shift and pt.shift + pt.bits <= sh + m.bit_length()]
-
-            def compute(v: int, members: list[tuple[int, int, list[int]]] = members) -> int:
-                out = 0
-                for rel, mask, rows in members:
-                    idx = (v >> rel) & mask
-                    if idx < len(rows):
-                        out |= rows[idx]
-                return out
-
-            self.key_groups.append((sh, m, LazyTable(compute)))
+            self.key_groups.append((sh, m, LazyTable(_or_of_fields(members))))
 
     # ------------------------------------------------------------------ free pieces
     def _build_free(self) -> None:
