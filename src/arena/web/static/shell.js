@@ -18,6 +18,16 @@
     },
     games: games,
     state: S,
+    /* A plain button for a game's controls (tests find it by data-testid). */
+    button(label, testid, fn, cls) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.dataset.testid = testid;
+      if (cls) b.className = cls;
+      b.addEventListener("click", fn);
+      return b;
+    },
   });
 
   const $ = (id) => document.getElementById(id);

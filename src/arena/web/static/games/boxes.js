@@ -63,15 +63,7 @@
       const r = await api.submit(text, true);
       msg.textContent = r.ok ? "Sent: " + text : r.error;
     };
-    const button = (label, testid, fn, cls) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.dataset.testid = testid;
-      if (cls) b.className = cls;
-      b.addEventListener("click", fn);
-      return b;
-    };
+    const button = Arena.button;
 
     if (st.stage === "study boards" || st.stage === "study cards") {
       box.appendChild(button("Ready", "boxes-ready", () => send("ready")));

@@ -82,14 +82,7 @@
       if (r.ok) draft.sent = text;
       redraw();
     };
-    const button = (label, testid, fn) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.dataset.testid = testid;
-      b.addEventListener("click", fn);
-      return b;
-    };
+    const button = Arena.button;
     if (st.stage === "study") {
       box.appendChild(button("Ready", "feather-ready", () => send("ready", true)));
       box.appendChild(msg);

@@ -127,14 +127,7 @@
       msg.textContent = r.ok ? "Sent: " + text.split("\n").join(" / ") : r.error;
       return r;
     };
-    const button = (label, testid, fn) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.dataset.testid = testid;
-      b.addEventListener("click", fn);
-      return b;
-    };
+    const button = Arena.button;
     const movesBox = (field, testid, placeholder) => {
       const input = document.createElement("input");
       input.type = "text";
