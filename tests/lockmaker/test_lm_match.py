@@ -20,6 +20,7 @@ from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.match import LMState
 from arena.games.lockmaker.pieces import parse_piece_list
 from arena.games.lockmaker.rounds import DEFAULT_ROUNDS
+from arena.games.lockmaker.validate import construction_problems
 
 ROUND = "......\n......\n......\npieces: H2,V2\n"
 LOCK0 = "......\naa....\n.KK..@\n"  # seat 1's hand H2; optimum: K R2 (1 move)
@@ -403,3 +404,56 @@ def test_bot_takes_either_seat_against_random_play(bot_seat: int) -> None:
         m.advance()
     assert m.result is not None
     assert "reserve" not in m.result.reason  # the bot never ran out of reserve
+
+
+# ----------------------------------------------------------------------------- issue 18
+OPEN0 = "......\naa....\n...KK@\n"  # seat 1's hand H2, key already on the keyhole's doorstep
+IMPOSSIBLE0 = "K.....\nK.aa..\n.....@\n"  # seat 1's H2 hand, a vertical key that never turns
+
+
+def test_lm15_a_lock_that_is_already_open_is_refused_at_construction() -> None:
+    problems = construction_problems(read_lock(OPEN0), parse_piece_list("H2"))
+    assert any("already open" in p and p.startswith("LM-15") for p in problems)
+    m, _ = start()
+    to_build(m)
+    with pytest.raises(RuleError, match="already open") as err:
+        m.submit(0, OPEN0)
+    assert err.value.rule == "LM-15"
+    assert m.state.stage == "build" and not m.history.get(0)  # nothing applied
+
+
+def test_lm15_error_text_names_its_rule_once() -> None:
+    m, _ = start()
+    to_build(m)
+    with pytest.raises(RuleError) as err:
+        m.submit(0, "......\n......\n.KK..@\n")  # the drafted H2 is not used
+    assert err.value.rule == "LM-15"
+    assert str(err.value) == "LM-15: 1 drafted H2 not used (every drafted piece is used)"
+
+
+def test_lm18_two_correct_impossible_calls_score_five_each() -> None:
+    m, clock = start()
+    to_build(m)
+    m.submit(0, IMPOSSIBLE0, final=True)
+    m.submit(1, IMPOSSIBLE1, final=True)
+    assert m.state.stage == "solve"
+    m.submit(0, "impossible", final=True)
+    m.submit(1, "impossible", final=True)
+    clock.advance(100_000)  # neither maker can countersolve an impossible lock
+    m.advance()
+    assert m.result is not None or m.state.stage != "counter"
+    assert m.state.scores == (5, 5), m.state.history[-1].notes
+
+
+def test_lm18_cap_still_applies_to_the_other_seats_points() -> None:
+    m, clock = start()
+    to_build(m)
+    m.submit(0, LOCK0, final=True)
+    m.submit(1, IMPOSSIBLE1, final=True)
+    m.submit(0, "impossible", final=True)
+    m.submit(1, "K R2", final=True)
+    m.submit(0, "countersolve", final=True)
+    clock.advance(100_000)
+    m.advance()
+    # seat 2 would earn 1 (solve) + 3 (seat 1's failed countersolve): capped at 1.
+    assert m.state.scores == (5, 1)

@@ -26,7 +26,7 @@ from arena.games.lockmaker.pieces import parse_piece_list
 from arena.games.lockmaker.render import render_png, render_svg
 from arena.games.lockmaker.rush import read_rush
 from arena.games.lockmaker.solver import solve
-from arena.games.lockmaker.validate import construction_problems
+from arena.games.lockmaker.validate import construction_error, construction_problems
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -100,7 +100,7 @@ def _check(args: argparse.Namespace) -> int:
         pos, sol_arg = read_lock(read_text_arg(items[0])), items[1]
     problems = pos.problems()
     if problems:
-        raise RuleError("LM-15", "not a legal lock: " + "; ".join(problems))
+        raise construction_error(problems, "not a legal lock: ")
     text = read_text_arg(sol_arg) if sol_arg == "-" or Path(sol_arg).is_file() else sol_arg
     try:
         rep = replay(pos, text)

@@ -44,7 +44,7 @@ from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_pie
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.render import render_svg as render_lock
 from arena.games.lockmaker.rounds import DEFAULT_ROUNDS, Round, parse_setup
-from arena.games.lockmaker.validate import construction_problems
+from arena.games.lockmaker.validate import construction_error, construction_problems
 
 STAGES = ("study", "draft", "build", "solve", "pick", "decide", "counter", "over")
 
@@ -219,7 +219,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             pos = _read_lock_text(text)
             problems = construction_problems(pos, state.hands[seat], state.current.board)
             if problems:
-                raise RuleError("LM-15", "; ".join(problems))
+                raise construction_error(problems)
             return write_lock(pos)
         if st == "solve":
             if word == "impossible":
@@ -412,6 +412,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                 notes.append(f"seat {w + 1} solved in fewer moves: +2 (LM-19)")
         counter = {m: (ok, moves) for m, ok, moves in state.counter_done}
         declared_ok = [False, False]
+        # LM-18: a correct call's +5 is kept apart, so the cap below never reaches it.
+        own_call = [0, 0]
         for m in (0, 1):
             solver = 1 - m
             if m not in counter:
@@ -422,7 +424,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                     pts[m] += 1
                     notes.append(f"seat {m + 1} solved its lock declared impossible: +1 (LM-18)")
                 else:
-                    pts[solver] += 5
+                    own_call[solver] += 5
                     declared_ok[solver] = True
                     notes.append(f"seat {solver + 1} declared correctly: +5 (LM-18)")
                 continue
@@ -443,6 +445,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                 notes.append(f"seat {2 - s} capped at 1 point after a correct impossible call "
                              "(seed clarification, LM-18)")
                 pts[1 - s] = 1
+        pts = [pts[0] + own_call[0], pts[1] + own_call[1]]
         scores = (state.scores[0] + pts[0], state.scores[1] + pts[1])
         leader = state.last_leader
         if scores[0] != scores[1]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from arena.core.errors import RuleError
 from arena.games.lockmaker.moves import Move, successors
 from arena.games.lockmaker.pieces import Bar
 from arena.games.lockmaker.position import Position
+from arena.games.lockmaker.validate import construction_error
 
 State = tuple[Bar, tuple[Bar, ...]]
 
@@ -37,7 +37,7 @@ def solve(pos: Position, *, max_states: int | None = None) -> SolveResult:
     """An optimal solution of a legal lock, or a proof (full exploration) that none exists."""
     problems = pos.problems()
     if problems:
-        raise RuleError("LM-15", "not a legal lock: " + "; ".join(problems))
+        raise construction_error(problems, "not a legal lock: ")
     if pos.solved:
         return SolveResult(True, 0, (), 1)
     start = pos.state

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.pieces import PieceKind, kind_of
 from arena.games.lockmaker.position import Position
@@ -37,6 +38,9 @@ def construction_problems(pos: Position, drafted: Iterable[PieceKind],
             names = ", ".join(board.name(c) for c in diff)
             out.append(f"LM-13: the blocked cells differ from the round's board at {names}")
     out.extend(pos.problems())
+    if not out and pos.solved:
+        out.append("LM-15: the lock is already open (the key already touches the keyhole, LM-3); "
+                   "every solution needs at least one move")
     want: Counter[PieceKind] = Counter(drafted)
     have = used_pieces(pos)
     for kind in sorted(set(want) | set(have)):
@@ -48,3 +52,15 @@ def construction_problems(pos: Position, drafted: Iterable[PieceKind],
             out.append(f"LM-15: {h - w} {what} more than drafted (a lock uses exactly the "
                        "drafted pieces; bars keep their drafted orientation, LM-4)")
     return out
+
+
+def construction_error(problems: list[str], lead: str = "") -> RuleError:
+    """One error for a list of ``"LM-n: reason"`` problems, named by the first one's rule.
+
+    The problems carry their own ids, so the error takes the first id as its rule and keeps
+    the others inline; prefixing them again would print ``LM-15: LM-15: ...``."""
+    first = problems[0]
+    rule, sep, rest = first.partition(": ")
+    if not sep or not rule.replace("-", "").isalnum():
+        rule, rest = "LM-15", first
+    return RuleError(rule, lead + "; ".join([rest, *problems[1:]]))
