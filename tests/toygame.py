@@ -62,7 +62,8 @@ class ToyGame(Game[ToyState, ToyConfig]):
 
     def phase(self, state: ToyState) -> PhaseSpec | None:
         if state.round == 0:
-            return PhaseSpec("study", state.config.study, may=frozenset({0, 1}), prompt="ready")
+            return PhaseSpec("study", state.config.study, may=frozenset({0, 1}), prompt="ready",
+                             sealed=False)
         if state.round > state.config.rounds:
             return None
         return PhaseSpec("pick", state.config.pick, must=frozenset({0, 1}),

@@ -210,7 +210,8 @@ def test_g9_sealed_submissions_and_private_state() -> None:
     spectator = match.view(SPECTATOR)
     assert mine["seats"][0]["submissions"][0]["text"] == "3"
     assert "submissions" not in theirs["seats"][0]
-    assert theirs["seats"][0]["acted"] is True  # that it acted is public, not what
+    assert theirs["seats"][0]["acted"] is None  # G-10: not even that it acted
+    assert mine["seats"][0]["acted"] is True
     assert "submissions" not in spectator["seats"][0]
     secret0 = TOY.private_facts(match.state, 0)[0]
     assert secret0 in str(mine) and secret0 not in str(theirs) and secret0 not in str(spectator)
@@ -285,3 +286,31 @@ def test_config_is_typed_and_rejects_nonsense() -> None:
         TOY.make_config({"rounds": "many"})
     with pytest.raises(RuleError, match="G-5"):
         TOY.make_config({"pick": -3})
+
+
+def _seen(match: Match, viewer: int | str) -> tuple[object, ...]:
+    view = match.view(viewer)  # type: ignore[arg-type]
+    view.pop("now")
+    return (view, [(e.kind, e.data, e.to) for e in match.events_for(viewer)])  # type: ignore[arg-type]
+
+
+def test_g10_another_seats_submission_changes_nothing_others_see() -> None:
+    match, _ = new_match()
+    past_study(match)
+    before = {v: _seen(match, v) for v in (1, SPECTATOR)}
+    acted = [e.kind for e in match.events_for(HOST)].count("seat_acted")
+    match.submit(0, "3")
+    match.submit(0, "2")  # a resubmission
+    match.confirm(0)
+    for v in (1, SPECTATOR):
+        assert _seen(match, v) == before[v], v
+    host_kinds = [e.kind for e in match.events_for(HOST)]
+    assert host_kinds.count("seat_acted") == acted + 3  # the host alone sees the activity
+
+
+def test_g10_unsealed_ready_phases_show_who_is_ready() -> None:
+    match, _ = new_match()
+    assert match.spec is not None and match.spec.name == "study" and not match.spec.sealed
+    match.submit(0, "ready")
+    assert match.view(1)["seats"][0]["acted"] is True
+    assert any(e.kind == "seat_acted" for e in match.events_for(SPECTATOR))

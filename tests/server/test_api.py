@@ -165,3 +165,42 @@ def test_host_actions_and_their_errors(server: ServerProcess) -> None:
     assert server.http.post(base + "end", params=host).status_code == 422
     view = server.http.get(f"{server.url}/api/matches/{m['id']}/view", params=host).json()
     assert view["result"]["reason"] == "rain"
+
+
+def test_g10_sealed_submission_reaches_no_other_viewer(server: ServerProcess) -> None:
+    """G-10 on the server: after another seat submits (and resubmits and confirms) in a sealed
+    phase, a seat's and a spectator's view and event stream are exactly as before, and their
+    sockets receive no message at all; the host learns of it."""
+    m = server.create("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}])
+    base = f"{server.url}/api/matches/{m['id']}"
+    t0, t1 = m["tokens"]["seats"]
+    spectator, host = m["tokens"]["spectator"], m["tokens"]["host"]
+    for t in (t0, t1):  # past the (unsealed) study phase into the sealed pick
+        server.http.post(base + "/submit", params={"token": t}, json={"text": "ready",
+                                                                       "final": True})
+
+    def seen(token: str) -> tuple[Any, Any]:
+        view = server.http.get(base + "/view", params={"token": token}).json()
+        view.pop("now", None)
+        events = server.http.get(base + "/events", params={"token": token}).json()["events"]
+        return view, events
+
+    before = {t: seen(t) for t in (t0, spectator)}
+    assert before[t0][0]["phase"]["name"] == "pick"
+    ws_base = server.url.replace("http", "ws", 1) + f"/ws/{m['id']}?token="
+    with connect(ws_base + t0) as ws0, connect(ws_base + spectator) as wss:
+        for ws in (ws0, wss):
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            json.loads(ws.recv(timeout=10))  # the catch-up update
+        for text in ("1", "2"):
+            r = server.http.post(base + "/submit", params={"token": t1}, json={"text": text})
+            assert r.status_code == 200, r.text
+        assert server.http.post(base + "/confirm", params={"token": t1}).status_code == 200
+        for ws in (ws0, wss):
+            with pytest.raises(TimeoutError):
+                ws.recv(timeout=0.5)
+    for t in (t0, spectator):
+        assert seen(t) == before[t]
+    host_events = server.http.get(base + "/events", params={"token": host}).json()["events"]
+    assert sum(e["kind"] == "seat_acted" and e["data"]["seat"] == 1
+               for e in host_events) >= 3

@@ -42,6 +42,8 @@ class PhaseSpec:
     ``early_close`` lets a game opt a phase out of G-4 (real-time ticks always run full time).
     ``scaled`` is False for durations the game already measured in real seconds (a countersolve
     lasting as long as the solver took, LM-17).
+    ``sealed`` (G-10): nobody but the host learns whether or when another seat submitted or
+    confirmed; phases where acting reveals nothing (study, ready) may unseal to show who is ready.
     """
 
     name: str
@@ -52,6 +54,7 @@ class PhaseSpec:
     early_close: bool = True
     scaled: bool = True
     prompt: str = ""
+    sealed: bool = True
 
     @property
     def actors(self) -> frozenset[int]:

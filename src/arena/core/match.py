@@ -193,7 +193,7 @@ class Match:
             frozenset({seat}),
             t,
         )
-        self._emit("seat_acted", {"seat": seat, "final": sub.final}, None, t)
+        self._emit("seat_acted", {"seat": seat, "final": sub.final}, self._activity_to(spec), t)
         if in_reserve:
             # G-2: in reserve the first valid submission stands and ends the reserve use.
             self.reserve_pick[seat] = sub
@@ -208,13 +208,13 @@ class Match:
         """Mark the seat's standing submission as final (G-4)."""
         t = self.clock.now()
         self._process(t, inclusive=False)
-        self._open_for(seat)
+        spec = self._open_for(seat)
         subs = self.history.get(seat)
         if not subs:
             raise RuleError("G-4", "there is no submission to confirm")
         subs[-1] = dataclasses.replace(subs[-1], final=True)
         self._emit("confirm", {"seat": seat}, frozenset({seat}), t)
-        self._emit("seat_acted", {"seat": seat, "final": True}, None, t)
+        self._emit("seat_acted", {"seat": seat, "final": True}, self._activity_to(spec), t)
         self._maybe_close(t)
 
     def advance(self) -> None:
@@ -269,6 +269,14 @@ class Match:
             return True
         return isinstance(viewer, int) and viewer in event.to
 
+    def version_for(self, viewer: Viewer) -> int:
+        """The last version ``viewer`` may see: the log's own version would tell a seat that
+        hidden events (another seat's sealed submission, G-10) were just written."""
+        for e in reversed(self.log):
+            if self.can_see(viewer, e):
+                return e.version
+        return 0
+
     def events_for(self, viewer: Viewer, since: int = 0) -> list[Event]:
         return [e for e in self.log if e.version > since and self.can_see(viewer, e)]
 
@@ -280,13 +288,16 @@ class Match:
         else:
             game_view = self.game.view(self.state, viewer if isinstance(viewer, int) else None)
         spec = self.spec if not self.finished else None
+        # G-10: in a sealed phase only the host and the seat itself learn whether it acted.
+        sealed = spec is not None and spec.sealed and viewer != HOST
         seats: list[dict[str, Any]] = []
         for s in range(self.game.seats):
             sub = self.standing(s)
+            own = not sealed or viewer == s
             entry: dict[str, Any] = {
                 "seat": s,
-                "acted": sub is not None,
-                "final": sub is not None and sub.final,
+                "acted": sub is not None if own else None,
+                "final": (sub is not None and sub.final) if own else None,
                 "reserve_left": self.reserve_left[s],
                 "in_reserve_until": self.reserve_end.get(s),
             }
@@ -302,7 +313,7 @@ class Match:
             svg = self.game.render_svg(self.state, viewer if isinstance(viewer, int) else None)
         return {
             "game": self.game.name,
-            "version": self.version,
+            "version": self.version_for(viewer),
             "now": self.clock.now(),
             "paused": self.paused_at is not None,
             "phase": None
@@ -318,7 +329,9 @@ class Match:
                 "base_passed": self.base_passed,
                 "reserve": spec.reserve,
                 "next_deadline": self.next_deadline(),
-                "waiting_for": sorted(self.waiting_for()),
+                "waiting_for": sorted(
+                    w for w in self.waiting_for()
+                    if not sealed or viewer == w or w in self.reserve_end),
             },
             "seats": seats,
             "state": game_view,
@@ -421,6 +434,12 @@ class Match:
         if not self.base_passed and self.is_final(seat):
             raise RuleError("G-4", "your submission is already confirmed as final")
         return spec
+
+    @staticmethod
+    def _activity_to(spec: PhaseSpec) -> frozenset[int] | None:
+        """Who learns that a seat acted: everyone in an unsealed phase, the host alone (an
+        empty audience) in a sealed one (G-10)."""
+        return frozenset() if spec.sealed else None
 
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
         event = Event(self.version + 1, kind, data, to, t)

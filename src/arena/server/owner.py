@@ -77,7 +77,7 @@ def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) ->
     (with their versions) and its current view."""
     return {
         "type": "update",
-        "version": match.version,
+        "version": match.version_for(viewer),
         "since": since,
         "events": events_json(match, viewer, since),
         "view": view_for(record, match, viewer),
@@ -143,6 +143,11 @@ class MatchOwner:
     def _notify(self) -> None:
         for sub in list(self.subscribers):
             if sub.overflowed:
+                continue
+            if not any(self.match.can_see(sub.viewer, e) for e in self.match.log[sub.since:]):
+                # G-10: no message at all, or its timing would tell a seat that another one
+                # just submitted in a sealed phase.
+                sub.since = self.match.version
                 continue
             try:
                 sub.queue.put_nowait(update_for(self.record, self.match, sub.viewer, sub.since))

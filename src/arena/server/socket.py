@@ -38,7 +38,7 @@ async def match_socket(ws: WebSocket) -> None:
     async with owner.lock:
         sub = owner.subscribe(access.viewer, since)
     await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
-                        "seat": access.seat, "version": owner.match.version})
+                        "seat": access.seat, "version": owner.match.version_for(access.viewer)})
 
     async def pump() -> None:
         while True:
@@ -58,7 +58,8 @@ async def match_socket(ws: WebSocket) -> None:
                 msg = json.loads(text)
                 if isinstance(msg, dict) and msg.get("type") == "ping":
                     with contextlib.suppress(asyncio.QueueFull):
-                        sub.queue.put_nowait({"type": "pong", "version": owner.match.version})
+                        sub.queue.put_nowait({"type": "pong",
+                                              "version": owner.match.version_for(access.viewer)})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -172,7 +172,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             if state.round == 0:
                 return PhaseSpec("study", c.study, must=frozenset({1}), may=frozenset({0}),
                                  reserve=True, prompt="DMO: first or second; others: ready")
-            return PhaseSpec("study", c.study, may=frozenset({0, 1}), prompt="ready")
+            return PhaseSpec("study", c.study, may=frozenset({0, 1}), prompt="ready",
+                             sealed=False)
         if st == "draft":
             seat = state.turn_seat()
             n = state.turn_picks()
@@ -321,8 +322,11 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                     sols[s] = (*sols[s], Solution(v["text"], int(v["moves"]), float(sub.at)))
                 if imp[s]:
                     sols[s] = ()
+            # G-10: how many solutions a seat sent is its own business; what becomes public is
+            # the announcement of the final solutions (LM-16).
             events = [GameEvent("solving_over", {
-                "seat": s, "impossible": imp[s], "solutions": len(sols[s])}) for s in (0, 1)]
+                "seat": s, "impossible": imp[s], "solutions": len(sols[s])}, to=frozenset({s}))
+                for s in (0, 1)]
             for s in (0, 1):
                 if sols[s]:
                     events.append(GameEvent("your_solutions", {
