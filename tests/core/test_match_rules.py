@@ -314,3 +314,22 @@ def test_g10_unsealed_ready_phases_show_who_is_ready() -> None:
     match.submit(0, "ready")
     assert match.view(1)["seats"][0]["acted"] is True
     assert any(e.kind == "seat_acted" for e in match.events_for(SPECTATOR))
+
+
+def test_g2_a_late_submission_names_the_phase_that_closed_and_changes_nothing() -> None:
+    match, _clock = new_match()
+    past_study(match)
+    pick = match.phase_no
+    assert match.spec is not None and match.spec.name == "pick"
+    match.submit(0, "1", final=True, phase=pick)  # on time: accepted
+    match.submit(1, "2", final=True, phase=pick)  # closes the phase early (G-4)
+    assert match.phase_no != pick
+    before = match.snapshot()
+    with pytest.raises(RuleError, match=r"G-2: the pick phase ended at \d\d:\d\d:\d\d") as err:
+        match.submit(0, "3", phase=pick)
+    assert "nothing was applied" in str(err.value)
+    with pytest.raises(RuleError, match="the pick phase ended"):
+        match.confirm(0, phase=pick)
+    assert match.snapshot() == before
+    with pytest.raises(RuleError, match="G-2: there is no phase"):
+        match.submit(0, "3", phase=pick + 50)

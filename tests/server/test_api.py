@@ -204,3 +204,25 @@ def test_g10_sealed_submission_reaches_no_other_viewer(server: ServerProcess) ->
     host_events = server.http.get(base + "/events", params={"token": host}).json()["events"]
     assert sum(e["kind"] == "seat_acted" and e["data"]["seat"] == 1
                for e in host_events) >= 3
+
+
+def test_g2_late_submission_and_non_boolean_final_are_refused(server: ServerProcess) -> None:
+    m = server.create("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}])
+    base = f"{server.url}/api/matches/{m['id']}"
+    t0, t1 = m["tokens"]["seats"]
+    r = server.http.post(base + "/submit", params={"token": t0},
+                         json={"text": "ready", "final": "false"})
+    assert r.status_code == 400 and "'final' must be true or false" in r.json()["error"]
+    assert server.http.get(base + "/view", params={"token": t0}).json()["seats"][0]["acted"] is False
+    study = server.http.get(base + "/view", params={"token": t0}).json()["phase"]["no"]
+    for t in (t0, t1):
+        r = server.http.post(base + "/submit", params={"token": t},
+                             json={"text": "ready", "final": True, "phase": study})
+        assert r.status_code == 200, r.text
+    before = server.http.get(base + "/events", params={"token": m["tokens"]["host"]}).json()
+    r = server.http.post(base + "/submit", params={"token": t0},
+                         json={"text": "1", "phase": study})
+    assert r.status_code == 422
+    assert "the study phase ended at" in r.json()["error"] and "G-2" in r.json()["error"]
+    after = server.http.get(base + "/events", params={"token": m["tokens"]["host"]}).json()
+    assert after == before

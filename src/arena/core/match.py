@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from arena.core import rng as rngmod
@@ -126,6 +127,7 @@ class Match:
         self.reserve_end: dict[int, float] = {}
         self.history: dict[int, list[Submission]] = {}
         self.reserve_pick: dict[int, Submission] = {}
+        self.phase_ends: dict[int, tuple[str, float]] = {}
         t0 = clock.now() if start is None else start
         self.created_at = t0
         self._emit("match_started", {"game": game.name}, None, t0)
@@ -174,10 +176,16 @@ class Match:
         return frozenset(s for s in self.spec.actors if not self.is_final(s))
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, seat: int, text: str, *, final: bool = False, bot: bool = False) -> Submission:
-        """Offer a submission; raise ``RuleError`` (state unchanged) if it is not accepted."""
+    def submit(self, seat: int, text: str, *, final: bool = False, bot: bool = False,
+               phase: int | None = None) -> Submission:
+        """Offer a submission; raise ``RuleError`` (state unchanged) if it is not accepted.
+
+        ``phase`` is the phase number the sender was answering; when that phase has closed
+        meanwhile, the submission is refused as late instead of being read as an answer to
+        the next phase."""
         t = self.clock.now()
         self._process(t, inclusive=False)
+        self._check_phase(phase)
         spec = self._open_for(seat)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
@@ -204,10 +212,11 @@ class Match:
             self._maybe_close(t)
         return sub
 
-    def confirm(self, seat: int) -> None:
+    def confirm(self, seat: int, *, phase: int | None = None) -> None:
         """Mark the seat's standing submission as final (G-4)."""
         t = self.clock.now()
         self._process(t, inclusive=False)
+        self._check_phase(phase)
         spec = self._open_for(seat)
         subs = self.history.get(seat)
         if not subs:
@@ -435,6 +444,21 @@ class Match:
             raise RuleError("G-4", "your submission is already confirmed as final")
         return spec
 
+    def _check_phase(self, phase: int | None) -> None:
+        """G-2: a submission meant for a phase that has closed is late, not an answer to the
+        phase that followed it."""
+        if phase is None or (phase == self.phase_no and not self.finished):
+            return
+        ended = self.phase_ends.get(phase)
+        if ended is None:
+            if self.finished and phase == self.phase_no and self.result is not None:
+                raise RuleError("G-2", "the match is over")
+            raise RuleError("G-2", f"there is no phase {phase} to answer (this is phase "
+                                   f"{self.phase_no})")
+        name, when = ended
+        stamp = datetime.fromtimestamp(when, UTC).strftime("%H:%M:%S")
+        raise RuleError("G-2", f"the {name} phase ended at {stamp} UTC; nothing was applied")
+
     @staticmethod
     def _activity_to(spec: PhaseSpec) -> frozenset[int] | None:
         """Who learns that a seat acted: everyone in an unsealed phase, the host alone (an
@@ -553,6 +577,7 @@ class Match:
             ended_at=t - self.phase_start,
         )
         rng = rngmod.derive(self.seed, "phase", self.phase_no)
+        self.phase_ends[self.phase_no] = (spec.name, t)
         self.state, events = self.game.resolve(self.state, outcome, rng)
         self._emit(
             "phase_resolved",
@@ -568,6 +593,8 @@ class Match:
         self._emit(ev.kind, ev.data, ev.to, t)
 
     def _finish(self, result: Result, t: float) -> None:
+        if self.spec is not None:
+            self.phase_ends.setdefault(self.phase_no, (self.spec.name, t))
         self.result = result
         self.spec = None
         self.reserve_end = {}

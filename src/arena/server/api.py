@@ -176,6 +176,16 @@ def _seat_of(access: Access) -> int:
     return access.seat
 
 
+def _phase_of(body: dict[str, Any]) -> int | None:
+    """The phase number the page was answering (optional; G-2 late submissions)."""
+    phase = body.get("phase")
+    if phase is None:
+        return None
+    if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < 10**9:
+        raise ApiError(400, "request", "'phase' must be the phase number the page shows")
+    return phase
+
+
 async def submit(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
@@ -185,11 +195,14 @@ async def submit(request: Request) -> JSONResponse:
     text: str = body["text"]
     if len(text) > MAX_TEXT:
         raise RuleError("G-6", f"a submission may be at most {MAX_TEXT} characters")
-    final = bool(body.get("final", False))
+    final = body.get("final", False)
+    if not isinstance(final, bool):
+        raise ApiError(400, "request", "'final' must be true or false")
+    phase = _phase_of(body)
 
     def act(m: Match) -> dict[str, Any]:
         try:
-            sub = m.submit(seat, text, final=final)
+            sub = m.submit(seat, text, final=final, phase=phase)
         except RuleError:
             raise
         except Exception as exc:  # a game bug on odd input must not become a 500
@@ -205,9 +218,13 @@ async def submit(request: Request) -> JSONResponse:
 async def confirm(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    phase = _phase_of(body)
 
     def act(m: Match) -> dict[str, Any]:
-        m.confirm(seat)
+        m.confirm(seat, phase=phase)
         return {"ok": True, "version": m.version}
 
     return JSONResponse(await owner.command(act))

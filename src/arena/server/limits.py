@@ -60,3 +60,5 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "request", "the body is not valid JSON") from None
+    except RecursionError:
+        raise ApiError(400, "request", "the body is nested too deeply") from None

@@ -38,6 +38,12 @@
     return names[seat] || "Seat " + (Number(seat) + 1);
   }
 
+  /* The phase this page is answering: a submission that arrives after it closed is refused as
+     late (G-2) instead of being read as an answer to the next phase. */
+  function phaseNo() {
+    return S.view && S.view.phase ? S.view.phase.no : undefined;
+  }
+
   async function call(method, path, body) {
     const sep = path.includes("?") ? "&" : "?";
     const url = "/api/matches/" + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
@@ -67,14 +73,14 @@
   }
 
   async function submit(text, final) {
-    const r = await call("POST", "/submit", { text: String(text), final: !!final });
+    const r = await call("POST", "/submit", { text: String(text), final: !!final, phase: phaseNo() });
     if (r.ok) showStatus(r.final ? "Accepted as final." : "Accepted. You may still change it.");
     else showError(r.error);
     return r.ok ? { ok: true, final: r.final, value: r.value } : { ok: false, error: r.error };
   }
 
   async function confirmFinal() {
-    const r = await call("POST", "/confirm");
+    const r = await call("POST", "/confirm", { phase: phaseNo() });
     if (r.ok) showStatus("Confirmed as final.");
     else showError(r.error);
     return r.ok ? { ok: true } : { ok: false, error: r.error };
