@@ -457,3 +457,25 @@ def test_lm18_cap_still_applies_to_the_other_seats_points() -> None:
     m.advance()
     # seat 2 would earn 1 (solve) + 3 (seat 1's failed countersolve): capped at 1.
     assert m.state.scores == (5, 1)
+
+
+@pytest.mark.parametrize("periods", [0, 2])
+def test_lm21_both_seats_out_of_reserve_at_once_is_a_double_loss(periods: int) -> None:
+    m, clock = start(reserve_periods=periods)
+    to_build(m)
+    clock.advance(10_000)  # neither seat builds: both reserves run out at the same moment
+    m.advance()
+    assert m.result is not None
+    assert m.result.winner is None and m.result.losers == (0, 1) and m.result.double_loss
+    assert "double loss" in m.result.reason and "LM-21" in m.result.reason
+    ended = [e.data for e in m.log if e.kind == "match_ended"][-1]
+    assert isinstance(ended, dict) and ended["double_loss"] is True and ended["winner"] is None
+
+
+def test_lm21_one_seat_out_of_reserve_still_loses_alone() -> None:
+    m, clock = start(reserve_periods=2)
+    to_build(m)
+    m.submit(1, LOCK1, final=True)
+    clock.advance(10_000)
+    m.advance()
+    assert m.result is not None and m.result.winner == 1 and not m.result.double_loss

@@ -226,3 +226,36 @@ def test_g2_late_submission_and_non_boolean_final_are_refused(server: ServerProc
     assert "the study phase ended at" in r.json()["error"] and "G-2" in r.json()["error"]
     after = server.http.get(base + "/events", params={"token": m["tokens"]["host"]}).json()
     assert after == before
+
+
+def test_g12_default_seed_is_64_bits_stored_and_revealed_only_at_the_end(
+        server: ServerProcess) -> None:
+    seeds = []
+    for _ in range(4):
+        m = server.create("toy", seed=None)
+        base = f"{server.url}/api/matches/{m['id']}"
+        assert server.http.get(base).json()["seed"] is None  # hidden while it runs (G-9)
+        host = {"token": m["tokens"]["host"]}
+        events = server.http.get(base + "/events", params=host).json()["events"]
+        seed = next(e["data"]["seed"] for e in events if e["kind"] == "seed")
+        seeds.append(seed)
+        assert server.http.post(base + "/host/end", params=host).status_code == 200
+        assert server.http.get(base).json()["seed"] == seed  # revealed after the match
+    # Four 64-bit draws all below 2^32 has probability 2^-128; a 30-bit draw always is.
+    assert max(seeds) >= 2**32 and all(0 <= s < 2**64 for s in seeds)
+
+
+@pytest.mark.parametrize("seed", [2**64 - 1, 2**63, "18446744073709551615"])
+def test_g12_seeds_up_to_2_64_survive_the_store(server: ServerProcess, seed: Any) -> None:
+    m = server.create("toy", seed=seed)
+    base = f"{server.url}/api/matches/{m['id']}"
+    assert server.http.post(base + "/host/end",
+                            params={"token": m["tokens"]["host"]}).status_code == 200
+    assert server.http.get(base).json()["seed"] == int(seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "1e3", float("inf")])
+def test_g7_bad_seeds_are_refused(server: ServerProcess, seed: Any) -> None:
+    payload = json.dumps({"game": "toy", "seed": seed}).encode()  # inf as Infinity
+    r = server.http.post(server.url + "/api/matches", content=payload)
+    assert r.status_code == 422 and "G-7" in r.json()["error"], r.text

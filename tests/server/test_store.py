@@ -119,3 +119,17 @@ def test_a_whole_match_replays_from_the_stored_inputs(database_url: str) -> None
         assert again.snapshot() == played.snapshot()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("seed", [0, 2**63 - 1, 2**63, 2**64 - 1])
+def test_g12_64_bit_seeds_round_trip(database_url: str, seed: int) -> None:
+    from dataclasses import replace
+
+    store = Store(database_url)
+    try:
+        store.migrate()
+        rec = replace(_record(), seed=seed)
+        store.create_match(rec, [])
+        assert store.get_match("m1") == rec
+    finally:
+        store.close()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from arena.core import rng as rngmod
 from arena.core.driver import simulate
+from arena.core.errors import RuleError
 from arena.core.match import MatchSettings
 from arena.core.registry import all_games, get_game
 
@@ -17,11 +19,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     s = sub.add_parser("simulate", help="play one whole match with a bot in every seat")
     s.add_argument("game")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=_seed_arg, default=None,
+                   help="a whole number 0..2^64-1 (default: a fresh random seed, G-12)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="a game setting (repeatable), e.g. --set rounds=2")
     s.set_defaults(handler=_simulate)
+
+
+def _seed_arg(text: str) -> int:
+    try:
+        return rngmod.parse_seed(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (G-7)") from None
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -40,8 +50,13 @@ def _games(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     game = get_game(args.game)
+    bad = [item for item in args.set if "=" not in item]
+    if bad:
+        raise RuleError("G-5", f"--set takes NAME=VALUE, not {bad[0]!r}")
     values = dict(item.split("=", 1) for item in args.set)
     config = game.make_config(values)
+    if args.seed is None:
+        args.seed = rngmod.fresh_seed()
     match = simulate(game, args.seed, config, MatchSettings())
     result = match.result
     assert result is not None

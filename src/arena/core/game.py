@@ -115,6 +115,12 @@ class Result:
     scores: tuple[float, ...]
     reason: str
     detail: JSON = field(default=None)
+    losers: tuple[int, ...] = ()
+    """Seats that lost together with no winner (a double loss, LM-21); empty otherwise."""
+
+    @property
+    def double_loss(self) -> bool:
+        return len(self.losers) > 1
 
     def to_json(self) -> JSON:
         return {
@@ -122,6 +128,8 @@ class Result:
             "scores": list(self.scores),
             "reason": self.reason,
             "detail": self.detail,
+            "losers": list(self.losers),
+            "double_loss": self.double_loss,
         }
 
 
@@ -181,6 +189,14 @@ class Game(ABC, Generic[S, C]):
         """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""
         winner = 1 - seat if self.seats == 2 else None
         return Result(winner, self.scores(state), f"seat {seat + 1} ran out of reserve (G-3)")
+
+    def forfeit_together(self, state: S, seats: frozenset[int]) -> Result:
+        """G-3 with LM-21: seats that run out of reserve at the same moment all lose; seat order
+        never decides. The host (or the season, SE-4) settles what follows."""
+        names = " and ".join(f"seat {s + 1}" for s in sorted(seats))
+        return Result(None, self.scores(state),
+                      f"double loss: {names} ran out of reserve at the same moment (LM-21, G-3)",
+                      losers=tuple(sorted(seats)))
 
     # --- information -----------------------------------------------------------------------
     @abstractmethod

@@ -522,8 +522,17 @@ class Match:
             if not self.base_passed:
                 self._base_deadline(when)
             else:
-                seat = min(self.reserve_end, key=lambda s: (self.reserve_end[s], s))
-                self._reserve_period_end(seat, when)
+                # Every seat whose period ends now at once: two running out together is a
+                # double loss, not a win for whichever seat comes first (LM-21).
+                ending = sorted(s for s, e in self.reserve_end.items() if e == when)
+                out = frozenset(s for s in ending if self.reserve_left[s] == 0)
+                if out:
+                    for s in out:
+                        del self.reserve_end[s]
+                    self._run_out(out, when)
+                    continue
+                for seat in ending:
+                    self._begin_period(seat, when)
         raise RuntimeError("deadline processing did not settle")  # pragma: no cover
 
     def _base_deadline(self, t: float) -> None:
@@ -531,14 +540,13 @@ class Match:
         assert spec is not None
         self.base_passed = True
         self._emit("limit_passed", {"phase": spec.name}, None, t)
-        for seat in sorted(spec.must):
-            if self.standing(seat) is not None or not spec.reserve:
-                continue
-            if self.reserve_left[seat] > 0:
-                self._begin_period(seat, t)
-            else:
-                self._run_out(seat, t)
-                return
+        lacking = [s for s in sorted(spec.must) if self.standing(s) is None and spec.reserve]
+        out = frozenset(s for s in lacking if self.reserve_left[s] == 0)
+        if out:
+            self._run_out(out, t)
+            return
+        for seat in lacking:
+            self._begin_period(seat, t)
         if not self.reserve_end:
             self._resolve(t)
 
@@ -555,16 +563,13 @@ class Match:
             t,
         )
 
-    def _reserve_period_end(self, seat: int, t: float) -> None:
-        if self.reserve_left[seat] > 0:
-            self._begin_period(seat, t)
+    def _run_out(self, seats: frozenset[int], t: float) -> None:
+        for seat in sorted(seats):
+            self._emit("reserve_exhausted", {"seat": seat}, None, t)
+        if len(seats) == 1:
+            self._finish(self.game.forfeit(self.state, next(iter(seats))), t)
         else:
-            del self.reserve_end[seat]
-            self._run_out(seat, t)
-
-    def _run_out(self, seat: int, t: float) -> None:
-        self._emit("reserve_exhausted", {"seat": seat}, None, t)
-        self._finish(self.game.forfeit(self.state, seat), t)
+            self._finish(self.game.forfeit_together(self.state, seats), t)
 
     def _resolve(self, t: float) -> None:
         spec = self.spec

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from arena.core import rng as rngmod
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
@@ -24,7 +25,6 @@ from arena.store import MatchRecord, Store, TokenRecord
 log = logging.getLogger("arena.server")
 
 MAX_NAME = 40
-MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -55,14 +55,12 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     game = get_game(name)
     seed_raw = body.get("seed")
     if seed_raw is None or seed_raw == "":
-        seed = secrets.randbelow(10**9)
+        seed = rngmod.fresh_seed()  # G-12: 64 bits from a cryptographic source
     else:
         try:
-            seed = int(seed_raw)
-        except (TypeError, ValueError):
-            raise RuleError("G-7", f"the seed must be a whole number, not {seed_raw!r}") from None
-        if not 0 <= seed <= MAX_SEED:
-            raise RuleError("G-7", "the seed must be between 0 and 2^63-1")
+            seed = rngmod.parse_seed(seed_raw)
+        except ValueError as exc:
+            raise RuleError("G-7", str(exc)) from None
     seats_raw = body.get("seats")
     if seats_raw is None:
         seats_raw = [{} for _ in range(game.seats)]

@@ -64,12 +64,22 @@ def _normalise_url(url: str) -> str:
     return url
 
 
+def seed_to_db(seed: int) -> int:
+    """Seeds are 64-bit unsigned (G-12); the column is a signed 64-bit integer, so the upper
+    half is stored as its two's complement. Seeds below 2^63 (every older row) are unchanged."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
+def seed_from_db(value: int) -> int:
+    return value + 2**64 if value < 0 else value
+
+
 def _to_record(row: MatchRow) -> MatchRecord:
     return MatchRecord(
         id=row.id,
         game=row.game,
         config=json.loads(row.config),
-        seed=row.seed,
+        seed=seed_from_db(row.seed),
         settings=json.loads(row.settings),
         start=row.start,
         seat_names=tuple(json.loads(row.seat_names)),
@@ -122,7 +132,8 @@ class Store:
         with self.session() as s, s.begin():
             s.add(MatchRow(
                 id=record.id, game=record.game, config=json.dumps(record.config),
-                seed=record.seed, settings=json.dumps(record.settings), start=record.start,
+                seed=seed_to_db(record.seed), settings=json.dumps(record.settings),
+                start=record.start,
                 seat_names=json.dumps(list(record.seat_names)),
                 bots=json.dumps(list(record.bots)), status=record.status,
                 result=None if record.result is None else json.dumps(record.result),

@@ -306,6 +306,10 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                           for s in (0, 1))
             missing = [s for s in (0, 1) if locks[s] is None]
             if missing:  # only without reserve periods: the seat is out of reserve (LM-21)
+                if len(missing) == 2:  # both at the same moment: a double loss (LM-21)
+                    res = self.forfeit_together(state, frozenset(missing))
+                    return replace(state, stage="over", result=res), [
+                        GameEvent("no_lock", {"seat": s}) for s in missing]
                 return self._forfeit_state(state, missing[0])
             shown = {f"lock_{s + 1}": write_lock(lock) for s, lock in enumerate(locks) if lock}
             return (replace(state, stage="solve", locks=(locks[0], locks[1])),
