@@ -142,3 +142,23 @@ def test_bx8_knightwise_needs_the_exact_path() -> None:
         find_movement(default_deck().card(16), start, ["to", "F5"])
     # A destination reached one way only is enough for other cards.
     assert str(find_movement(default_deck().card(3), start, ["to", "D1"])) == "3 U"
+
+
+def test_bx8_a_path_that_reads_like_a_knight_leg_is_still_a_path() -> None:
+    """Issue 18: ``1 path D1-D2`` was read as the knight leg D1 D2 and refused."""
+    deck = default_deck().by_number
+    m = find_movement(deck[1], parse_cell("D1"), ["path", "D1-D2"])
+    assert cell_name(m.final) == "D2"
+    m = find_movement(deck[1], parse_cell("D1"), ["D1-D2"])  # not a Knightwise card: a path
+    assert cell_name(m.final) == "D2"
+    m = find_movement(deck[2], parse_cell("D1"), ["path", "D1-D2-D3"])
+    assert cell_name(m.final) == "D3"
+
+
+def test_bx8_a_knight_leg_that_does_not_turn_a_right_angle_names_bx8() -> None:
+    deck = default_deck().by_number
+    for token in ("R2R1", "U1D2", "L2-R1"):
+        with pytest.raises(RuleError) as err:
+            find_movement(deck[16], parse_cell("D4"), [token])
+        assert err.value.rule == "BX-8" and "right angle" in str(err.value)
+    assert cell_name(find_movement(deck[16], parse_cell("D4"), ["D1-R2"]).final) == "F5"

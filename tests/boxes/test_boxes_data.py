@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from arena.core.errors import ParseError
+from arena.core.errors import ParseError, RuleError
 from arena.games.boxes.board import (
     CENTRE,
     Tile,
@@ -17,7 +19,8 @@ from arena.games.boxes.board import (
     parse_board,
     parse_cell,
 )
-from arena.games.boxes.deck import default_deck, parse_deck
+from arena.games.boxes.deck import Card, Deck, default_deck, format_deck, parse_deck
+from arena.games.boxes.movement import find_movement, movements
 from boxes.boxes_helpers import BOARD
 
 
@@ -131,3 +134,40 @@ def test_bx10_host_deck_with_combined_specials() -> None:
     assert card.wrap and card.invert and card.add == 4 and card.displacement == "Orthogonal"
     assert deck.pile() == (1, 1, 1) and deck.name == "mine"
     assert card.special == "Increase 4, Invert, Wrap"
+
+
+_DISPS = st.sampled_from(["Orthogonal", "Diagonal", "Straight", "Knightwise"])
+
+
+@st.composite
+def _cards(draw: st.DrawFn, number: int) -> Card:
+    legs = tuple(draw(st.lists(st.integers(1, 12), min_size=1, max_size=4)))
+    disps = tuple(draw(st.lists(_DISPS, min_size=len(legs), max_size=len(legs))))
+    mixed = disps if len(set(disps)) > 1 else ()
+    add = draw(st.sampled_from([0, *range(1, 10), *range(-9, 0)]))
+    return Card(number, draw(st.sampled_from(["A", "A+", "B", "C"])), legs, disps[0], add,
+                draw(st.booleans()), draw(st.booleans()), draw(st.integers(1, 8)), mixed)
+
+
+@given(st.integers(1, 6).flatmap(
+    lambda n: st.tuples(*[_cards(i + 1) for i in range(n)])),
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=20))
+@settings(max_examples=200, deadline=None)
+def test_bx10_every_card_the_rules_allow_round_trips_through_the_deck_format(
+        cards: tuple[Card, ...], name: str) -> None:
+    deck = Deck(name, cards)
+    assert parse_deck(format_deck(deck)) == deck
+
+
+def test_bx8_a_card_with_two_displacement_figures_plays_them_in_order() -> None:
+    deck = parse_deck("[[card]]\nnumber = 1\ntype = 'A+'\nmove = '1 Orthogonal + 1 Diagonal'\n")
+    card = deck.card(1)
+    assert card.displacements == ("Orthogonal", "Diagonal") and card.move == \
+        "1 Orthogonal + 1 Diagonal"
+    start = parse_cell("D4")
+    finals = {cell_name(m.final) for m in movements(card, start)}
+    assert len(movements(card, start)) == 16 and "E2" in finals and "D4" not in finals
+    m = find_movement(card, start, ["U", "UR"])
+    assert [cell_name(c) for c in m.landings] == ["D3", "E2"]
+    with pytest.raises(RuleError, match="BX-8"):
+        find_movement(card, start, ["UR", "U"])  # the figures' order is fixed

@@ -219,3 +219,18 @@ def test_host_config_errors_name_the_rule() -> None:
         new_state(bouts=8)
     small = new_state(bouts=1)
     assert GAME.max_phases(small.config) == 7
+
+
+def test_bx11_single_bout_gain_is_payouts_minus_stakes_without_the_three() -> None:
+    """BX-11: the tiebreak's gain is what the bets paid minus what they staked in that bout;
+    the +3 every seat gets at the start of bouts 2-7 (BX-2) is not part of it."""
+    state = at_round1((29, 30, 3, 4, 5, 6, 7, 8))
+    for texts in ({0: "29 U", 1: "30 D"}, {0: "3 U", 1: "4 DR"}, {0: "5 DL", 1: "6 L"},
+                  {0: "7 U", 1: "8 U"}):
+        state, _ = step(state, texts)
+    assert state.bout == 2
+    record = state.records[-1]
+    for s in (0, 1):
+        paid = sum((x.net for x in record.settled[s]), Fraction(0))
+        assert state.gains[s] == (paid,)
+        assert state.points[s] == 20 + paid + 3  # the +3 is in the points, not the gain

@@ -39,7 +39,8 @@ def test_bx9_no_movement_leaves_the_board_without_wrap(card: Card, start: int) -
             assert all(max(abs(dr), abs(dc)) == 1 for dr, dc in steps)
         else:
             assert all(abs(dr) in (1, SIZE - 1) or abs(dc) in (1, SIZE - 1) for dr, dc in steps)
-        assert len(m.path) == sum(card.legs) * (3 if card.displacement == "Knightwise" else 1)
+        assert len(m.path) == sum(n * (3 if d == "Knightwise" else 1)
+                                  for n, d in zip(card.legs, card.displacements, strict=True))
         assert len(m.ends) == len(card.legs) and m.ends[-1] == m.final
         # Landings by type (BX-8).
         expected = {"A": (m.final,), "A+": m.ends, "B": m.path, "C": m.path[:-1]}[card.type]

@@ -11,6 +11,7 @@ import pytest
 
 from arena.cli import main
 from arena.core.driver import simulate
+from arena.core.errors import RuleError
 from arena.core.game import SubmitContext
 from arena.games.boxes import GAME
 from arena.games.boxes import bot as botmod
@@ -136,3 +137,19 @@ def test_cli_odds_moves_board_deck(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 2 and "card 7" in err
     code, out, _ = run(["boxes", "deck", "--json"], capsys)
     assert code == 0 and json.loads(out)["pile"] == 56
+
+
+@pytest.mark.parametrize(("cards", "rule", "words"), [
+    ([99], "BX-10", "no card 99"),
+    ([1, 1, 1], "BX-10", "2 time(s), not 3"),
+    ([19, 19], "BX-10", "1 time(s), not 2"),
+    ([1, 2, 3, 4, 5, 6, 7, 8, 9], "BX-6", "8 cards"),
+])
+def test_odds_refuse_hands_that_cannot_exist(cards: list[int], rule: str, words: str) -> None:
+    from arena.games.boxes.deck import default_deck
+    from arena.games.boxes.odds import check_hand
+
+    with pytest.raises(RuleError) as err:
+        check_hand(default_deck(), cards)
+    assert err.value.rule == rule and words in str(err.value)
+    assert [c.number for c in check_hand(default_deck(), [1, 1, 19, 2])] == [1, 1, 19, 2]

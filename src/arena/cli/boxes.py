@@ -25,7 +25,7 @@ from arena.games.boxes.board import (
 from arena.games.boxes.conditions import parse_condition
 from arena.games.boxes.deck import Deck, deck_from_text, parse_deck
 from arena.games.boxes.movement import movements
-from arena.games.boxes.odds import ROLES, condition_odds, roles_for_round
+from arena.games.boxes.odds import ROLES, check_hand, condition_odds, roles_for_round
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -84,10 +84,7 @@ def _odds(args: argparse.Namespace) -> int:
     except ValueError:
         raise RuleError("BX-6", f"--cards takes card numbers separated by commas, "
                                 f"not {args.cards!r}") from None
-    try:
-        cards = [deck.card(n) for n in numbers]
-    except KeyError as exc:
-        raise RuleError("BX-10", f"the deck has no card {exc.args[0]}") from None
+    cards = check_hand(deck, numbers)
     if args.roles:
         roles = tuple(r.strip() for r in args.roles.split(","))
         bad = [r for r in roles if r not in ROLES]

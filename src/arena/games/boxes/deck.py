@@ -8,6 +8,7 @@ the card number and the reason (G-6).
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -19,7 +20,31 @@ from arena.core.errors import ParseError
 
 TYPES = ("A", "A+", "B", "C")
 DISPLACEMENTS = ("Orthogonal", "Diagonal", "Straight", "Knightwise")
-_FIGURE = re.compile(r"^\s*([0-9]+(?:\s*\+\s*[0-9]+)*)\s+([A-Za-z]+)\s*$")
+_GROUP = re.compile(r"\s*([0-9]+(?:\s*\+\s*[0-9]+)*)\s+([A-Za-z]+)\s*")
+_JOIN = re.compile(r"\+")
+
+
+def parse_move(move: str) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
+    """Legs and one displacement per leg from a designated movement: ``2 Orthogonal``,
+    ``1+2 Diagonal``, or several displacement figures in order, ``1 Orthogonal + 2 Diagonal``
+    (BX-8). None when the text is not of that shape."""
+    legs: list[int] = []
+    disps: list[str] = []
+    pos = 0
+    while True:
+        m = _GROUP.match(move, pos)
+        if m is None:
+            return None
+        ns = [int(x) for x in m.group(1).split("+")]
+        legs.extend(ns)
+        disps.extend([m.group(2).capitalize()] * len(ns))
+        pos = m.end()
+        if pos == len(move):
+            return tuple(legs), tuple(disps)
+        j = _JOIN.match(move, pos)
+        if j is None:
+            return None
+        pos = j.end()
 _SPECIAL = re.compile(r"^(increase|decrease)\s+([0-9]+)$|^(invert)$|^(wrap)$")
 
 
@@ -40,6 +65,16 @@ class Card:
     invert: bool = False
     wrap: bool = False
     copies: int = 1
+    leg_displacements: tuple[str, ...] = ()
+    """One displacement per leg, for a card with several displacement figures (played in the
+    order written); empty when one figure covers every leg (``displacement``)."""
+
+    def displacement_of(self, leg: int) -> str:
+        return self.leg_displacements[leg] if self.leg_displacements else self.displacement
+
+    @property
+    def displacements(self) -> tuple[str, ...]:
+        return tuple(self.displacement_of(i) for i in range(len(self.legs)))
 
     @property
     def special(self) -> str:
@@ -56,7 +91,15 @@ class Card:
 
     @property
     def move(self) -> str:
-        return f"{'+'.join(str(n) for n in self.legs)} {self.displacement}"
+        """The designated movement as written: legs sharing a displacement figure are grouped
+        (``1+2 Orthogonal``, ``1 Orthogonal + 2 Diagonal``); :func:`parse_move` reads it back."""
+        groups: list[tuple[list[int], str]] = []
+        for n, disp in zip(self.legs, self.displacements, strict=True):
+            if groups and groups[-1][1] == disp:
+                groups[-1][0].append(n)
+            else:
+                groups.append(([n], disp))
+        return " + ".join(f"{'+'.join(str(n) for n in ns)} {d}" for ns, d in groups)
 
     def __str__(self) -> str:
         text = f"#{self.number} {self.type} {self.move}"
@@ -103,18 +146,19 @@ def _card(raw: Any, position: int) -> Card:
     if kind not in TYPES:
         raise _fail(number, f"type must be one of {', '.join(TYPES)}, not {kind!r}")
     move = raw.get("move")
-    m = _FIGURE.match(move) if isinstance(move, str) else None
-    if m is None:
-        raise _fail(number, f"move must look like '1+2 Orthogonal', not {move!r}")
-    legs = tuple(int(x) for x in m.group(1).split("+"))
+    parsed = parse_move(move) if isinstance(move, str) else None
+    if parsed is None:
+        raise _fail(number, f"move must look like '1+2 Orthogonal' or '1 Orthogonal + 2 "
+                            f"Diagonal', not {move!r}")
+    legs, disps = parsed
     if any(n < 1 or n > 12 for n in legs):
         raise _fail(number, "every number-figure part must be between 1 and 12")
     if len(legs) > 4:
         raise _fail(number, "a number figure has at most 4 parts")
-    disp = m.group(2).capitalize()
-    if disp not in DISPLACEMENTS:
-        raise _fail(number, f"displacement must be one of {', '.join(DISPLACEMENTS)}, "
-                            f"not {m.group(2)!r}")
+    for disp in disps:
+        if disp not in DISPLACEMENTS:
+            raise _fail(number, f"displacement must be one of {', '.join(DISPLACEMENTS)}, "
+                                f"not {disp!r}")
     special = raw.get("special", "")
     if not isinstance(special, str):
         raise _fail(number, "special must be text")
@@ -138,7 +182,8 @@ def _card(raw: Any, position: int) -> Card:
     copies = raw.get("copies", 1)
     if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= 8:
         raise _fail(number, f"copies must be a whole number from 1 to 8, not {copies!r}")
-    return Card(number, kind, legs, disp, add, invert, wrap, copies)
+    mixed = disps if len(set(disps)) > 1 else ()
+    return Card(number, kind, legs, disps[0], add, invert, wrap, copies, mixed)
 
 
 def parse_deck(text: str) -> Deck:
@@ -161,6 +206,18 @@ def parse_deck(text: str) -> Deck:
         cards.append(card)
     name = data.get("name", "host deck")
     return Deck(str(name), tuple(cards))
+
+
+def format_deck(deck: Deck) -> str:
+    """A deck as the TOML text :func:`parse_deck` reads (the format of ``deck.toml``)."""
+    def q(text: str) -> str:  # JSON's string escapes are valid TOML basic-string escapes
+        return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+    lines = [f"name = {q(deck.name)}"]
+    for c in deck.cards:
+        lines += ["", "[[card]]", f"number = {c.number}", f"type = {q(c.type)}",
+                  f"move = {q(c.move)}", f"special = {q(c.special)}", f"copies = {c.copies}"]
+    return "\n".join(lines) + "\n"
 
 
 @cache

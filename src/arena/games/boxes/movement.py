@@ -104,7 +104,7 @@ def _landings(card: Card, path: tuple[int, ...], ends: tuple[int, ...]) -> tuple
 @cache
 def movements(card: Card, start: int) -> tuple[Movement, ...]:
     """Every legal movement of ``card`` from ``start`` (BX-8, BX-9), in a stable order."""
-    per_leg = [leg_options(card.displacement, n) for n in card.legs]
+    per_leg = [leg_options(card.displacement_of(i), n) for i, n in enumerate(card.legs)]
     out: list[Movement] = []
     for combo in itertools.product(*per_leg):
         pos = start
@@ -145,23 +145,26 @@ _KNIGHT_TOKEN = re.compile(r"^([UDLR])([12])-?([UDLR])([12])$")
 _LEG_TOKEN = re.compile(r"^([A-Z]+?)([0-9]*)$")
 
 
-def _norm_leg(token: str, card: Card, n: int) -> str:
+def _norm_leg(token: str, card: Card, n: int, disp: str) -> str:
     """A written leg in canonical form, or a ParseError saying how to write it."""
     t = token.upper()
-    if card.displacement == "Knightwise":
+    if disp == "Knightwise":
         m = _KNIGHT_TOKEN.match(t)
         if not m or int(m.group(2)) + int(m.group(4)) != 3:
             raise ParseError("BX-8", f"a Knightwise leg is written as two segments like R2D1 "
                                      f"or D1R2, not {token!r}")
+        if m.group(3) not in PERPENDICULAR[m.group(1)]:
+            raise RuleError("BX-8", f"a knight jump turns a right angle between its two "
+                                    f"segments; {token!r} does not")
         return f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(4)}"
     m = _LEG_TOKEN.match(t)
     if not m:
         raise ParseError("BX-8", f"{token!r} is not a direction (U D L R UL UR DL DR)")
     word = COMPASS.get(m.group(1), m.group(1))
     allowed = {"Orthogonal": ORTHOGONAL, "Diagonal": DIAGONAL, "Straight": STRAIGHT}
-    table = allowed[card.displacement]
+    table = allowed[disp]
     if word not in table:
-        raise RuleError("BX-8", f"card {card.number} moves {card.displacement}: {token!r} is "
+        raise RuleError("BX-8", f"card {card.number} moves {disp} here: {token!r} is "
                                 f"not one of {' '.join(table)}")
     if m.group(2) and int(m.group(2)) != n:
         raise RuleError("BX-8", f"this leg of card {card.number} moves exactly {n}, "
@@ -174,7 +177,8 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
     (``D4-E4-F4-F5``, after an optional ``path``), or ``to F5`` when only one movement ends
     there. Raises with the rule broken when the words name no legal movement."""
     legal = movements(card, start)
-    if words and words[0].lower() == "path":
+    as_path = bool(words) and words[0].lower() == "path"
+    if as_path:
         words = words[1:]
     if words and words[0].lower() == "to":
         if len(words) != 2:
@@ -189,7 +193,11 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
             raise RuleError("BX-8", f"several movements of card {card.number} end on "
                                     f"{cell_name(target)}; give the legs ({options})")
         return hits[0]
-    if len(words) == 1 and "-" in words[0] and not _KNIGHT_TOKEN.match(words[0].upper()):
+    # ``D1-D2`` reads both as cells and as a knight leg: after ``path`` it is always cells,
+    # and without it, a knight leg only for a Knightwise card.
+    knight_leg = card.displacement_of(0) == "Knightwise" and bool(words) and bool(
+        _KNIGHT_TOKEN.match(words[0].upper()))
+    if len(words) == 1 and "-" in words[0] and (as_path or not knight_leg):
         cells = tuple(parse_cell(x) for x in words[0].split("-") if x)
         for m in legal:
             if cells in (m.path, (start, *m.path)):
@@ -200,7 +208,8 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
         raise RuleError("BX-8", f"card {card.number} ({card.move}) has {len(card.legs)} "
                                 f"leg(s): give one direction per leg, e.g. "
                                 f"{legal[0] if legal else '...'}")
-    legs = tuple(_norm_leg(w, card, n) for w, n in zip(words, card.legs, strict=True))
+    legs = tuple(_norm_leg(w, card, n, d)
+                 for w, n, d in zip(words, card.legs, card.displacements, strict=True))
     for m in legal:
         if m.legs == legs:
             return m

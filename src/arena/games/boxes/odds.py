@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from arena.core.errors import RuleError
 from arena.games.boxes.board import Board, Tile, change_tiles
-from arena.games.boxes.deck import Card
+from arena.games.boxes.deck import Card, Deck
 from arena.games.boxes.movement import Movement, movements
 
 ROLES = ("self", "opp", "random")
@@ -161,3 +162,26 @@ def condition_odds(board: Board, box: int, cards: Sequence[Card],
     search = Search(table, lambda t: 1.0 if matches(t) else 0.0, roles)
     e, p = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
     return Odds(e, p)
+
+
+BOUT_CARDS = 8
+"""Cards drawn per bout (BX-6): no hand of remaining cards holds more."""
+
+
+def check_hand(deck: Deck, numbers: Sequence[int]) -> list[Card]:
+    """The cards a bout could really still hold, or a RuleError naming the rule broken: only
+    the deck's cards (BX-10), no number more often than its copies (BX-10), at most eight
+    (BX-6). Odds over an impossible hand would answer a question the game never asks."""
+    if len(numbers) > BOUT_CARDS:
+        raise RuleError("BX-6", f"a bout draws {BOUT_CARDS} cards; {len(numbers)} cannot remain")
+    cards: list[Card] = []
+    for n, count in sorted(Counter(numbers).items()):
+        if n not in deck.by_number:
+            raise RuleError("BX-10", f"the deck has no card {n}")
+        card = deck.card(n)
+        if count > card.copies:
+            raise RuleError("BX-10", f"card {n} is in the deck {card.copies} time(s), "
+                                     f"not {count}")
+    for n in numbers:
+        cards.append(deck.card(n))
+    return cards
