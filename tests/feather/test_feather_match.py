@@ -195,3 +195,16 @@ def test_scenario_paths_must_be_toml(tmp_path) -> None:
                     .read_text())
     state = GAME.initial_state(GAME.make_config({"scenario": str(good)}), random.Random(0))
     assert state.session.capacities == (10, 7)
+
+
+def test_lf11_practice_water_is_not_banked_and_the_sum_decides_ties() -> None:
+    """LF-11 (issue 18 check): only scored sessions' end water counts, added over sessions."""
+    match = simulate(GAME, 5, GAME.make_config({**SHORT, "practice": True}))
+    assert match.result is not None
+    ends = [e.data for e in match.log if e.kind == "session_over"]
+    assert [e["practice"] for e in ends] == [True, False, False, False]
+    scored = [e for e in ends if not e["practice"]]
+    assert list(match.state.banked) == [sum(e["water"][s] for e in scored) for s in (0, 1)]
+    tied = _final((4, 4), (sum(e["water"][0] for e in scored) + 1, 0), 1)
+    r = GAME.result(tied)
+    assert r is not None and r.winner == 0 and "LF-11" in r.reason
