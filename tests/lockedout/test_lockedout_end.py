@@ -8,7 +8,7 @@ import pytest
 
 from arena.core.errors import RuleError
 from arena.games.lockedout import GAME
-from arena.games.lockedout.state import BARGAIN, OVER, ROUND, VOTE, LockedOutState, Seat
+from arena.games.lockedout.state import BARGAIN, OVER, ROUND, TIE, VOTE, LockedOutState, Seat
 from lockedout.lockedout_helpers import make_state, step
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
@@ -98,29 +98,55 @@ def _vote_state() -> LockedOutState:
     return replace(state, stage=VOTE)
 
 
-def test_lo9_vote_among_those_inside_winner_breaks_ties() -> None:
+def test_lo9_vote_among_those_inside_a_clear_majority_decides() -> None:
     state = _vote_state()
     spec = GAME.phase(state)
-    assert spec is not None and spec.may == {ALICE, CAROL, DAVE, ERIN, FRANK}
+    assert spec is not None and spec.may == {CAROL, DAVE, ERIN, FRANK}  # winners do not vote
+    with pytest.raises(RuleError, match="LO-9"):
+        GAME.validate(state, CAROL, "Vote Alice", None)  # type: ignore[arg-type]
+    end, events = step(state, {CAROL: "Vote Dave", DAVE: "Vote Carol", ERIN: "Vote Dave"})
+    assert end.ec == DAVE and end.stage == OVER
+    assert [e.data["how"] for e in events if e.kind == "ec_chosen"] == ["most votes (LO-9)"]
+
+
+def test_lo9_a_tie_is_announced_then_the_winners_choose_in_their_own_phase() -> None:
+    state = _vote_state()
     votes = {CAROL: "Vote Dave", DAVE: "Vote Carol", ERIN: "Vote Dave", FRANK: "Vote Carol"}
-    end, _ = step(state, {**votes, ALICE: "Vote Carol"})
-    assert end.ec == CAROL and end.stage == OVER
-    end, _ = step(state, {**votes, ALICE: "Vote Dave"})
-    assert end.ec == DAVE
+    tie, events = step(state, votes)
+    assert tie.stage == TIE and tie.ec is None and tie.tied == (CAROL, DAVE)
+    counted = [e.data for e in events if e.kind == "vote_counted"]
+    assert counted and counted[0]["tied"] == ["Carol", "Dave"]  # announced before any pick
+    assert not [e for e in events if e.kind == "ec_chosen"]
+    spec = GAME.phase(tie)
+    assert spec is not None and spec.may == {ALICE, BOB} and spec.name == "winners break the tie"
+    with pytest.raises(RuleError, match="LO-9"):
+        GAME.validate(tie, ALICE, "Vote Erin", None)  # type: ignore[arg-type]
+    end, events = step(tie, {ALICE: "Vote Dave", BOB: "Vote Dave"})
+    assert end.ec == DAVE and end.stage == OVER
+    assert "winners' majority" in next(e.data for e in events if e.kind == "ec_chosen")["how"]
     result = GAME.result(end)
     assert result is not None and result.detail["ec"] == DAVE
 
 
-def test_lo9_then_fewest_keys_bars_cards() -> None:
+def test_lo9_no_majority_among_winners_falls_back_to_fewest_keys_bars_cards() -> None:
     state = _vote_state()
-    state = _with(state, carol=Seat(keys=1), dave=Seat(keys=0, bars=2), erin=Seat(keys=0, bars=0, cards=(2, 2, 2, 0)),
+    state = _with(state, carol=Seat(keys=1), dave=Seat(keys=0, bars=2),
+                  erin=Seat(keys=0, bars=0, cards=(2, 2, 2, 0)),
                   frank=Seat(keys=0, bars=0, cards=(2, 2, 2, 1)))
-    end, _ = step(state, {})  # nobody votes: all tied, no winner pick
+    tie, _ = step(state, {})  # nobody votes: all four tied
+    assert tie.stage == TIE and tie.tied == (CAROL, DAVE, ERIN, FRANK)
+    end, events = step(tie, {ALICE: "Vote Carol", BOB: "Vote Frank"})  # 1-1: no majority
     assert end.ec == ERIN
+    assert "fewest cards" in next(e.data for e in events if e.kind == "ec_chosen")["how"]
 
 
-def test_lo9_votes_only_for_seats_inside() -> None:
-    with pytest.raises(RuleError, match="LO-9"):
-        GAME.validate(_vote_state(), CAROL, "Vote Alice", None)  # type: ignore[arg-type]
-    with pytest.raises(RuleError, match="LO-9"):
-        GAME.validate(make_state(), CAROL, "Vote Dave", None)  # type: ignore[arg-type]
+def test_lo9_without_winners_the_fallbacks_decide_at_once_then_garnets_then_a_draw() -> None:
+    state = replace(make_state(), stage=VOTE)  # nobody escaped
+    end, events = step(state, {})
+    assert end.stage == OVER and end.ec is not None
+    how = next(e.data for e in events if e.kind == "ec_chosen")["how"]
+    assert "no winners" in how and "draw from the match's chance" in how
+    rich = replace(state, config=replace(state.config, garnets=(0, 3, 3, 3, 3, 3)))
+    end, events = step(rich, {})
+    assert end.ec == ALICE
+    assert "garnets" in next(e.data for e in events if e.kind == "ec_chosen")["how"]

@@ -37,7 +37,8 @@ def test_bot_bargains_always_agree() -> None:
 
 def test_view_holds_own_lights_and_deduction_only() -> None:
     clock = ManualClock(0.0)
-    match = Match(GAME, GAME.default_config(), 5, clock, MatchSettings(early_close=True))
+    match = Match(GAME, GAME.make_config({"helper": True}), 5, clock,
+                  MatchSettings(early_close=True))
     match.submit(0, "Solo, Safe A, Left 1 Right 1\nDual, Safe B, Left 2 with Bob", final=True)
     match.submit(1, "Dual, Safe B, Right 2 with Alice", final=True)
     clock.set(86400.0)
@@ -133,4 +134,6 @@ def test_names_from_a_command_line_setting(capsys: pytest.CaptureFixture[str]) -
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "lockedout" and len(out["scores"]) == 6
     assert main(["simulate", "lockedout", "--set", "names=Ann,Ben"]) == 2
+    assert "SE-1" in capsys.readouterr().err
+    assert main(["simulate", "lockedout", "--set", "names=Ann,ann,Cat"]) == 2
     assert "LO-10" in capsys.readouterr().err

@@ -259,3 +259,30 @@ def test_g7_bad_seeds_are_refused(server: ServerProcess, seed: Any) -> None:
     payload = json.dumps({"game": "toy", "seed": seed}).encode()  # inf as Infinity
     r = server.http.post(server.url + "/api/matches", content=payload)
     assert r.status_code == 422 and "G-7" in r.json()["error"], r.text
+
+
+def test_lo10_se1_locked_out_with_four_named_seats_uses_those_names(
+        server: ServerProcess) -> None:
+    seats = [{"name": "Ann"}, {"name": "Ben", "bot": True}, {"name": "cat"}, {"name": "Dan"}]
+    m = server.create("lockedout", seats=seats)
+    base = f"{server.url}/api/matches/{m['id']}"
+    t0 = m["tokens"]["seats"][0]
+    view = server.http.get(base + "/view", params={"token": t0}).json()
+    assert view["match"]["names"] == ["Ann", "Ben", "cat", "Dan"]
+    assert [s["name"] for s in view["state"]["seats"]] == ["Ann", "Ben", "cat", "Dan"]
+    r = server.http.post(base + "/submit", params={"token": t0},
+                         json={"text": "Dual, Safe C, Left 4 with CAT"})
+    assert r.status_code == 200, r.text
+    r = server.http.post(base + "/submit", params={"token": t0},
+                         json={"text": "Dual, Safe C, Left 4 with Alice"})
+    assert r.status_code == 422 and "LO-10" in r.json()["error"]
+    unnamed = server.create("lockedout", seats=[{}, {}, {"bot": True}])
+    info = server.http.get(f"{server.url}/api/matches/{unnamed['id']}").json()
+    assert info["names"] == ["Alice", "Bob", "Carol"]  # LO-10's defaults for unnamed seats
+    r = server.http.post(server.url + "/api/matches",
+                         json={"game": "lockedout", "seats": [{}, {}]})
+    assert r.status_code == 422 and "SE-1" in r.json()["error"]
+    r = server.http.post(server.url + "/api/matches",
+                         json={"game": "lockedout", "seats": [{"name": "Al"}, {"name": "al"},
+                                                              {"name": "Bo"}]})
+    assert r.status_code == 422 and "LO-10" in r.json()["error"]

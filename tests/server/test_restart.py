@@ -38,6 +38,16 @@ def config_for(game: Game[Any, Any]) -> dict[str, Any]:
     return config
 
 
+def seat_entries(game: Game[Any, Any]) -> list[dict[str, Any]]:
+    return [{"name": "Human", "bot": False}] + [
+        {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
+
+
+def stored_config(game: Game[Any, Any]) -> dict[str, Any]:
+    """The config as the server stores it: adapted to the seats it was created with (LO-10)."""
+    return game.config_for_seats(config_for(game), [s["name"] for s in seat_entries(game)])
+
+
 def _games(base: str) -> dict[str, Game[Any, Any]]:
     load_games()
     register(TOY)
@@ -84,7 +94,7 @@ class Driver:
         phase = view["phase"]
         if phase is None or 0 not in phase["waiting_for"] or phase["no"] == self.done_phase:
             return False
-        match = rebuild(self.game, config_for(self.game), {"time_scale": TIME_SCALE},
+        match = rebuild(self.game, stored_config(self.game), {"time_scale": TIME_SCALE},
                         host_events(self.server.http, self.base, self.id, self.host_token))
         if match.finished or 0 not in match.waiting_for():
             return False
@@ -126,8 +136,7 @@ def _kill_and_finish(database: str, tmp_path: Path, only: set[str] | None) -> No
         assert "toy" in games
         drivers = []
         for name, game in games.items():
-            seats = [{"name": "Human", "bot": False}] + [
-                {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
+            seats = seat_entries(game)
             created = server.create(name, seats=seats, settings={"time_scale": TIME_SCALE},
                                     config=config_for(game), seed=11)
             drivers.append(Driver(server, game, created))
@@ -152,7 +161,7 @@ def _kill_and_finish(database: str, tmp_path: Path, only: set[str] | None) -> No
             human = [str(e.data["text"]) for e in log
                      if e.kind == "submit" and e.data["seat"] == 0]
             assert human == d.accepted, d.game.name
-            replayed = rebuild(d.game, config_for(d.game), {"time_scale": TIME_SCALE}, log)
+            replayed = rebuild(d.game, stored_config(d.game), {"time_scale": TIME_SCALE}, log)
             ours, theirs = normalised(replayed.log), normalised(log)
             first = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False))
                           if a != b), min(len(ours), len(theirs)))

@@ -23,7 +23,9 @@ def test_human_plays_lockedout_against_five_bots(page: Any, live_server: str, ne
     page.goto(m["links"]["seats"][0])
     page.get_by_test_id("phase-name").filter(has_text="Round 1").wait_for()
     page.get_by_test_id("lo-board").locator("svg").wait_for()
-    assert "Deduction" in page.get_by_test_id("game-root").inner_text()
+    # LO-12: the deduction helper is off for seats unless the host enables it.
+    page.get_by_test_id("lo-helper-off").wait_for()
+    assert "Deduction helper" not in page.get_by_test_id("game-root").inner_text()
 
     # Two 1s on the Solo and a third 1 on the Dual: one physical card per safe (LO-2).
     page.get_by_test_id("lo-solo-safe").select_option("C")

@@ -53,13 +53,15 @@ def _light(args: argparse.Namespace) -> int:
     met = [i + 1 for i, ok in enumerate(conditions(lock, guess)) if ok]
     out: dict[str, object] = {"conditions": met}
     human = "conditions met: " + (", ".join(f"C{i}" for i in met) or "none")
-    if args.mapping:
+    if guess == lock:
+        # LO-12: the right combination opens the safe and shows no light at all.
+        out["opens"] = True
+        out["colour"] = None
+        human += "; no light: this guess opens the safe (LO-12)"
+    elif args.mapping:
         colour = colour_of_pattern(pattern(lock, guess), check_mapping(args.mapping))
         out["colour"] = colour
         human += f"; light: {colour}"
-    if guess == lock:
-        out["opens"] = True
-        human += " (this guess opens the safe)"
     emit(out, args.json, human)
     return 0
 

@@ -109,7 +109,7 @@ def simulate(
     """Play a whole match with bots on a simulated clock, through the live engine."""
     clock = ManualClock(0.0)
     match = Match(game, config or game.default_config(), seed, clock, settings)
-    seats = range(game.seats) if bots is None else bots
+    seats = range(match.seats) if bots is None else bots
     tracker = BotTracker()
     limit = game.max_phases(match.config) + 10
     while not match.finished:

@@ -153,6 +153,23 @@ class Game(ABC, Generic[S, C]):
     def default_config(self) -> C:
         return self.config_type()  # type: ignore[return-value]
 
+    seat_range: ClassVar[tuple[int, int] | None] = None
+    """(fewest, most) seats for a game whose seat count is chosen per match (SE-1: Locked Out!
+    plays with 3 to 6); None for a fixed ``seats``."""
+
+    def seat_count(self, config: C) -> int:
+        """How many seats this match has (``seats`` unless the game varies it by config)."""
+        return self.seats
+
+    def config_for_seats(self, values: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """The config values adapted to the seats a match is created with (their count and the
+        names every page shows, LO-10). Most games ignore the seats."""
+        return values
+
+    def default_seat_name(self, seat: int, bot: bool) -> str:
+        """The name of a seat its creator left unnamed."""
+        return f"Bot {seat + 1}" if bot else f"Seat {seat + 1}"
+
     def make_config(self, values: Mapping[str, Any] | None = None) -> C:
         """A config from plain values (a form, a JSON body), rejecting unknown names."""
         return config_from_mapping(self.config_type, values or {})  # type: ignore[return-value]
@@ -183,7 +200,7 @@ class Game(ABC, Generic[S, C]):
 
     def scores(self, state: S) -> tuple[float, ...]:
         """Scores so far; used when a match ends early (reserve ran out, host ended it)."""
-        return tuple(0.0 for _ in range(self.seats))
+        return tuple(0.0 for _ in range(self.seats))  # games with a seat_range override this
 
     def forfeit(self, state: S, seat: int) -> Result:
         """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""

@@ -117,7 +117,8 @@ class Match:
         self.log: list[Event] = []
         self.result: Result | None = None
         self.state: Any = game.initial_state(config, rngmod.derive(seed, "setup"))
-        self.reserve_left: list[int] = [config.reserve_periods] * game.seats
+        self.seats = game.seat_count(config)
+        self.reserve_left: list[int] = [config.reserve_periods] * self.seats
         self.paused_at: float | None = None
         self.phase_no = 0
         self.spec: PhaseSpec | None = None
@@ -300,7 +301,7 @@ class Match:
         # G-10: in a sealed phase only the host and the seat itself learn whether it acted.
         sealed = spec is not None and spec.sealed and viewer != HOST
         seats: list[dict[str, Any]] = []
-        for s in range(self.game.seats):
+        for s in range(self.seats):
             sub = self.standing(s)
             own = not sealed or viewer == s
             entry: dict[str, Any] = {
@@ -429,7 +430,7 @@ class Match:
 
     # ------------------------------------------------------------------ internals
     def _open_for(self, seat: int) -> PhaseSpec:
-        if not 0 <= seat < self.game.seats:
+        if not 0 <= seat < self.seats:
             raise RuleError("G-8", f"there is no seat {seat + 1}")
         if self.finished or self.spec is None:
             raise RuleError("G-2", "the match is over")
@@ -574,7 +575,7 @@ class Match:
     def _resolve(self, t: float) -> None:
         spec = self.spec
         assert spec is not None
-        standing = {s: sub for s in range(self.game.seats) if (sub := self.standing(s)) is not None}
+        standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
         outcome = PhaseOutcome(
             standing=standing,
             history={s: tuple(v) for s, v in self.history.items()},

@@ -64,14 +64,19 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     seats_raw = body.get("seats")
     if seats_raw is None:
         seats_raw = [{} for _ in range(game.seats)]
-    if not isinstance(seats_raw, list) or len(seats_raw) != game.seats:
+    if game.seat_range is not None:
+        low, high = game.seat_range
+        if not isinstance(seats_raw, list) or not low <= len(seats_raw) <= high:
+            raise RuleError("SE-1", f"{game.title} has {low} to {high} seats; give one entry "
+                                    "for each")
+    elif not isinstance(seats_raw, list) or len(seats_raw) != game.seats:
         raise RuleError("G-8", f"{game.title} has {game.seats} seats; give one entry for each")
     seats: list[dict[str, Any]] = []
     for i, entry in enumerate(seats_raw):
         if not isinstance(entry, dict):
             raise RuleError("G-8", f"seat {i + 1} must be an object with 'name' and 'bot'")
-        seat_name = str(entry.get("name") or "").strip() or (
-            f"Bot {i + 1}" if entry.get("bot") else f"Seat {i + 1}")
+        seat_name = " ".join(str(entry.get("name") or "").split()) or game.default_seat_name(
+            i, bool(entry.get("bot")))
         if len(seat_name) > MAX_NAME:
             raise RuleError("G-8", f"the name of seat {i + 1} is longer than {MAX_NAME} characters")
         seats.append({"name": seat_name, "bot": bool(entry.get("bot", False))})
@@ -90,6 +95,8 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
         raise RuleError("G-5", f"bad match setting: {exc}") from None
     if settings.time_scale > 1000:
         raise RuleError("G-5", "the time scale may be at most 1000")
+    # The game sees the seats it is created with: their count and names (SE-1, LO-10).
+    config_raw = game.config_for_seats(dict(config_raw), [s["name"] for s in seats])
     game.make_config(config_raw)  # raises RuleError naming G-5 on a bad option
     return name, seed, seats, settings.to_json(), dict(config_raw)
 

@@ -16,7 +16,7 @@ from arena.games.lockedout.commands import Claim, Dual, Solo, Vote
 from arena.games.lockedout.deduce import Deduction, guess_value
 from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.safes import COMBOS, Combo
-from arena.games.lockedout.state import BARGAIN, ROUND, VOTE, Bargain, LockedOutState
+from arena.games.lockedout.state import BARGAIN, ROUND, TIE, VOTE, Bargain, LockedOutState
 
 
 def fair_split(state: LockedOutState, bargain: Bargain) -> dict[int, tuple[int, int]]:
@@ -142,6 +142,10 @@ def bot_text(state: LockedOutState, seat: int, rng: random.Random) -> str | None
         return "\n".join(str(c) for c in claims_for(state, seat)) or "pass"
     if state.stage == VOTE:
         return Vote(vote_target(state, seat)).text(state.names)
+    if state.stage == TIE:  # a winner breaking the vote's tie (LO-9)
+        return Vote(min(state.tied, key=lambda s: (state.seats[s].keys, state.seats[s].bars,
+                                                   state.seats[s].card_count, s))
+                    ).text(state.names)
     return None
 
 
@@ -151,6 +155,8 @@ def random_text(state: LockedOutState, seat: int, rng: random.Random) -> str | N
     names: Sequence[str] = state.names
     if state.stage == VOTE:
         return Vote(rng.choice(state.inside())).text(names)
+    if state.stage == TIE:
+        return Vote(rng.choice(state.tied)).text(names)
     lines: list[str] = []
     for b in state.bargains_of(seat):
         if rng.random() < 0.5:
@@ -161,16 +167,19 @@ def random_text(state: LockedOutState, seat: int, rng: random.Random) -> str | N
         closed = [s for s in range(16) if not state.opened[s]]
         hand = list(state.seats[seat].cards)
         others = [s for s in state.inside() if s != seat]
+        dual_safe: int | None = None
         if closed and others and rng.random() < 0.6:
             values = [v for v in range(1, 5) if hand[v - 1]]
             if values:
                 v = rng.choice(values)
                 hand[v - 1] -= 1
-                lines.append(Dual(rng.choice(closed), rng.choice(["left", "right"]), v,
+                dual_safe = rng.choice(closed)
+                lines.append(Dual(dual_safe, rng.choice(["left", "right"]), v,
                                   rng.choice(others)).text(names))
         pairs = [c for c in COMBOS
                  if hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1]
-        if closed and pairs and rng.random() < 0.8:
+        solo_safes = [s for s in closed if s != dual_safe]  # LO-3: different safes
+        if solo_safes and pairs and rng.random() < 0.8:
             c = rng.choice(pairs)
-            lines.append(str(Solo(rng.choice(closed), c[0], c[1])))
+            lines.append(str(Solo(rng.choice(solo_safes), c[0], c[1])))
     return "\n".join(lines) or "pass"

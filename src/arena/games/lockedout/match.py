@@ -9,6 +9,7 @@ set of commands for the round; the last valid one stands (G-2).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,8 +37,10 @@ from arena.games.lockedout.rounds import (
 from arena.games.lockedout.safes import COMBOS, SAFE_NAMES, deal_combos, draw_mapping
 from arena.games.lockedout.state import (
     BARGAIN,
+    DEFAULT_NAMES,
     OVER,
     ROUND,
+    TIE,
     VOTE,
     LockedOutConfig,
     LockedOutState,
@@ -51,16 +54,19 @@ VOTE_PROMPT = "'Vote Alice': who should be the Elimination Candidate"
 
 
 def check_names(names: tuple[str, ...]) -> tuple[str, ...]:
-    """Six distinct display names; a comma-separated string (``--set names=A,B,...``, which
-    the generic config reader splits into characters) is accepted too."""
+    """Three to six distinct display names (SE-1, LO-10); a comma-separated string
+    (``--set names=A,B,...``, which the generic config reader splits into characters) is
+    accepted too."""
     if names and all(len(str(n)) <= 1 for n in names) and "," in "".join(map(str, names)):
         names = tuple("".join(map(str, names)).split(","))
     clean = tuple(" ".join(str(n).split()) for n in names)
-    if len(clean) != 6 or any(not n for n in clean):
-        raise RuleError("LO-10", "Locked Out! needs six non-empty display names")
+    if not 3 <= len(clean) <= 6 or any(not n for n in clean):
+        raise RuleError("SE-1", f"Locked Out! is played by 3 to 6 named players, not "
+                                f"{len(clean)}")
     keys = {"".join(n.split()).lower() for n in clean}
-    if len(keys) != 6:
-        raise RuleError("LO-10", "the six display names must differ (ignoring case and spaces)")
+    if len(keys) != len(clean):
+        raise RuleError("LO-10", "the players' names must differ (ignoring case and spaces), "
+                                 "since commands name players")
     return clean
 
 
@@ -81,6 +87,13 @@ def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) 
             raise RuleError("LO-9", f"{state.names[votes[0].seat]} escaped and cannot be the "
                             "Elimination Candidate; vote for a player still inside")
         return
+    if stage == TIE:
+        if solos or duals or claims or len(votes) != 1:
+            raise RuleError("LO-9", "name exactly one of the tied players: 'Vote <name>'")
+        if votes[0].seat not in state.tied:
+            tied = ", ".join(state.names[t] for t in state.tied)
+            raise RuleError("LO-9", f"the winners choose among the tied players only ({tied})")
+        return
     if votes:
         raise RuleError("LO-9", "votes are taken only after the match has ended")
     if stage == BARGAIN and (solos or duals):
@@ -91,6 +104,9 @@ def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) 
         raise RuleError("LO-3", "one Solo attempt per round")
     if len(duals) > 1:
         raise RuleError("LO-3", "one Dual attempt per round")
+    if solos and duals and solos[0].safe == duals[0].safe:
+        raise RuleError("LO-3", f"the Solo and the Dual of one round go on different safes "
+                                f"(both name Safe {SAFE_NAMES[solos[0].safe]})")
     for safe in [c.safe for c in solos] + [d.safe for d in duals]:
         if state.opened[safe]:
             raise RuleError("LO-5", f"Safe {SAFE_NAMES[safe]} has been opened and cannot be "
@@ -121,6 +137,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     title = "Locked Out!"
     summary = "six players raid 16 safes by guessing combinations, bargain, and try to escape"
     seats = 6
+    seat_range = (3, 6)
     chance = True
     hidden_information = True
     rules_prefix = "LO"
@@ -129,15 +146,31 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     # --- setup -----------------------------------------------------------------------------
     def initial_state(self, config: LockedOutConfig, rng: random.Random) -> LockedOutState:
         names = check_names(tuple(config.names))
-        if config.max_rounds < 1:
-            raise RuleError("G-5", "max_rounds must be at least 1")
-        config = replace(config, names=names)
+        if config.max_rounds < 0:
+            raise RuleError("LO-8", "max_rounds is a number of rounds, or 0 for no limit")
+        garnets = tuple(int(g) for g in config.garnets)
+        if garnets and (len(garnets) != len(names) or min(garnets) < 0):
+            raise RuleError("LO-9", "season garnets are one whole number per player")
+        config = replace(config, names=names, garnets=garnets)
         combos = deal_combos(rng)
         mapping = draw_mapping(rng)
-        return LockedOutState(config, combos, mapping, tuple(Seat() for _ in range(6)))
+        return LockedOutState(config, combos, mapping, tuple(Seat() for _ in names))
+
+    def seat_count(self, config: LockedOutConfig) -> int:
+        return len(check_names(tuple(config.names)))
+
+    def config_for_seats(self, values: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """One name per seat everywhere (LO-10): the names the match was created with are
+        the names its commands use."""
+        return {**values, "names": list(names)}
+
+    def default_seat_name(self, seat: int, bot: bool) -> str:
+        return DEFAULT_NAMES[seat]
 
     def max_phases(self, config: LockedOutConfig) -> int:
-        return config.max_rounds + 2
+        # Without a host's limit (LO-8) the bound is practical, not a rule: every round
+        # bots play opens or rules out safes, and 16 safes do not last 400 rounds.
+        return (config.max_rounds or 400) + 3
 
     # --- flow ------------------------------------------------------------------------------
     def phase(self, state: LockedOutState) -> PhaseSpec | None:
@@ -151,8 +184,12 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
                              prompt=BARGAIN_PROMPT)
         if state.stage == VOTE:
             return PhaseSpec("elimination vote", cfg.vote_seconds,
-                             may=frozenset(state.inside()) | frozenset(state.winners()),
-                             prompt=VOTE_PROMPT)
+                             may=frozenset(state.inside()), prompt=VOTE_PROMPT)
+        if state.stage == TIE:
+            tied = ", ".join(state.names[t] for t in state.tied)
+            return PhaseSpec("winners break the tie", cfg.vote_seconds,
+                             may=frozenset(state.escaped()),
+                             prompt=f"'Vote <name>': the winners choose among {tied}")
         return None
 
     def parse(self, state: LockedOutState, seat: int, text: str) -> tuple[Command, ...]:
@@ -170,6 +207,8 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         events: list[GameEvent] = []
         if state.stage == VOTE:
             return self._vote(state, orders, rng, events), events
+        if state.stage == TIE:
+            return self._tie(state, orders, rng, events), events
         # LO-6: the closing round's bargains first, then this round's attempts.
         state = resolve_bargains(state, orders, events)
         if state.stage == ROUND:
@@ -191,8 +230,8 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             return "everyone has escaped (LO-8)"
         if not can_still_open(state):
             return "no closed safe can be opened with the cards left inside (LO-8)"
-        if state.round >= state.config.max_rounds:
-            return f"the round limit of {state.config.max_rounds} was reached (max_rounds)"
+        if state.config.max_rounds and state.round >= state.config.max_rounds:
+            return f"the host's limit of {state.config.max_rounds} rounds was reached (LO-8)"
         return ""
 
     def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
@@ -204,41 +243,67 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
 
     def _vote(self, state: LockedOutState, orders: dict[int, tuple[Command, ...]],
               rng: random.Random, events: list[GameEvent]) -> LockedOutState:
-        """LO-9: most votes among the seats inside; ties by the winners' choice, then fewest
-        keys, bars, cards; a tie beyond that is drawn from the seed (G-7)."""
+        """LO-9: the seats inside vote; a tie is announced, then the winners choose among the
+        tied seats in a phase of their own (or, with no winners, the fallbacks decide)."""
         inside = state.inside()
-        winners = state.winners()
         votes = tuple((s, c.seat) for s, cs in sorted(orders.items()) for c in cs
                       if isinstance(c, Vote) and s in inside)
         tally = {s: 0 for s in inside}
         for _, target in votes:
             tally[target] += 1
         top = max(tally.values())
-        tied = [s for s in inside if tally[s] == top]
-        how = "most votes"
-        if len(tied) > 1 and winners:
-            picks = {s: 0 for s in tied}
-            for s, cs in orders.items():
-                if s in winners:
-                    for c in cs:
-                        if isinstance(c, Vote) and c.seat in picks:
-                            picks[c.seat] += 1
-            best = max(picks.values())
-            if best and list(picks.values()).count(best) == 1:
-                tied, how = [max(picks, key=lambda s: picks[s])], "the winners' decision"
-        if len(tied) > 1:
-            def key(s: int) -> tuple[int, int, int]:
-                seat = state.seats[s]
-                return (seat.keys, seat.bars, seat.card_count)
-            low = min(key(s) for s in tied)
-            tied, how = [s for s in tied if key(s) == low], "fewest keys, bars, cards"
-        if len(tied) > 1:
-            tied, how = [rng.choice(tied)], "a seeded draw"
-        ec = tied[0]
-        events.append(GameEvent("ec_chosen", {"seat": ec, "name": state.names[ec], "how": how,
-                                              "tally": {state.names[s]: n
-                                                        for s, n in tally.items()}}))
-        return replace(state, stage=OVER, ec=ec, votes=votes)
+        tied = tuple(s for s in inside if tally[s] == top)
+        state = replace(state, votes=votes)
+        events.append(GameEvent("vote_counted", {
+            "tally": {state.names[s]: n for s, n in tally.items()},
+            "tied": [state.names[s] for s in tied] if len(tied) > 1 else []}))
+        if len(tied) == 1:
+            return self._chose(state, tied[0], "most votes", events)
+        if state.escaped():  # LO-9's "winners" are the escaped seats
+            return replace(state, stage=TIE, tied=tied)
+        return self._fallback(state, tied, "no winners to break the tie", rng, events)
+
+    def _tie(self, state: LockedOutState, orders: dict[int, tuple[Command, ...]],
+             rng: random.Random, events: list[GameEvent]) -> LockedOutState:
+        """LO-9: the winners' majority among the tied seats; else the fallbacks."""
+        winners = set(state.escaped())
+        picks = {s: 0 for s in state.tied}
+        for s, cs in orders.items():
+            for c in cs:
+                if s in winners and isinstance(c, Vote) and c.seat in picks:
+                    picks[c.seat] += 1
+        best = max(picks.values())
+        if best * 2 > len(winners):
+            chosen = max(picks, key=lambda t: picks[t])
+            return self._chose(state, chosen, "the winners' majority among the tied", events)
+        # No majority: the fallbacks decide among all the seats that tied in the vote.
+        return self._fallback(state, state.tied, "the winners reached no majority", rng, events)
+
+    def _fallback(self, state: LockedOutState, tied: tuple[int, ...], why: str,
+                  rng: random.Random, events: list[GameEvent]) -> LockedOutState:
+        """LO-9's fallbacks in order: fewest keys, bars, cards, season garnets; then a draw
+        from the match's chance, announced as a draw."""
+        garnets = state.config.garnets or (0,) * len(state.seats)
+        steps: tuple[tuple[str, Callable[[int], int]], ...] = (
+            ("fewest keys", lambda s: state.seats[s].keys),
+            ("fewest gold bars", lambda s: state.seats[s].bars),
+            ("fewest cards", lambda s: state.seats[s].card_count),
+            ("fewest season garnets", lambda s: garnets[s]))
+        left = list(tied)
+        for label, key in steps:
+            low = min(key(s) for s in left)
+            left = [s for s in left if key(s) == low]
+            if len(left) == 1:
+                return self._chose(state, left[0], f"{why}; {label}", events)
+        chosen = rng.choice(left)
+        return self._chose(state, chosen, f"{why}; still tied after keys, bars, cards and "
+                                          "garnets: a draw from the match's chance", events)
+
+    def _chose(self, state: LockedOutState, ec: int, how: str,
+               events: list[GameEvent]) -> LockedOutState:
+        events.append(GameEvent("ec_chosen", {"seat": ec, "name": state.names[ec],
+                                              "how": f"{how} (LO-9)"}))
+        return replace(state, stage=OVER, ec=ec, tied=(), ec_how=f"{how} (LO-9)")
 
     # --- results ---------------------------------------------------------------------------
     def scores(self, state: LockedOutState) -> tuple[float, ...]:
@@ -308,7 +373,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             "news": list(state.news),
             "end_reason": state.end_reason or None,
             "ec": state.ec,
-            "winners": list(state.winners()) if state.stage in (VOTE, OVER) else [],
+            "ec_how": state.ec_how or None,
+            "tied": [state.names[t] for t in state.tied],
+            "winners": list(state.winners()) if state.stage in (VOTE, TIE, OVER) else [],
         }
 
     def view(self, state: LockedOutState, viewer: int | None) -> JSON:
@@ -326,10 +393,11 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
                         "partner": x.partner, "note": x.note(state.names, viewer)}
                        for x in seat.lights],
             "bargains": [SAFE_NAMES[b.safe] for b in state.bargains_of(viewer)],
-            "deduction": {**ded.to_json(), "suggestions": suggest(
-                ded, [i for i in range(16) if not state.opened[i]],
-                [c for c in COMBOS if seat.holds(c)])},
         }
+        if state.config.helper:  # LO-12: a seat sees the helper only when the host allows it
+            out["you"]["deduction"] = {**ded.to_json(), "suggestions": suggest(
+                ded, [i for i in range(16) if not state.opened[i]],
+                [c for c in COMBOS if seat.holds(c)])}
         return out
 
     def host_view(self, state: LockedOutState) -> JSON:
@@ -339,6 +407,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         out["hands"] = [list(s.cards) for s in state.seats]
         out["lights"] = [[x.note(state.names, i) for x in s.lights]
                          for i, s in enumerate(state.seats)]
+        # LO-12: the host always has the helper (and everyone does once the match is over,
+        # when the host's view is what every viewer gets, G-9).
+        out["deduction"] = [deduction_for(state, (i,)).to_json()
+                            for i in range(len(state.seats))]
         return out
 
     def private_facts(self, state: LockedOutState, seat: int) -> list[str]:

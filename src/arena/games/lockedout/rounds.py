@@ -122,8 +122,10 @@ def attempts_of(state: LockedOutState, orders: Orders) -> list[Attempt]:
                 duals[seat] = cmd
     for seat, d in sorted(duals.items()):
         other = duals.get(d.partner)
-        if (other is None or seat > d.partner or other.partner != seat or other.safe != d.safe
-                or other.side == d.side):
+        if not _matched(seat, d, other):
+            continue
+        assert other is not None
+        if seat > d.partner:
             continue
         left, right = (d, other) if d.side == "left" else (other, d)
         pair = (seat, d.partner) if d.side == "left" else (d.partner, seat)
@@ -131,9 +133,44 @@ def attempts_of(state: LockedOutState, orders: Orders) -> list[Attempt]:
     return out
 
 
+def _matched(seat: int, d: Dual, other: Dual | None) -> bool:
+    """Whether the partner named this seat back for the same safe on the other side (LO-3)."""
+    return (other is not None and other.partner == seat and other.safe == d.safe
+            and other.side != d.side)
+
+
+def failed_duals(state: LockedOutState, orders: Orders) -> list[tuple[int, Dual, str]]:
+    """Duals that did not happen, with the reason in words (LO-3: both partners are told)."""
+    inside = set(state.inside())
+    duals = {s: c for s in orders if s in inside for c in orders[s] if isinstance(c, Dual)}
+    out: list[tuple[int, Dual, str]] = []
+    for seat, d in sorted(duals.items()):
+        other = duals.get(d.partner)
+        if _matched(seat, d, other):
+            continue
+        partner = state.names[d.partner]
+        if d.partner not in inside:
+            why = f"{partner} is no longer in the vault"
+        elif other is None or other.partner != seat:
+            why = f"{partner} did not name {state.names[seat]} as partner this round"
+        elif other.safe != d.safe:
+            why = f"{partner} named Safe {SAFE_NAMES[other.safe]}, not Safe {SAFE_NAMES[d.safe]}"
+        else:
+            why = f"both of you chose the {d.side} side"
+        out.append((seat, d, why))
+    return out
+
+
 def resolve_attempts(state: LockedOutState, orders: Orders,
                      events: list[GameEvent]) -> LockedOutState:
     """This round's attempts, all together (LO-5)."""
+    for seat, d, why in failed_duals(state, orders):
+        # LO-3: neither partner attempts it, and both hear so at the deadline (privately).
+        events.append(GameEvent("dual_failed", {
+            "safe": SAFE_NAMES[d.safe], "seat": seat, "partner": d.partner,
+            "note": f"{state.names[seat]}'s Dual on Safe {SAFE_NAMES[d.safe]} with "
+                    f"{state.names[d.partner]} did not happen: {why}."},
+            frozenset({seat, d.partner})))
     attempts = attempts_of(state, orders)
     openers: dict[int, list[Attempt]] = {}
     for att in attempts:

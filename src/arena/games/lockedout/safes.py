@@ -85,7 +85,10 @@ def pattern_of_colour(colour: str, mapping: str) -> int:
 
 
 def light(lock: Combo, guess: Combo, mapping: str) -> str:
-    """The colour a wrong guess flashes (LO-4)."""
+    """The colour a wrong guess flashes (LO-4); a right guess opens the safe and flashes
+    nothing (LO-12), so asking for its light is a mistake of the caller."""
+    if lock == guess:
+        raise ValueError("a correct guess opens the safe and shows no light (LO-12)")
     return colour_of_pattern(PATTERN[(lock, guess)], mapping)
 
 

@@ -13,19 +13,22 @@ from arena.core.game import GameConfig
 from arena.games.lockedout.safes import SAFE_NAMES, Combo
 
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
-ROUND, BARGAIN, VOTE, OVER = "round", "bargain", "vote", "over"
+ROUND, BARGAIN, VOTE, TIE, OVER = "round", "bargain", "vote", "tie", "over"
 
 
 @dataclass(frozen=True)
 class LockedOutConfig(GameConfig):
-    """Six display names (used in the notation), the round length (LO-11, 24 h) and a bound
-    on rounds so every match ends even if nobody ever guesses (a project setting; the text has
-    no limit because its players run out of cards or patience)."""
+    """The seats' names, as the match was created with them (LO-10; three to six of them,
+    SE-1), the round length (LO-11, 24 h), an optional round limit the host may set (LO-8: 0,
+    the default, is no limit), the deduction helper for seats (LO-12, off by default) and each
+    seat's season garnets for the last tiebreak of the vote (LO-9, SE-3)."""
 
     names: tuple[str, ...] = DEFAULT_NAMES
     round_seconds: float = 86400.0
     vote_seconds: float = 86400.0
-    max_rounds: int = 30
+    max_rounds: int = 0
+    helper: bool = False
+    garnets: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,9 @@ class LockedOutState:
     ec: int | None = None
     votes: tuple[tuple[int, int], ...] = field(default=())
     """(voter, candidate) pairs of the elimination vote, once it is held (LO-9)."""
+    tied: tuple[int, ...] = ()
+    """The seats tied at the top of the vote, while the winners choose among them (LO-9)."""
+    ec_how: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -119,6 +125,10 @@ class LockedOutState:
 
     def inside(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.inside)
+
+    def escaped(self) -> tuple[int, ...]:
+        """The seats that left the vault: LO-9's "winners" who break a tie of the vote."""
+        return tuple(i for i, s in enumerate(self.seats) if not s.inside)
 
     def bargains_of(self, seat: int) -> tuple[Bargain, ...]:
         return tuple(b for b in self.bargains if seat in b.seats)

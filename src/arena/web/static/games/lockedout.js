@@ -55,16 +55,17 @@
       const hand = Object.entries(st.you.hand).map(([v, n]) => n + "× " + v).join(", ");
       const lights = st.you.lights.map((x) =>
         '<li><span class="lo-dot" style="background:' + esc(x.colour) + '"></span> ' + esc(x.note) + "</li>").join("");
-      const ded = st.you.deduction;
-      const rows = Object.entries(ded.safes).filter(([, s]) => s.status === "closed").map(([name, s]) =>
+      const ded = st.you.deduction;  /* present only when the host enables the helper (LO-12) */
+      const rows = !ded ? "" : Object.entries(ded.safes).filter(([, s]) => s.status === "closed").map(([name, s]) =>
         "<tr><td>" + name + "</td><td>" + s.possible.length + "</td><td>" +
         (s.possible.length <= 6 ? s.possible.map((c) => c[0] + "-" + c[1]).join(" ") : "…") + "</td></tr>").join("");
       mine = '<div class="lo-you"><h4>Your hand</h4><p data-testid="lo-hand">' + esc(hand || "no cards") + "</p>" +
         "<h4>Your lights</h4><ul data-testid=\"lo-lights\">" + (lights || '<li class="muted">none yet</li>') + "</ul>" +
+        (!ded ? '<p class="muted small" data-testid="lo-helper-off">The deduction helper is off in this match (the host can allow it, LO-12).</p></div>' :
         '<h4>Deduction helper</h4><p class="muted small" data-testid="lo-mappings">Mappings still possible (colours of C1, C2, C3): ' +
         esc(ded.mappings.join(", ")) + '</p><table class="lo-ded" data-testid="lo-deduction"><tr><th>Safe</th><th>#</th><th>Still possible</th></tr>' +
         rows + "</table>" + (ded.suggestions && ded.suggestions.length ? '<p class="small" data-testid="lo-suggest">Best solo guesses: ' +
-        ded.suggestions.map((g) => "Safe " + esc(g.safe) + " " + g.guess.join("-") + " (" + Math.round(g.p_open * 100) + "%)").join(", ") + "</p>" : "") + "</div>";
+        ded.suggestions.map((g) => "Safe " + esc(g.safe) + " " + g.guess.join("-") + " (" + Math.round(g.p_open * 100) + "%)").join(", ") + "</p>" : "") + "</div>");
     }
     let end = "";
     if (st.end_reason) {
