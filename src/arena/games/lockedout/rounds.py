@@ -164,13 +164,13 @@ def failed_duals(state: LockedOutState, orders: Orders) -> list[tuple[int, Dual,
 def resolve_attempts(state: LockedOutState, orders: Orders,
                      events: list[GameEvent]) -> LockedOutState:
     """This round's attempts, all together (LO-5)."""
-    for who, d, why in failed_duals(state, orders):
+    for actor, d, why in failed_duals(state, orders):
         # LO-3: neither partner attempts it, and both hear so at the deadline (privately).
         events.append(GameEvent("dual_failed", {
-            "safe": SAFE_NAMES[d.safe], "seat": who, "partner": d.partner,
-            "note": f"{state.names[who]}'s Dual on Safe {SAFE_NAMES[d.safe]} with "
+            "safe": SAFE_NAMES[d.safe], "seat": actor, "partner": d.partner,
+            "note": f"{state.names[actor]}'s Dual on Safe {SAFE_NAMES[d.safe]} with "
                     f"{state.names[d.partner]} did not happen: {why}."},
-            frozenset({who, d.partner})))
+            frozenset({actor, d.partner})))
     attempts = attempts_of(state, orders)
     openers: dict[int, list[Attempt]] = {}
     for att in attempts:
