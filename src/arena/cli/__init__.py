@@ -12,33 +12,68 @@ import argparse
 import contextlib
 import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 
 from arena.core.errors import RuleError
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "boxes": ("boxes", "Box within a Box within a Box tools (odds, moves, boards)"),
+    "feather": ("feather", "Light as a Feather tools"),
+    "games": ("games", "list the registered games"),
+    "lockedout": ("lockedout", "Locked Out! tools: lights and the deduction helper"),
+    "lockmaker": ("lockmaker", "Lockmaker tools: solve, check, render, validate"),
+    "paint": ("paint", "Paint Factory tools: score a grid, check a set design"),
+    "season": ("season", "run or show a whole season (SE-1..SE-5)"),
+    "serve": ("serve", "run the match server and web pages"),
+    "simulate": ("games", "play one whole match with a bot in every seat"),
+}
+"""Command name -> (module under ``arena.cli``, help). Only the module of the command that
+runs is imported: the others (and the games and NumPy they pull in) cost start-up time that a
+one-puzzle command or ``arena --help`` should not pay (issue 18: batch solve speed)."""
 
-def build_parser() -> argparse.ArgumentParser:
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full parser of the command ``argv`` names (every command when
+    ``argv`` is None) and a one-line entry for each other command."""
     parser = argparse.ArgumentParser(
         prog="arena", description="Host and analyse online-reality-game matches."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    import arena.cli as pkg
-
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
+    wanted = None if argv is None else _command_of(argv)
+    modules = sorted({m for m, _ in COMMANDS.values()}) if argv is None else (
+        [COMMANDS[wanted][0]] if wanted in COMMANDS else [])
+    for name in modules:
+        try:
+            module = importlib.import_module(f"arena.cli.{name}")
+        except ModuleNotFoundError:
             continue
-        module = importlib.import_module(f"arena.cli.{info.name}")
         add = getattr(module, "add_parser", None)
         if add is not None:
             add(sub)
+    for command, (_, text) in COMMANDS.items():
+        if command not in sub.choices and (argv is not None or _exists(command)):
+            sub.add_parser(command, help=text)
     return parser
 
 
+def _exists(command: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"arena.cli.{COMMANDS[command][0]}") is not None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)

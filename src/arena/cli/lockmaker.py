@@ -41,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="give up after this many states (the answer is then not a proof)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--rush-file", metavar="FILE", help="solve every puzzle of a file (fast solver)")
+    s.add_argument("--jobs", type=int, default=None,
+                   help="with --rush-file: puzzles solved at once (default: one per core)")
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
@@ -69,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _solve(args: argparse.Namespace) -> int:
     if args.rush_file is not None:
-        return solve_rush_file(args.rush_file, args.json)
+        return solve_rush_file(args.rush_file, args.json, args.jobs)
     pos = load_position(args.lock, args.rush)
     res = solve(pos, max_states=args.max_states)
     moves = format_solution(pos.board, res.solution)

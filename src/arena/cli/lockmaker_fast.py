@@ -19,6 +19,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterator
 
 from arena.cli._lockmaker_io import load_position
 from arena.cli._util import emit, read_text_arg
@@ -106,9 +107,21 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def solve_rush_file(path: str, as_json: bool) -> int:
-    """``arena lockmaker solve --rush-file FILE``: one result line per puzzle, one process."""
+def _solve_one(rush: str) -> dict[str, object]:
+    pos = read_rush(rush)
+    res = fast_solve(pos)
+    return {"solvable": res.solvable, "moves": res.moves,
+            "solution": format_solution(pos.board, res.solution), "states": res.states}
+
+
+def solve_rush_file(path: str, as_json: bool, jobs: int | None = None) -> int:
+    """``arena lockmaker solve --rush-file FILE``: one result line per puzzle, in file order.
+
+    Every line is read and checked first (a bad line stops the run before any work). The
+    puzzles are independent, so with ``jobs`` > 1 they are solved by that many worker
+    processes (forked, so they share the already imported solver) and printed in order."""
     text = read_text_arg(path)
+    puzzles: list[tuple[str, str]] = []
     for no, line in enumerate(text.splitlines(), 1):
         fields = line.split()
         if not fields or fields[0].startswith(("#", ";")):
@@ -117,16 +130,30 @@ def solve_rush_file(path: str, as_json: bool) -> int:
             raise ParseError("LM-12", "expected: name, Rush Hour string", line=no)
         name, rush = fields[0], fields[1]
         try:
-            pos = read_rush(rush)
+            read_rush(rush)
         except ParseError as exc:
             raise ParseError("LM-12", f"{name}: {exc.message}", line=no) from None
-        res = fast_solve(pos)
-        moves = format_solution(pos.board, res.solution)
-        data = {"name": name, "solvable": res.solvable, "moves": res.moves,
-                "solution": moves, "states": res.states}
-        if as_json:
-            print(json.dumps(data), flush=True)
-        else:
-            verdict = f"{res.moves} moves" if res.solvable else "impossible"
-            print(f"{name}: {verdict} ({res.states} states)", flush=True)
+        puzzles.append((name, rush))
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(puzzles)))
+    results: Iterator[dict[str, object]]
+    if jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results = pool.imap(_solve_one, [r for _, r in puzzles], chunksize=1)
+    else:
+        pool = None
+        results = map(_solve_one, [r for _, r in puzzles])
+    try:
+        for (name, _), res in zip(puzzles, results, strict=True):
+            data = {"name": name, **res}
+            if as_json:
+                print(json.dumps(data), flush=True)
+            else:
+                verdict = f"{res['moves']} moves" if res["solvable"] else "impossible"
+                print(f"{name}: {verdict} ({res['states']} states)", flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return 0

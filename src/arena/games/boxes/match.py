@@ -39,7 +39,6 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
-from arena.games.boxes import bot as botmod
 from arena.games.boxes.bets import Bet, bets_text, fmt, parse_bets, required_count, settle
 from arena.games.boxes.board import CENTRE, board_text, cell_name, draw_board, parse_board
 from arena.games.boxes.conditions import TRAITS, add_usage, parse_condition
@@ -249,9 +248,13 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
 
     # --- players -------------------------------------------------------------------------
     def bot(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
+
         return botmod.decide(state, seat, rng)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
+
         return botmod.random_legal(state, seat, rng)
 
 

@@ -4,10 +4,15 @@ same picture."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import html
 
 from arena.games.boxes.board import SIZE, Board
 from arena.games.boxes.state import BoxesState
+
+
+def escape(text: str) -> str:
+    """Text for SVG content (html, unlike xml.sax, does not pull in urllib at import)."""
+    return html.escape(text, quote=False)
 
 CELL = 44
 MARGIN = 24

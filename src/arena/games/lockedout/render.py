@@ -7,11 +7,16 @@ Pure string building with keyword-free inputs (python-chess's ``svg.board`` habi
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import html
 
 from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.safes import SAFE_NAMES
 from arena.games.lockedout.state import LockedOutState
+
+
+def escape(text: str) -> str:
+    """Text for SVG content (html, unlike xml.sax, does not pull in urllib at import)."""
+    return html.escape(text, quote=False)
 
 FILL = {
     "black": "#111", "red": "#e53935", "green": "#43a047", "blue": "#1e88e5",

@@ -37,7 +37,6 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
-from arena.games.lockmaker import bot as botmod
 from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
 from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
@@ -577,9 +576,13 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
 
     # ------------------------------------------------------------------ players
     def bot(self, state: LMState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
+
         return botmod.bot_move(self, state, seat, rng)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
+
         return botmod.random_move(self, state, seat, rng)
 
 

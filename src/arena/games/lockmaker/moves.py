@@ -81,8 +81,12 @@ def _axes_ok(pos_axes: tuple[int, ...], board: Board, pieces: tuple[Bar, ...]) -
     return all(any(attached(board, a, b) for b in pieces) for a in pos_axes)
 
 
-def successors(pos: Position) -> Iterator[tuple[Move, Position]]:
-    """Every legal move from ``pos`` with the position it leads to (LM-5, LM-7, LM-8)."""
+def successors(pos: Position, *, only: int | None = None,
+               rotations: bool = True) -> Iterator[tuple[Move, Position]]:
+    """Every legal move from ``pos`` with the position it leads to (LM-5, LM-7, LM-8).
+
+    ``only`` limits the slides to one piece (0 is the key) and ``rotations=False`` leaves the
+    axis turns out: a caller that knows which piece moved asks for far fewer positions."""
     board = pos.board
     w, h = board.width, board.height
     occ = pos.occupied
@@ -90,6 +94,8 @@ def successors(pos: Position) -> Iterator[tuple[Move, Position]]:
     pieces = pos.pieces
     axes = pos.axes
     for i, bar in enumerate(pieces):
+        if only is not None and i != only:
+            continue
         own_axes = [a for a in axes if attached(board, a, bar)] if axes else []
         col, row = bar.cell % w, bar.cell // w
         others = pieces[:i] + pieces[i + 1:]
@@ -114,7 +120,7 @@ def successors(pos: Position) -> Iterator[tuple[Move, Position]]:
                 else:
                     yield Slide(bar, direction, d, False), pos.with_pieces(
                         pieces[0], (*others[1:], moved))
-    for axis in axes:
+    for axis in axes if rotations else ():
         turning = [j for j, b in enumerate(pieces) if attached(board, axis, b)]
         if not turning:
             continue

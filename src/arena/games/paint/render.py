@@ -10,11 +10,16 @@ components are crossed out, since they score nothing (PF-6).
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from arena.games.paint.grid import COLUMNS, EMPTY, SIZE, cell_name
 from arena.games.paint.scoring import NEIGHBOURS, score_grid
+
+
+def escape(text: str) -> str:
+    """Text for SVG content (html, unlike xml.sax, does not pull in urllib at import)."""
+    return html.escape(text, quote=False)
 
 if TYPE_CHECKING:
     from arena.games.paint.match import PaintState

@@ -8,6 +8,8 @@ position, which also re-checks every step against the reference rules (LM-5..LM-
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.model import FastLock
@@ -50,11 +52,24 @@ def path_moves(c: Compiled, template: Position, path: tuple[int, ...]) -> list[M
     cur = state_position(c, template, path[0])
     for state in path[1:]:
         target = state_position(c, template, state)
-        for move, nxt in successors(cur):
-            if nxt == target:
-                out.append(move)
-                cur = nxt
-                break
-        else:
+        # A slide changes one piece and keeps its orientation: ask the rules for that piece's
+        # slides first; a turn (a 180 keeps orientation too) is found in the full list.
+        changed = [i for i, (a, b) in enumerate(zip(cur.pieces, target.pieces, strict=True))
+                   if a != b]
+        found = None
+        if len(changed) == 1:
+            found = _step(successors(cur, only=changed[0], rotations=False), target)
+        if found is None:
+            found = _step(successors(cur), target)
+        if found is None:
             raise RuleError("LM-9", "fast solver path step is not a legal move (internal error)")
+        out.append(found)
+        cur = target
     return out
+
+
+def _step(steps: Iterator[tuple[Move, Position]], target: Position) -> Move | None:
+    for move, nxt in steps:
+        if nxt == target:
+            return move
+    return None
