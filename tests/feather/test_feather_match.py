@@ -185,16 +185,23 @@ def test_svg_shows_locks_cooldowns_and_the_ankh() -> None:
     assert "One bucket holding exactly 3" in svg
 
 
-def test_scenario_paths_must_be_toml(tmp_path) -> None:
-    other = tmp_path / "notes.txt"
-    other.write_text("title = 'x'")
-    with pytest.raises(RuleError, match="LF-7"):
-        GAME.initial_state(GAME.make_config({"scenario": str(other)}), random.Random(0))
+def test_scenarios_are_shipped_names_or_inline_text_never_paths(tmp_path) -> None:
+    """Issue 20: a path (even a real .toml file) is refused without telling whether it exists;
+    a host's own scenario travels inline as scenario_text, so the record replays anywhere."""
     good = tmp_path / "mine.toml"
-    good.write_text((Path(__file__).parents[2] / "src/arena/games/feather/scenarios/example.toml")
-                    .read_text())
-    state = GAME.initial_state(GAME.make_config({"scenario": str(good)}), random.Random(0))
+    text = (Path(__file__).parents[2] / "src/arena/games/feather/scenarios/example.toml"
+            ).read_text()
+    good.write_text(text)
+    errors = []
+    for name in (str(good), str(tmp_path / "missing.toml"), "../../../etc/passwd", "x" * 10_000):
+        with pytest.raises(RuleError, match="LF-7") as err:
+            GAME.initial_state(GAME.make_config({"scenario": name}), random.Random(0))
+        errors.append(str(err.value).replace(name[:40], "NAME"))
+    assert len(set(errors)) == 1  # the same answer whether or not the file exists
+    state = GAME.initial_state(GAME.make_config({"scenario_text": text}), random.Random(0))
     assert state.session.capacities == (10, 7)
+    with pytest.raises(RuleError, match="LF-1"):
+        GAME.initial_state(GAME.make_config({"session_ticks": 20_000}), random.Random(0))
 
 
 def test_lf11_practice_water_is_not_banked_and_the_sum_decides_ties() -> None:

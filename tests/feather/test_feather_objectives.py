@@ -85,7 +85,7 @@ def test_scenario_errors() -> None:
         session(BASINS + 2 * "[[sessions.objectives]]\nid = 1\nreward = { points = 1 }\n")
     with pytest.raises(ParseError, match="until comes before from"):
         session("[[sessions.basins]]\nname = \"Y\"\nadd = 1\nfrom = 5\nuntil = 2\n")
-    with pytest.raises(RuleError, match="no scenario"):
+    with pytest.raises(RuleError, match="no shipped scenario"):
         load_scenario("nope")
 
 

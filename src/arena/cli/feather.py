@@ -36,8 +36,13 @@ def _run(args: argparse.Namespace) -> int:
     else:
         default = SCENARIO_DIR / f"{args.scenario}.actions"
         text = default.read_text(encoding="utf-8") if default.is_file() else ""
+    # A path is read here, by the person running the command, and goes into the config as
+    # text: the game itself only knows shipped scenarios by name (issue 20).
+    source = ({"scenario_text": read_text_arg(args.scenario)}
+              if args.scenario.endswith(".toml") or "/" in args.scenario
+              else {"scenario": args.scenario})
     config = GAME.make_config({
-        "scenario": args.scenario, "ankh": args.ankh - 1, "practice": not args.no_practice,
+        **source, "ankh": args.ankh - 1, "practice": not args.no_practice,
         "session_ticks": args.session_ticks,
     })
     record = run_script(config, parse_script(text))

@@ -135,7 +135,7 @@ def _render(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     pos = read_lock(read_text_arg(args.lock))
     drafted = parse_piece_list(args.pieces)
-    board = read_board(Path(args.board).read_text(encoding="utf-8")) if args.board else None
+    board = read_board(read_text_arg(args.board)) if args.board else None
     problems = construction_problems(pos, drafted, board)
     data = {"valid": not problems, "problems": problems}
     human = "valid lock" if not problems else "invalid lock:\n" + "\n".join(

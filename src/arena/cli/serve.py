@@ -45,6 +45,31 @@ def register_extra_games(spec: str) -> list[str]:
     return names
 
 
+def database_url(given: str) -> str:
+    """The ``--database`` argument as a URL: a plain path is an SQLite file; an SQLite file
+    must be in a folder that exists (a typo should not silently create directories)."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    url = given if "://" in given else f"sqlite:///{Path(given).expanduser().resolve()}"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise RuleError("serve", f"--database {given!r} is neither a file path nor a database "
+                                 "URL (sqlite:///file.db, postgresql://user@host/db)") from None
+    backend = parsed.get_backend_name()
+    if backend not in ("sqlite", "postgresql", "postgres"):
+        raise RuleError("serve", f"--database: {backend!r} is not supported; use SQLite or "
+                                 "PostgreSQL")
+    if backend == "sqlite" and parsed.database and parsed.database != ":memory:":
+        folder = Path(parsed.database).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise RuleError("serve", f"--database: the folder {folder} does not exist")
+    return url
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -66,7 +91,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise RuleError("serve", f"cannot listen on {args.host}:{args.port}: {exc.strerror}"
                         ) from None
     port = sock.getsockname()[1]
-    store = Store(args.database or default_database_url())
+    store = Store(database_url(args.database) if args.database else default_database_url())
     app = create_app(store=store)
     shown = "127.0.0.1" if args.host in {"0.0.0.0", ""} else (
         "[::1]" if args.host == "::" else (f"[{args.host}]" if ":" in args.host else args.host))

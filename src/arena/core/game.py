@@ -8,6 +8,7 @@ ruling texts' "seat 1" (the Elimination Candidate, G-8) and seat 1 is the DMO.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -256,6 +257,11 @@ class Game(ABC, Generic[S, C]):
         return spec.prompt if spec else ""
 
 
+MAX_SETTING = 10_000_000
+"""The largest number a game setting may hold (seconds: about 115 days; counts)."""
+MAX_TEXT_SETTING = 200_000
+
+
 def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> GameConfig:
     """Build a frozen config dataclass from plain values with type coercion and clear errors."""
     fields = {f.name: f for f in dataclasses.fields(cls)}
@@ -279,10 +285,21 @@ def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> Gam
                 value = tuple(x.strip() for x in raw.split(",")) if isinstance(raw, str) else tuple(raw)
             else:
                 value = raw
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise RuleError("G-5", f"setting {key!r}: {exc}") from None
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-            raise RuleError("G-5", f"setting {key!r} may not be negative")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if value < 0:
+                raise RuleError("G-5", f"setting {key!r} may not be negative")
+            # Every duration and count is bounded: Infinity cannot be stored or shown, and a
+            # huge count could keep the server resolving deadlines for minutes.
+            if not math.isfinite(value) or value > MAX_SETTING:
+                raise RuleError("G-5", f"setting {key!r} must be a finite number up to "
+                                       f"{MAX_SETTING:,}")
+        if isinstance(value, str) and len(value) > MAX_TEXT_SETTING:
+            raise RuleError("G-5", f"setting {key!r} is longer than {MAX_TEXT_SETTING:,} "
+                                   "characters")
+        if isinstance(value, tuple) and len(value) > 64:
+            raise RuleError("G-5", f"setting {key!r} has more than 64 entries")
         kwargs[key] = value
     return cls(**kwargs)
 

@@ -41,6 +41,10 @@ INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end"
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
+MIN_TIME_SCALE = 0.001
+MAX_TIME_SCALE = 1000.0
+
+
 @dataclass(frozen=True)
 class MatchSettings:
     """Settings of one match that are not the game's: G-4 early close, G-5 time scale, G-9."""
@@ -55,13 +59,31 @@ class MatchSettings:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchSettings:
         settings = cls(
-            time_scale=float(data.get("time_scale", 1.0)),
-            early_close=bool(data.get("early_close", True)),
-            reveal_at_end=bool(data.get("reveal_at_end", True)),
+            time_scale=_number(data.get("time_scale", 1.0)),
+            early_close=_flag(data.get("early_close", True), "early_close"),
+            reveal_at_end=_flag(data.get("reveal_at_end", True), "reveal_at_end"),
         )
-        if not settings.time_scale > 0:
-            raise RuleError("G-5", "the time scale must be positive")
+        if not MIN_TIME_SCALE <= settings.time_scale <= MAX_TIME_SCALE:
+            # A time scale near zero turns a whole match into a burst of deadlines that the
+            # server must resolve at once; Infinity cannot be stored.
+            raise RuleError("G-5", f"the time scale must be between {MIN_TIME_SCALE} and "
+                                   f"{MAX_TIME_SCALE:g}")
         return settings
+
+
+def _flag(raw: object, name: str) -> bool:
+    if not isinstance(raw, bool):  # "false" is a true string: refuse rather than guess
+        raise RuleError("G-5", f"{name!r} must be true or false")
+    return raw
+
+
+def _number(raw: object) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise RuleError("G-5", f"a number is needed, not {raw!r}"[:100])
+    try:
+        return float(raw)
+    except (ValueError, OverflowError):
+        raise RuleError("G-5", f"a number is needed, not {raw!r}"[:100]) from None
 
 
 @dataclass(frozen=True)
@@ -256,8 +278,8 @@ class Match:
         self._process(t, inclusive=True)
         if self.finished:
             raise RuleError("host", "the match is over")
-        if not seconds > 0:
-            raise RuleError("host", "an extension must be a positive number of seconds")
+        if not 0 < seconds <= 7 * 24 * 3600:
+            raise RuleError("host", "an extension must be between 0 and one week of seconds")
         if self.base_passed:
             self.reserve_end = {s: e + seconds for s, e in self.reserve_end.items()}
         else:

@@ -247,7 +247,7 @@ async def host_action(request: Request) -> JSONResponse:
         elif action == "extend":
             try:
                 seconds = float(body.get("seconds", 60))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise RuleError("host", "'seconds' must be a number") from None
             if not 0 < seconds <= 7 * 24 * 3600:
                 raise RuleError("host", "an extension must be between 0 and one week")

@@ -28,9 +28,12 @@ from arena.core.game import (
 from arena.games.feather import bot as botmod
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
-from arena.games.feather.scenario import SessionSpec, load_scenario
+from arena.games.feather.scenario import SessionSpec, load_scenario, parse_scenario
 from arena.games.feather.tick import Board, Outcome, check_action, new_board, step
 from arena.games.feather.view import board_json
+
+MAX_SESSION_TICKS = 600
+"""Ten times the text's 60 ticks: enough for any variant, bounded so no match is endless."""
 
 ACTION_HELP = ("fill BASIN BUCKET | drain BUCKET [-> BASIN] | transfer A -> B | complete A+B N | "
                "exchange A B | modify B -2..2 | sip [opp] B | lock B | accelerate BASIN 1..10 | "
@@ -44,6 +47,8 @@ class FeatherConfig(GameConfig):
     holding the ankh at the start, as the DMO decides (LF-5)."""
 
     scenario: str = "default"
+    scenario_text: str = ""
+    """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
     tick: float = 10.0
     study: float = 60.0
     practice: bool = True
@@ -71,7 +76,11 @@ class FeatherState:
 
 
 def _sessions(config: FeatherConfig) -> tuple[str, tuple[SessionSpec, ...]]:
-    scenario = load_scenario(config.scenario)
+    scenario = (parse_scenario(config.scenario_text, "host scenario") if config.scenario_text
+                else load_scenario(config.scenario))
+    for ticks in (config.session_ticks, config.practice_ticks):
+        if ticks > MAX_SESSION_TICKS:
+            raise RuleError("LF-1", f"a session has at most {MAX_SESSION_TICKS} ticks")
     out: list[SessionSpec] = []
     for s in scenario.sessions:
         if s.practice and not config.practice:

@@ -193,17 +193,16 @@ def shipped() -> tuple[str, ...]:
 _cache: dict[str, Scenario] = {}
 
 
-def load_scenario(name_or_path: str) -> Scenario:
-    """A shipped scenario by name (``example``, ``default``) or a TOML file by path."""
-    if name_or_path in _cache:
-        return _cache[name_or_path]
-    path = SCENARIO_DIR / f"{name_or_path}.toml"
-    if path.is_file():
-        scenario = parse_scenario(path.read_text(encoding="utf-8"), name_or_path)
-        _cache[name_or_path] = scenario  # shipped files never change while running
-        return scenario
-    path = Path(name_or_path)
-    if path.suffix != ".toml" or not path.is_file():
-        raise RuleError("LF-7", f"no scenario {name_or_path!r}: not a shipped one "
-                                f"({', '.join(shipped())}) and not a .toml file")
-    return parse_scenario(path.read_text(encoding="utf-8"), path.stem)
+def load_scenario(name: str) -> Scenario:
+    """A shipped scenario by name (``example``, ``default``). Never a path: a match must not
+    depend on (or reveal) files outside the project, and its record must replay anywhere;
+    a host's own scenario travels inline in the match config (``scenario_text``)."""
+    if name in _cache:
+        return _cache[name]
+    if name not in shipped():
+        raise RuleError("LF-7", f"no shipped scenario {name[:40]!r} (shipped: "
+                                f"{', '.join(shipped())}); give your own as scenario_text")
+    path = SCENARIO_DIR / f"{name}.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), name)
+    _cache[name] = scenario  # shipped files never change while running
+    return scenario
