@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from arena.core.errors import RuleError
 
@@ -40,10 +41,17 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes as one line, like every other bad input (the full usage is --help)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with the full parser of the command ``argv`` names (every command when
     ``argv`` is None) and a one-line entry for each other command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="arena", description="Host and analyse online-reality-game matches."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

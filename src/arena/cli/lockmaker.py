@@ -2,7 +2,7 @@
 
 - ``solve LOCK`` (a lock file, ``-`` for stdin) or ``solve --rush STRING``: the optimal solution
   or a proof of impossibility; ``--json`` gives ``{"solvable", "moves", "solution", "states"}``.
-- ``check LOCK SOLUTION`` (SOLUTION a file, ``-``, or the moves themselves): ``{"valid",
+- ``check LOCK SOLUTION_FILE`` or ``check LOCK --moves "..."`` (never guesses which): ``{"valid",
   "solved", "moves", "error"}``; exit 0 when valid and solved, else 1.
 - ``render LOCK -o FILE``: SVG or PNG by the file's extension.
 - ``validate LOCK --pieces LIST``: is it a legal construction for those drafted pieces (LM-15,
@@ -46,9 +46,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
-    c.add_argument("items", nargs="+", metavar="LOCK SOLUTION",
-                   help="lock file (or - ) and solution (file, -, or the moves); with --rush "
-                        "only the solution")
+    c.add_argument("items", nargs="*", metavar="LOCK [SOLUTION_FILE]",
+                   help="lock file (or -) and a solution file (or -); with --rush no lock file")
+    c.add_argument("--moves", metavar="MOVES", help='the solution itself, e.g. "K R1, B2 D1"')
     c.add_argument("--rush", metavar="STRING")
     c.add_argument("--json", action="store_true")
     c.set_defaults(handler=_check)
@@ -91,19 +91,33 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    items: list[str] = args.items
+    items: list[str] = list(args.items)
+    # Two unambiguous forms (issue 18): a solution FILE, or --moves "...". A word that is
+    # not a file is never read as moves, so a typo in a file name is reported as such.
     if args.rush is not None:
-        if len(items) != 1:
-            raise RuleError("LM-11", "with --rush give only the solution")
-        pos, sol_arg = read_rush(args.rush), items[0]
+        pos = read_rush(args.rush)
+    elif not items:
+        raise RuleError("LM-11", "give the lock file (or --rush STRING)")
     else:
-        if len(items) != 2:
-            raise RuleError("LM-11", "give a lock file and a solution")
-        pos, sol_arg = read_lock(read_text_arg(items[0])), items[1]
+        pos = read_lock(read_text_arg(items.pop(0)))
+    if len(items) > 1:
+        raise RuleError("LM-11", f"unexpected argument {items[1]!r}: give one solution file or "
+                                 "--moves")
+    if items and args.moves is not None:
+        raise RuleError("LM-11", "give the solution once: a file or --moves, not both")
+    if not items and args.moves is None:
+        raise RuleError("LM-11", "the solution is missing: give a solution file or --moves "
+                                 '"K R1, ..."')
     problems = pos.problems()
     if problems:
         raise construction_error(problems, "not a legal lock: ")
-    text = read_text_arg(sol_arg) if sol_arg == "-" or Path(sol_arg).is_file() else sol_arg
+    if items:
+        if items[0] != "-" and not Path(items[0]).exists():
+            raise RuleError("LM-11", f"the solution file {items[0]!r} does not exist (moves go "
+                                     'in --moves "...")')
+        text = read_text_arg(items[0])
+    else:
+        text = args.moves
     try:
         rep = replay(pos, text)
         data = {"valid": rep.valid, "solved": rep.solved, "moves": rep.moves, "error": rep.error}
