@@ -228,14 +228,14 @@ def play_round(m: Match, clock: ManualClock, *, t0: float, s0: str, t1: float, s
     m.submit(1, s1, final=True)
     for seat in (0, 1):
         m.submit(seat, decide[seat], final=True)
-    for seat in (0, 1):
-        if m.state.stage == "counter" and m.state.counter_queue[0] == seat:
+    if m.state.stage == "counter":  # LM-17: both countersolves in one phase
+        for seat in (0, 1):
             text = counter[seat]
-            if text is None:
-                clock.advance(10_000)
-                m.advance()
-            else:
+            if m.state.counter_windows[seat] is not None and text is not None:
                 m.submit(seat, text, final=True)
+        if m.state.stage == "counter":
+            clock.advance(10_000)
+            m.advance()
 
 
 def test_lm19_solve_faster_fewer_points() -> None:
@@ -294,9 +294,8 @@ def test_lm18_correct_impossible_call_earns_five_and_caps_the_maker() -> None:
     m.submit(1, "K R2", final=True)  # seat 2 solves seat 1's lock: +1
     assert m.state.stage == "decide"
     m.submit(0, "countersolve", final=True)  # seat 1 countersolves and fails: seat 2 +3 ...
-    # seat 2's lock was declared impossible: it goes to countersolving for 5 minutes
-    queue = m.state.counter_queue
-    assert queue == (0, 1)
+    # seat 2's lock was declared impossible: its countersolve has run since solving ended
+    assert m.state.forced_active(1) and not m.state.forced_active(0)
     clock.advance(10_000)
     m.advance()
     assert m.spec is None or m.state.stage != "counter"
@@ -312,7 +311,9 @@ def test_lm18_wrong_impossible_call_maker_solves_and_earns_one() -> None:
     clock.advance(30)
     m.submit(1, "K R2", final=True)
     m.submit(0, "pass", final=True)
-    assert m.spec is not None and m.spec.name == "counter" and m.spec.duration == 300.0
+    # LM-17: seat 2's forced countersolve started when solving ended, so it may answer
+    # during the decide phase already, with the rule's 5 minutes as its window.
+    assert m.spec is not None and m.spec.name == "decide" and m.state.forced_left[1] == 300.0
     m.submit(1, "K R2", final=True)
     # seat 2: solved +1 (no faster/fewer points in a round with an impossible call), +1 for
     # solving its own lock declared impossible.
@@ -479,3 +480,41 @@ def test_lm21_one_seat_out_of_reserve_still_loses_alone() -> None:
     clock.advance(10_000)
     m.advance()
     assert m.result is not None and m.result.winner == 1 and not m.result.double_loss
+
+
+def test_lm17_both_countersolves_run_at_once_each_in_its_own_window() -> None:
+    m, clock = start()
+    to_solve(m)
+    clock.advance(40)
+    m.submit(0, "K R2", final=True)  # seat 1 solved seat 2's lock in 40 s
+    clock.advance(20)
+    m.submit(1, "K R2", final=True)  # seat 2 solved seat 1's lock in 60 s
+    m.submit(0, "countersolve", final=True)
+    m.submit(1, "countersolve", final=True)
+    assert m.spec is not None and m.spec.name == "counter" and m.spec.must == {0, 1}
+    assert m.state.counter_windows == (60.0, 40.0)  # each maker as long as its solver took
+    assert m.spec.duration == 60.0 and not m.spec.scaled
+    clock.advance(45)
+    with pytest.raises(RuleError, match="LM-17") as err:
+        m.submit(1, "K R2")  # seat 2's 40 s are over, though the phase still runs
+    assert "ended" in str(err.value)
+    m.submit(0, "K R2", final=True)  # seat 1 is still inside its 60 s
+    clock.advance(100)
+    m.advance()
+    solved = {e["seat"]: e["solved"] for e in events(m, "countersolved")}
+    assert solved == {0: True, 1: False}
+
+
+def test_lm17_a_forced_countersolve_starts_when_solving_ends() -> None:
+    m, clock = start()
+    to_build(m)
+    m.submit(0, IMPOSSIBLE0, final=True)
+    m.submit(1, LOCK1, final=True)
+    m.submit(1, "impossible", final=True)  # seat 2 calls seat 1's lock impossible
+    clock.advance(100)
+    m.submit(0, "K R2", final=True)  # seat 1 solves seat 2's lock at 100 s: solving ends
+    assert m.state.stage == "decide" and m.state.forced_active(0)
+    clock.advance(30)
+    m.advance()  # the decide phase runs out: 30 s of seat 1's 5 minutes are gone
+    assert m.spec is not None and m.spec.name == "counter"
+    assert m.state.counter_windows[0] == pytest.approx(270.0)

@@ -80,6 +80,9 @@ class SubmitContext:
 
     at: float
     previous: tuple[Submission, ...] = ()
+    scale: float = 1.0
+    """The match's time scale (G-5): real seconds per rule second, for a game that mixes a
+    rule duration with a measured one (LM-17's countersolve windows)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class PhaseOutcome:
     history: Mapping[int, tuple[Submission, ...]]
     missing: frozenset[int]
     ended_at: float
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)

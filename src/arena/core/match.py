@@ -212,7 +212,8 @@ class Match:
         spec = self._open_for(seat)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        value = self.game.validate(self.state, seat, text, SubmitContext(at=at, previous=previous))
+        ctx = SubmitContext(at=at, previous=previous, scale=self.settings.time_scale)
+        value = self.game.validate(self.state, seat, text, ctx)
         in_reserve = seat in self.reserve_end
         sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
         self.history.setdefault(seat, []).append(sub)
@@ -603,6 +604,7 @@ class Match:
             history={s: tuple(v) for s, v in self.history.items()},
             missing=frozenset(s for s in spec.must if s not in standing),
             ended_at=t - self.phase_start,
+            scale=self.settings.time_scale,
         )
         rng = rngmod.derive(self.seed, "phase", self.phase_no)
         self.phase_ends[self.phase_no] = (spec.name, t)

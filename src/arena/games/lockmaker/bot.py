@@ -189,6 +189,16 @@ def bot_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random)
         if res.solvable:
             return solution_text(lock, res)
         return "impossible" if res.complete else None
+    if st in ("pick", "decide") and state.forced_active(seat):
+        # A lock it made was declared impossible: its countersolve runs from the end of
+        # solving (LM-17, LM-18), so it answers with a solution if it has one.
+        own = state.locks[seat]
+        assert own is not None
+        res = cached_solve(own, SOLVE_BUDGET)
+        if res.solvable:
+            return solution_text(own, res)
+        if st == "decide" or len(state.solutions[seat]) < 2:
+            return None
     if st == "pick":
         sols = state.solutions[seat]
         best = min(range(len(sols)), key=lambda i: (sols[i].moves, sols[i].at))
@@ -242,6 +252,14 @@ def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Rand
         assert lock is not None
         res = cached_solve(lock, RANDOM_BUDGET)
         return solution_text(lock, res) if res.solvable else "impossible"
+    if st in ("pick", "decide") and state.forced_active(seat):
+        own = state.locks[seat]
+        assert own is not None
+        res = cached_solve(own, RANDOM_BUDGET)
+        if res.solvable and rng.random() < 0.7:
+            return solution_text(own, res)
+        if st == "decide" or len(state.solutions[seat]) < 2:
+            return None
     if st == "pick":
         return str(rng.randint(1, len(state.solutions[seat])))
     if st == "decide":

@@ -108,8 +108,12 @@ class LMState:
     final: tuple[Solution | None, Solution | None] = (None, None)
     announced: bool = False
     counter_wanted: tuple[bool, bool] = (False, False)
-    counter_queue: tuple[int, ...] = ()
     counter_done: tuple[tuple[int, bool, int | None], ...] = ()
+    forced_left: tuple[float | None, float | None] = (None, None)
+    """Real seconds left of each maker's countersolve forced by an impossible call (LM-18):
+    it starts when solving ends and runs through the pick and decide phases (LM-17)."""
+    counter_windows: tuple[float | None, float | None] = (None, None)
+    """Each maker's window in the countersolve phase, in real seconds from its start."""
     history: tuple[RoundRecord, ...] = ()
     result: Result | None = field(default=None)
 
@@ -130,6 +134,27 @@ class LMState:
 
     def turn_picks(self) -> int:
         return 1 if self.draft_turn == 0 else 2
+
+    def forced_active(self, maker: int) -> bool:
+        """Whether ``maker`` is still countersolving a lock declared impossible (LM-18)."""
+        return self.forced_left[maker] is not None and all(
+            m != maker for m, _, _ in self.counter_done)
+
+
+def _last_of(outcome: PhaseOutcome, seat: int, kind: type) -> Any:
+    """The seat's last accepted value of one kind in the phase (a pick number or a decision;
+    a forced countersolve in the same phase is kept apart, LM-17)."""
+    for sub in reversed(outcome.history.get(seat, ())):
+        if type(sub.value) is kind:
+            return sub.value
+    return None
+
+
+def _last_counter(outcome: PhaseOutcome, seat: int) -> dict[str, Any] | None:
+    for sub in reversed(outcome.history.get(seat, ())):
+        if isinstance(sub.value, dict) and sub.value.get("kind") == "counter":
+            return sub.value
+    return None
 
 
 def _read_lock_text(text: str) -> Position:
@@ -185,21 +210,25 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         if st == "solve":
             return PhaseSpec("solve", c.solve, must=frozenset({0, 1}),
                              prompt="a solution (e.g. BC1 L1, C34 D2, K R1) or impossible")
+        forced = frozenset(m for m in (0, 1) if state.forced_active(m))
         if st == "pick":
             may = frozenset(s for s in (0, 1) if len(state.solutions[s]) > 1)
-            return PhaseSpec("pick", c.pick, may=may, prompt="the number of the solution that counts")
+            return PhaseSpec("pick", c.pick, may=may | forced,
+                             prompt="the number of the solution that counts"
+                                    + ("; a lock declared impossible: its solution" if forced
+                                       else ""))
         if st == "decide":
             may = frozenset(m for m in (0, 1) if state.final[1 - m] is not None)
-            return PhaseSpec("decide", c.decide, may=may, prompt="countersolve or pass")
+            return PhaseSpec("decide", c.decide, may=may | forced,
+                             prompt="countersolve or pass"
+                                    + ("; a lock declared impossible: its solution" if forced
+                                       else ""))
         if st == "counter":
-            maker = state.counter_queue[0]
-            if state.impossible[1 - maker]:
-                return PhaseSpec("counter", c.impossible_counter, must=frozenset({maker}),
-                                 prompt="solve your own lock (declared impossible)")
-            sol = state.final[1 - maker]
-            assert sol is not None
-            return PhaseSpec("counter", max(sol.at, c.min_counter), must=frozenset({maker}),
-                             scaled=False, prompt="solve your own lock")
+            # LM-17: both countersolves at once, each maker in its own window.
+            makers = frozenset(m for m in (0, 1) if state.counter_windows[m] is not None)
+            longest = max(w for w in state.counter_windows if w is not None)
+            return PhaseSpec("counter", longest, must=makers, scaled=False,
+                             prompt="solve your own lock")
         raise AssertionError(st)  # pragma: no cover
 
     def validate(self, state: LMState, seat: int, text: str, ctx: SubmitContext) -> JSON:
@@ -230,6 +259,10 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             lock = state.locks[1 - seat]
             assert lock is not None
             return {"kind": "solution", **_checked(lock, text)}
+        if st in ("pick", "decide") and state.forced_active(seat) and not (
+                word.removeprefix("pick").strip().lstrip("#").isdigit()
+                or word in ("countersolve", "counter", "yes", "pass", "no")):
+            return self._validate_counter(state, seat, text, ctx)
         if st == "pick":
             n = len(state.solutions[seat])
             digits = word.removeprefix("pick").strip().lstrip("#")
@@ -246,10 +279,21 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                 return False
             raise ParseError("LM-17", "answer 'countersolve' or 'pass'")
         if st == "counter":
-            lock = state.locks[seat]
-            assert lock is not None
-            return _checked(lock, text)
+            return self._validate_counter(state, seat, text, ctx)
         raise RuleError("G-2", "the match is over")
+
+    def _validate_counter(self, state: LMState, seat: int, text: str, ctx: SubmitContext
+                          ) -> JSON:
+        """A countersolve of the seat's own lock, inside the seat's own window (LM-17)."""
+        window = (state.counter_windows[seat] if state.stage == "counter"
+                  else state.forced_left[seat])
+        if window is None:
+            raise RuleError("LM-17", "you have no countersolve to make")
+        if ctx.at > window:
+            raise RuleError("LM-17", f"your countersolve time ended {ctx.at - window:.1f} s ago")
+        lock = state.locks[seat]
+        assert lock is not None
+        return {"kind": "counter", **_checked(lock, text)}
 
     def _validate_draft(self, state: LMState, text: str) -> JSON:
         items = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
@@ -314,6 +358,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return (replace(state, stage="solve", locks=(locks[0], locks[1])),
                     [GameEvent("locks_shown", shown)])
         if st == "solve":
+            c = state.config
             sols: list[tuple[Solution, ...]] = [(), ()]
             imp = [False, False]
             for s in (0, 1):
@@ -335,35 +380,41 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                     events.append(GameEvent("your_solutions", {
                         "solutions": [{"text": x.text, "moves": x.moves, "at": x.at}
                                       for x in sols[s]]}, to=frozenset({s})))
+            # LM-17/LM-18: a lock declared impossible is countersolved from now, through the
+            # pick and decide phases, for the rule's 5 minutes (real seconds at this scale).
+            forced = tuple(c.impossible_counter * outcome.scale if imp[1 - m] else None
+                           for m in (0, 1))
             state = replace(state, solutions=(sols[0], sols[1]), impossible=(imp[0], imp[1]),
-                            stage="pick")
+                            stage="pick", forced_left=(forced[0], forced[1]))
             if not any(len(x) > 1 for x in sols):  # nothing to choose between: no pick phase
                 return self._announce(state, {}, events)
             return state, events
         if st == "pick":
-            chosen = {s: int(sub.value) for s, sub in standing.items()}
-            return self._announce(state, chosen, [])
+            state, events = self._forced_progress(state, outcome)
+            chosen = {s: int(v) for s, sub in standing.items()
+                      if isinstance(v := _last_of(outcome, s, int), int)}
+            return self._announce(state, chosen, events)
         if st == "decide":
-            wanted = tuple(bool(standing[m].value) if m in standing else False for m in (0, 1))
-            queue = tuple(m for m in (0, 1)
-                          if state.impossible[1 - m] or (wanted[m] and state.final[1 - m]))
-            ev = GameEvent("countersolve_decisions", {
-                "seat_1": wanted[0], "seat_2": wanted[1]})
-            state = replace(state, counter_wanted=(wanted[0], wanted[1]), counter_queue=queue)
-            if not queue:
-                return self._score_round(state, [ev])
-            return replace(state, stage="counter"), [ev]
+            state, events = self._forced_progress(state, outcome)
+            wanted = tuple(bool(v) if isinstance(v := _last_of(outcome, m, bool), bool)
+                           else False for m in (0, 1))
+            events.append(GameEvent("countersolve_decisions", {
+                "seat_1": wanted[0], "seat_2": wanted[1]}))
+            state = replace(state, counter_wanted=(wanted[0], wanted[1]))
+            return self._open_counter(state, events)
         if st == "counter":
-            maker = state.counter_queue[0]
-            got = standing.get(maker)
-            moves = None if got is None else int(got.value["moves"])
-            done = (*state.counter_done, (maker, got is not None, moves))
-            ev = GameEvent("countersolved", {"seat": maker, "solved": got is not None,
-                                             "moves": moves})
-            state = replace(state, counter_done=done, counter_queue=state.counter_queue[1:])
-            if state.counter_queue:
-                return state, [ev]
-            return self._score_round(state, [ev])
+            events = []
+            done = list(state.counter_done)
+            for maker in (0, 1):
+                if state.counter_windows[maker] is None:
+                    continue
+                got = _last_counter(outcome, maker)
+                moves = None if got is None else int(got["moves"])
+                done.append((maker, got is not None, moves))
+                events.append(GameEvent("countersolved", {"seat": maker, "solved": got is not None,
+                                                          "moves": moves}))
+            state = replace(state, counter_done=tuple(done), counter_windows=(None, None))
+            return self._score_round(state, events)
         raise AssertionError(st)  # pragma: no cover
 
     # ------------------------------------------------------------------ stage helpers
@@ -390,12 +441,46 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         f = final[0], final[1]
         state = replace(state, final=f, announced=True, stage="decide")
         events = [*events, GameEvent("solutions_announced", data)]
-        if not any(f[1 - m] is not None for m in (0, 1)):
-            queue = tuple(m for m in (0, 1) if state.impossible[1 - m])
-            if queue:
-                return replace(state, stage="counter", counter_queue=queue), events
-            return self._score_round(state, events)
+        if not any(f[1 - m] is not None for m in (0, 1)):  # nothing to decide
+            return self._open_counter(state, events)
         return state, events
+
+    def _forced_progress(self, state: LMState, outcome: PhaseOutcome
+                         ) -> tuple[LMState, list[GameEvent]]:
+        """A pick or decide phase ended: forced countersolves made in it are done; the others
+        lose the phase's time from their window (LM-17, LM-18)."""
+        events: list[GameEvent] = []
+        left = list(state.forced_left)
+        done = list(state.counter_done)
+        for m in (0, 1):
+            if not state.forced_active(m):
+                continue
+            got = _last_counter(outcome, m)
+            remaining = (left[m] or 0.0) - outcome.ended_at
+            if got is not None or remaining <= 0:
+                moves = None if got is None else int(got["moves"])
+                done.append((m, got is not None, moves))
+                events.append(GameEvent("countersolved", {"seat": m, "solved": got is not None,
+                                                          "moves": moves}))
+            else:
+                left[m] = remaining
+        return replace(state, forced_left=(left[0], left[1]), counter_done=tuple(done)), events
+
+    def _open_counter(self, state: LMState, events: list[GameEvent]
+                      ) -> tuple[LMState, list[GameEvent]]:
+        """LM-17: the round's countersolves in one phase, each maker in its own window: a
+        voluntary one lasts as long as the solver took, a forced one what is left of its 5
+        minutes. No countersolve at all: the round is scored."""
+        windows: list[float | None] = [None, None]
+        for m in (0, 1):
+            sol = state.final[1 - m]
+            if state.forced_active(m):
+                windows[m] = state.forced_left[m]
+            elif state.counter_wanted[m] and sol is not None:
+                windows[m] = max(sol.at, state.config.min_counter)
+        if windows == [None, None]:
+            return self._score_round(state, events)
+        return replace(state, stage="counter", counter_windows=(windows[0], windows[1])), events
 
     def _score_round(self, state: LMState, events: list[GameEvent]
                      ) -> tuple[LMState, list[GameEvent]]:
@@ -470,7 +555,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             state, round=nxt, stage="study", pool=state.rounds[nxt].pool, hands=((), ()),
             draft_turn=0, stopped=(False, False), locks=(None, None), solutions=((), ()),
             impossible=(False, False), final=(None, None), announced=False,
-            counter_wanted=(False, False), counter_queue=(), counter_done=(),
+            counter_wanted=(False, False), counter_done=(),
+            forced_left=(None, None), counter_windows=(None, None),
         ), events
 
     def _end_check(self, state: LMState) -> Result | None:
@@ -541,7 +627,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         if state.announced:
             out["final"] = [None if f is None else {"moves": f.moves, "time": f.at}
                             for f in state.final]
-            out["countersolvers"] = list(state.counter_queue)
+            out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
+                                     or (state.stage != "counter" and state.forced_active(m))]
         def labels(s: int) -> list[str]:
             return [_solution_label(s, i, x) for i, x in enumerate(state.solutions[s], 1)]
 
