@@ -30,7 +30,11 @@ def free_port() -> int:
 class ServerProcess:
     """One server process on a database; :meth:`kill` is SIGKILL, :meth:`start` restarts."""
 
-    def __init__(self, database: str, log_path: Path, port: int | None = None) -> None:
+    def __init__(self, database: str, log_path: Path, port: int | None = None, *,
+                 create_limit: str | None = "10000,1000") -> None:
+        """``create_limit`` lifts the per-address creation limit for suites that create many
+        matches at once; None keeps the server's default (the flood test)."""
+        self.create_limit = create_limit
         self.database = database
         self.log_path = log_path
         self.port = port or free_port()
@@ -42,6 +46,8 @@ class ServerProcess:
     def start(self, timeout: float = 60.0) -> ServerProcess:
         env = dict(os.environ)
         env["ARENA_EXTRA_GAMES"] = "toygame:TOY"
+        if self.create_limit is not None:
+            env["ARENA_CREATE_LIMIT"] = self.create_limit
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "tests"), str(ROOT / "src"), env.get("PYTHONPATH", "")])
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed when the process ends

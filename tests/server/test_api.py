@@ -286,3 +286,53 @@ def test_lo10_se1_locked_out_with_four_named_seats_uses_those_names(
                          json={"game": "lockedout", "seats": [{"name": "Al"}, {"name": "al"},
                                                               {"name": "Bo"}]})
     assert r.status_code == 422 and "LO-10" in r.json()["error"]
+
+
+@pytest.mark.parametrize(("frame", "code"), [(b"\x00\x01binary", 1003), ("x" * 5000, 1009)])
+def test_socket_bad_frames_get_a_close_frame_with_a_reason(server: ServerProcess,
+                                                           frame: Any, code: int) -> None:
+    """Issue 20 defect 5: a binary frame or an oversized message is answered with a close
+    frame naming the problem, not a dropped connection; the server keeps serving."""
+    from websockets.exceptions import ConnectionClosed
+
+    m = server.create("toy")
+    url = server.url.replace("http", "ws", 1) + f"/ws/{m['id']}?token={m['tokens']['seats'][0]}"
+    with connect(url) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        ws.send(frame)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == code
+        assert closed.value.rcvd.reason
+    assert server.http.get(f"{server.url}/api/games").status_code == 200
+
+
+def test_rate_limit_buckets_refill_and_name_the_wait() -> None:
+    from arena.server.errors import ApiError
+    from arena.server.limits import RateLimit
+
+    limit = RateLimit(burst=3, per_second=0.5, what="matches created from this address")
+    for _ in range(3):
+        limit.take("1.2.3.4", now=100.0)
+    with pytest.raises(ApiError) as err:
+        limit.take("1.2.3.4", now=100.0)
+    assert err.value.status == 429 and "try again in 2 s" in err.value.message
+    limit.take("5.6.7.8", now=100.0)  # other addresses are not held back
+    limit.take("1.2.3.4", now=102.0)  # refilled one token after 2 s
+
+
+def test_creation_flood_is_refused_with_429_and_other_endpoints_answer(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder: Path = tmp_path_factory.mktemp("flood")
+    proc = ServerProcess(f"sqlite:///{folder / 'f.db'}", folder / "server.log",
+                         create_limit=None).start()
+    try:
+        codes = [proc.http.post(proc.url + "/api/matches", json={"game": "toy"}).status_code
+                 for _ in range(80)]
+        assert codes.count(201) <= 65 and codes.count(429) >= 15, codes
+        r = proc.http.post(proc.url + "/api/matches", json={"game": "toy"})
+        assert r.status_code == 429 and "too many matches" in r.json()["error"]
+        assert proc.http.get(proc.url + "/api/games").status_code == 200
+    finally:
+        proc.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 from typing import Any
 
 from starlette.requests import Request
@@ -19,7 +20,7 @@ from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
 from arena.core.registry import all_games, get_game
 from arena.server.access import Access, resolve, token_of
 from arena.server.errors import ApiError
-from arena.server.limits import MAX_TEXT, read_json
+from arena.server.limits import MAX_TEXT, RateLimit, read_json
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner, events_json, view_for
 from arena.store import MatchRecord, Store
@@ -80,7 +81,23 @@ def links(request: Request, match_id: str, seat_tokens: tuple[str, ...], spectat
             "host": page + host}
 
 
+def _create_limit() -> RateLimit:
+    """60 at once, then one a second per address; ``ARENA_CREATE_LIMIT=burst,per_second``
+    changes it (a test suite or a busy event desk creates more)."""
+    burst, rate = 60, 1.0
+    raw = os.environ.get("ARENA_CREATE_LIMIT", "")
+    if raw:
+        first, _, second = raw.partition(",")
+        burst, rate = int(first), float(second or 1.0)
+    return RateLimit(burst=burst, per_second=rate, what="matches created from this address")
+
+
+CREATE_LIMIT = _create_limit()
+ACT_LIMIT = RateLimit(burst=40, per_second=5.0, what="submissions from this link")
+
+
 async def create_match(request: Request) -> JSONResponse:
+    CREATE_LIMIT.take(request.client.host if request.client else "?")
     body = await read_json(request)
     created = await matches_of(request).create(body)
     rid = created.owner.record.id
@@ -189,6 +206,7 @@ def _phase_of(body: dict[str, Any]) -> int | None:
 async def submit(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
+    ACT_LIMIT.take(f"{owner.record.id}:{seat}")
     body = await read_json(request)
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise ApiError(400, "request", "send {\"text\": \"...\", \"final\": false}")
@@ -218,6 +236,7 @@ async def submit(request: Request) -> JSONResponse:
 async def confirm(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
+    ACT_LIMIT.take(f"{owner.record.id}:{seat}")
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")

@@ -1,8 +1,12 @@
-"""Bounds on what a client may send (issue 9 point 8): body size and submission length."""
+"""Bounds on what a client may send (issue 9 point 8, issue 20 defect 7): body size and
+submission length, how long a body may take to arrive, and how often one address may create
+matches or one link may act."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -48,11 +52,16 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
     """The JSON body, read with a cap (a chunked body has no length to check up front)."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "request", f"the body may be at most {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ApiError(413, "request", f"the body may be at most {limit} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, "request", f"the body did not arrive within {BODY_SECONDS:g} s"
+                       ) from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -62,3 +71,32 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         raise ApiError(400, "request", "the body is not valid JSON") from None
     except RecursionError:
         raise ApiError(400, "request", "the body is nested too deeply") from None
+
+
+BODY_SECONDS = 10.0
+"""How long a request body may take to arrive: a body that trickles is cut off."""
+
+
+class RateLimit:
+    """A token bucket per key (an address, a link): ``burst`` at once, then ``per_second``.
+
+    Kept in memory per process; a key idle long enough to refill is forgotten, so the table
+    stays as small as the set of recently busy clients."""
+
+    def __init__(self, burst: int, per_second: float, what: str) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.what = what
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        tokens, last = self.buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.per_second)
+        if tokens < 1.0:
+            wait = (1.0 - tokens) / self.per_second
+            raise ApiError(429, "rate", f"too many {self.what}; try again in {wait:.0f} s")
+        self.buckets[key] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:
+            full = self.burst / self.per_second
+            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}

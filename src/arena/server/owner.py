@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bot_think, bots_to_think
-from arena.core.match import HOST, Match, Viewer
+from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
+from arena.server.errors import ApiError
 from arena.store import MatchRecord, Store
 
 log = logging.getLogger("arena.server")
@@ -120,7 +121,15 @@ class MatchOwner:
     def _commit(self) -> None:
         new = self.match.log[self.persisted:]
         if new:
-            self.store.append_events(self.record.id, new)
+            try:
+                self.store.append_events(self.record.id, new)
+            except Exception as exc:
+                # Memory must not run ahead of the database (issue 20 defect 6): put the
+                # match back as the store has it, and answer that nothing was applied.
+                log.exception("match %s: storing %d events failed", self.record.id, len(new))
+                self._roll_back()
+                raise ApiError(503, "store", "the change could not be saved, so nothing was "
+                                             "applied; try again") from exc
             self.persisted = self.match.log[-1].version
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
@@ -128,6 +137,22 @@ class MatchOwner:
             self._status = "finished"
         if new:
             self._notify()
+
+    def _roll_back(self) -> None:
+        """Rebuild the match from its persisted entries alone (G-7: the inputs and the seed
+        rebuild everything), as it stood after the last successful write."""
+        m = self.match
+        kept = m.log[: self.persisted]
+        inputs = [e for e in kept if e.kind in INPUT_KINDS]
+        until = kept[-1].t if kept else m.created_at
+        rebuilt = Match.replay(m.game, m.config, m.seed, m.settings, m.created_at, inputs,
+                               m.clock, until=until)
+        if [(e.version, e.kind) for e in rebuilt.log[: len(kept)]] != [
+                (e.version, e.kind) for e in kept]:
+            log.warning("match %s: the rebuilt log differs from the stored one", self.record.id)
+        # Entries past the stored log (a deadline at that very moment) are real and are
+        # stored by the next commit, since ``persisted`` still points at the stored end.
+        self.match = rebuilt
 
     # ------------------------------------------------------------------ viewers
     def subscribe(self, viewer: Viewer, since: int) -> Subscriber:

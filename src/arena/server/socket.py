@@ -51,8 +51,15 @@ async def match_socket(ws: WebSocket) -> None:
     sender = asyncio.create_task(pump())
     try:
         while True:
-            text = await ws.receive_text()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:  # a binary frame: close with a reason, never a traceback
+                await ws.close(code=1003, reason="text frames of JSON only")
+                break
             if len(text) > MAX_WS_MESSAGE:
+                await ws.close(code=1009, reason=f"messages are at most {MAX_WS_MESSAGE} bytes")
                 break
             with contextlib.suppress(ValueError):
                 msg = json.loads(text)
