@@ -50,7 +50,7 @@ def test_solve_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_check_valid_and_illegal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "lock.txt"
     f.write_text(LOCK)
-    code, out, _ = run(["lockmaker", "check", str(f), "BC1 L1, C34 D2, K R1", "--json"], capsys)
+    code, out, _ = run(["lockmaker", "check", str(f), "--moves", "BC1 L1, C34 D2, K R1", "--json"], capsys)
     assert code == 0
     assert json.loads(out) == {"valid": True, "solved": True, "moves": 3, "error": None}
     sol = tmp_path / "sol.txt"
@@ -59,7 +59,7 @@ def test_check_valid_and_illegal(tmp_path: Path, capsys: pytest.CaptureFixture[s
     data = json.loads(out)
     assert code == 1 and data["valid"] is False and data["moves"] == 1
     assert "move 2 (K R2)" in data["error"] and "LM-5" in data["error"]
-    code, out, _ = run(["lockmaker", "check", "--rush", FOG51, "K R1", "--json"], capsys)
+    code, out, _ = run(["lockmaker", "check", "--rush", FOG51, "--moves", "K R1", "--json"], capsys)
     assert json.loads(out)["valid"] is False
 
 
@@ -112,7 +112,7 @@ def test_solver_solution_replays_through_check(seed: int, tmp_path: Path,
     assert code == 0
     if not solved["solvable"]:
         return
-    code, out, _ = run(["lockmaker", "check", str(f), ", ".join(solved["solution"]), "--json"],
+    code, out, _ = run(["lockmaker", "check", str(f), "--moves", ", ".join(solved["solution"]), "--json"],
                        capsys)
     assert code == 0
     checked = json.loads(out)

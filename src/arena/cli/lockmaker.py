@@ -2,8 +2,9 @@
 
 - ``solve LOCK`` (a lock file, ``-`` for stdin) or ``solve --rush STRING``: the optimal solution
   or a proof of impossibility; ``--json`` gives ``{"solvable", "moves", "solution", "states"}``.
-- ``check LOCK SOLUTION`` (SOLUTION a file, ``-``, or the moves themselves): ``{"valid",
-  "solved", "moves", "error"}``; exit 0 when valid and solved, else 1.
+- ``check LOCK SOLUTION`` (SOLUTION a file or ``-``) or ``check LOCK --moves "..."`` (the moves
+  themselves; ``--rush STRING`` in place of LOCK): ``{"valid", "solved", "moves", "error"}``;
+  exit 0 when valid and solved, else 1.
 - ``render LOCK -o FILE``: SVG or PNG by the file's extension.
 - ``validate LOCK --pieces LIST``: is it a legal construction for those drafted pieces (LM-15,
   LM-22)? ``{"valid", "problems"}``; exit 0 when valid, else 1.
@@ -46,9 +47,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
-    c.add_argument("items", nargs="+", metavar="LOCK SOLUTION",
-                   help="lock file (or - ) and solution (file, -, or the moves); with --rush "
-                        "only the solution")
+    c.add_argument("items", nargs="*", metavar="FILE",
+                   help="the lock file (or -), then the solution file (or -); with --rush "
+                        "only the solution file; with --moves only the lock file")
+    c.add_argument("--moves", metavar="TEXT", help='the solution itself, e.g. "BC1 L1, K R1"')
     c.add_argument("--rush", metavar="STRING")
     c.add_argument("--json", action="store_true")
     c.set_defaults(handler=_check)
@@ -92,18 +94,20 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     items: list[str] = args.items
+    # Files are files and moves are --moves: a mistyped file name is never read as moves.
+    wanted = (0 if args.rush is not None else 1) + (0 if args.moves is not None else 1)
+    if len(items) != wanted:
+        lock = "--rush STRING" if args.rush is not None else "a lock file"
+        sol = '--moves "..."' if args.moves is not None else 'a solution file (or --moves "...")'
+        raise RuleError("LM-11", f"give {lock} and {sol}; got {len(items)} file argument(s)")
     if args.rush is not None:
-        if len(items) != 1:
-            raise RuleError("LM-11", "with --rush give only the solution")
-        pos, sol_arg = read_rush(args.rush), items[0]
+        pos = read_rush(args.rush)
     else:
-        if len(items) != 2:
-            raise RuleError("LM-11", "give a lock file and a solution")
-        pos, sol_arg = read_lock(read_text_arg(items[0])), items[1]
+        pos = read_lock(_read_named("lock file", items[0]))
     problems = pos.problems()
     if problems:
         raise construction_error(problems, "not a legal lock: ")
-    text = read_text_arg(sol_arg) if sol_arg == "-" or Path(sol_arg).is_file() else sol_arg
+    text = args.moves if args.moves is not None else _read_named("solution file", items[-1])
     try:
         rep = replay(pos, text)
         data = {"valid": rep.valid, "solved": rep.solved, "moves": rep.moves, "error": rep.error}
@@ -117,6 +121,13 @@ def _check(args: argparse.Namespace) -> int:
         human = f"valid but not solved after {data['moves']} moves"
     emit(data, args.json, human)
     return 0 if data["solved"] else 1
+
+
+def _read_named(what: str, path: str) -> str:
+    """A file argument's text; a missing file says which of the arguments it was."""
+    if path != "-" and not Path(path).exists():
+        raise RuleError("LM-11", f"{what} {path!r} not found")
+    return read_text_arg(path)
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -135,7 +146,7 @@ def _render(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     pos = read_lock(read_text_arg(args.lock))
     drafted = parse_piece_list(args.pieces)
-    board = read_board(Path(args.board).read_text(encoding="utf-8")) if args.board else None
+    board = read_board(read_text_arg(args.board)) if args.board else None
     problems = construction_problems(pos, drafted, board)
     data = {"valid": not problems, "problems": problems}
     human = "valid lock" if not problems else "invalid lock:\n" + "\n".join(

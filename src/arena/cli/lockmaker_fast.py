@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterator
 
 from arena.cli._lockmaker_io import load_position
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, read_text_arg, seed_arg
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve, hardest
@@ -47,7 +47,7 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="board file (. and #; an @ fixes the keyhole)")
     g.add_argument("--pieces", required=True, help="the drafted hand, e.g. H2,H3,V2,X (LM-22)")
     g.add_argument("--seconds", type=float, default=10.0)
-    g.add_argument("--seed", type=int, default=None)
+    g.add_argument("--seed", type=seed_arg, default=None)
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="independent searches in parallel (default: one per core)")
     g.add_argument("--minimal", action="store_true",
