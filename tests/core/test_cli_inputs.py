@@ -154,3 +154,51 @@ def test_g7_seeds_are_whole_numbers_in_range(cmd: list[str], seed: str,
         main([*cmd, "--seed", seed])
     assert exc.value.code == 2
     assert "G-7" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ start-up imports (issue 18)
+PROBE = """
+import contextlib, io, sys
+from arena.cli import main
+try:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        main(sys.argv[1:])
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def imported(*argv: str) -> set[str]:
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True,
+                          timeout=120, check=True)
+    return set(proc.stdout.split())
+
+
+def heavy(mods: set[str]) -> set[str]:
+    return {m for m in mods if m.split(".")[0] in {"numpy", "sqlalchemy", "starlette", "uvicorn"}
+            or m.startswith(("arena.games.", "arena.server", "arena.store"))}
+
+
+def test_help_imports_no_game_and_no_numpy() -> None:
+    assert heavy(imported("--help")) == set()
+    # a command's own help loads that command's module only: no other game
+    lm = heavy(imported("lockmaker", "--help"))
+    assert {m for m in lm if m.startswith("arena.games.") and
+            not m.startswith("arena.games.lockmaker")} == set()
+
+
+def test_games_imports_no_numpy_server_or_store() -> None:
+    mods = heavy(imported("games"))
+    assert not {m for m in mods if not m.startswith("arena.games.")}
+
+
+def test_a_game_tool_imports_only_its_own_game(tmp_path: Path) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text(f"fog51 {FOG51}\n")
+    mods = heavy(imported("lockmaker", "solve", "--rush-file", str(f), "--json", "--jobs", "1"))
+    assert "arena.games.lockmaker.fast.api" in mods  # the probe really ran the command
+    others = {m for m in mods if m.startswith("arena.games.")
+              and not m.startswith("arena.games.lockmaker")}
+    assert others == set() and not {m for m in mods if m.startswith(("arena.server",
+                                                                     "arena.store"))}
