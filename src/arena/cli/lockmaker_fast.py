@@ -26,8 +26,6 @@ from arena.cli._util import emit, read_text_arg, seed_arg
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve, hardest
-from arena.games.lockmaker.fast.generator import terminal_progress
-from arena.games.lockmaker.fast.jobs import generate_jobs
 from arena.games.lockmaker.lockfile import read_board, write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import parse_piece_list
@@ -91,6 +89,10 @@ def read_generator_board(text: str) -> tuple[Board, int | None]:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    # The generator and its process pool load only for this command (start-up, issue 18).
+    from arena.games.lockmaker.fast.generator import terminal_progress
+    from arena.games.lockmaker.fast.jobs import generate_jobs
+
     board, keyhole = read_generator_board(read_text_arg(args.board))
     hand = parse_piece_list(args.pieces)
     rng = random.Random(args.seed)
