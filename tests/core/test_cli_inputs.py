@@ -202,3 +202,13 @@ def test_a_game_tool_imports_only_its_own_game(tmp_path: Path) -> None:
               and not m.startswith("arena.games.lockmaker")}
     assert others == set() and not {m for m in mods if m.startswith(("arena.server",
                                                                      "arena.store"))}
+
+
+@pytest.mark.parametrize("flag", ["--jobs", "--max-states"])
+@pytest.mark.parametrize("value", ["0", "-2", "x"])
+def test_counts_are_whole_numbers_of_at_least_one(flag: str, value: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["lockmaker", "solve", "--rush", FOG51, flag, value])
+    assert exc.value.code == 2
+    assert "at least 1" in capsys.readouterr().err

@@ -48,3 +48,10 @@ def seed_arg(text: str) -> int:
         return parse_seed(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{exc} (G-7)") from None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type for counts (``--jobs``, ``--max-states``): a whole number >= 1."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return int(text)

@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 
 from arena.cli._lockmaker_io import load_position
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, positive_int, read_text_arg
 from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.lockfile import read, read_board, read_lock
@@ -38,11 +38,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s = cmds.add_parser("solve", help="optimal solution of a lock, or proof it is impossible")
     s.add_argument("lock", nargs="?", help="lock file (LM-10), or - for stdin")
     s.add_argument("--rush", metavar="STRING", help="a 36-character Rush Hour string (LM-12)")
-    s.add_argument("--max-states", type=int, default=None,
+    s.add_argument("--max-states", type=positive_int, default=None,
                    help="give up after this many states (the answer is then not a proof)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--rush-file", metavar="FILE", help="solve every puzzle of a file (fast solver)")
-    s.add_argument("--jobs", type=int, default=None,
+    s.add_argument("--jobs", type=positive_int, default=None,
                    help="with --rush-file: puzzles solved at once (default: one per core)")
     s.set_defaults(handler=_solve)
 
