@@ -1,5 +1,6 @@
 """The command line's rough edges found by trying it as a new user (issue 18): each bad
-input is one line on stderr and exit 2, never a traceback; the help costs no game imports."""
+input is one line on stderr and exit 2, never a traceback; the help costs no game imports.
+(``--database`` and ``check``'s two forms are in test_cli_inputs.py.)"""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.cli.serve import database_url
-from arena.core.errors import RuleError
 
 LOCK = "......\naa....\n.KK..@\n"
 
@@ -42,35 +41,6 @@ def test_a_file_that_is_not_utf8_is_one_line(argv: list[str], tmp_path: Path,
     err = capsys.readouterr().err
     one_line_error(code, err)
     assert "not UTF-8" in err
-
-
-def test_serve_database_takes_a_plain_path_and_refuses_a_missing_folder(tmp_path: Path) -> None:
-    assert database_url(str(tmp_path / "x.db")) == f"sqlite:///{tmp_path / 'x.db'}"
-    assert database_url(f"sqlite:///{tmp_path / 'y.db'}") == f"sqlite:///{tmp_path / 'y.db'}"
-    for given in ("sqlite:////nonexistent/dir/x.db", "/nonexistent/dir/x.db"):
-        with pytest.raises(RuleError, match="does not exist"):
-            database_url(given)
-    assert not Path("/nonexistent").exists()
-    with pytest.raises(RuleError, match="not supported"):
-        database_url("mysql://u@h/db")
-
-
-def test_check_says_which_part_is_missing(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    lock = tmp_path / "lock.txt"
-    lock.write_text(LOCK)
-    one_line_error(main(["lockmaker", "check", str(lock), "nosuch"]), err := capsys.readouterr().err)
-    assert "solution file 'nosuch' does not exist" in err and "--moves" in err
-    one_line_error(main(["lockmaker", "check", str(lock)]), err := capsys.readouterr().err)
-    assert "the solution is missing" in err
-    one_line_error(main(["lockmaker", "check", str(tmp_path / "nolock"), "--moves", "K R2"]),
-                   err := capsys.readouterr().err)
-    assert "nolock" in err
-    assert main(["lockmaker", "check", str(lock), "--moves", "K R2"]) == 0
-    sol = tmp_path / "sol.txt"
-    sol.write_text("K R2\n")
-    capsys.readouterr()
-    assert main(["lockmaker", "check", str(lock), str(sol)]) == 0
 
 
 @pytest.mark.parametrize("seed", ["-1", "1.5", "x", str(2**64)])

@@ -50,8 +50,7 @@ def test_solve_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_check_valid_and_illegal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "lock.txt"
     f.write_text(LOCK)
-    code, out, _ = run(["lockmaker", "check", str(f), "--moves", "BC1 L1, C34 D2, K R1", "--json"],
-                         capsys)
+    code, out, _ = run(["lockmaker", "check", str(f), "--moves", "BC1 L1, C34 D2, K R1", "--json"], capsys)
     assert code == 0
     assert json.loads(out) == {"valid": True, "solved": True, "moves": 3, "error": None}
     sol = tmp_path / "sol.txt"

@@ -48,6 +48,7 @@ class ServerProcess:
         env["ARENA_EXTRA_GAMES"] = "toygame:TOY"
         if self.create_limit is not None:
             env["ARENA_CREATE_LIMIT"] = self.create_limit
+            env["ARENA_ACT_LIMIT"] = self.create_limit
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "tests"), str(ROOT / "src"), env.get("PYTHONPATH", "")])
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed when the process ends

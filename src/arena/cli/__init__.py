@@ -97,6 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arena: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "),
               file=sys.stderr)
         return 2
+    except UnicodeDecodeError as exc:
+        # A file read outside :func:`arena.cli._util.read_text_arg` (a scenario path, say).
+        print(f"arena: a file given is not UTF-8 text (byte {exc.start + 1} cannot be decoded)",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return code

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, read_text_arg, seed_arg
 from arena.core.errors import RuleError
 from arena.games.boxes.board import (
     Board,
@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     o = s.add_parser("odds", help="expected landings and P(at least one) for a condition")
     o.add_argument("--board", help="board text file (7 lines of 7 tokens like 3b); "
                                    "default: drawn from --seed")
-    o.add_argument("--seed", type=int, default=1)
+    o.add_argument("--seed", type=seed_arg, default=1)
     o.add_argument("--box", default="D4", help="the box's cell (default D4)")
     o.add_argument("--cards", required=True, help="remaining card numbers, e.g. 1,5,17")
     o.add_argument("--condition", required=True, help="e.g. 'black and 2', '6', '7 or 9'")
@@ -57,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     m.set_defaults(handler=_moves)
 
     b = s.add_parser("board", help="draw a board from a seed (host text)")
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", type=seed_arg, default=1)
     b.set_defaults(handler=_board)
 
     d = s.add_parser("deck", help="check a deck file and list its cards")

@@ -6,9 +6,7 @@ import argparse
 import json
 
 from arena.core import rng as rngmod
-from arena.core.driver import simulate
 from arena.core.errors import RuleError
-from arena.core.match import MatchSettings
 from arena.core.registry import all_games, get_game
 
 
@@ -49,6 +47,9 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from arena.core.driver import simulate  # ``arena games`` need not load the driver
+    from arena.core.match import MatchSettings
+
     game = get_game(args.game)
     bad = [item for item in args.set if "=" not in item]
     if bad:

@@ -2,8 +2,9 @@
 
 - ``solve LOCK`` (a lock file, ``-`` for stdin) or ``solve --rush STRING``: the optimal solution
   or a proof of impossibility; ``--json`` gives ``{"solvable", "moves", "solution", "states"}``.
-- ``check LOCK SOLUTION_FILE`` or ``check LOCK --moves "..."`` (never guesses which): ``{"valid",
-  "solved", "moves", "error"}``; exit 0 when valid and solved, else 1.
+- ``check LOCK SOLUTION`` (SOLUTION a file or ``-``) or ``check LOCK --moves "..."`` (the moves
+  themselves; ``--rush STRING`` in place of LOCK): ``{"valid", "solved", "moves", "error"}``;
+  exit 0 when valid and solved, else 1.
 - ``render LOCK -o FILE``: SVG or PNG by the file's extension.
 - ``validate LOCK --pieces LIST``: is it a legal construction for those drafted pieces (LM-15,
   LM-22)? ``{"valid", "problems"}``; exit 0 when valid, else 1.
@@ -17,7 +18,7 @@ import argparse
 from pathlib import Path
 
 from arena.cli._lockmaker_io import load_position
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, positive_int, read_text_arg
 from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.lockfile import read, read_board, read_lock
@@ -37,18 +38,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s = cmds.add_parser("solve", help="optimal solution of a lock, or proof it is impossible")
     s.add_argument("lock", nargs="?", help="lock file (LM-10), or - for stdin")
     s.add_argument("--rush", metavar="STRING", help="a 36-character Rush Hour string (LM-12)")
-    s.add_argument("--max-states", type=int, default=None,
+    s.add_argument("--max-states", type=positive_int, default=None,
                    help="give up after this many states (the answer is then not a proof)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--rush-file", metavar="FILE", help="solve every puzzle of a file (fast solver)")
-    s.add_argument("--jobs", type=int, default=None,
+    s.add_argument("--jobs", type=positive_int, default=None,
                    help="with --rush-file: puzzles solved at once (default: one per core)")
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
-    c.add_argument("items", nargs="*", metavar="LOCK [SOLUTION_FILE]",
-                   help="lock file (or -) and a solution file (or -); with --rush no lock file")
-    c.add_argument("--moves", metavar="MOVES", help='the solution itself, e.g. "K R1, B2 D1"')
+    c.add_argument("items", nargs="*", metavar="FILE",
+                   help="the lock file (or -), then the solution file (or -); with --rush "
+                        "only the solution file; with --moves only the lock file")
+    c.add_argument("--moves", metavar="TEXT", help='the solution itself, e.g. "BC1 L1, K R1"')
     c.add_argument("--rush", metavar="STRING")
     c.add_argument("--json", action="store_true")
     c.set_defaults(handler=_check)
@@ -91,33 +93,21 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    items: list[str] = list(args.items)
-    # Two unambiguous forms (issue 18): a solution FILE, or --moves "...". A word that is
-    # not a file is never read as moves, so a typo in a file name is reported as such.
+    items: list[str] = args.items
+    # Files are files and moves are --moves: a mistyped file name is never read as moves.
+    wanted = (0 if args.rush is not None else 1) + (0 if args.moves is not None else 1)
+    if len(items) != wanted:
+        lock = "--rush STRING" if args.rush is not None else "a lock file"
+        sol = '--moves "..."' if args.moves is not None else 'a solution file (or --moves "...")'
+        raise RuleError("LM-11", f"give {lock} and {sol}; got {len(items)} file argument(s)")
     if args.rush is not None:
         pos = read_rush(args.rush)
-    elif not items:
-        raise RuleError("LM-11", "give the lock file (or --rush STRING)")
     else:
-        pos = read_lock(read_text_arg(items.pop(0)))
-    if len(items) > 1:
-        raise RuleError("LM-11", f"unexpected argument {items[1]!r}: give one solution file or "
-                                 "--moves")
-    if items and args.moves is not None:
-        raise RuleError("LM-11", "give the solution once: a file or --moves, not both")
-    if not items and args.moves is None:
-        raise RuleError("LM-11", "the solution is missing: give a solution file or --moves "
-                                 '"K R1, ..."')
+        pos = read_lock(_read_named("lock file", items[0]))
     problems = pos.problems()
     if problems:
         raise construction_error(problems, "not a legal lock: ")
-    if items:
-        if items[0] != "-" and not Path(items[0]).exists():
-            raise RuleError("LM-11", f"the solution file {items[0]!r} does not exist (moves go "
-                                     'in --moves "...")')
-        text = read_text_arg(items[0])
-    else:
-        text = args.moves
+    text = args.moves if args.moves is not None else _read_named("solution file", items[-1])
     try:
         rep = replay(pos, text)
         data = {"valid": rep.valid, "solved": rep.solved, "moves": rep.moves, "error": rep.error}
@@ -131,6 +121,13 @@ def _check(args: argparse.Namespace) -> int:
         human = f"valid but not solved after {data['moves']} moves"
     emit(data, args.json, human)
     return 0 if data["solved"] else 1
+
+
+def _read_named(what: str, path: str) -> str:
+    """A file argument's text; a missing file says which of the arguments it was."""
+    if path != "-" and not Path(path).exists():
+        raise RuleError("LM-11", f"{what} {path!r} not found")
+    return read_text_arg(path)
 
 
 def _render(args: argparse.Namespace) -> int:

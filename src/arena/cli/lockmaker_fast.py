@@ -22,12 +22,10 @@ import sys
 from collections.abc import Iterator
 
 from arena.cli._lockmaker_io import load_position
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, read_text_arg, seed_arg
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve, hardest
-from arena.games.lockmaker.fast.generator import terminal_progress
-from arena.games.lockmaker.fast.jobs import generate_jobs
 from arena.games.lockmaker.lockfile import read_board, write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import parse_piece_list
@@ -47,7 +45,7 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    help="board file (. and #; an @ fixes the keyhole)")
     g.add_argument("--pieces", required=True, help="the drafted hand, e.g. H2,H3,V2,X (LM-22)")
     g.add_argument("--seconds", type=float, default=10.0)
-    g.add_argument("--seed", type=int, default=None)
+    g.add_argument("--seed", type=seed_arg, default=None)
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="independent searches in parallel (default: one per core)")
     g.add_argument("--minimal", action="store_true",
@@ -91,6 +89,10 @@ def read_generator_board(text: str) -> tuple[Board, int | None]:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    # The generator and its process pool load only for this command (start-up, issue 18).
+    from arena.games.lockmaker.fast.generator import terminal_progress
+    from arena.games.lockmaker.fast.jobs import generate_jobs
+
     board, keyhole = read_generator_board(read_text_arg(args.board))
     hand = parse_piece_list(args.pieces)
     rng = random.Random(args.seed)

@@ -23,8 +23,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--database", default=None, metavar="URL",
-                   help="sqlite:///path.db or postgresql://user@host/db "
-                        "(default: arena.db in the user data directory)")
+                   help="sqlite:///path.db, a plain path (an SQLite file), or "
+                        "postgresql://user@host/db (default: arena.db in the user data "
+                        "directory)")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(handler=_serve)
@@ -46,27 +47,19 @@ def register_extra_games(spec: str) -> list[str]:
 
 
 def database_url(given: str) -> str:
-    """The ``--database`` argument as a URL: a plain path is an SQLite file; an SQLite file
-    must be in a folder that exists (a typo should not silently create directories)."""
+    """The ``--database`` argument as a URL: a plain path is an SQLite file, and an SQLite
+    file's folder must already exist (a typo must not quietly create directories)."""
     from pathlib import Path
 
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     url = given if "://" in given else f"sqlite:///{Path(given).expanduser().resolve()}"
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise RuleError("serve", f"--database {given!r} is neither a file path nor a database "
-                                 "URL (sqlite:///file.db, postgresql://user@host/db)") from None
-    backend = parsed.get_backend_name()
-    if backend not in ("sqlite", "postgresql", "postgres"):
-        raise RuleError("serve", f"--database: {backend!r} is not supported; use SQLite or "
-                                 "PostgreSQL")
-    if backend == "sqlite" and parsed.database and parsed.database != ":memory:":
-        folder = Path(parsed.database).expanduser().resolve().parent
-        if not folder.is_dir():
-            raise RuleError("serve", f"--database: the folder {folder} does not exist")
+    if url.startswith("sqlite:"):
+        path = url.split(":///", 1)[1].split("?", 1)[0] if ":///" in url else ""
+        if path and path != ":memory:":
+            folder = Path(path).parent
+            if not folder.is_dir():
+                raise RuleError("serve", f"--database: the folder {folder} does not exist")
+            if Path(path).is_dir():
+                raise RuleError("serve", f"--database: {path} is a directory, not a file")
     return url
 
 
@@ -77,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
     from arena.store import Store, default_database_url
 
     register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
+    database = database_url(args.database) if args.database else default_database_url()
     if not 0 <= args.port <= 65535:
         raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
     # Bind first, so the banner shows the real port (``--port 0`` picks a free one) and a
@@ -91,7 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise RuleError("serve", f"cannot listen on {args.host}:{args.port}: {exc.strerror}"
                         ) from None
     port = sock.getsockname()[1]
-    store = Store(database_url(args.database) if args.database else default_database_url())
+    store = Store(database)
     app = create_app(store=store)
     shown = "127.0.0.1" if args.host in {"0.0.0.0", ""} else (
         "[::1]" if args.host == "::" else (f"[{args.host}]" if ":" in args.host else args.host))

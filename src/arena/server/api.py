@@ -81,19 +81,18 @@ def links(request: Request, match_id: str, seat_tokens: tuple[str, ...], spectat
             "host": page + host}
 
 
-def _create_limit() -> RateLimit:
-    """60 at once, then one a second per address; ``ARENA_CREATE_LIMIT=burst,per_second``
-    changes it (a test suite or a busy event desk creates more)."""
-    burst, rate = 60, 1.0
-    raw = os.environ.get("ARENA_CREATE_LIMIT", "")
+def _limit(env: str, burst: int, rate: float, what: str) -> RateLimit:
+    """A rate limit whose defaults ``env`` (``burst,per_second``) may change: a test suite or
+    a busy event desk needs more than a public lobby."""
+    raw = os.environ.get(env, "")
     if raw:
         first, _, second = raw.partition(",")
-        burst, rate = int(first), float(second or 1.0)
-    return RateLimit(burst=burst, per_second=rate, what="matches created from this address")
+        burst, rate = int(first), float(second or rate)
+    return RateLimit(burst=burst, per_second=rate, what=what)
 
 
-CREATE_LIMIT = _create_limit()
-ACT_LIMIT = RateLimit(burst=40, per_second=5.0, what="submissions from this link")
+CREATE_LIMIT = _limit("ARENA_CREATE_LIMIT", 60, 1.0, "matches created from this address")
+ACT_LIMIT = _limit("ARENA_ACT_LIMIT", 100, 10.0, "submissions from this link")
 
 
 async def create_match(request: Request) -> JSONResponse:
