@@ -132,3 +132,19 @@ def test_se1_whole_matches_with_three_to_six_players(players: int, seed: int) ->
     assert sum(detail["bars"]) + 2 * 16 >= 0
     if len(detail["losers"]) >= 2:
         assert detail["ec"] in detail["losers"]
+
+
+def test_g10_a_seat_submitting_in_a_round_tells_nobody_else() -> None:
+    clock = ManualClock(0.0)
+    match = Match(GAME, GAME.default_config(), 3, clock)
+
+    def seen(viewer: int | str) -> object:
+        view = match.view(viewer)  # type: ignore[arg-type]
+        view.pop("now")
+        return view, [e.to_json() for e in match.events_for(viewer)]  # type: ignore[arg-type]
+
+    before = {v: seen(v) for v in (BOB, CAROL, SPECTATOR)}
+    match.submit(ALICE, "Solo, Safe C, Left 3 Right 1")
+    match.submit(ALICE, "Solo, Safe D, Left 3 Right 1", final=True)
+    for viewer, was in before.items():
+        assert seen(viewer) == was, viewer
