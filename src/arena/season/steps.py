@@ -1,0 +1,83 @@
+"""The steps after a Main Match (SE-3) and the Death Match's end (SE-4), each refusing what
+the rulings forbid with the rule named."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.core.errors import RuleError
+from arena.season.ledger import Entry, Ledger
+
+
+@dataclass(frozen=True)
+class MainResult:
+    """What a season needs from a Locked Out! result (LO-8, LO-9), by player name."""
+
+    escaped: tuple[str, ...]
+    trapped: tuple[str, ...]
+    bars: dict[str, int]
+    winners: tuple[str, ...]
+    opal: str | None
+    ec: str | None
+
+    @property
+    def solo_winner(self) -> str | None:
+        """SE-3: one escaped player with strictly the most bars."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def record_main(ledger: Ledger, episode: int, mm: MainResult) -> None:
+    """SE-3's automatic steps: garnets (one per two bars of an escaped player) and the opal."""
+    for name in mm.escaped:
+        if mm.bars[name] // 2:
+            ledger.add(Entry(episode, name, "garnets", mm.bars[name] // 2,
+                             f"escaped with {mm.bars[name]} gold bars (SE-3)"))
+    if mm.opal is not None:
+        ledger.add(Entry(episode, mm.opal, "opal", 1, "opened the most safes (LO-8)"))
+
+
+def gift_targets(mm: MainResult) -> list[str]:
+    """Who the solo winner may give its Token of Life to: another escaped player (SE-3)."""
+    return [n for n in mm.escaped if n != mm.solo_winner]
+
+
+def give_tol(ledger: Ledger, episode: int, mm: MainResult, receiver: str) -> None:
+    giver = mm.solo_winner
+    if giver is None:
+        raise RuleError("SE-3", "only a solo winner gains a Token of Life to give")
+    if receiver == giver:
+        raise RuleError("SE-3", "the solo winner must give its Token of Life to another player")
+    if receiver not in mm.escaped:
+        raise RuleError("SE-3", f"{receiver} is still trapped: the token goes to another "
+                                "escaped player")
+    ledger.add(Entry(episode, receiver, "tol", 1, f"gift of the solo winner {giver} (SE-3)"))
+
+
+def nominees(ledger: Ledger, mm: MainResult, ec: str) -> list[str]:
+    """Who the EC may nominate (SE-3): with 3+ trapped, another trapped player; otherwise any
+    player still in without a ToL; never a ToL holder, unless that leaves nobody."""
+    standings = ledger.standings()
+    still_in = [n for n in ledger.cast if standings[n].still_in and n != ec]
+    pool = [n for n in mm.trapped if n != ec] if len(mm.trapped) >= 3 else still_in
+    allowed = [n for n in pool if standings[n].tols == 0]
+    return allowed or still_in
+
+
+def check_nomination(ledger: Ledger, mm: MainResult, ec: str, dmo: str) -> None:
+    allowed = nominees(ledger, mm, ec)
+    if dmo in allowed:
+        return
+    standings = ledger.standings()
+    if dmo in standings and standings[dmo].tols:
+        raise RuleError("SE-3", f"{dmo} holds a Token of Life and cannot be nominated")
+    raise RuleError("SE-3", f"{ec} may nominate {', '.join(allowed)}, not {dmo}")
+
+
+def record_death_match(ledger: Ledger, episode: int, game: str, winner: str, loser: str,
+                       final: bool, cause: str = "") -> None:
+    """SE-4: the loser is eliminated; in the final DM the winner wins the season (SE-1)."""
+    why = cause or f"lost the Death Match ({game})"
+    ledger.add(Entry(episode, loser, "eliminated", 1, f"{why} (SE-4)"))
+    if final:
+        ledger.add(Entry(episode, winner, "winner", 1, f"won the final Death Match ({game}) "
+                                                       "(SE-1)"))
