@@ -46,11 +46,11 @@ def test_human_plays_lockedout_against_five_bots(page: Any, live_server: str, ne
     while not result.is_visible():
         assert time.monotonic() < deadline, "the match did not finish"
         name = page.get_by_test_id("phase-name").inner_text()
-        if name.startswith("Elimination vote") and not voted:
+        if "Elimination vote" in name and not voted:
             page.get_by_test_id("lo-vote-target").select_option("Bob")
             page.get_by_test_id("lo-send").click()
             voted = True
-        elif name.startswith("Final bargaining") and page.get_by_test_id("lo-send").count():
+        elif "Final bargaining" in name and page.get_by_test_id("lo-send").count():
             page.get_by_test_id("lo-send").click()
         page.wait_for_timeout(300)
     text = result.inner_text()

@@ -39,22 +39,22 @@ def test_human_plays_toy_match_against_bot(page: Any, live_server: str, new_matc
     assert page.get_by_test_id("conn").inner_text() == "live"
 
     # G-6: a bad submission is refused next to the control, naming the rule.
-    page.get_by_test_id("notation").fill("go")
+    page.get_by_test_id("notation-input").fill("go")
     page.get_by_test_id("submit").click()
     page.get_by_test_id("error").filter(has_text="TOY-1").wait_for()
 
-    page.get_by_test_id("notation").fill("ready")
+    page.get_by_test_id("notation-input").fill("ready")
     page.get_by_test_id("submit-final").click()
     page.get_by_test_id("phase-name").filter(has_text="Pick").wait_for()
 
-    page.get_by_test_id("notation").fill("7")
+    page.get_by_test_id("notation-input").fill("7")
     page.get_by_test_id("submit").click()
     page.get_by_test_id("error").filter(has_text="TOY-2").wait_for()
 
     for _ in range(2):
-        page.get_by_test_id("notation").fill("3")
+        page.get_by_test_id("notation-input").fill("3")
         page.get_by_test_id("submit").click()
-        page.get_by_test_id("status").filter(has_text="Accepted").wait_for()
+        page.get_by_test_id("status").filter(has_text="Sent: 3").wait_for()
         page.get_by_test_id("private").get_by_text("3").first.wait_for()
         page.screenshot(path=str(screenshot_dir / "shell_toy.png"), full_page=True)
         page.get_by_test_id("confirm").click()

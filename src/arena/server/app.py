@@ -90,6 +90,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/", pages.lobby),
         Route("/games/{name}", pages.rules_page),
         Route("/m/{match_id}", pages.match_page),
+        Route("/rulings", pages.rulings_page),
+        Route("/favicon.ico", pages.favicon),
         Route("/api/openapi.json", openapi),
         Route("/api/games", api.list_games),
         Route("/api/games/{name}", api.one_game),

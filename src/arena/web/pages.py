@@ -13,14 +13,22 @@ from pathlib import Path
 from string import Template
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from arena.core.errors import RuleError
 from arena.core.registry import all_games, get_game
-from arena.web.rules import RULES
+from arena.web.rules import RULES, RULINGS, link_rule_ids
 
 HERE = Path(__file__).parent
 _TEMPLATES: dict[str, Template] = {}
+
+# The view library is vendored (scripts/vendor, pinned in package.json): no build step, and the
+# games' modules import it by these names.
+IMPORT_MAP = json.dumps({"imports": {
+    "preact": "/static/vendor/preact.module.js",
+    "preact/hooks": "/static/vendor/hooks.module.js",
+    "htm": "/static/vendor/htm.module.js",
+}})
 
 
 def _template(name: str) -> Template:
@@ -37,9 +45,11 @@ def _page(title: str, body: str, *, head: str = "", body_class: str = "",
 
 
 def error_page(status: int, message: str) -> HTMLResponse:
-    body = (f'<main class="narrow"><section class="card"><h1>Sorry</h1>'
-            f'<p class="error-text">{html.escape(message)}</p>'
-            f'<p><a href="/">Back to the lobby</a></p></section></main>')
+    body = (f'<main class="narrow"><section class="card link-error" data-testid="link-error" '
+            f'role="alert"><h1>{"This page does not exist" if status == 404 else "That did not work"}</h1>'
+            f'<p class="error-text">{html.escape(message[:1].upper() + message[1:])}.</p>'
+            f'<p><a class="button" href="/" data-testid="to-lobby">Go to the lobby</a></p>'
+            f'</section></main>')
     return _page("Error", body, status=status)
 
 
@@ -68,7 +78,7 @@ async def rules_page(request: Request) -> HTMLResponse:
     except RuleError:
         return error_page(404, f"there is no game called {name!r}")
     rules = RULES.get(game.name)
-    text = rules.html if rules else f"<p>{html.escape(game.summary)}</p>"
+    text = link_rule_ids(rules.html) if rules else f"<p>{html.escape(game.summary)}</p>"
     rulings = ""
     if rules and rules.rulings:
         items = "".join(f"<li><b>{html.escape(rid)}</b> {html.escape(desc)}</li>"
@@ -94,7 +104,38 @@ async def match_page(request: Request) -> HTMLResponse:
     boot = json.dumps({"id": match_id, "game": record.game, "title": game.title})
     body = _template("match.html").substitute(
         title=html.escape(game.title), game=html.escape(record.game), boot=html.escape(boot))
-    head = ('<script src="/static/shell.js" defer></script>'
-            f'<script src="/static/games/{html.escape(record.game)}.js" defer '
+    head = (f'<script type="importmap">{IMPORT_MAP}</script>'
+            '<script type="module" src="/static/shell.js"></script>'
+            f'<script type="module" src="/static/games/{html.escape(record.game)}.js" '
             'onerror="window.ArenaGameMissing=true"></script>')
     return _page(game.title, body, head=head, body_class="match-body")
+
+
+async def rulings_page(request: Request) -> HTMLResponse:
+    """Every ruling the project follows, in its own words, each id an anchor that errors, logs
+    and rules pages link to (issue 14, point 4)."""
+    sections = RULINGS.sections
+    toc = "".join(f'<a href="#{html.escape(sec.code)}">{html.escape(sec.title)}</a>'
+                  for sec in sections)
+    parts = []
+    for sec in sections:
+        game_link = (f' <a class="small" href="/games/{html.escape(sec.game)}">rules of the '
+                     f'game</a>' if sec.game else "")
+        items = "".join(
+            f'<dt id="{html.escape(r.id)}"><a href="#{html.escape(r.id)}">{html.escape(r.id)}</a> '
+            f'{html.escape(r.title)}</dt><dd>{link_rule_ids(html.escape(r.text))}</dd>'
+            for r in sec.rulings)
+        parts.append(f'<section class="card" id="{html.escape(sec.code)}" '
+                     f'data-testid="rulings-{html.escape(sec.code)}"><h2>{html.escape(sec.title)}'
+                     f'</h2>{game_link}<dl>{items}</dl></section>')
+    body = (f'<main class="narrow rulings-page"><section class="card"><p class="eyebrow">Rulings'
+            f'</p><h1>How Arena reads the rules</h1><p class="lead">Where a game\'s rules leave '
+            f'something open, Arena follows the rulings below. Error messages, logs and rules '
+            f'pages link here by id.</p><nav class="toc" aria-label="sections">{toc}</nav>'
+            f'</section>{"".join(parts)}</main>')
+    return _page("Rulings", body)
+
+
+async def favicon(request: Request) -> Response:
+    return Response((HERE / "static" / "favicon.svg").read_bytes(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})

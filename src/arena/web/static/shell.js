@@ -1,391 +1,683 @@
-/* The match shell (docs/CONTRACT.md): phase, live countdown, reserve, notation box, Submit,
-   Confirm as final, public log, private panel, result, replay viewer, host controls.
-   A game's own /static/games/<name>.js draws the board and its controls through
-   Arena.registerGame(name, {render(root, view, api), describe?(event, view)}). */
-(function () {
-  "use strict";
+/* The match shell (docs/CONTRACT.md, issue 14): a sticky header with the phase in words and the
+   clock, the game's board as the main area, the notation drawer for players who type, the
+   seats, private panel, log and replay beside the board (below it on a phone), the result, and
+   the host's controls. Everything is one Preact tree re-rendered from one state object, so an
+   update never rebuilds a control under the player.
 
-  const games = {};
-  const S = {
-    boot: null, token: "", view: null, events: [], seen: new Set(), version: 0,
-    offset: 0, ws: null, retry: 0, replay: null, replayIndex: null, started: false,
+   A game's module registers its board with ui.js: ``registerGame(name, {Board, describe})``. */
+import {
+  html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
+  fmtNum, fmtClock, fmtSeconds, capital, plainData, RuleText, linkRulesHtml, ErrorText,
+  setGameForLinks,
+} from "/static/ui.js";
+
+const S = {
+  boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
+  ws: null, retry: 0, replay: null, replayIndex: null, conn: "connecting", linkError: null,
+  reconnectAt: null, msg: null, lastSent: null, hostError: "", now: Date.now() / 1000,
+  prefs: loadPrefs(), lastPhaseAlert: null,
+};
+
+// Older game scripts call window.Arena.registerGame(name, {render, describe}).
+window.Arena = {
+  registerGame, state: S, games,
+  /* A plain button for an older game's controls (tests find it by data-testid). */
+  button(label, testid, fn, cls) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.dataset.testid = testid;
+    if (cls) b.className = cls;
+    b.addEventListener("click", fn);
+    return b;
+  },
+};
+
+let root = null;
+let scheduled = false;
+function update() {
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => { scheduled = false; if (root) render(html`<${App}/>`, root); updateTitle(); });
+}
+onRegister(() => update());
+
+function loadPrefs() {
+  try { return Object.assign({ sound: false, notify: false }, JSON.parse(localStorage.getItem("arena.prefs") || "{}")); }
+  catch (e) { return { sound: false, notify: false }; }
+}
+function savePrefs() { try { localStorage.setItem("arena.prefs", JSON.stringify(S.prefs)); } catch (e) { /* private mode */ } }
+
+/* ------------------------------------------------------------------ helpers */
+function names() { return (S.view && S.view.match && S.view.match.names) || []; }
+function seatName(seat) { return names()[seat] || "Seat " + (Number(seat) + 1); }
+function phaseNo() { return S.view && S.view.phase ? S.view.phase.no : undefined; }
+function gameImpl() { return games[S.boot.game]; }
+function now() { return Date.now() / 1000 + S.offset; }
+
+function phaseLeft(v) {
+  if (!v || !v.phase || v.phase.next_deadline == null) return null;
+  return v.phase.next_deadline - now();
+}
+
+/* "Round 2 · Pick", from the game when it knows better. */
+function phaseWords(v) {
+  if (!v) return "Connecting…";
+  if (v.result) return "Match over";
+  if (!v.phase) return "Starting…";
+  const impl = gameImpl();
+  if (impl && impl.phaseTitle) {
+    try { const t = impl.phaseTitle(v); if (t) return t + (v.paused ? " (paused)" : ""); } catch (e) { console.error(e); }
+  }
+  const st = v.state || {};
+  const round = typeof st.round === "number" ? "Round " + st.round + " · " : "";
+  return round + capital(v.phase.name) + (v.paused ? " (paused)" : "");
+}
+
+/* Whether this page's seat is still expected to act in the phase. */
+function yourMove(v) {
+  if (!v || v.role !== "seat" || v.result || !v.phase || v.paused) return false;
+  const me = v.seats[v.you];
+  return (v.phase.waiting_for || []).includes(v.you) && !(me && me.final);
+}
+
+function updateTitle() {
+  const v = S.view;
+  const title = S.boot ? S.boot.title : "Arena";
+  if (S.linkError) { document.title = title + " · link not valid"; return; }
+  if (!v) { document.title = title + " · Arena"; return; }
+  let state;
+  if (v.result) state = "match over";
+  else if (v.paused) state = "paused";
+  else if (yourMove(v)) state = "your " + (v.phase ? v.phase.name : "move");
+  else if (v.phase) state = v.phase.name;
+  else state = "";
+  const left = phaseLeft(v);
+  const clock = !v.result && !v.paused && left != null ? " · " + fmtClock(left) : "";
+  document.title = title + (state ? " · " + state : "") + clock;
+}
+
+/* ------------------------------------------------------------------ server calls */
+async function call(method, path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const url = "/api/matches/" + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
+  const opts = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  try {
+    const res = await fetch(url, opts);
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (res.ok) return Object.assign({ ok: true, status: res.status }, data || {});
+    return { ok: false, status: res.status, error: (data && data.error) || "the server answered " + res.status };
+  } catch (e) {
+    return { ok: false, status: 0, error: "the server could not be reached; check your connection and try again" };
+  }
+}
+
+/* A message belongs to the control that caused it and to the phase it was made in; it goes
+   away on the next action or when the phase changes (issue 14, point 3). */
+function setMsg(source, ok, text) {
+  S.msg = { source, ok, text, phase: phaseNo() };
+  update();
+}
+
+async function submit(text, final, source) {
+  source = source || "board";
+  S.msg = null;
+  S.lastSent = { text: String(text), phase: phaseNo() };
+  update();
+  const r = await call("POST", "/submit", { text: String(text), final: !!final, phase: phaseNo() });
+  if (r.ok) {
+    const sealed = !!(S.view && S.view.phase);
+    setMsg(source, true, r.final ? "Sent as final: " + text : "Sent: " + text + (sealed ? " (you can change it until the phase ends)" : ""));
+  } else setMsg(source, false, r.error);
+  return r.ok ? { ok: true, final: r.final, value: r.value } : { ok: false, error: r.error };
+}
+
+async function confirmFinal(source) {
+  source = source || "board";
+  S.msg = null;
+  update();
+  const r = await call("POST", "/confirm", { phase: phaseNo() });
+  if (r.ok) setMsg(source, true, "Confirmed as final.");
+  else setMsg(source, false, r.error);
+  return r.ok ? { ok: true } : { ok: false, error: r.error };
+}
+
+function makeApi(view, readOnly) {
+  const refuse = () => Promise.resolve({ ok: false, error: "the replay viewer cannot submit" });
+  return {
+    seat: S.view ? S.view.you : null,
+    role: S.view ? S.view.role : null,
+    replay: !!readOnly,
+    view,
+    events: S.events,
+    names: names(),
+    submit: readOnly ? refuse : (text, final, source) => submit(text, final, source),
+    confirm: readOnly ? refuse : (source) => confirmFinal(source),
+    setNotation(text) { S.notationDraft = text; update(); },
+    showError(msg) { setMsg("board", false, msg); },
+    seatName,
+    fmtNum,
   };
+}
 
-  const Arena = (window.Arena = {
-    registerGame(name, impl) {
-      games[name] = impl;
-      if (S.started) renderGame();
-    },
-    games: games,
-    state: S,
-    /* A plain button for a game's controls (tests find it by data-testid). */
-    button(label, testid, fn, cls) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.dataset.testid = testid;
-      if (cls) b.className = cls;
-      b.addEventListener("click", fn);
-      return b;
-    },
-  });
+/* ------------------------------------------------------------------ components */
+/* The message of ``source`` if it is still current. */
+export function Msg({ source, testid, okTestid }) {
+  const m = S.msg;
+  const current = m && m.source === source && m.phase === phaseNo();
+  return html`
+    <div class="msg-slot">
+      <p class="error-text" data-testid=${testid || "error"} role="alert">${current && !m.ok ? html`<${ErrorText} message=${m.text} game=${S.boot.game}/>` : ""}</p>
+      <p class="ok-text" data-testid=${okTestid || "status"} role="status">${current && m.ok ? m.text : ""}</p>
+    </div>`;
+}
+window.Arena.Msg = Msg;
 
-  const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-
-  function seatName(seat) {
-    const names = (S.view && S.view.match && S.view.match.names) || [];
-    return names[seat] || "Seat " + (Number(seat) + 1);
+function Clock() {
+  const v = S.view;
+  let text = "--:--", state = "idle", low = false, note = "";
+  if (v && v.result) { text = "Final"; state = "finished"; }
+  else if (v && v.paused) { text = "Paused"; state = "paused"; }
+  else if (v && v.phase) {
+    const left = phaseLeft(v);
+    if (left != null) { text = fmtClock(left); state = "running"; low = left < 10; }
+    note = v.phase.base_passed ? "reserve time" : v.phase.reserve ? "then reserve" : "left in phase";
   }
+  const withReserve = v && v.seats && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0));
+  return html`
+    <div class="clock" data-testid="clock" aria-label="clock">
+      <div class="clock-main">
+        <span class=${"countdown" + (low ? " low" : "")} data-testid="countdown" data-state=${state}
+          data-deadline=${v && v.phase && v.phase.next_deadline != null ? String(v.phase.next_deadline) : ""}>${text}</span>
+        <span class="clock-note muted small" data-testid="clock-note">${note}</span>
+      </div>
+      ${withReserve ? html`<ul class="reserve-chips" aria-label="reserve periods">
+        ${v.seats.map((s) => {
+          const mine = v.you === s.seat;
+          const inRes = s.in_reserve_until ? " · in reserve " + fmtClock(s.in_reserve_until - now()) : "";
+          return html`<li class=${mine ? "mine" : ""} data-testid=${"reserve-" + s.seat}
+            title=${seatName(s.seat) + ": " + s.reserve_left + " reserve period(s) left"}>
+            ${mine ? "You" : seatName(s.seat)}: ${s.reserve_left} reserve${inRes}</li>`;
+        })}</ul>` : ""}
+    </div>`;
+}
 
-  /* The phase this page is answering: a submission that arrives after it closed is refused as
-     late (G-2) instead of being read as an answer to the next phase. */
-  function phaseNo() {
-    return S.view && S.view.phase ? S.view.phase.no : undefined;
-  }
-
-  async function call(method, path, body) {
-    const sep = path.includes("?") ? "&" : "?";
-    const url = "/api/matches/" + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
-    const opts = { method: method, headers: { Accept: "application/json" } };
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
+function Prefs() {
+  const toggle = async (key) => {
+    if (key === "notify" && !S.prefs.notify && "Notification" in window && Notification.permission !== "granted") {
+      try { await Notification.requestPermission(); } catch (e) { /* refused */ }
     }
-    try {
-      const res = await fetch(url, opts);
-      let data = null;
-      try { data = await res.json(); } catch (e) { data = null; }
-      if (res.ok) return Object.assign({ ok: true }, data || {});
-      return { ok: false, error: (data && data.error) || "HTTP " + res.status };
-    } catch (e) {
-      return { ok: false, error: "network: the server could not be reached" };
+    S.prefs[key] = !S.prefs[key];
+    savePrefs();
+    update();
+  };
+  return html`<span class="prefs">
+    <button type="button" class="ghost small" data-testid="sound-toggle" aria-pressed=${S.prefs.sound ? "true" : "false"}
+      title="Play a sound when a phase starts that needs you" onClick=${() => toggle("sound")}>${S.prefs.sound ? "Sound on" : "Sound off"}</button>
+    <button type="button" class="ghost small" data-testid="notify-toggle" aria-pressed=${S.prefs.notify ? "true" : "false"}
+      title="Show a browser notification when a phase starts that needs you" onClick=${() => toggle("notify")}>${S.prefs.notify ? "Alerts on" : "Alerts off"}</button>
+  </span>`;
+}
+
+function Header() {
+  const v = S.view;
+  const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host" : "Spectator";
+  const prompt = v && v.phase && !v.result ? v.phase.prompt : "";
+  return html`
+    <header class="match-head" data-testid="match-head">
+      <div class="mh-title">
+        <p class="eyebrow"><a href="/games/${S.boot.game}" data-testid="game-title">${S.boot.title}</a></p>
+        <h1 data-testid="phase-name">${phaseWords(v)}</h1>
+        ${prompt ? html`<p class="prompt" data-testid="phase-prompt"><${RuleText} text=${prompt}/></p>` : ""}
+      </div>
+      <${Clock}/>
+      <div class="who">
+        <span class="badge" data-testid="role">${role}</span>
+        <span class="conn" data-testid="conn" data-state=${S.conn} title="live connection">${S.conn}</span>
+        <${Prefs}/>
+      </div>
+    </header>`;
+}
+
+function TurnBanner() {
+  const v = S.view;
+  if (!v || v.role !== "seat" || v.result || !v.phase) return null;
+  const me = v.seats[v.you] || {};
+  if (me.final) return html`<p class="turn done" data-testid="own-status">Your submission is final. Waiting for the phase to end.</p>`;
+  if (me.acted) return html`<p class="turn done" data-testid="own-status">Submitted — you can change it until the phase ends.</p>`;
+  if (yourMove(v)) return html`<p class="turn yours" data-testid="own-status">Your move${v.phase.prompt ? html`: <${RuleText} text=${v.phase.prompt}/>` : ""}</p>`;
+  return html`<p class="turn" data-testid="own-status">Nothing to do in this phase; waiting for the others.</p>`;
+}
+
+function LinkError() {
+  return html`<main class="narrow"><section class="card link-error" data-testid="link-error" role="alert">
+    <h1>This link does not open a match</h1>
+    <p><${ErrorText} message=${S.linkError}/></p>
+    <p class="muted">Ask the host for a fresh link, or start a match of your own.</p>
+    <p><a class="button" href="/" data-testid="to-lobby">Go to the lobby</a></p>
+  </section></main>`;
+}
+
+function Reconnecting() {
+  if (S.conn !== "reconnecting") return null;
+  const wait = S.reconnectAt ? Math.max(0, Math.ceil(S.reconnectAt - Date.now() / 1000)) : 0;
+  return html`<div class="banner warn" data-testid="reconnecting" role="status">
+    Connection lost. Reconnecting${wait ? " in " + wait + " s" : "…"}; nothing you sent is lost.
+    <button type="button" class="secondary small" data-testid="reconnect-now" onClick=${() => { clearTimeout(S.retryTimer); connect(); }}>Retry now</button>
+  </div>`;
+}
+
+/* Older game scripts draw into a node of their own; they are redrawn only when the match has
+   moved (a new version, phase or replay step), never on a clock tick. */
+function LegacyBoard({ impl, view, api }) {
+  const ref = useRef(null);
+  const key = JSON.stringify([view.version, view.phase && view.phase.no, api.replay, view.paused, S.replayIndex]);
+  useLayoutEffect(() => {
+    try { impl.render(ref.current, view, api); } catch (e) { console.error(e); }
+  }, [key]);
+  return html`<div ref=${ref} class="legacy-board"></div>`;
+}
+
+function FallbackBoard({ view }) {
+  return view.svg ? html`<div class="svg-board" dangerouslySetInnerHTML=${{ __html: view.svg }}></div>`
+    : html`<p class="muted">This game has no board drawing; play it with the notation box below.</p>`;
+}
+
+function GameBoard() {
+  const view = S.replay || S.view;
+  if (!view) return html`<p class="muted">Loading the match…</p>`;
+  const impl = gameImpl();
+  const api = makeApi(view, !!S.replay);
+  let board;
+  if (impl && impl.Board) board = html`<${impl.Board} view=${view} api=${api}/>`;
+  else if (impl && impl.render) board = html`<${LegacyBoard} impl=${impl} view=${view} api=${api}/>`;
+  else board = html`<${FallbackBoard} view=${view}/>`;
+  return html`<div class="game-root" data-testid="game-root">${board}</div>
+    ${impl && impl.render && !impl.Board ? html`<${Msg} source="board" testid="board-error" okTestid="board-status"/>` : ""}`;
+}
+
+function NotationDrawer() {
+  const v = S.view;
+  const impl = gameImpl();
+  // Closed by default where the board has controls; open for a game that has none.
+  const [chosen, setOpen] = useState(null);
+  const open = chosen == null ? !(impl && (impl.Board || impl.render)) : chosen;
+  if (!v || v.role !== "seat") return null;
+  const closed = !!v.result;
+  const text = S.notationDraft == null ? "" : S.notationDraft;
+  const send = (final) => submit(S.notationDraft == null ? "" : S.notationDraft, final, "notation");
+  const last = S.lastSent && S.lastSent.phase === phaseNo() ? S.lastSent.text : null;
+  return html`
+    <details class="card drawer" data-testid="notation" open=${open} onToggle=${(e) => { if (e.currentTarget.open !== open) setOpen(e.currentTarget.open); }}>
+      <summary>Type a move in the game's notation${last ? html` <span class="muted small">· last sent: <code data-testid="last-sent">${last}</code></span>` : ""}</summary>
+      <label for="notation-input" class="label">Your move <span class="muted" data-testid="notation-help">${v.help ? "— " + v.help : ""}</span></label>
+      <textarea id="notation-input" data-testid="notation-input" rows="3" spellcheck="false" maxlength="16384"
+        placeholder="type a submission" disabled=${closed} value=${text}
+        onInput=${(e) => { S.notationDraft = e.currentTarget.value; }}
+        onKeyDown=${(e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(false); } }}></textarea>
+      <div class="control-row">
+        <button type="button" data-testid="submit" disabled=${closed} onClick=${() => send(false)}>Submit</button>
+        <button type="button" class="secondary" data-testid="submit-final" disabled=${closed} onClick=${() => send(true)}>Submit as final</button>
+        <button type="button" class="secondary" data-testid="confirm" disabled=${closed} onClick=${() => confirmFinal("notation")}>Confirm as final</button>
+      </div>
+      <${Msg} source="notation"/>
+    </details>`;
+}
+
+function HostControls() {
+  const v = S.view;
+  const [secs, setSecs] = useState("60");
+  if (!v || v.role !== "host" || v.result) return null;
+  const act = async (action) => {
+    if (action === "end" && !window.confirm("End the match now?")) return;
+    const body = action === "extend" ? { seconds: Number(secs) } : {};
+    const r = await call("POST", "/host/" + action, body);
+    S.hostError = r.ok ? "" : r.error;
+    update();
+  };
+  return html`<section class="card host-controls" data-testid="host-controls">
+    <h2>Host</h2>
+    <div class="control-row">
+      <button type="button" class="secondary" data-testid="host-pause" onClick=${() => act("pause")}>Pause</button>
+      <button type="button" class="secondary" data-testid="host-resume" onClick=${() => act("resume")}>Resume</button>
+      <label class="inline">Add <input type="number" value=${secs} min="1" step="1" data-testid="host-extend-seconds"
+        onInput=${(e) => setSecs(e.currentTarget.value)}/> s</label>
+      <button type="button" class="secondary" data-testid="host-extend" onClick=${() => act("extend")}>Extend</button>
+      <button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>
+    </div>
+    <p class="error-text" data-testid="host-error" role="alert">${S.hostError ? html`<${ErrorText} message=${S.hostError}/>` : ""}</p>
+  </section>`;
+}
+
+/* A side panel: open on a wide screen, folded on a phone until the player opens it. */
+function Panel({ id, title, extra, children, testid, phoneOpen }) {
+  const wide = typeof matchMedia === "function" ? matchMedia("(min-width: 900px)").matches : true;
+  const [open, setOpen] = useState(wide || !!phoneOpen);
+  return html`<details class="card panel" data-testid=${testid} open=${open} onToggle=${(e) => setOpen(e.currentTarget.open)} id=${id}>
+    <summary><span class="panel-title">${title}</span>${extra ? html`<span class="muted small">${extra}</span>` : ""}</summary>
+    ${children}
+  </details>`;
+}
+
+function Seats() {
+  const v = S.view;
+  if (!v) return null;
+  const waiting = new Set((v.phase && v.phase.waiting_for) || []);
+  return html`<ul class="seat-list" data-testid="seats">${v.seats.map((s) => {
+    let st = "";
+    if (v.result) st = v.result.scores ? "score " + fmtNum(v.result.scores[s.seat]) : "";
+    else if (s.final) st = "final";
+    else if (s.acted) st = "submitted";
+    else if (waiting.has(s.seat) && s.acted !== null) st = "to act";
+    return html`<li data-testid=${"seat-" + s.seat} class=${v.you === s.seat ? "mine" : ""}>
+      <span class="seat-no" aria-hidden="true">${s.seat + 1}</span>
+      <span class="seat-name">${seatName(s.seat)}${v.match.bots[s.seat] ? html` <span class="tag">bot</span>` : ""}${v.you === s.seat ? html` <span class="tag you">you</span>` : ""}${s.in_reserve_until ? html` <span class="tag warn">in reserve</span>` : ""}</span>
+      <span class="seat-state">${st}</span>
+    </li>`;
+  })}</ul>`;
+}
+
+function Private() {
+  const v = S.view;
+  if (!v) return null;
+  if (v.role === "spectator") return html`<p class="muted">Spectators see what is public; everything hidden is shown when the match ends (rule <${RuleText} text="G-9"/>).</p>`;
+  const seats = v.role === "host" ? v.seats : v.seats.filter((s) => s.seat === v.you);
+  const blocks = [];
+  if (v.role === "host") blocks.push(html`<p class="muted small">As host you see every seat's private state (<${RuleText} text="G-9"/>) and who has submitted (<${RuleText} text="G-10"/>).</p>`);
+  for (const s of seats) {
+    const subs = s.submissions || [];
+    if (!subs.length) {
+      if (v.role !== "host") blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
+      continue;
     }
+    blocks.push(html`<h3>${v.role === "host" ? seatName(s.seat) : "Your submissions this phase"}</h3>
+      <ul class="subs">${subs.map((x) => html`<li><code>${x.text}</code> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
   }
+  if (v.role === "seat" && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0))) {
+    blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> period(s) left.</p>`);
+  }
+  if (v.role === "seat") {
+    const mine = S.events.filter((e) => e.to && e.to.length && !["submit", "accepted", "confirm"].includes(e.kind)).slice(-6);
+    const lines = mine.map((e) => describe(e)).filter((x) => x != null);
+    if (lines.length) blocks.push(html`<h3>Private news</h3><ul class="subs">${lines.map((t) => html`<li><${LogText} text=${t}/></li>`)}</ul>`);
+  }
+  return blocks.length ? html`${blocks}` : html`<p class="muted">Nothing private yet.</p>`;
+}
 
-  function showError(msg) {
-    $("submit-error").textContent = msg || "";
-    if (msg) $("submit-status").textContent = "";
-  }
-  function showStatus(msg) {
-    $("submit-status").textContent = msg || "";
-    if (msg) $("submit-error").textContent = "";
-  }
+function Result() {
+  const v = S.view;
+  if (!v || !v.result) return null;
+  const r = v.result;
+  const winner = r.winner == null ? (r.double_loss ? "Both seats lose" : "No single winner") : (r.winner === v.you ? "You win" : seatName(r.winner) + " wins");
+  return html`<section class="card result" data-testid="result">
+    <p class="eyebrow">Result</p>
+    <h2 data-testid="winner">${winner}</h2>
+    <p data-testid="result-reason"><${RuleText} text=${capital(r.reason || "")}/></p>
+    ${r.scores ? html`<ul class="scores">${r.scores.map((x, i) => html`<li>${seatName(i)}: <b>${fmtNum(x)}</b></li>`)}</ul>` : ""}
+    ${v.match.seed != null ? html`<p class="muted small">Seed ${String(v.match.seed)}</p>` : ""}
+  </section>`;
+}
 
-  async function submit(text, final) {
-    const r = await call("POST", "/submit", { text: String(text), final: !!final, phase: phaseNo() });
-    if (r.ok) showStatus(r.final ? "Accepted as final." : "Accepted. You may still change it.");
-    else showError(r.error);
-    return r.ok ? { ok: true, final: r.final, value: r.value } : { ok: false, error: r.error };
-  }
+/* ------------------------------------------------------------------ the log, in words */
+function who(seat) {
+  const you = S.view ? S.view.you : null;
+  return seat === you ? "You" : seatName(seat);
+}
 
-  async function confirmFinal() {
-    const r = await call("POST", "/confirm", { phase: phaseNo() });
-    if (r.ok) showStatus("Confirmed as final.");
-    else showError(r.error);
-    return r.ok ? { ok: true } : { ok: false, error: r.error };
-  }
-
-  function makeApi(view, readOnly) {
-    return {
-      seat: S.view ? S.view.you : null,
-      role: S.view ? S.view.role : null,
-      replay: !!readOnly,
-      view: view,
-      events: S.events,
-      names: (S.view && S.view.match && S.view.match.names) || [],
-      submit: readOnly ? () => Promise.resolve({ ok: false, error: "replay: the replay viewer cannot submit" }) : submit,
-      confirm: readOnly ? () => Promise.resolve({ ok: false, error: "replay" }) : confirmFinal,
-      setNotation(text) { $("notation").value = text; },
-      showError: showError,
-      seatName: seatName,
-    };
-  }
-
-  // ------------------------------------------------------------------ rendering
-  function fallbackBoard(root, view) {
-    const svg = view.svg ? '<div class="svg-board">' + view.svg + "</div>" : "";
-    root.innerHTML = svg + '<details class="state-details"' + (view.svg ? "" : " open") + '><summary>Game state (as JSON)</summary><pre class="state-json" data-testid="state-json">' + esc(JSON.stringify(view.state, null, 2)) + "</pre></details>";
-  }
-
-  function renderGame() {
-    const view = S.replay || S.view;
-    if (!view) return;
-    const root = $("game-root");
-    const impl = games[S.boot.game];
-    if (impl && typeof impl.render === "function") {
-      try {
-        impl.render(root, view, makeApi(view, !!S.replay));
-      } catch (e) {
-        console.error(e);
-        fallbackBoard(root, view);
+/* A host's announcement for one log entry: a plain string, or {html} from a game's describe
+   (which escapes what it prints); null to leave it out. */
+function describe(e) {
+  const d = e.data || {};
+  switch (e.kind) {
+    case "match_started": return "The match begins.";
+    case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + (d.prompt ? " — " + d.prompt : "");
+    case "seat_acted": return who(d.seat) + (d.final ? " submitted (final)" : " submitted");
+    case "submit": return who(d.seat) + " sent “" + d.text + "”" + (d.final ? " as final" : "") + (d.bot ? " (bot)" : "");
+    case "accepted": return null;
+    case "confirm": return who(d.seat) + " confirmed as final";
+    case "limit_passed": return "The time limit of " + d.phase + " passed.";
+    case "reserve_period": return who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
+    case "reserve_exhausted": return who(d.seat) + " ran out of reserve.";
+    case "phase_resolved": return capital(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(who).join(", ") : "") + ".";
+    case "match_ended": return "Match over: " + (d.winner == null ? "no single winner" : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
+    case "pause": return "The host paused the match.";
+    case "resume": return "The host resumed the match.";
+    case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
+    case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
+    default: {
+      const impl = gameImpl();
+      if (impl && typeof impl.describe === "function") {
+        try {
+          const t = impl.describe(e, S.view);
+          if (t === false) return null;
+          if (t != null) return { html: String(t) };
+        } catch (err) { console.error(err); }
       }
-    } else {
-      fallbackBoard(root, view);
+      const words = capital(e.kind.replace(/_/g, " "));
+      const data = plainData(e.data);
+      return data ? words + ": " + data : words;
     }
   }
+}
 
-  function fmtClock(sec) {
-    if (sec < 0) sec = 0;
-    if (sec < 10) return sec.toFixed(1) + "s";
-    const s = Math.floor(sec);
-    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-    const two = (n) => String(n).padStart(2, "0");
-    return (h ? h + ":" + two(m) : String(m)) + ":" + two(r);
+function LogText({ text }) {
+  if (text && typeof text === "object" && "html" in text) {
+    return html`<span dangerouslySetInnerHTML=${{ __html: linkRulesHtml(text.html, S.boot.game) }}></span>`;
   }
+  return html`<${RuleText} text=${text}/>`;
+}
 
-  function tick() {
-    const v = S.view;
-    const box = $("countdown");
-    if (!v) return;
-    box.classList.remove("low");
-    if (v.result) { box.textContent = "Final"; box.dataset.state = "finished"; return; }
-    if (v.paused) { box.textContent = "Paused"; box.dataset.state = "paused"; return; }
-    if (!v.phase || v.phase.next_deadline == null) { box.textContent = "--:--"; return; }
-    const left = v.phase.next_deadline - (Date.now() / 1000 + S.offset);
-    box.textContent = fmtClock(left);
-    box.dataset.state = "running";
-    box.dataset.deadline = String(v.phase.next_deadline);
-    if (left < 10) box.classList.add("low");
+function Log() {
+  const items = [];
+  for (const e of S.events) {
+    const text = describe(e);
+    if (text == null) continue;
+    const priv = e.to !== null && e.to !== undefined;
+    const time = new Date(e.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const current = S.replayIndex != null && S.events[S.replayIndex] && S.events[S.replayIndex].version === e.version;
+    items.push(html`<li key=${e.version} class=${(priv ? "private" : "") + (current ? " current" : "")} data-version=${e.version}>
+      <span class="t">${time}</span> ${priv ? html`<span class="tag priv" title="only you and the host see this">private</span> ` : ""}<${LogText} text=${text}/>
+    </li>`);
   }
+  items.reverse();
+  return html`<ol class="log" data-testid="log">${items}</ol>`;
+}
 
-  function describe(e) {
-    const d = e.data || {};
-    const you = S.view ? S.view.you : null;
-    const who = (seat) => (seat === you ? "You" : esc(seatName(seat)));
-    switch (e.kind) {
-      case "match_started": return "Match started";
-      case "phase_started": return "<b>Phase " + d.no + ": " + esc(d.name) + "</b>" + (d.prompt ? ' <span class="muted">— ' + esc(d.prompt) + "</span>" : "");
-      case "seat_acted": return who(d.seat) + (d.final ? " submitted (final)" : " submitted");
-      case "submit": return who(d.seat) + " sent <code>" + esc(d.text) + "</code>" + (d.final ? " as final" : "") + (d.bot ? " (bot)" : "");
-      case "accepted": return null;
-      case "confirm": return who(d.seat) + " confirmed as final";
-      case "limit_passed": return "Time limit of " + esc(d.phase) + " passed";
-      case "reserve_period": return who(d.seat) + " in reserve period " + d.period + " (" + d.left + " left)";
-      case "reserve_exhausted": return who(d.seat) + " ran out of reserve";
-      case "phase_resolved": return "Phase " + d.no + " (" + esc(d.name) + ") resolved" + (d.missing && d.missing.length ? "; nothing from " + d.missing.map(who).join(", ") : "");
-      case "match_ended": return "<b>Match over</b>: " + (d.winner == null ? "no single winner" : who(d.winner) + (d.winner === you ? " win" : " wins")) + " — " + esc(d.reason);
-      case "pause": return "The host paused the match";
-      case "resume": return "The host resumed the match";
-      case "extend": return "The host added " + d.seconds + " s";
-      case "end": return "The host ended the match: " + esc(d.reason || "");
-      default: {
-        const impl = games[S.boot.game];
-        if (impl && typeof impl.describe === "function") {
-          try { const t = impl.describe(e, S.view); if (t != null) return t; } catch (err) { console.error(err); }
-        }
-        const data = e.data == null ? "" : " <code>" + esc(JSON.stringify(e.data)).slice(0, 300) + "</code>";
-        return esc(e.kind.replace(/_/g, " ")) + data;
-      }
+/* ------------------------------------------------------------------ replay viewer */
+async function showReplay(index) {
+  if (!S.events.length) return;
+  index = Math.max(0, Math.min(S.events.length - 1, index));
+  S.replayIndex = index;
+  const e = S.events[index];
+  S.replayCaption = "Entry " + (index + 1) + " of " + S.events.length;
+  update();
+  const r = await call("GET", "/replay?version=" + e.version);
+  if (!r.ok) { S.replayCaption = r.error; update(); return; }
+  if (S.replayIndex !== index) return;
+  delete r.ok;
+  delete r.status;
+  S.replay = r;
+  update();
+}
+
+function exitReplay() {
+  S.replay = null;
+  S.replayIndex = null;
+  S.replayCaption = null;
+  update();
+}
+
+function Replay() {
+  const n = Math.max(1, S.events.length);
+  const at = S.replayIndex == null ? n : S.replayIndex + 1;
+  const from = S.replayIndex == null ? S.events.length - 1 : S.replayIndex;
+  return html`<div class="replay" data-testid="replay">
+    <div class="control-row">
+      <button type="button" class="secondary small" data-testid="replay-first" aria-label="first entry" onClick=${() => showReplay(0)}>|◀</button>
+      <button type="button" class="secondary small" data-testid="replay-prev" aria-label="previous entry" onClick=${() => showReplay(from - 1)}>◀</button>
+      <input type="range" min="1" max=${n} value=${at} data-testid="replay-slider" aria-label="log entry"
+        onInput=${(e) => showReplay(Number(e.currentTarget.value) - 1)}/>
+      <button type="button" class="secondary small" data-testid="replay-next" aria-label="next entry" onClick=${() => showReplay(from + 1)}>▶</button>
+      <button type="button" class="secondary small" data-testid="replay-last" aria-label="last entry" onClick=${() => showReplay(S.events.length - 1)}>▶|</button>
+    </div>
+    <p class="muted small" data-testid="replay-caption">${S.replayCaption || "Step through every entry of the log (arrow keys on the slider)."}</p>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ the page */
+function App() {
+  if (S.linkError) return html`<${LinkError}/>`;
+  const v = S.view;
+  return html`
+    <${Header}/>
+    <${Reconnecting}/>
+    <div class="match-grid">
+      <section class="board-col" aria-label="board">
+        <${TurnBanner}/>
+        <div class="card board-card">
+          ${S.replay ? html`<div class="replay-banner" data-testid="replay-banner">
+            Replay: the match as it stood after entry ${S.replayIndex + 1}.
+            <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
+          </div>` : ""}
+          <${GameBoard}/>
+        </div>
+        <${NotationDrawer}/>
+        <${HostControls}/>
+      </section>
+      <aside class="side-col" aria-label="match information">
+        <${Result}/>
+        <${Panel} title="Seats" testid="seats-panel"><${Seats}/><//>
+        <${Panel} title="Private" testid="private"><${Private}/><//>
+        <${Panel} title="Log" testid="log-panel" extra=${"version " + S.version}><${Log}/><//>
+        <${Panel} title="Replay" testid="replay-panel"><${Replay}/><//>
+      </aside>
+    </div>`;
+}
+
+/* ------------------------------------------------------------------ live connection */
+function absorb(events) {
+  let added = false;
+  for (const e of events) {
+    if (S.seen.has(e.version)) continue;
+    S.seen.add(e.version);
+    S.events.push(e);
+    added = true;
+  }
+  if (added) S.events.sort((a, b) => a.version - b.version);
+}
+
+async function refetchAll() {
+  const r = await call("GET", "/events?since=0");
+  if (r.ok) { absorb(r.events); update(); }
+}
+
+function alertPhase(view) {
+  const p = view.phase;
+  if (!p || view.role !== "seat" || view.result) return;
+  if (S.lastPhaseAlert === p.no) return;
+  const first = S.lastPhaseAlert === null;
+  S.lastPhaseAlert = p.no;
+  if (first || !(p.must || []).includes(view.you)) return;
+  if (S.prefs.sound) beep();
+  if (S.prefs.notify && "Notification" in window && Notification.permission === "granted" && document.hidden) {
+    try { new Notification(S.boot.title + ": your move", { body: capital(p.name) + (p.prompt ? " — " + p.prompt : ""), tag: "arena-" + S.boot.id }); } catch (e) { /* unsupported */ }
+  }
+}
+
+function beep() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660; g.gain.value = 0.08;
+    o.connect(g); g.connect(ctx.destination);
+    o.start(); o.stop(ctx.currentTime + 0.18);
+  } catch (e) { /* no audio */ }
+}
+
+function linkFailed(message) {
+  S.linkError = message || "this link is not valid";
+  if (S.ws) { try { S.ws.onclose = null; S.ws.close(); } catch (e) { /* already closed */ } }
+  update();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = proto + "//" + location.host + "/ws/" + S.boot.id + "?token=" + encodeURIComponent(S.token) + "&since=" + S.version;
+  let ws;
+  try { ws = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
+  S.ws = ws;
+  ws.onopen = () => { S.retry = 0; S.conn = "live"; S.reconnectAt = null; update(); };
+  ws.onmessage = (msg) => {
+    let data;
+    try { data = JSON.parse(msg.data); } catch (e) { return; }
+    if (data.type === "update") {
+      const wasFinished = S.view && S.view.result;
+      const oldPhase = phaseNo();
+      absorb(data.events);
+      S.version = Math.max(S.version, data.version);
+      S.view = data.view;
+      S.offset = data.view.now - Date.now() / 1000;
+      if (phaseNo() !== oldPhase) { S.msg = null; S.lastSent = null; }
+      alertPhase(data.view);
+      update();
+      if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
+    } else if (data.type === "revoked") {
+      linkFailed(data.reason || "this link was replaced by the host");
     }
-  }
+  };
+  ws.onclose = (ev) => {
+    if (S.ws !== ws) return;
+    if (ev.code >= 4400 && ev.code < 4405) { linkFailed(ev.reason || "this link is not valid"); return; }
+    if (S.view && S.view.result && ev.code === 1000) { S.conn = "closed"; update(); return; }
+    scheduleReconnect();
+  };
+}
 
-  function renderLog() {
-    const ol = $("log");
-    const items = [];
-    for (const e of S.events) {
-      const text = describe(e);
-      if (text == null) continue;
-      const priv = e.to !== null && e.to !== undefined;
-      const time = new Date(e.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-      const cls = (priv ? "private" : "") + (S.replayIndex != null && S.events[S.replayIndex] && S.events[S.replayIndex].version === e.version ? " current" : "");
-      items.push('<li class="' + cls + '" data-version="' + e.version + '"><span class="v">' + e.version + "</span><span class=\"t\">" + time + "</span> " + (priv ? '<span class="tag priv" title="only you (and the host) see this">private</span> ' : "") + text + "</li>");
-    }
-    ol.innerHTML = items.reverse().join("");
-    $("log-version").textContent = "version " + S.version;
-  }
+function scheduleReconnect() {
+  S.conn = "reconnecting";
+  S.retry += 1;
+  const delay = Math.min(10, 0.5 * Math.pow(2, S.retry - 1));
+  S.reconnectAt = Date.now() / 1000 + delay;
+  update();
+  clearTimeout(S.retryTimer);
+  S.retryTimer = setTimeout(connect, delay * 1000);
+}
 
-  function renderSeats(v) {
-    const waiting = new Set((v.phase && v.phase.waiting_for) || []);
-    const rows = v.seats.map((s) => {
-      const bot = v.match.bots[s.seat] ? ' <span class="tag">bot</span>' : "";
-      const you = v.you === s.seat ? ' <span class="tag you">you</span>' : "";
-      let st = "";
-      if (v.result) st = v.result.scores ? "score " + v.result.scores[s.seat] : "";
-      else if (s.final) st = '<span class="ok-text">✓ final</span>';
-      else if (s.acted) st = "submitted";
-      else if (waiting.has(s.seat)) st = '<span class="muted">thinking…</span>';
-      const reserve = v.phase && v.phase.reserve || s.reserve_left > 0 ? '<span class="reserve" data-testid="reserve-' + s.seat + '">reserve ' + s.reserve_left + "</span>" : "";
-      const inRes = s.in_reserve_until ? ' <span class="tag warn">in reserve</span>' : "";
-      return '<li data-testid="seat-' + s.seat + '"><span class="seat-no">' + (s.seat + 1) + '</span><span class="seat-name">' + esc(seatName(s.seat)) + bot + you + inRes + '</span><span class="seat-state">' + st + "</span>" + reserve + "</li>";
-    });
-    $("seat-list").innerHTML = rows.join("");
+async function start() {
+  const main = document.getElementById("arena-match");
+  if (!main) return;
+  S.boot = JSON.parse(main.dataset.boot);
+  setGameForLinks(S.boot.game);
+  S.token = new URLSearchParams(location.search).get("token") || "";
+  root = main;
+  main.textContent = "";
+  update();
+  // A bad, revoked or expired link is said at once, not left "connecting" (issue 14, point 6).
+  const first = await call("GET", "/view");
+  if (!first.ok && first.status >= 400 && first.status < 500) { linkFailed(first.error); return; }
+  if (first.ok) {
+    delete first.ok;
+    delete first.status;
+    S.view = first;
+    S.offset = first.now - Date.now() / 1000;
+    update();
   }
+  setInterval(() => { if (S.view && !S.view.result) update(); }, 250);
+  connect();
+}
 
-  function renderPrivate(v) {
-    const body = $("private-body");
-    if (v.role === "spectator") { body.innerHTML = '<p class="muted">Spectators see public information only (G-9).</p>'; return; }
-    const parts = [];
-    const seats = v.role === "host" ? v.seats : v.seats.filter((s) => s.seat === v.you);
-    if (v.role === "host") parts.push('<p class="muted">The host sees every seat\'s private state (G-9).</p>');
-    for (const s of seats) {
-      const subs = s.submissions || [];
-      const label = v.role === "host" ? esc(seatName(s.seat)) : "Your submissions this phase";
-      if (!subs.length) { if (v.role !== "host") parts.push('<p class="muted">You have not submitted in this phase.</p>'); continue; }
-      parts.push("<h3>" + label + "</h3><ul class=\"subs\">" + subs.map((x) => "<li><code>" + esc(x.text) + "</code> <span class=\"muted\">at " + x.at.toFixed(1) + " s" + (x.final ? " · final" : "") + "</span></li>").join("") + "</ul>");
-    }
-    if (v.role === "seat" && (v.seats.some((s) => s.reserve_left > 0) || (v.phase && v.phase.reserve))) {
-      parts.push('<p class="muted small">Your reserve: <b data-testid="my-reserve">' + v.seats[v.you].reserve_left + "</b> period(s) left.</p>");
-    }
-    if (v.role === "seat") {
-      const mine = S.events.filter((e) => e.to && e.to.length && e.kind !== "submit" && e.kind !== "accepted" && e.kind !== "confirm").slice(-6);
-      if (mine.length) parts.push("<h3>Private news</h3><ul class=\"subs\">" + mine.map((e) => "<li>" + describe(e) + "</li>").join("") + "</ul>");
-    }
-    body.innerHTML = parts.join("") || '<p class="muted">Nothing private yet.</p>';
+document.addEventListener("keydown", (e) => {
+  if (e.target && e.target.dataset && e.target.dataset.testid === "replay-slider") return;
+  if (S.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight") && !(e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName))) {
+    e.preventDefault();
+    showReplay(S.replayIndex + (e.key === "ArrowLeft" ? -1 : 1));
   }
+});
 
-  function renderResult(v) {
-    const box = $("result");
-    if (!v.result) { box.hidden = true; return; }
-    const r = v.result;
-    const winner = r.winner == null ? "No single winner" : esc(seatName(r.winner)) + " wins";
-    const scores = (r.scores || []).map((x, i) => "<li>" + esc(seatName(i)) + ": <b>" + x + "</b></li>").join("");
-    box.innerHTML = '<p class="eyebrow">Result</p><h2 data-testid="winner">' + winner + "</h2><p>" + esc(r.reason) + '</p><ul class="scores">' + scores + "</ul>" + (v.match.seed != null ? '<p class="muted small">Seed ' + v.match.seed + "</p>" : "");
-    box.hidden = false;
-  }
-
-  function render() {
-    const v = S.view;
-    if (!v) return;
-    const role = v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host" : "Spectator";
-    $("role-badge").textContent = role;
-    $("phase-name").textContent = v.result ? "Match over" : v.phase ? v.phase.name.charAt(0).toUpperCase() + v.phase.name.slice(1) + (v.paused ? " (paused)" : "") : "…";
-    $("phase-prompt").textContent = v.phase ? "Phase " + v.phase.no + (v.phase.prompt ? " · " + v.phase.prompt : "") : "";
-    let note = "";
-    if (v.phase && v.phase.base_passed) note = "reserve time";
-    else if (v.phase) note = v.phase.reserve ? "time limit (then reserve)" : "time limit";
-    const hasReserve = (v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0);
-    if (v.role === "seat" && hasReserve) note += (note ? " · " : "") + "your reserve: " + v.seats[v.you].reserve_left;
-    $("clock-note").textContent = note;
-    $("notation-help").textContent = v.help ? "— " + v.help : "";
-    $("controls").hidden = v.role !== "seat";
-    const closed = !!v.result;
-    for (const id of ["submit", "submit-final", "confirm", "notation"]) $(id).disabled = closed;
-    $("host-controls").hidden = v.role !== "host" || closed;
-    renderSeats(v);
-    renderPrivate(v);
-    renderResult(v);
-    renderLog();
-    renderReplayControls();
-    renderGame();
-    tick();
-  }
-
-  // ------------------------------------------------------------------ replay viewer
-  function renderReplayControls() {
-    const slider = $("replay-slider");
-    slider.max = String(Math.max(1, S.events.length));
-    if (S.replayIndex == null) slider.value = slider.max;
-  }
-
-  async function showReplay(index) {
-    if (!S.events.length) return;
-    index = Math.max(0, Math.min(S.events.length - 1, index));
-    S.replayIndex = index;
-    const e = S.events[index];
-    $("replay-slider").value = String(index + 1);
-    $("replay-caption").textContent = "Entry " + (index + 1) + " of " + S.events.length + " (version " + e.version + ")";
-    const r = await call("GET", "/replay?version=" + e.version);
-    if (!r.ok) { $("replay-caption").textContent = r.error; return; }
-    if (S.replayIndex !== index) return;
-    delete r.ok;
-    S.replay = r;
-    $("replay-banner").hidden = false;
-    $("replay-at").textContent = String(index + 1) + " (version " + e.version + ")";
-    renderLog();
-    renderGame();
-  }
-
-  function exitReplay() {
-    S.replay = null;
-    S.replayIndex = null;
-    $("replay-banner").hidden = true;
-    $("replay-caption").textContent = "Step through every entry of the log.";
-    render();
-  }
-
-  // ------------------------------------------------------------------ live connection
-  function absorb(events) {
-    let added = false;
-    for (const e of events) {
-      if (S.seen.has(e.version)) continue;
-      S.seen.add(e.version);
-      S.events.push(e);
-      added = true;
-    }
-    if (added) S.events.sort((a, b) => a.version - b.version);
-  }
-
-  async function refetchAll() {
-    const r = await call("GET", "/events?since=0");
-    if (r.ok) { absorb(r.events); render(); }
-  }
-
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const url = proto + "//" + location.host + "/ws/" + S.boot.id + "?token=" + encodeURIComponent(S.token) + "&since=" + S.version;
-    const ws = new WebSocket(url);
-    S.ws = ws;
-    ws.onopen = () => { S.retry = 0; setConn("live"); };
-    ws.onmessage = (msg) => {
-      let data;
-      try { data = JSON.parse(msg.data); } catch (e) { return; }
-      if (data.type === "update") {
-        const wasFinished = S.view && S.view.result;
-        absorb(data.events);
-        S.version = Math.max(S.version, data.version);
-        S.view = data.view;
-        S.offset = data.view.now - Date.now() / 1000;
-        render();
-        if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
-      }
-    };
-    ws.onclose = (ev) => {
-      setConn("offline");
-      if (ev.code >= 4400 && ev.code < 4405) { showError("access: " + (ev.reason || "this link is not valid")); $("phase-name").textContent = "No access"; return; }
-      S.retry += 1;
-      setTimeout(connect, Math.min(5000, 200 * Math.pow(2, S.retry)));
-    };
-  }
-
-  function setConn(state) {
-    const c = $("conn");
-    c.textContent = state;
-    c.dataset.state = state;
-  }
-
-  function start() {
-    const main = $("arena-match");
-    if (!main) return;
-    S.boot = JSON.parse(main.dataset.boot);
-    S.token = new URLSearchParams(location.search).get("token") || "";
-    S.started = true;
-    $("submit").addEventListener("click", () => submit($("notation").value, false));
-    $("submit-final").addEventListener("click", () => submit($("notation").value, true));
-    $("confirm").addEventListener("click", () => confirmFinal());
-    $("notation").addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) submit($("notation").value, false);
-    });
-    for (const b of document.querySelectorAll("[data-host]")) {
-      b.addEventListener("click", async () => {
-        const action = b.dataset.host;
-        if (action === "end" && !confirm("End the match now?")) return;
-        const body = action === "extend" ? { seconds: Number($("extend-seconds").value) } : {};
-        const r = await call("POST", "/host/" + action, body);
-        $("host-error").textContent = r.ok ? "" : r.error;
-      });
-    }
-    $("replay-slider").addEventListener("input", (ev) => showReplay(Number(ev.target.value) - 1));
-    $("replay-prev").addEventListener("click", () => showReplay((S.replayIndex == null ? S.events.length - 1 : S.replayIndex) - 1));
-    $("replay-next").addEventListener("click", () => showReplay((S.replayIndex == null ? S.events.length - 1 : S.replayIndex) + 1));
-    $("replay-first").addEventListener("click", () => showReplay(0));
-    $("replay-last").addEventListener("click", () => showReplay(S.events.length - 1));
-    $("replay-exit").addEventListener("click", exitReplay);
-    setInterval(tick, 100);
-    connect();
-  }
-
-  Arena.submit = submit;
-  Arena.confirm = confirmFinal;
-  document.addEventListener("DOMContentLoaded", start);
-})();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

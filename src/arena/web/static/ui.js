@@ -1,0 +1,112 @@
+/* What the match shell and every game page share: the view library (Preact + htm, vendored
+   and pinned in package.json, no build step), the registry of game boards, and the small
+   helpers that keep the page in plain words (numbers, clocks, rule links).
+
+   Preact diffs the page instead of rebuilding it, so a clock tick or a new event never pulls a
+   control, its focus or half-typed text from under the player (issue 14, point 2). */
+import { h, render, Fragment } from "preact";
+import { useState, useEffect, useRef, useMemo, useCallback, useLayoutEffect } from "preact/hooks";
+import htm from "htm";
+
+export const html = htm.bind(h);
+export { h, render, Fragment, useState, useEffect, useRef, useMemo, useCallback, useLayoutEffect };
+
+/* ------------------------------------------------------------------ registry */
+export const games = {};
+const listeners = new Set();
+
+/* A game registers ``{Board, describe?, phaseTitle?}`` (a Preact component drawing the board
+   and its controls), or the older ``{render(root, view, api), describe?}``. */
+export function registerGame(name, impl) {
+  games[name] = impl;
+  for (const fn of listeners) fn(name);
+}
+export function onRegister(fn) { listeners.add(fn); }
+
+/* ------------------------------------------------------------------ numbers and words */
+/* Whole numbers grouped (10,948,400), fractions to at most two places (2.5), never an
+   exponent (issue 14, point 5). */
+export function fmtNum(x) {
+  const n = Number(x);
+  if (!Number.isFinite(n)) return String(x);
+  if (Number.isInteger(n)) return n.toLocaleString("en-US");
+  return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+export function fmtClock(sec) {
+  if (!(sec > 0)) sec = 0;
+  if (sec < 10) return sec.toFixed(1) + "s";
+  const s = Math.floor(sec);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return (h ? h + ":" + two(m) : String(m)) + ":" + two(r);
+}
+
+export function fmtSeconds(sec) {
+  const n = Math.round(Number(sec) || 0);
+  if (n < 60) return n + " s";
+  return fmtClock(n);
+}
+
+export function capital(s) { s = String(s || ""); return s.charAt(0).toUpperCase() + s.slice(1); }
+
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+/* Anything a game logged that no describe() knows, said as "key value" pairs, never JSON. */
+export function plainData(data) {
+  if (data == null) return "";
+  if (typeof data === "number") return fmtNum(data);
+  if (typeof data !== "object") return String(data);
+  if (Array.isArray(data)) return data.map(plainData).join(", ");
+  return Object.keys(data)
+    .filter((k) => data[k] !== null && data[k] !== undefined && data[k] !== "")
+    .map((k) => k.replace(/_/g, " ") + " " + (typeof data[k] === "object" ? "(" + plainData(data[k]) + ")" : plainData(data[k])))
+    .join(", ");
+}
+
+/* ------------------------------------------------------------------ rule links */
+const RULING_PREFIXES = new Set(["G", "LM", "BX", "PF", "LF", "LO", "SE"]);
+export const RULE_ID = /\b([A-Z]{1,4})-(\d{1,3})\b/g;
+
+/* The project's rulings live on /rulings; a game's own rule ids on its rules page. */
+export function ruleHref(id, game) {
+  const prefix = id.split("-")[0];
+  if (RULING_PREFIXES.has(prefix)) return "/rulings#" + id;
+  return "/games/" + encodeURIComponent(game || "") + "#" + id;
+}
+
+let currentGame = "";
+export function setGameForLinks(name) { currentGame = name; }
+
+/* A plain string with every rule id turned into a link (issue 14, point 4). */
+export function RuleText({ text, game }) {
+  const s = String(text == null ? "" : text);
+  const parts = [];
+  let last = 0;
+  for (const m of s.matchAll(RULE_ID)) {
+    if (m.index > last) parts.push(s.slice(last, m.index));
+    parts.push(html`<a class="rule-link" href=${ruleHref(m[0], game || currentGame)}>${m[0]}</a>`);
+    last = m.index + m[0].length;
+  }
+  if (last < s.length) parts.push(s.slice(last));
+  return html`${parts}`;
+}
+
+/* The same for an already-escaped HTML fragment from a game's describe(): ids in text only. */
+export function linkRulesHtml(fragment, game) {
+  return String(fragment).replace(/(<[^>]*>)|([^<]+)/g, (all, tag, text) =>
+    tag ? tag : text.replace(RULE_ID, (id) => '<a class="rule-link" href="' + ruleHref(id, game || currentGame) + '">' + id + "</a>"));
+}
+
+/* An error from the server reads "LM-5: the key ..."; say the words first, then the rule. */
+export function splitRule(message) {
+  const m = /^([A-Z]{1,4}-\d{1,3}):\s*(.*)$/s.exec(String(message || ""));
+  // Non-rule categories ("access: ...", "request: ...") are for programs, not players.
+  if (!m) return { rule: null, text: String(message || "").replace(/^[a-z_]+:\s*/, "") };
+  return { rule: m[1], text: m[2] };
+}
+
+export function ErrorText({ message, game }) {
+  const { rule, text } = splitRule(message);
+  return html`<span>${capital(text)}${rule ? html` <span class="rule-ref">(rule <${RuleText} text=${rule} game=${game}/>)</span>` : ""}</span>`;
+}
