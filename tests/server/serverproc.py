@@ -98,7 +98,9 @@ class ServerProcess:
     def create(self, game: str, *, seats: list[dict[str, Any]] | None = None,
                settings: dict[str, Any] | None = None, config: dict[str, Any] | None = None,
                seed: int | None = 1) -> dict[str, Any]:
-        body: dict[str, Any] = {"game": game, "settings": settings or {}, "config": config or {}}
+        # Tests use instant bots unless they say otherwise (G-11; live matches default to human).
+        settings = {"bot_pace": "instant", **(settings or {})}
+        body: dict[str, Any] = {"game": game, "settings": settings, "config": config or {}}
         if seats is not None:
             body["seats"] = seats
         if seed is not None:

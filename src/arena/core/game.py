@@ -251,6 +251,11 @@ class Game(ABC, Generic[S, C]):
         A bot should decide from what its seat may see; it is handed the state for speed.
         """
 
+    def bot_think_time(self, state: S, seat: int) -> tuple[float, float]:
+        """How long, in seconds at time scale 1, a practised player takes over the current
+        decision (low, high): a bot at human pace waits a time drawn in this range (G-11)."""
+        return (3.0, 9.0)
+
     def random_submission(self, state: S, seat: int, rng: random.Random) -> str | None:
         """A random legal submission, for the conformance suite; defaults to the bot's."""
         return self.bot(state, seat, rng)

@@ -52,6 +52,9 @@ class MatchSettings:
     time_scale: float = 1.0
     early_close: bool = True
     reveal_at_end: bool = True
+    # G-11: "human" bots wait a plausible, seeded time before acting (and are charged it);
+    # "instant" bots act at once, for simulations and tests.
+    bot_pace: str = "human"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -62,6 +65,7 @@ class MatchSettings:
             time_scale=_number(data.get("time_scale", 1.0)),
             early_close=_flag(data.get("early_close", True), "early_close"),
             reveal_at_end=_flag(data.get("reveal_at_end", True), "reveal_at_end"),
+            bot_pace=_pace(data.get("bot_pace", "human")),
         )
         if not MIN_TIME_SCALE <= settings.time_scale <= MAX_TIME_SCALE:
             # A time scale near zero turns a whole match into a burst of deadlines that the
@@ -69,6 +73,15 @@ class MatchSettings:
             raise RuleError("G-5", f"the time scale must be between {MIN_TIME_SCALE} and "
                                    f"{MAX_TIME_SCALE:g}")
         return settings
+
+
+BOT_PACES = ("human", "instant")
+
+
+def _pace(raw: object) -> str:
+    if raw not in BOT_PACES:
+        raise RuleError("G-11", f"'bot_pace' must be \"human\" or \"instant\", not {raw!r}"[:120])
+    return str(raw)
 
 
 def _flag(raw: object, name: str) -> bool:

@@ -84,7 +84,7 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     config_raw = body.get("config") or {}
     if not isinstance(settings_raw, dict) or not isinstance(config_raw, dict):
         raise RuleError("api", "'settings' and 'config' must be JSON objects")
-    extra = set(settings_raw) - {"time_scale", "early_close", "reveal_at_end"}
+    extra = set(settings_raw) - {"time_scale", "early_close", "reveal_at_end", "bot_pace"}
     if extra:
         raise RuleError("G-5", f"unknown match setting(s): {', '.join(sorted(extra))}")
     try:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from arena.core import rng as rngmod
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bot_think, bots_to_think
 from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
 from arena.server.errors import ApiError
@@ -98,6 +99,8 @@ class MatchOwner:
         self.subscribers: set[Subscriber] = set()
         self.tracker = BotTracker()
         self.bot_errors: list[str] = []
+        # G-11: decided bot moves waiting for their drawn human time, by seat: (due, move).
+        self.pending: dict[int, tuple[float, BotMove]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._status = record.status
@@ -210,8 +213,9 @@ class MatchOwner:
                 break
             if self._bots_pending():
                 continue
-            when = self.match.next_deadline()
-            timeout = None if when is None else max(0.0, when - time.time()) + 0.002
+            moments = [t for t in (self.match.next_deadline(),
+                                   *(due for due, _ in self.pending.values())) if t is not None]
+            timeout = None if not moments else max(0.0, min(moments) - time.time()) + 0.002
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
 
@@ -221,7 +225,13 @@ class MatchOwner:
                 self.match.advance()
             finally:
                 self._commit()
-            seats = bots_to_think(self.match, self.bots, self.tracker)
+            due = self._due_moves()
+            if due:
+                try:
+                    self._bots_act(due)
+                finally:
+                    self._commit()
+            seats = self._seats_to_think()
             frozen = (self.match.state, self.match.phase_no)
         if not seats:
             return
@@ -232,13 +242,44 @@ class MatchOwner:
             None, bot_think, self.match.game, self.match.seed, frozen[0], frozen[1], seats
         )
         async with self.lock:
-            try:
-                self._bots_act(moves)
-            finally:
-                self._commit()
+            if self.match.settings.bot_pace == "instant":
+                try:
+                    self._bots_act(moves)
+                finally:
+                    self._commit()
+            else:
+                for move in moves:
+                    self.pending[move.seat] = (self._due(move, frozen[0]), move)
+
+    def _due(self, move: BotMove, state: Any) -> float:
+        """G-11: when a bot at human pace answers: the phase start plus a think time drawn from
+        the match's chance (so a replay or a restarted server agrees), scaled like the match's
+        clocks, and never later than 60 % of the phase's time limit so a bot does not lose to
+        its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
+        charged exactly this wait."""
+        m = self.match
+        low, high = m.game.bot_think_time(state, move.seat)
+        draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
+        wait = draw * m.settings.time_scale
+        limit = m.deadline - m.phase_start
+        if limit > 0:
+            wait = min(wait, 0.6 * limit)
+        return m.phase_start + wait
+
+    def _due_moves(self) -> list[BotMove]:
+        now = time.time()
+        due = [move for when, move in self.pending.values()
+               if when <= now or move.phase_no != self.match.phase_no]
+        for move in due:
+            self.pending.pop(move.seat, None)
+        return [move for move in due if move.phase_no == self.match.phase_no]
+
+    def _seats_to_think(self) -> list[int]:
+        return [s for s in bots_to_think(self.match, self.bots, self.tracker)
+                if s not in self.pending]
 
     def _bots_pending(self) -> bool:
-        return bool(bots_to_think(self.match, self.bots, self.tracker))
+        return bool(self._seats_to_think())
 
     def _bots_act(self, moves: list[BotMove]) -> None:
         try:

@@ -230,6 +230,10 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         return render_svg(state.session, state.board, viewer, stage=state.stage)
 
     # --- players -------------------------------------------------------------------------
+    def bot_think_time(self, state: FeatherState, seat: int) -> tuple[float, float]:
+        """G-11: a tick is short; a practised player answers within the first part of it."""
+        return (0.3, 1.5) if state.stage == "tick" else (3.0, 9.0)
+
     def bot(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
         if state.stage == "study":
             return "ready"

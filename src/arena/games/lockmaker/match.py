@@ -187,6 +187,12 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return sum(len(r.pool) + 9 for r in rounds[: max(config.rounds, 1)])
 
     # ------------------------------------------------------------------ flow
+    def bot_think_time(self, state: LMState, seat: int) -> tuple[float, float]:
+        """G-11: building and solving a lock take a human minutes, a draft pick seconds; the
+        solve time is what the "faster" point compares, so a human quicker than this wins it."""
+        return {"build": (90.0, 240.0), "solve": (40.0, 150.0), "counter": (30.0, 120.0),
+                "draft": (5.0, 20.0)}.get(state.stage, (3.0, 9.0))
+
     def phase(self, state: LMState) -> PhaseSpec | None:
         c = state.config
         st = state.stage
