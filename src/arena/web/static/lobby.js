@@ -14,8 +14,8 @@
     for (let i = 0; i < game.seats; i++) {
       const role = game.seats === 2 ? (i === 0 ? "EC" : "DMO") : "";
       rows.push('<div class="seat-row"><span class="seat-no">' + (i + 1) + "</span>" +
-        '<input name="seat-name-' + i + '" data-testid="seat-name-' + i + '" placeholder="Seat ' + (i + 1) + (role ? " (" + role + ")" : "") + '" maxlength="40">' +
-        '<select name="seat-kind-' + i + '" data-testid="seat-kind-' + i + '"><option value="human">Human</option><option value="bot"' + (i > 0 ? " selected" : "") + ">Bot</option></select></div>");
+        '<input name="seat-name-' + i + '" data-testid="seat-name-' + i + '" aria-label="Seat ' + (i + 1) + ' name" placeholder="Seat ' + (i + 1) + (role ? " (" + role + ")" : "") + '" maxlength="40">' +
+        '<select name="seat-kind-' + i + '" data-testid="seat-kind-' + i + '" aria-label="Seat ' + (i + 1) + ' played by"><option value="human">Human</option><option value="bot"' + (i > 0 ? " selected" : "") + ">Bot</option></select></div>");
     }
     $("seats").innerHTML = rows.join("");
   }
@@ -65,7 +65,7 @@
     }
     const body = {
       game: name, seats: seats, config: config,
-      settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked, reveal_at_end: form.reveal_at_end.checked },
+      settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked, reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
     };
     if (form.seed.value !== "") body.seed = Number(form.seed.value);
     return body;
@@ -79,16 +79,71 @@
     const res = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
     const data = await res.json().catch(() => ({ error: "HTTP " + res.status }));
     if (!res.ok) { $("create-error").textContent = data.error || "HTTP " + res.status; return; }
-    const items = data.links.seats.map((url, i) => {
-      const who = (body.seats[i].name || "Seat " + (i + 1)) + (body.seats[i].bot ? " (bot)" : "");
-      return '<li><span class="who">Seat ' + (i + 1) + " · " + esc(who) + '</span><a data-testid="link-seat-' + i + '" href="' + esc(url) + '" target="_blank">' + esc(url) + "</a></li>";
-    });
-    items.push('<li><span class="who">Spectator</span><a data-testid="link-spectator" href="' + esc(data.links.spectator) + '" target="_blank">' + esc(data.links.spectator) + "</a></li>");
-    items.push('<li><span class="who">Host</span><a data-testid="link-host" href="' + esc(data.links.host) + '" target="_blank">' + esc(data.links.host) + "</a></li>");
-    $("links").innerHTML = items.join("");
+    const game = gameByName(body.game);
+    const entry = {
+      id: data.id, game: body.game, title: game ? game.title : body.game, created: Date.now() / 1000,
+      seats: data.links.seats.map((url, i) => ({ name: body.seats[i].name || "Seat " + (i + 1), bot: body.seats[i].bot, url: body.seats[i].bot ? null : url })),
+      spectator: data.links.spectator, host: data.links.host,
+    };
+    remember(entry);
+    $("links").innerHTML = linkItems(entry, "link-");
     $("created").hidden = false;
+    renderMine();
     loadMatches();
   }
+
+  /* The lobby remembers the matches created in this browser (issue 15, point 1): a host who
+     closes the tab keeps every link. Only this browser's localStorage holds them. */
+  const MINE = "arena.myMatches";
+  function mine() {
+    try { const v = JSON.parse(localStorage.getItem(MINE) || "[]"); return Array.isArray(v) ? v : []; }
+    catch (e) { return []; }
+  }
+  function saveMine(list) { try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 200))); } catch (e) { /* private mode */ } }
+  function remember(entry) { saveMine([entry].concat(mine().filter((m) => m.id !== entry.id))); }
+  function forget(id) { saveMine(mine().filter((m) => m.id !== id)); renderMine(); }
+
+  // A bot seat has no link: nobody should be handed a seat a bot plays.
+  function linkItems(entry, prefix) {
+    const items = entry.seats.map((s, i) => {
+      const who = "Seat " + (i + 1) + " · " + esc(s.name) + (s.bot ? " (bot)" : "");
+      const link = s.url ? '<a data-testid="' + prefix + "seat-" + i + '" href="' + esc(s.url) + '" target="_blank" rel="noopener">' + esc(s.url) + "</a>"
+        : '<span class="muted">played by a bot, no link</span>';
+      return '<li><span class="who">' + who + "</span>" + link + "</li>";
+    });
+    items.push('<li><span class="who">Spectator</span><a data-testid="' + prefix + 'spectator" href="' + esc(entry.spectator) + '" target="_blank" rel="noopener">' + esc(entry.spectator) + "</a></li>");
+    items.push('<li><span class="who">Host</span><a data-testid="' + prefix + 'host" href="' + esc(entry.host) + '" target="_blank" rel="noopener">' + esc(entry.host) + "</a></li>");
+    return items.join("");
+  }
+
+  const statusOf = {};
+  async function renderMine() {
+    const list = mine().sort((a, b) => b.created - a.created);
+    const box = $("my-matches");
+    if (!box) return;
+    if (!list.length) { box.innerHTML = '<li class="muted">None yet: the matches you create here are listed with their links.</li>'; return; }
+    box.innerHTML = list.map((m, n) => {
+      const when = new Date(m.created * 1000).toLocaleString();
+      const st = statusOf[m.id] || "…";
+      return '<li class="my-match" data-testid="my-match-' + n + '" data-id="' + esc(m.id) + '">' +
+        '<div class="my-head"><b>' + esc(m.title) + '</b> <span class="status ' + esc(st) + '" data-testid="my-match-status-' + n + '">' + esc(st) + "</span>" +
+        ' <span class="muted small">' + esc(when) + "</span>" +
+        '<a class="button small" data-testid="my-match-host-' + n + '" href="' + esc(m.host) + '">Host page</a>' +
+        '<button type="button" class="ghost small" data-testid="my-match-remove-' + n + '" data-forget="' + esc(m.id) + '" aria-label="Remove ' + esc(m.title) + " from this list\">Remove</button></div>" +
+        '<details><summary class="small">Links</summary><ul class="links">' + linkItems(m, "my-" + n + "-") + "</ul></details></li>";
+    }).join("");
+    for (const b of box.querySelectorAll("[data-forget]")) b.addEventListener("click", () => forget(b.dataset.forget));
+    await Promise.all(list.filter((m) => statusOf[m.id] !== "finished").map(async (m) => {
+      try {
+        const res = await fetch("/api/matches/" + encodeURIComponent(m.id), { headers: { Accept: "application/json" } });
+        const info = res.ok ? await res.json() : null;
+        const st = info ? info.status : "gone";
+        if (statusOf[m.id] !== st) { statusOf[m.id] = st; changed = true; }
+      } catch (e) { /* offline: keep what we had */ }
+    }));
+    if (changed) { changed = false; renderMine(); }
+  }
+  let changed = false;
 
   async function loadMatches() {
     const res = await fetch("/api/matches", { headers: { Accept: "application/json" } });
@@ -120,6 +175,7 @@
     $("new-match").addEventListener("submit", create);
     $("refresh").addEventListener("click", loadMatches);
     loadMatches();
+    renderMine();
   }
 
   document.addEventListener("DOMContentLoaded", init);

@@ -78,7 +78,7 @@ function phaseWords(v) {
 function yourMove(v) {
   if (!v || v.role !== "seat" || v.result || !v.phase || v.paused) return false;
   const me = v.seats[v.you];
-  return (v.phase.waiting_for || []).includes(v.you) && !(me && me.final);
+  return (v.phase.waiting_for || []).includes(v.you) && !(me && (me.final || me.acted));
 }
 
 function updateTitle() {
@@ -315,7 +315,7 @@ function NotationDrawer() {
   return html`
     <details class="card drawer" data-testid="notation" open=${open} onToggle=${(e) => { if (e.currentTarget.open !== open) setOpen(e.currentTarget.open); }}>
       <summary>Type a move in the game's notation${last ? html` <span class="muted small">· last sent: <code data-testid="last-sent">${last}</code></span>` : ""}</summary>
-      <label for="notation-input" class="label">Your move <span class="muted" data-testid="notation-help">${v.help ? "— " + v.help : ""}</span></label>
+      <label for="notation-input" class="label">Your move <span class="muted" data-testid="notation-help">${v.help ? html`— <${RuleText} text=${v.help}/>` : ""}</span></label>
       <textarea id="notation-input" data-testid="notation-input" rows="3" spellcheck="false" maxlength="16384"
         placeholder="type a submission" disabled=${closed} value=${text}
         onInput=${(e) => { S.notationDraft = e.currentTarget.value; }}
@@ -539,7 +539,7 @@ function App() {
     <div class="match-grid">
       <section class="board-col" aria-label="board">
         <${TurnBanner}/>
-        <div class="card board-card">
+        <div class="card board-card" tabindex="0" role="region" aria-label="the board">
           ${S.replay ? html`<div class="replay-banner" data-testid="replay-banner">
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
