@@ -123,7 +123,7 @@ def test_title_own_status_and_error_links(page: Any, live_server: str, new_match
 
     # The other seat's submission is not shown on this page (G-10; the server test compares
     # the streams).
-    r = page.request.post(f"{base}/submit?token={m['tokens']['seats'][1]}", data={"text": "2"})
+    r = page.request.post(f"{base}/submit?token={m['tokens']['seats'][1]}", data={"text": "2", "final": True})
     assert r.ok
     page.get_by_test_id("private").get_by_text("3").first.wait_for()
     assert "submitted" not in page.get_by_test_id("seat-1").inner_text()
@@ -167,3 +167,19 @@ def test_sound_preference_sticks_and_the_page_works_from_the_keyboard(
     page.keyboard.type("ready")
     page.keyboard.press("Control+Enter")
     page.get_by_test_id("status").filter(has_text="Sent: ready").wait_for()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_match_page_passes_the_checks_as_every_role(sized: Any, game: str,
+                                                          new_match: Any) -> None:
+    """Issue 14 points 9 and 10: each game's page as a seat, the host and a spectator, with
+    bots at a human pace so the match stands still long enough to look at."""
+    seats = 6 if game == "lockedout" else 2
+    m = new_match(game, seats=[{"name": f"Player {i + 1}", "bot": i > 0} for i in range(seats)],
+                  settings={"bot_pace": "human"})
+    for role, link in [("seat", m["links"]["seats"][0]), ("host", m["links"]["host"]),
+                       ("spectator", m["links"]["spectator"])]:
+        sized.goto(link)
+        sized.locator("[data-testid=conn][data-state=live]").wait_for()
+        sized.get_by_test_id("game-root").wait_for()
+        assert_page_ok(sized, f"{game} as {role}", with_axe=True)
