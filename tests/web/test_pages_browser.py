@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+
 from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow

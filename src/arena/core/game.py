@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
 
 JSON = Any
@@ -250,6 +251,14 @@ class Game(ABC, Generic[S, C]):
 
         A bot should decide from what its seat may see; it is handed the state for speed.
         """
+
+    def chat_channels(self, state: S) -> list[ChatChannel]:
+        """The private channels the rules open now (G-13, LO-12); none by default."""
+        return []
+
+    def chat_refusal(self, state: S, seat: int, channel: str) -> str | None:
+        """Why ``seat`` may not speak in ``channel`` now, as "RULE-ID: words", or None."""
+        return None
 
     def bot_think_time(self, state: S, seat: int) -> tuple[float, float]:
         """How long, in seconds at time scale 1, a practised player takes over the current

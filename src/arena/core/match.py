@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from arena.core import chat as chatmod
 from arena.core import rng as rngmod
 from arena.core.clock import Clock
 from arena.core.errors import RuleError
@@ -37,7 +38,7 @@ HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
 Viewer = int | Literal["host", "spectator"]
 
-INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end"})
+INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
@@ -164,6 +165,7 @@ class Match:
         self.history: dict[int, list[Submission]] = {}
         self.reserve_pick: dict[int, Submission] = {}
         self.phase_ends: dict[int, tuple[str, float]] = {}
+        self.muted: set[str] = set()
         t0 = clock.now() if start is None else start
         self.created_at = t0
         self._emit("match_started", {"game": game.name}, None, t0)
@@ -309,6 +311,10 @@ class Match:
 
     # ------------------------------------------------------------------ views
     def can_see(self, viewer: Viewer, event: Event) -> bool:
+        if event.kind == "chat" and isinstance(event.data, dict) \
+                and event.data.get("channel") == chatmod.SPECTATORS:
+            # G-13: the spectators' channel is hidden from the seats while the match runs.
+            return viewer in (HOST, SPECTATOR) or self.finished
         if viewer == HOST or event.to is None:
             return True
         if self.finished and self.settings.reveal_at_end:
@@ -383,7 +389,83 @@ class Match:
             "state": game_view,
             "svg": svg,
             "result": None if self.result is None else self.result.to_json(),
+            "chat": self.chat_channels(viewer),
         }
+
+    # ------------------------------------------------------------------ chat (G-13, LO-12)
+    def _game_channels(self) -> dict[str, chatmod.ChatChannel]:
+        if self.finished:
+            return {}
+        return {c.id: c for c in self.game.chat_channels(self.state)}
+
+    def chat_channels(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The channels ``viewer`` reads and whether it may post in each now (a closed private
+        channel's old messages stay in the viewer's log; only open ones are listed)."""
+        out: list[dict[str, Any]] = []
+
+        def add(cid: str, title: str) -> None:
+            refusal = self._chat_refusal(viewer, cid)
+            out.append({"id": cid, "title": title, "muted": cid in self.muted,
+                        "can_post": refusal is None, "why_not": refusal})
+
+        add(chatmod.TABLE, "Table")
+        if viewer in (HOST, SPECTATOR) or self.finished:
+            add(chatmod.SPECTATORS, "Spectators")
+        for c in self._game_channels().values():
+            if viewer == HOST or (isinstance(viewer, int) and viewer in c.seats):
+                add(c.id, c.title)
+        return out
+
+    def _chat_refusal(self, sender: Viewer, channel: str) -> str | None:
+        """Why ``sender`` may not post in ``channel`` now (with the rule), or None."""
+        if self.finished:
+            return "G-13: the match is over, so its chat is closed"
+        game_channels = self._game_channels()
+        if channel not in (chatmod.TABLE, chatmod.SPECTATORS) and channel not in game_channels:
+            return f"G-13: there is no open channel called {channel!r}"
+        if sender == HOST:
+            return None
+        if channel in self.muted:
+            return "G-13: the host has muted this channel"
+        if channel == chatmod.SPECTATORS:
+            return None if sender == SPECTATOR else \
+                "G-13: the spectators' channel is for spectators while the match runs"
+        if sender == SPECTATOR:
+            return "G-13: spectators read the table but post in the spectators' channel"
+        assert isinstance(sender, int)
+        if channel in game_channels and sender not in game_channels[channel].seats:
+            return "G-13: that channel is for other seats"
+        return self.game.chat_refusal(self.state, sender, channel)
+
+    def chat(self, sender: Viewer, channel: str, text: str) -> Event:
+        """Post ``text`` in ``channel``: an input of the log, seen as the channel says."""
+        channel = chatmod.check_channel_id(channel)
+        text = chatmod.clean_text(text)
+        t = self.clock.now()
+        self._process(t, inclusive=False)
+        refusal = self._chat_refusal(sender, channel)
+        if refusal is not None:
+            rule, _, words = refusal.partition(": ")
+            raise RuleError(rule, words)
+        to: frozenset[int] | None
+        if channel == chatmod.TABLE:
+            to = None
+        elif channel == chatmod.SPECTATORS:
+            to = frozenset()  # the host, and spectators by can_see (G-13)
+        else:
+            to = self._game_channels()[channel].seats
+        return self._emit("chat", {"channel": channel, "from": sender, "text": text}, to, t)
+
+    def mute(self, channel: str, muted: bool) -> None:
+        """The host mutes or opens a channel (G-13); the host may still post in it."""
+        channel = chatmod.check_channel_id(channel)
+        if (channel in self.muted) == muted:
+            raise RuleError("G-13", f"the channel is already {'muted' if muted else 'open'}")
+        if muted:
+            self.muted.add(channel)
+        else:
+            self.muted.discard(channel)
+        self._emit("mute", {"channel": channel, "muted": muted}, None, self.clock.now())
 
     # ------------------------------------------------------------------ replay
     def inputs(self) -> list[Event]:
@@ -444,6 +526,12 @@ class Match:
             self.extend(float(data["seconds"]))
         elif event.kind == "end":
             self.end(str(data.get("reason", "ended by the host")))
+        elif event.kind == "chat":
+            sender = data["from"]
+            self.chat(sender if sender in (HOST, SPECTATOR) else int(sender),
+                      str(data["channel"]), str(data["text"]))
+        elif event.kind == "mute":
+            self.mute(str(data["channel"]), bool(data["muted"]))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 

@@ -93,6 +93,8 @@ def _limit(env: str, burst: int, rate: float, what: str) -> RateLimit:
 
 CREATE_LIMIT = _limit("ARENA_CREATE_LIMIT", 60, 1.0, "matches created from this address")
 ACT_LIMIT = _limit("ARENA_ACT_LIMIT", 100, 10.0, "submissions from this link")
+# G-13: a few lines in a burst, then about one a second, per link.
+CHAT_LIMIT = _limit("ARENA_CHAT_LIMIT", 6, 1.0, "chat messages from this link")
 
 
 async def create_match(request: Request) -> JSONResponse:
@@ -248,6 +250,23 @@ async def confirm(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+async def chat(request: Request) -> JSONResponse:
+    """Post a line in a channel (G-13); who may post where is the match's rule."""
+    owner, access = await _owner(request)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "send {\"channel\": \"table\", \"text\": \"...\"}")
+    CHAT_LIMIT.take(f"{owner.record.id}:{access.role}:{access.seat}")
+    viewer = access.viewer
+    channel, text = body.get("channel", "table"), body.get("text")
+
+    def act(m: Match) -> dict[str, Any]:
+        event = m.chat(viewer, channel, text)  # type: ignore[arg-type]
+        return {"ok": True, "version": event.version}
+
+    return JSONResponse(await owner.command(act))
+
+
 async def host_action(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     if not access.is_host:
@@ -273,6 +292,11 @@ async def host_action(request: Request) -> JSONResponse:
         elif action == "end":
             reason = str(body.get("reason") or "ended by the host")[:200]
             m.end(reason)
+        elif action == "mute":
+            muted = body.get("muted", True)
+            if not isinstance(muted, bool):
+                raise ApiError(400, "request", "'muted' must be true or false")
+            m.mute(body.get("channel"), muted)  # type: ignore[arg-type]
         else:
             raise ApiError(404, "host", f"unknown host action {action!r}")
         return {"ok": True, "version": m.version}

@@ -103,6 +103,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/api/matches/{match_id}/replay", api.get_replay),
         Route("/api/matches/{match_id}/submit", api.submit, methods=["POST"]),
         Route("/api/matches/{match_id}/confirm", api.confirm, methods=["POST"]),
+        Route("/api/matches/{match_id}/chat", api.chat, methods=["POST"]),
         Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

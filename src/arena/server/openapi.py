@@ -74,10 +74,17 @@ SPEC: dict[str, Any] = {
              "required": ["text"]})},
         "/api/matches/{match_id}/confirm": {"post": _op(
             "confirm the seat's standing submission as final (G-4)", [_ID, _TOKEN])},
+        "/api/matches/{match_id}/chat": {"post": _op(
+            "post a chat line in a channel the viewer may post in (G-13); the view's 'chat' "
+            "lists them", [_ID, _TOKEN],
+            {"type": "object", "properties": {"channel": {"type": "string"},
+                                              "text": {"type": "string", "maxLength": 500}},
+             "required": ["text"]})},
         "/api/matches/{match_id}/host/{action}": {"post": _op(
-            "host only: pause, resume, extend ({\"seconds\": n}) or end ({\"reason\": s})",
+            "host only: pause, resume, extend ({\"seconds\": n}), end ({\"reason\": s}) or "
+            "mute ({\"channel\": c, \"muted\": true|false})",
             [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
-                           "schema": {"enum": ["pause", "resume", "extend", "end"]}}],
+                           "schema": {"enum": ["pause", "resume", "extend", "end", "mute"]}}],
             {"type": "object"})},
     },
 }

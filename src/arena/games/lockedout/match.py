@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from arena.core.chat import TABLE, ChatChannel
 from arena.core.errors import RuleError
 from arena.core.game import (
     JSON,
@@ -416,6 +417,21 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     def private_facts(self, state: LockedOutState, seat: int) -> list[str]:
         """A seat's lights are its own (LO-4)."""
         return [x.note(state.names, seat) for x in state.seats[seat].lights]
+
+    def chat_channels(self, state: LockedOutState) -> list[ChatChannel]:
+        """LO-12: the seats in a safe's bargain share a channel until it resolves; escaped
+        seats, who may not talk to the seats inside, have one of their own."""
+        out = [ChatChannel(f"bargain-{SAFE_NAMES[b.safe]}", f"Bargain: Safe {SAFE_NAMES[b.safe]}",
+                           frozenset(b.seats)) for b in state.bargains]
+        escaped = frozenset(state.escaped())
+        if len(escaped) >= 2:
+            out.append(ChatChannel("escaped", "Escaped seats", escaped))
+        return out
+
+    def chat_refusal(self, state: LockedOutState, seat: int, channel: str) -> str | None:
+        if channel == TABLE and not state.seats[seat].inside and state.inside():
+            return "LO-12: you have escaped, so you may not message the seats still inside"
+        return None
 
     def render_svg(self, state: LockedOutState, viewer: int | None) -> str | None:
         return render_vault(state, viewer)

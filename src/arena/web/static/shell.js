@@ -449,6 +449,8 @@ function describe(e) {
     case "resume": return "The host resumed the match.";
     case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
     case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
+    case "chat": return null; // shown in the chat panel
+    case "mute": return "The host " + (d.muted ? "muted" : "reopened") + " the " + channelTitle(d.channel) + " channel.";
     default: {
       const impl = gameImpl();
       if (impl && typeof impl.describe === "function") {
@@ -486,6 +488,93 @@ function Log() {
   }
   items.reverse();
   return html`<ol class="log" data-testid="log">${items}</ol>`;
+}
+
+
+/* ------------------------------------------------------------------ chat (G-13, LO-12) */
+function channelTitle(id) {
+  const known = (S.view && S.view.chat) || [];
+  const c = known.find((x) => x.id === id);
+  if (c) return c.title;
+  if (id === "table") return "Table";
+  if (id === "spectators") return "Spectators";
+  return capital(String(id).replace(/-/g, " "));
+}
+
+function sender(from) {
+  if (from === "host") return "Host";
+  if (from === "spectator") return "Spectator";
+  return who(Number(from));
+}
+
+function chatEvents() {
+  let evs = S.events.filter((e) => e.kind === "chat");
+  if (S.replayIndex != null && S.events[S.replayIndex]) {
+    const upTo = S.events[S.replayIndex].version;
+    evs = evs.filter((e) => e.version <= upTo);
+  }
+  return evs;
+}
+
+function Chat() {
+  const v = S.view;
+  const [channel, setChannel] = useState("table");
+  const [draft, setDraft] = useState("");
+  const [error, setError] = useState("");
+  const [seen, setSeen] = useState({});
+  const listRef = useRef(null);
+  const evs = chatEvents();
+  const channels = (v && v.chat) || [];
+  const ids = channels.map((c) => c.id);
+  // Closed private channels keep their history for the seats that were in them.
+  for (const e of evs) if (!ids.includes(e.data.channel)) { ids.push(e.data.channel); channels.push({ id: e.data.channel, title: channelTitle(e.data.channel), can_post: false, why_not: "this channel is closed", muted: false }); }
+  const current = ids.includes(channel) ? channel : (ids[0] || "table");
+  const here = evs.filter((e) => e.data.channel === current);
+  const info = channels.find((c) => c.id === current) || { can_post: false, why_not: "" };
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    if ((seen[current] || 0) < here.length) setSeen(Object.assign({}, seen, { [current]: here.length }));
+  }, [here.length, current]);
+  const send = async () => {
+    const text = draft.trim();
+    if (!text) return;
+    const r = await call("POST", "/chat", { channel: current, text });
+    if (r.ok) { setDraft(""); setError(""); } else setError(r.error);
+  };
+  const mute = async () => {
+    const r = await call("POST", "/host/mute", { channel: current, muted: !info.muted });
+    setError(r.ok ? "" : r.error);
+  };
+  const replaying = S.replayIndex != null;
+  return html`<div class="chat" data-testid="chat">
+    ${channels.length > 1 ? html`<div class="chat-tabs" role="tablist" aria-label="chat channels">
+      ${channels.map((c) => {
+        const n = evs.filter((e) => e.data.channel === c.id).length;
+        const unread = c.id === current ? 0 : n - (seen[c.id] || 0);
+        return html`<button type="button" role="tab" class=${"chat-tab" + (c.id === current ? " on" : "")}
+          aria-selected=${c.id === current ? "true" : "false"} data-testid=${"chat-tab-" + c.id}
+          onClick=${() => { setChannel(c.id); setError(""); }}>${c.title}${c.muted ? " (muted)" : ""}${unread > 0 ? html` <span class="tag">${unread} new</span>` : ""}</button>`;
+      })}</div>` : ""}
+    <ol class="chat-list" ref=${listRef} tabindex="0" aria-live="polite" aria-label=${channelTitle(current) + " messages"}>
+      ${here.length ? here.map((e) => html`<li key=${e.version} data-testid="chat-message" class=${e.data.from === (v && v.you) ? "mine" : ""}>
+        <b class="chat-from">${sender(e.data.from)}</b> <span class="chat-text">${e.data.text}</span>
+        <span class="t muted small">${new Date(e.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}</span></li>`)
+        : html`<li class="muted small">No messages in ${channelTitle(current)} yet.</li>`}
+    </ol>
+    ${replaying ? html`<p class="muted small">Replay: the chat as it stood at that moment.</p>` : html`
+    <form class="chat-form" onSubmit=${(e) => { e.preventDefault(); send(); }}>
+      <label class="sr-only" for="chat-input">Message to ${channelTitle(current)}</label>
+      <input id="chat-input" data-testid="chat-input" maxlength="500" autocomplete="off"
+        placeholder=${info.can_post ? "Message " + channelTitle(current) : "You cannot post here"}
+        disabled=${!info.can_post} value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)}/>
+      <button type="submit" data-testid="chat-send" disabled=${!info.can_post}>Send</button>
+      ${v && v.role === "host" && !v.result ? html`<button type="button" class="ghost small" data-testid="chat-mute"
+        aria-pressed=${info.muted ? "true" : "false"} onClick=${mute}>${info.muted ? "Unmute" : "Mute"}</button>` : ""}
+    </form>
+    ${!info.can_post && info.why_not ? html`<p class="muted small" data-testid="chat-why-not"><${ErrorText} message=${info.why_not}/></p>` : ""}
+    <p class="error-text" data-testid="chat-error" role="alert">${error ? html`<${ErrorText} message=${error}/>` : ""}</p>`}
+  </div>`;
 }
 
 /* ------------------------------------------------------------------ replay viewer */
@@ -553,6 +642,7 @@ function App() {
         <${Result}/>
         <${Panel} title="Seats" testid="seats-panel"><${Seats}/><//>
         <${Panel} title="Private" testid="private"><${Private}/><//>
+        <${Panel} title="Chat" testid="chat-panel"><${Chat}/><//>
         <${Panel} title="Log" testid="log-panel" extra=${"version " + S.version}><${Log}/><//>
         <${Panel} title="Replay" testid="replay-panel"><${Replay}/><//>
       </aside>

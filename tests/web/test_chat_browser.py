@@ -1,0 +1,76 @@
+"""G-13 in the browser: two seats and a spectator chat; each page shows exactly its channels;
+markup in a message is shown as text and runs nothing; the host mutes the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from web.checks import assert_page_ok
+
+pytestmark = pytest.mark.slow
+
+
+def open_page(browser: Any, url: str, width: int = 390, height: int = 844) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.dialogs = dialogs
+    page.goto(url)
+    page.locator("[data-testid=conn][data-state=live]").wait_for()
+    chat = page.get_by_test_id("chat-panel")
+    if not chat.evaluate("d => d.open"):
+        chat.locator("summary").click()
+    return page
+
+
+def say(page: Any, text: str) -> None:
+    page.get_by_test_id("chat-input").fill(text)
+    page.get_by_test_id("chat-send").click()
+
+
+def messages(page: Any) -> list[str]:
+    return [t.strip() for t in page.get_by_test_id("chat-message").all_inner_texts()]
+
+
+def test_seats_and_spectator_see_exactly_their_channels(browser: Any, new_match: Any) -> None:
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 50.0})
+    ada = open_page(browser, m["links"]["seats"][0])
+    bo = open_page(browser, m["links"]["seats"][1], 1280, 800)
+    fan = open_page(browser, m["links"]["spectator"])
+    host = open_page(browser, m["links"]["host"], 1280, 800)
+
+    evil = "<img src=x onerror=alert(1)>"
+    say(ada, evil)
+    for page in (ada, bo, fan, host):
+        page.get_by_test_id("chat-message").filter(has_text=evil).wait_for()
+    assert bo.locator(".chat-list img").count() == 0
+    say(bo, "good luck, Ada")
+    ada.get_by_test_id("chat-message").filter(has_text="good luck, Ada").wait_for()
+
+    # The spectator cannot post at the table; it talks in its own channel, which seats lack.
+    assert fan.get_by_test_id("chat-send").is_disabled()
+    fan.get_by_test_id("chat-why-not").filter(has_text="G-13").wait_for()
+    fan.get_by_test_id("chat-tab-spectators").click()
+    say(fan, "Bo bluffs")
+    fan.get_by_test_id("chat-message").filter(has_text="Bo bluffs").wait_for()
+    host.get_by_test_id("chat-tab-spectators").click()
+    host.get_by_test_id("chat-message").filter(has_text="Bo bluffs").wait_for()
+    for seat in (ada, bo):
+        assert seat.get_by_test_id("chat-tab-spectators").count() == 0
+        assert "Bo bluffs" not in " ".join(messages(seat))
+
+    # The host mutes the table: seats cannot post, and the page says why.
+    host.get_by_test_id("chat-tab-table").click()
+    host.get_by_test_id("chat-mute").click()
+    ada.get_by_test_id("chat-why-not").filter(has_text="muted").wait_for()
+    assert ada.get_by_test_id("chat-send").is_disabled()
+
+    for page in (ada, bo, fan, host):
+        assert page.dialogs == []
+    assert_page_ok(ada, "seat page with chat", with_axe=True)
+    assert_page_ok(fan, "spectator page with chat", with_axe=True)
