@@ -47,6 +47,7 @@ function canon(a, op, b) {
 const STYLE = `
 .bx { display: flex; flex-direction: column; gap: 14px; }
 .bx-status { margin: 0; font-weight: 600; }
+.bx .ok-text { color: #17693a; }
 .bx-boards { display: flex; flex-wrap: wrap; gap: 18px; justify-content: flex-start; }
 .bx-board { min-width: 0; }
 .bx-board h3 { margin: 0 0 6px; font-size: .95rem; }
@@ -75,19 +76,22 @@ button.bx-cell:hover { filter: brightness(.92); }
 .bx-key { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 6px 0 0; padding: 0; list-style: none; font-size: .8rem; color: #3a4152; }
 .bx-key .sw { display: inline-block; min-width: 1.3em; text-align: center; border-radius: 3px; font-weight: 700; padding: 0 3px; margin-right: 3px; }
 .bx-cards { display: flex; flex-wrap: wrap; gap: 8px; margin: 0; padding: 0; list-style: none; }
+.bx-cards li { display: flex; }
 .bx-card { display: flex; flex-direction: column; align-items: stretch; gap: 2px; width: 108px; min-height: 92px; padding: 6px 8px;
   border: 2px solid #c8ccd6; border-radius: 8px; background: #fbfbfd; color: var(--ink); text-align: left; font-size: .8rem; box-shadow: none; }
 button.bx-card { cursor: pointer; }
 button.bx-card:hover { border-color: var(--accent); background: #f1f3fd; }
 .bx-card[aria-pressed="true"] { border-color: var(--accent); background: #e6eafc; box-shadow: 0 0 0 2px var(--accent); }
-.bx-card.gone { opacity: .6; background: #eef0f3; }
+.bx-card.gone { background: #eceef2; border-style: dashed; color: #4a5263; }
+.bx-card.gone .bx-type { background: #4a5263; }
 .bx-card.gone .bx-card-move { text-decoration: line-through; }
 .bx-card-top { display: flex; justify-content: space-between; align-items: baseline; font-weight: 700; font-size: .95rem; }
 .bx-type { background: #1d2330; color: #fff; border-radius: 4px; padding: 0 5px; font-size: .75rem; }
 .bx-card-move { font-weight: 600; }
 .bx-card-glyph { font-size: 1rem; margin-right: 3px; }
 .bx-card-special { color: #7a4b00; font-weight: 600; }
-.bx-card-note { color: var(--muted); font-size: .72rem; }
+.bx-card-note { color: #555d6e; font-size: .72rem; }
+.bx-card.gone .bx-card-note { color: #3a4152; }
 .bx-legend { font-size: .85rem; }
 .bx-legend summary { cursor: pointer; font-weight: 600; min-height: 40px; display: flex; align-items: center; }
 .bx-legend dl { margin: 4px 0; display: grid; grid-template-columns: max-content 1fr; gap: 3px 10px; }
@@ -115,7 +119,8 @@ button.bx-card:hover { border-color: var(--accent); background: #f1f3fd; }
 @media (max-width: 640px) {
   .bx-grid { grid-template-columns: 14px repeat(7, minmax(40px, 1fr)); grid-auto-rows: 42px; max-width: 340px; }
   .bx-board { width: 100%; }
-  .bx-card { width: calc(50% - 4px); }
+  .bx-cards li { width: calc(50% - 4px); }
+  .bx-card { width: 100%; }
   .bx-legend dl { display: block; }
   .bx-legend dd { margin: 0 0 4px; }
 }
@@ -320,14 +325,11 @@ function PickPanel({ st, you, model, sel, setSel, send, localErr }) {
 }
 
 /* ------------------------------------------------------------------ bets */
+/* A first draft the player edits: different single traits that still have uses left. */
 function emptyRows(need, usage) {
+  const free = TRAITS.filter((x) => LIMIT(x) - (usage[x] || 0) > 0);
   const rows = [];
-  const used = {};
-  for (let i = 0; i < need; i++) {
-    const t = TRAITS.find((x) => LIMIT(x) - (usage[x] || 0) - (used[x] || 0) > 0) || "";
-    if (t) used[t] = (used[t] || 0) + 1;
-    rows.push({ a: t, op: "", b: "", stake: "1" });
-  }
+  for (let i = 0; i < need; i++) rows.push({ a: free[i] || "", op: "", b: "", stake: "1" });
   return rows;
 }
 
@@ -444,7 +446,7 @@ function OddsPanel({ st, view, api }) {
     <h3>Odds helper</h3>
     <p class="small muted">For each trait: the landings to expect for the box this bout and the chance of at least one, if the opponent steers it
       against the trait in rounds 1 and 3 and its owner for it in rounds 2 and 4 (<${RuleText} text="LO-12"/>).</p>
-    <div class="bx-scroll"><table class="bx-table">
+    <div class="bx-scroll" tabindex="0" role="region" aria-label="odds table"><table class="bx-table">
       <thead><tr><th scope="col">Trait</th>${boards.map((b) => html`<th scope="col" class="n">Board ${b}: expected</th><th scope="col" class="n">at least one</th>`)}</tr></thead>
       <tbody>${TRAITS.map((t) => html`<tr><th scope="row">${t}</th>${boards.map((b) => html`<td class="n">${fmtNum(st.odds[b][t].expected)}</td><td class="n">${pct(st.odds[b][t].p_any)}</td>`)}</tr>`)}</tbody>
     </table></div>
@@ -469,7 +471,7 @@ function History({ st, view, api }) {
       <ul>${last.map((p) => html`<li>${playWords(view, p, own)}</li>`)}</ul></div>` : ""}
     ${sealed.length ? html`<div class="bx-panel" data-testid="bx-host-sealed"><h3>Sealed bets (host)</h3><ul>${sealed.map((s) => html`<li>${capital(s)}</li>`)}</ul></div>` : ""}
     ${done.length ? html`<div class="bx-panel" data-testid="bx-bouts"><h3>Finished bouts</h3>
-      <div class="bx-scroll"><table class="bx-table">
+      <div class="bx-scroll" tabindex="0" role="region" aria-label="bets of the finished bouts"><table class="bx-table">
         <thead><tr><th scope="col">Bout</th><th scope="col">Seat</th><th scope="col">Bet</th><th scope="col" class="n">Stake</th><th scope="col" class="n">Landings</th><th scope="col" class="n">Paid</th></tr></thead>
         <tbody>${done.map((b) => b.bets.map((side, s) => (side.length ? side : [null]).map((x, k) => html`<tr>
           <td>${k === 0 ? b.bout : ""}</td><td>${k === 0 ? seatNameOf(view, s) : ""}</td>
