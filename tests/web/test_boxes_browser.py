@@ -214,8 +214,9 @@ def test_boxes_match_by_keyboard_at_desktop_size(browser: Any, live_server: str,
         page.get_by_test_id("phase-name").filter(has_text="Study the cards").wait_for()
         press_on("bx-ready")
         page.get_by_test_id("phase-name").filter(has_text="Bets").wait_for()
-        page.get_by_test_id("bx-trait-0").focus()
-        page.keyboard.press("ArrowDown")  # black -> white: still three different traits
+        page.get_by_test_id("bx-trait-2").focus()
+        page.keyboard.press("ArrowDown")  # 0 -> 1: still three different traits
+        assert page.get_by_test_id("bx-bet-text").inner_text() == "black: 1; white: 1; 1: 1"
         press_on("bx-stake-up-1")
         press_on("bx-bet-submit")
         for r in range(1, 5):
