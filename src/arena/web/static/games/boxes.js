@@ -522,32 +522,40 @@ function Board({ view, api }) {
   else if (st.bout) status.push("Bout " + fmtNum(st.bout) + " of " + fmtNum(st.bouts) + (st.stage === "pick" ? " · round " + st.round + " of 4" : ""));
   else status.push("A match of " + fmtNum(st.bouts) + " bout" + (st.bouts === 1 ? "" : "s") + ", each of 4 rounds");
 
-  return html`<div class="bx" data-testid="bx-root">
-    <p class="bx-status" data-testid="bx-status">${status.join("")}</p>
-    <div class="bx-boards">
-      ${[0, 1].map((b) => html`<${BoardGrid} index=${b} rows=${st.boards[b]} box=${st.boxes[b]} landed=${counts[b]}
-        target=${target === b}
-        title=${"Board " + "AB"[b] + " · " + seatNameOf(view, b) + (api.seat === b ? " (you)" : "") + " · " + pts(st.points[b]) + " points"}
-        pick=${target === b ? pickProps : null}/>`)}
-    </div>
-    <${BoardKey}/>
-    ${live && (st.stage === "study boards" || st.stage === "study cards") ? html`<div class="bx-actions">
+  const boardEl = (b) => html`<${BoardGrid} index=${b} rows=${st.boards[b]} box=${st.boxes[b]} landed=${counts[b]}
+    target=${target === b}
+    title=${"Board " + "AB"[b] + " · " + seatNameOf(view, b) + (api.seat === b ? " (you)" : "") + " · " + pts(st.points[b]) + " points"}
+    pick=${target === b ? pickProps : null}/>`;
+  const picking = live && st.stage === "pick" && you.pick;
+  const betting = live && st.stage === "bet";
+  const msg = live && Msg ? html`<${Msg} source="boxes" testid="bx-msg" okTestid="bx-msg-ok"/>` : "";
+  const cards = st.cards && st.cards.length ? html`<div>
+      <h3 class="small-head">Cards of bout ${st.bout}${st.stage === "pick" ? " (" + (st.hand || []).length + " left)" : ""}</h3>
+      <${Cards} st=${st} pickCards=${picking ? you.pick.cards : null} chosen=${sel.card}
+        onPick=${picking ? (n) => setSel({ card: sel.card === n ? null : n, to: null, move: null }) : null}/>
+    </div>` : "";
+  const ready = live && (st.stage === "study boards" || st.stage === "study cards") ? html`<div class="bx-actions">
       <button type="button" data-testid="bx-ready" onClick=${() => send("ready")}>Ready</button>
       <span class="small muted">${st.stage === "study boards" ? "Study the boards; the cards are drawn next." : "Study this bout's cards; betting comes next."}</span>
-    </div>` : ""}
-    ${live && st.stage === "pick" && you.pick ? html`<${PickPanel} st=${st} you=${you} model=${model} sel=${sel} setSel=${setSel} send=${send} localErr=${localErr}/>` : ""}
-    ${live && st.stage === "pick" && !you.pick ? html`<p class="muted">Your pick is in for this round; waiting for the round to end.</p>` : ""}
-    ${live && st.stage === "bet" ? html`<${BetPanel} st=${st} you=${you} rows=${rows} setRows=${setRows} send=${send}/>` : ""}
-    ${live && Msg ? html`<${Msg} source="boxes" testid="bx-msg" okTestid="bx-msg-ok"/>` : ""}
-    ${st.cards && st.cards.length ? html`<div>
-      <h3 class="small-head">Cards of bout ${st.bout}${st.stage === "pick" ? " (" + (st.hand || []).length + " left)" : ""}</h3>
-      <${Cards} st=${st} pickCards=${live && st.stage === "pick" && you.pick ? you.pick.cards : null} chosen=${sel.card}
-        onPick=${live && st.stage === "pick" && you.pick ? (n) => setSel({ card: sel.card === n ? null : n, to: null, move: null }) : null}/>
-    </div>` : ""}
-    <${Legend}/>
-    <${OddsPanel} st=${st} view=${view} api=${api}/>
-    ${you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : ""}
-    <${History} st=${st} view=${view} api=${api}/>
+    </div>` : "";
+  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : "";
+  const rest = html`<${BoardKey}/><${Legend}/>${betting ? "" : html`<${OddsPanel} st=${st} view=${view} api=${api}/>`}<${History} st=${st} view=${view} api=${api}/>`;
+  let body;
+  if (picking) {
+    // Cards, then the board they move, then the preview and Play: a short reach on a phone.
+    body = html`${cards}<div class="bx-boards">${boardEl(target)}</div>
+      <${PickPanel} st=${st} you=${you} model=${model} sel=${sel} setSel=${setSel} send=${send} localErr=${localErr}/>
+      ${msg}${mine}<div class="bx-boards">${boardEl(1 - target)}</div>${rest}`;
+  } else if (betting) {
+    body = html`<${BetPanel} st=${st} you=${you} rows=${rows} setRows=${setRows} send=${send}/>${msg}
+      <${OddsPanel} st=${st} view=${view} api=${api}/>
+      <div class="bx-boards">${boardEl(0)}${boardEl(1)}</div>${cards}${rest}`;
+  } else {
+    body = html`<div class="bx-boards">${boardEl(0)}${boardEl(1)}</div>${ready}${msg}${cards}${mine}${rest}`;
+  }
+  return html`<div class="bx" data-testid="bx-root">
+    <p class="bx-status" data-testid="bx-status">${status.join("")}</p>
+    ${body}
   </div>`;
 }
 
