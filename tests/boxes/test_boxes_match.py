@@ -234,3 +234,22 @@ def test_bx11_single_bout_gain_is_payouts_minus_stakes_without_the_three() -> No
         paid = sum((x.net for x in record.settled[s]), Fraction(0))
         assert state.gains[s] == (paid,)
         assert state.points[s] == 20 + paid + 3  # the +3 is in the points, not the gain
+
+
+def test_lo12_odds_helper_host_always_seats_only_when_enabled() -> None:
+    """LO-12 (the same as Locked Out!'s helper): in a live match the host sees the odds
+    helper for both boxes; a seat sees it, for its own box only, when the host enabled it."""
+    hand = (1, 2, 3, 4)
+    off = at_bets(hand=hand)
+    assert "odds" not in GAME.view(off, 0) and GAME.view(off, 0)["odds_helper"] is False
+    assert "odds" not in GAME.view(off, None)
+    host = GAME.host_view(off)
+    assert set(host["odds"]) == {"A", "B"}
+    on = at_bets(hand=hand, odds_helper=True)
+    mine = GAME.view(on, 1)["odds"]
+    assert set(mine) == {"B"} and set(mine["B"]) == set(TRAITS)
+    assert mine["B"] == host["odds"]["B"]
+    for odds in mine["B"].values():
+        assert 0 <= odds["p_any"] <= 1 and odds["expected"] >= 0
+    assert "odds" not in GAME.view(step(on, {0: "black: 1; 2: 1; 3: 1",
+                                              1: "black: 1; 2: 1; 3: 1"})[0], 0)

@@ -1,49 +1,256 @@
-"""Box within a Box within a Box in a real browser: a human seat plays a one-bout match
-against the bot through the page's own controls (Ready, the bet rows, card and movement
-buttons), a refused bet names its rule (G-6, BX-3), and the result shows."""
+"""Box within a Box within a Box in a real browser (issue 16): a human seat plays a whole match
+against the instant bot at phone size using only the board (Ready, the bet builder, a card then
+a landing, Pass when BX-7 allows it), with the notation drawer closed; the page checks of issue
+14 hold at several moments; an illegal landing and an invalid bet are refused on the page with
+the rule named and nothing is sent; the result equals the server's and that of the same moves
+sent as notation. A second run at 1280x800 uses the keyboard only."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+
+from web.checks import page_problems
 
 pytestmark = pytest.mark.slow
 
+SMALL = {"bouts": 1, "cards_per_bout": 4}  # the smallest match the rules allow (BX-6)
+SEATS = [{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}]
 
-def test_human_plays_a_boxes_bout_against_the_bot(page: Any, live_server: str, new_match: Any,
-                                                  screenshot_dir: Path) -> None:
-    m = new_match("boxes", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
-                  settings={"time_scale": 1.0}, config={"bouts": 1}, seed=11)
-    page.goto(m["links"]["seats"][0])
-    page.get_by_test_id("phase-name").filter(has_text="Study boards").wait_for()
-    page.get_by_test_id("boxes-board").wait_for()
-    page.get_by_test_id("boxes-ready").click()
-    page.get_by_test_id("phase-name").filter(has_text="Study cards").wait_for()
-    page.get_by_test_id("boxes-ready").click()
-    page.get_by_test_id("phase-name").filter(has_text="Bet").wait_for()
 
-    # A refused bet names the rule next to the controls (G-6).
-    for i, (cond, stake) in enumerate([("black or white", "2"), ("6", "1"), ("7 or 9", "1")]):
-        page.get_by_test_id(f"boxes-cond-{i}").fill(cond)
-        page.get_by_test_id(f"boxes-stake-{i}").fill(stake)
-    page.get_by_test_id("boxes-bet").click()
-    page.get_by_test_id("boxes-msg").filter(has_text="BX-3").wait_for()
-    page.get_by_test_id("boxes-cond-0").fill("black")
-    page.get_by_test_id("boxes-bet").click()
-    page.get_by_test_id("phase-name").filter(has_text="Round 1").wait_for()
-    page.screenshot(path=str(screenshot_dir / "boxes_round1.png"), full_page=True)
+def shell_contrast(problem: str) -> bool:
+    """The header link / clock note contrast of the shell: fixed in main by the lead."""
+    if not problem.startswith("color-contrast"):
+        return False
+    targets = problem.split(" at ", 1)[1].split(", ")
+    return all(t in ('a[href$="boxes"]', ".clock-note") or "clock-note" in t for t in targets)
 
-    for r in range(1, 5):
-        page.get_by_test_id("phase-name").filter(has_text=f"Round {r}").wait_for()
-        page.locator("[data-testid^='boxes-card-']:not([disabled])").first.click()
-        page.get_by_test_id("boxes-moves").locator("button").first.click()
-        if r < 4:
-            page.get_by_test_id("phase-name").filter(has_text=f"Round {r + 1}").wait_for()
-    result = page.get_by_test_id("result")
-    result.wait_for(state="visible")
-    assert "wins" in result.inner_text()
-    page.get_by_test_id("boxes-bouts").filter(has_text="Bout 1").wait_for()
-    assert "black: 2" in page.get_by_test_id("boxes-bouts").inner_text()
-    page.screenshot(path=str(screenshot_dir / "boxes_final.png"), full_page=True)
+
+def check_page(page: Any, where: str) -> None:
+    """assert_page_ok with axe, leaving out only the known shell issues."""
+    problems = [p for p in page_problems(page, with_axe=True)
+                # shell contrast fixed in main
+                if not shell_contrast(p)
+                # the notation drawer's help label (shell.js, closed here) prints the phase
+                # prompt without rule links: reported to the lead, not this page's text
+                and not p.startswith('rule id not linked: "— ')]
+    assert not problems, f"{where}: " + "; ".join(problems)
+
+
+def own_status(page: Any) -> str:
+    return str(page.get_by_test_id("own-status").inner_text())
+
+
+def server_view(base: str, match_id: str, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{base}/api/matches/{match_id}/view", params={"token": token})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def seat_texts(base: str, match_id: str, token: str) -> list[str]:
+    """What seat 1 sent, in order (its own submit events)."""
+    r = httpx.get(f"{base}/api/matches/{match_id}/events", params={"token": token, "since": 0})
+    assert r.status_code == 200, r.text
+    return [e["data"]["text"] for e in r.json()["events"]
+            if e["kind"] == "submit" and e["data"].get("seat") == 0]
+
+
+def replay_as_notation(base: str, new_match: Any, seed: int, texts: list[str]) -> dict[str, Any]:
+    """The same match played by sending ``texts`` as notation over the API; its result."""
+    m = new_match("boxes", seats=SEATS, config=SMALL, seed=seed)
+    token = m["tokens"]["seats"][0]
+    for text in texts:
+        deadline = time.monotonic() + 20
+        while True:  # wait until the phase wants this seat's move
+            v = server_view(base, m["id"], token)
+            if v["phase"] and 0 in v["phase"].get("waiting_for", []) and not v["seats"][0]["final"]:
+                break
+            assert time.monotonic() < deadline, "the replayed match did not ask for a move"
+            time.sleep(0.05)
+        r = httpx.post(f"{base}/api/matches/{m['id']}/submit", params={"token": token},
+                       json={"text": text, "final": True, "phase": v["phase"]["no"]})
+        assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 20
+    while not (v := server_view(base, m["id"], token))["result"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    result: dict[str, Any] = v["result"]
+    return result
+
+
+def play_round(page: Any, r: int, *, keyboard: bool = False) -> None:
+    """One pick round on the board: Pass when BX-7 allows it, else a card then a landing."""
+    page.get_by_test_id("bx-pick").wait_for()
+    if page.get_by_test_id("bx-pass").is_enabled():
+        assert "BX-7" in page.get_by_test_id("bx-pass-why").inner_text()
+        page.get_by_test_id("bx-pass").click()
+        return
+    card = page.locator("button.bx-card:not([disabled])").first
+    dest = page.locator("button.bx-cell[data-dest=yes]").first
+    if keyboard:
+        card.focus()
+        page.keyboard.press("Enter")
+        page.get_by_test_id("bx-pick-hint").filter(has_text="legal landing").wait_for()
+        page.keyboard.press("Tab")  # the first legal landing comes next in the tab order
+        for _ in range(40):
+            if page.evaluate("() => document.activeElement.dataset.dest") == "yes":
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.get_by_test_id("bx-preview").wait_for()
+        page.get_by_test_id("bx-play").focus()
+        page.keyboard.press("Enter")
+        return
+    card.click()
+    assert card.get_attribute("aria-pressed") == "true"
+    # An illegal landing is refused on the page with the rule named; nothing is sent (BX-9).
+    before = own_status(page)
+    page.locator("button.bx-cell[data-dest=no]").first.click()
+    page.get_by_test_id("bx-local-error").filter(has_text="BX-9").wait_for()
+    assert own_status(page) == before
+    dest.click()
+    page.get_by_test_id("bx-preview").wait_for()
+    assert "path" in page.get_by_test_id("bx-preview").inner_text()
+    if r == 1:
+        check_page(page, "round 1 with a landing previewed")
+    dest.click()  # tapping the chosen landing again plays it
+
+
+def test_whole_boxes_match_on_the_board_at_phone_size(browser: Any, live_server: str,
+                                                      new_match: Any, screenshot_dir: Path
+                                                      ) -> None:
+    seed = 11
+    m = new_match("boxes", seats=SEATS, config=SMALL, seed=seed)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("phase-name").filter(has_text="Study the boards").wait_for()
+        page.get_by_test_id("bx-board-A").wait_for()
+        assert page.get_by_test_id("bx-cell-A-D4").get_attribute("aria-label").endswith(
+            "the box is here")
+        check_page(page, "study boards")
+        page.get_by_test_id("bx-ready").click()
+
+        page.get_by_test_id("phase-name").filter(has_text="Study the cards").wait_for()
+        assert page.locator("[data-testid^=bx-card-]").count() >= 1
+        assert "Type A+" in page.get_by_test_id("bx-legend").inner_text()
+        check_page(page, "study cards")
+        page.get_by_test_id("bx-ready").click()
+
+        # Bets: the builder shows uses left, payouts and points left; an invalid draft is
+        # refused on the page (BX-4) and the button stays off.
+        page.get_by_test_id("phase-name").filter(has_text="Bets").wait_for()
+        assert "2 uses left" in page.get_by_test_id("bx-trait-0").inner_text()
+        page.get_by_test_id("bx-trait-0").select_option("black")
+        page.get_by_test_id("bx-trait-1").select_option("black")
+        page.get_by_test_id("bx-bet-problem").filter(has_text="BX-4").wait_for()
+        assert page.get_by_test_id("bx-bet-submit").is_disabled()
+        page.get_by_test_id("bx-trait-1").select_option("7")
+        page.get_by_test_id("bx-op-1").select_option("or")
+        page.get_by_test_id("bx-trait2-1").select_option("9")
+        page.get_by_test_id("bx-trait-2").select_option("3")
+        page.get_by_test_id("bx-stake-up-0").click()
+        assert "pays 4 per landing" in page.get_by_test_id("bx-pay-0").inner_text()
+        assert "pays 1.5 per landing" in page.get_by_test_id("bx-pay-1").inner_text()
+        assert "16 left" in page.get_by_test_id("bx-points-left").inner_text()
+        assert page.get_by_test_id("bx-bet-text").inner_text() == "black: 2; 7 or 9: 1; 3: 1"
+        assert page.get_by_test_id("bx-odds-off").is_visible()  # LO-12: off for seats
+        check_page(page, "bets")
+        page.get_by_test_id("bx-bet-submit").click()
+
+        for r in range(1, 5):
+            page.get_by_test_id("phase-name").filter(has_text=f"Round {r} of 4").wait_for()
+            if r == 2:
+                check_page(page, "round 2")
+                page.screenshot(path=str(screenshot_dir / "boxes_round2.png"), full_page=True)
+            play_round(page, r)
+
+        result = page.get_by_test_id("result")
+        result.wait_for(state="visible")
+        page.get_by_test_id("bx-bouts").wait_for()
+        assert "black" in page.get_by_test_id("bx-bouts").inner_text()
+        assert not page.get_by_test_id("notation").evaluate("d => d.open")
+        check_page(page, "match over")
+        page.screenshot(path=str(screenshot_dir / "boxes_final.png"), full_page=True)
+
+        view = server_view(live_server, m["id"], m["tokens"]["seats"][0])
+        winner = view["result"]["winner"]
+        assert page.get_by_test_id("winner").inner_text() == ("You win" if winner == 0
+                                                              else "Robo wins")
+        points = view["state"]["points"]
+        status = page.get_by_test_id("bx-bouts").inner_text()
+        assert f"Ada {points[0]}" in status and f"Robo {points[1]}" in status
+
+        texts = seat_texts(live_server, m["id"], m["tokens"]["seats"][0])
+        assert texts[:3] == ["ready", "ready", "black: 2; 7 or 9: 1; 3: 1"]
+        again = replay_as_notation(live_server, new_match, seed, texts)
+        assert again["winner"] == winner and again["scores"] == view["result"]["scores"]
+    finally:
+        context.close()
+
+
+def test_boxes_match_by_keyboard_at_desktop_size(browser: Any, live_server: str,
+                                                 new_match: Any) -> None:
+    m = new_match("boxes", seats=SEATS, config=SMALL, seed=5)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+
+    def press_on(testid: str) -> None:
+        page.get_by_test_id(testid).focus()
+        page.keyboard.press("Enter")
+
+    try:
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("phase-name").filter(has_text="Study the boards").wait_for()
+        press_on("bx-ready")
+        page.get_by_test_id("phase-name").filter(has_text="Study the cards").wait_for()
+        press_on("bx-ready")
+        page.get_by_test_id("phase-name").filter(has_text="Bets").wait_for()
+        page.get_by_test_id("bx-trait-2").focus()
+        page.keyboard.press("ArrowDown")  # 0 -> 1: still three different traits
+        assert page.get_by_test_id("bx-bet-text").inner_text() == "black: 1; white: 1; 1: 1"
+        press_on("bx-stake-up-1")
+        press_on("bx-bet-submit")
+        for r in range(1, 5):
+            page.get_by_test_id("phase-name").filter(has_text=f"Round {r} of 4").wait_for()
+            play_round(page, r, keyboard=True)
+        page.get_by_test_id("result").wait_for(state="visible")
+        check_page(page, "desktop, match over")
+    finally:
+        context.close()
+
+
+def test_boxes_host_sees_the_odds_helper_and_seats_only_when_allowed(
+        browser: Any, live_server: str, new_match: Any) -> None:
+    """LO-12: the host always has the odds helper; a seat only when the host enabled it."""
+    m = new_match("boxes", seats=SEATS, config={**SMALL, "odds_helper": True}, seed=3)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("bx-ready").click()
+        page.get_by_test_id("phase-name").filter(has_text="Study the cards").wait_for()
+        page.get_by_test_id("bx-ready").click()
+        page.get_by_test_id("phase-name").filter(has_text="Bets").wait_for()
+        page.get_by_test_id("bx-odds").wait_for()
+        assert "at least one" in page.get_by_test_id("bx-pay-0").inner_text()
+        check_page(page, "seat with the odds helper")
+        page.goto(m["links"]["host"])
+        page.get_by_test_id("bx-odds").wait_for()
+        assert "Board B" in page.get_by_test_id("bx-odds").inner_text()
+        check_page(page, "host during bets")
+        page.goto(m["links"]["spectator"])
+        page.get_by_test_id("bx-board-A").wait_for()
+        assert page.get_by_test_id("bx-odds").count() == 0
+        check_page(page, "spectator during bets")
+    finally:
+        context.close()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -40,10 +41,17 @@ from arena.core.game import (
     SubmitContext,
 )
 from arena.games.boxes.bets import Bet, bets_text, fmt, parse_bets, required_count, settle
-from arena.games.boxes.board import CENTRE, board_text, cell_name, draw_board, parse_board
-from arena.games.boxes.conditions import TRAITS, add_usage, parse_condition
-from arena.games.boxes.deck import deck_from_text
-from arena.games.boxes.odds import after_move
+from arena.games.boxes.board import (
+    CENTRE,
+    Board,
+    board_text,
+    cell_name,
+    draw_board,
+    parse_board,
+)
+from arena.games.boxes.conditions import TRAITS, add_usage, make_condition, parse_condition
+from arena.games.boxes.deck import Card, deck_from_text
+from arena.games.boxes.odds import after_move, condition_odds, roles_for_round
 from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick
 from arena.games.boxes.render import render_boards
 from arena.games.boxes.state import (
@@ -231,12 +239,21 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         out = public_view(state)
         if viewer is not None:
             out["you"] = seat_view(state, viewer)
+            # LO-12: a seat sees the odds helper in a live match only when the host allows it.
+            out["odds_helper"] = state.config.odds_helper
+            if state.config.odds_helper and state.stage == BET:
+                out["odds"] = {"AB"[viewer]: board_odds(state, viewer)}
         return out
 
     def host_view(self, state: BoxesState) -> JSON:
         out = public_view(state)
         out["sealed"] = [sealed_fact(state, s) for s in (0, 1)]
         out["seats"] = [seat_view(state, s) for s in (0, 1)]
+        # LO-12: the host always has the odds helper (and everyone once the match is over,
+        # when the host's view is what every viewer gets, G-9).
+        out["odds_helper"] = True
+        if state.stage == BET:
+            out["odds"] = {"AB"[b]: board_odds(state, b) for b in (0, 1)}
         return out
 
     def private_facts(self, state: BoxesState, seat: int) -> list[str]:
@@ -321,6 +338,7 @@ def public_view(state: BoxesState) -> dict[str, JSON]:
         "cards": [state.card(n).to_json() for n in state.cards],
         "hand": list(state.hand),
         "landed_this_bout": [[str(t) for t in side] for side in state.landed],
+        "plays_this_bout": [play_json(p) for p in state.plays],
         "last_round": [play_json(p) for p in state.last_plays],
         "bouts_done": [record_json(r) for r in state.records],
         "revealed_usage": [dict(zip(TRAITS, u, strict=True)) for u in revealed],
@@ -338,6 +356,27 @@ def seat_view(state: BoxesState, seat: int) -> dict[str, JSON]:
         out["bets_needed"] = required_count(state.points[seat], state.usage[seat])
     if state.stage == PICK:
         out["pick"] = moves_view(state, seat)
+    return out
+
+
+def board_odds(state: BoxesState, board: int) -> dict[str, JSON]:
+    """The odds helper for the box on ``board`` over the bout's remaining rounds: for each
+    single trait, the expected landings and the chance of at least one, with the opponent
+    steering the box in rounds 1 and 3 against the trait and its owner in rounds 2 and 4 for
+    it (BX-6; the model of :mod:`arena.games.boxes.odds`)."""
+    cards = tuple(state.card(n) for n in state.hand)
+    first = max(1, state.round)
+    return _trait_odds(state.boards[board], state.boxes[board], cards, first)
+
+
+@lru_cache(maxsize=64)
+def _trait_odds(board: Board, box: int, cards: tuple[Card, ...], first_round: int
+                ) -> dict[str, JSON]:
+    roles = roles_for_round(first_round)
+    out: dict[str, JSON] = {}
+    for trait in TRAITS:
+        odds = condition_odds(board, box, cards, make_condition([trait]).matches, roles)
+        out[trait] = {"expected": round(odds.expected, 3), "p_any": round(odds.p_any, 3)}
     return out
 
 

@@ -21,7 +21,8 @@ OVER = "over"
 @dataclass(frozen=True)
 class BoxesConfig(GameConfig):
     """Defaults are the rule text's (BX-2, BX-6, BX-12). ``board`` is host board text (empty:
-    drawn from the seed, BX-1); ``deck`` is a host deck as TOML text (empty: BX-10's)."""
+    drawn from the seed, BX-1); ``deck`` is a host deck as TOML text (empty: BX-10's);
+    ``odds_helper`` lets seats see the odds helper (LO-12)."""
 
     bouts: int = 7
     cards_per_bout: int = 8
@@ -35,6 +36,9 @@ class BoxesConfig(GameConfig):
     bout_bonus: int = 3
     board: str = ""
     deck: str = ""
+    odds_helper: bool = False
+    """Whether seats see the odds helper during a live match (LO-12: off by default; the host
+    always sees it, and everyone does once the match is over)."""
 
 
 ROUNDS = 4

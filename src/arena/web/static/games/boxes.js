@@ -1,167 +1,595 @@
-/* Box within a Box within a Box: both boards (the server's SVG), the bout's cards, and the
-   controls of each phase, which compose the game's notation and submit it:
-   - study phases: a Ready button ("ready");
-   - betting: three condition + stake rows ("black and 2: 3; 6: 1; 7 or 9: 2"), or "none";
-   - picks: the remaining cards, then each legal movement of the chosen card ("17 R2D1"),
-     and Pass only when no card can move the box (BX-7).
-   Drafts survive the re-renders that every live update causes. */
-(function () {
-  "use strict";
+/* Box within a Box within a Box, played on the board (issue 16):
+   - both 7x7 boards as tiles with their number and colour (the colour also as a filled or
+     hollow dot and in words for screen readers), each box, and the tiles landed on this bout;
+   - the bout's cards as pictures with a legend (type, movement, special figures, BX-8/BX-9);
+   - study phases: Ready ("ready");
+   - betting: a builder with a trait picker per condition that shows the uses left of each
+     trait (BX-3), the stake with the points left and the payout per landing (BX-4, BX-5);
+     it composes "black and 2: 3; 6: 1; 7 or 9: 2" (or "none");
+   - picks: tap a card to light every legal landing of the box it moves, tap a landing to see
+     its path and what it lands on, tap it again (or Play) to send "17 R2D1"; Pass is enabled
+     only when BX-7 allows it, and the page says why;
+   - the odds helper (LO-12): the host always, seats only when the host enabled it.
+   Choices live in component state, so live updates never rebuild a control under the player. */
+import { html, useState, fmtNum, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  const draft = { phase: null, conds: ["", "", ""], stakes: ["1", "1", "1"], card: null };
-  const slug = (text) => String(text).replace(/\s+/g, "_");
+const COLS = "ABCDEFG";
+const SIZE = 7;
+const TRAITS = ["black", "white", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+const LIMIT = (t) => (t === "black" || t === "white" ? 2 : 3);
+const MULT = { "": 2, and: 4, or: 1.5 };
+const DISP_GLYPH = { Orthogonal: "✚", Diagonal: "✖", Straight: "✳", Knightwise: "♞" };
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
-  function cardLabel(c) {
-    return "#" + c.number + " " + c.type + " · " + c.move + (c.special ? " · " + c.special : "");
+/* ------------------------------------------------------------------ helpers */
+const cellName = (i) => COLS[i % SIZE] + (Math.floor(i / SIZE) + 1);
+const cellIndex = (name) => (Number(name.slice(1)) - 1) * SIZE + COLS.indexOf(name[0]);
+const parseTile = (tok) => ({ number: Number(tok[0]), black: tok[1] === "b" });
+const tileWords = (tok) => tok[0] + " " + (tok[1] === "b" ? "black" : "white");
+const parseBoard = (rows) => rows.join(" ").split(/\s+/).filter(Boolean).map(parseTile);
+/* Points come as "20", "23.5" or "41/3" (exact fractions). */
+const pts = (p) => (String(p).includes("/") ? String(p) : fmtNum(p));
+const pct = (p) => fmtNum(Math.round(Number(p) * 100)) + "%";
+const boardNo = (letter) => (letter === "B" ? 1 : 0);
+function seatNameOf(view, seat) {
+  const names = (view && view.match && view.match.names) || [];
+  return names[seat] || "Seat " + (Number(seat) + 1);
+}
+/* A condition in the server's canonical order: colour first, then numbers ascending (BX-3). */
+function canon(a, op, b) {
+  if (!op || !b) return a;
+  const rank = (t) => (t === "black" || t === "white" ? "0" + t : "1" + t);
+  const [x, y] = [a, b].sort((p, q) => (rank(p) < rank(q) ? -1 : 1));
+  return x + " " + op + " " + y;
+}
+
+/* ------------------------------------------------------------------ style */
+const STYLE = `
+.bx { display: flex; flex-direction: column; gap: 14px; }
+.bx-status { margin: 0; font-weight: 600; }
+.bx .ok-text { color: #17693a; }
+.bx-boards { display: flex; flex-wrap: wrap; gap: 18px; justify-content: flex-start; }
+.bx-board { min-width: 0; }
+.bx-board h3 { margin: 0 0 6px; font-size: .95rem; }
+.bx-board.target h3::after { content: " · your card moves this box"; color: var(--accent); font-weight: 600; }
+.bx-grid { display: grid; grid-template-columns: 16px repeat(7, 42px); grid-auto-rows: 42px; gap: 2px; }
+.bx-lbl { display: flex; align-items: center; justify-content: center; font-size: .75rem; color: var(--muted); }
+.bx-cell { position: relative; display: flex; align-items: center; justify-content: center; padding: 0; margin: 0;
+  border: 1px solid #8a90a0; border-radius: 4px; font: 600 1.15rem/1 system-ui, sans-serif; min-width: 0; min-height: 0; }
+.bx-cell.black { background: #1d2330; color: #fff; }
+.bx-cell.white { background: #fff; color: #1d2330; }
+button.bx-cell { cursor: pointer; box-shadow: none; }
+button.bx-cell:hover { filter: brightness(.92); }
+.bx-cell .bx-dot { position: absolute; left: 3px; top: 1px; font-size: .6rem; }
+.bx-cell.box { box-shadow: inset 0 0 0 3px #e0492f; }
+.bx-cell .bx-boxmark { position: absolute; left: 50%; bottom: -1px; transform: translateX(-50%); font-size: .55rem; font-weight: 700;
+  background: #b3261e; color: #fff; border-radius: 3px; padding: 0 3px; line-height: 1.3; }
+.bx-cell .bx-land { position: absolute; right: 1px; top: 1px; font-size: .6rem; font-weight: 700; background: #f5c542; color: #1d2330;
+  border-radius: 3px; padding: 0 2px; line-height: 1.3; }
+.bx-cell.dest { outline: 3px dashed #3f5bd8; outline-offset: -4px; }
+.bx-cell.dest::before { content: ""; position: absolute; inset: 0; border-radius: 3px;
+  background: repeating-linear-gradient(45deg, rgba(63,91,216,.28) 0 4px, transparent 4px 8px); }
+.bx-cell.chosen { outline: 4px solid #3f5bd8; outline-offset: -4px; }
+.bx-cell .bx-step { position: absolute; left: 1px; bottom: 1px; font-size: .6rem; font-weight: 700; background: #3f5bd8; color: #fff;
+  border-radius: 3px; padding: 0 3px; line-height: 1.3; }
+.bx-cell.willland .bx-step { background: #1f6b3a; }
+.bx-key { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 6px 0 0; padding: 0; list-style: none; font-size: .8rem; color: #3a4152; }
+.bx-key .sw { display: inline-block; min-width: 1.3em; text-align: center; border-radius: 3px; font-weight: 700; padding: 0 3px; margin-right: 3px; }
+.bx-cards { display: flex; flex-wrap: wrap; gap: 8px; margin: 0; padding: 0; list-style: none; }
+.bx-cards li { display: flex; }
+.bx-card { display: flex; flex-direction: column; align-items: stretch; gap: 2px; width: 108px; min-height: 92px; padding: 6px 8px;
+  border: 2px solid #c8ccd6; border-radius: 8px; background: #fbfbfd; color: var(--ink); text-align: left; font-size: .8rem; box-shadow: none; }
+button.bx-card { cursor: pointer; }
+button.bx-card:hover { border-color: var(--accent); background: #f1f3fd; }
+.bx-card[aria-pressed="true"] { border-color: var(--accent); background: #e6eafc; box-shadow: 0 0 0 2px var(--accent); }
+.bx-card.gone { background: #eceef2; border-style: dashed; color: #4a5263; }
+.bx-card.gone .bx-type { background: #4a5263; }
+.bx-card.gone .bx-card-move { text-decoration: line-through; }
+.bx-card-top { display: flex; justify-content: space-between; align-items: baseline; font-weight: 700; font-size: .95rem; }
+.bx-type { background: #1d2330; color: #fff; border-radius: 4px; padding: 0 5px; font-size: .75rem; }
+.bx-card-move { font-weight: 600; }
+.bx-card-glyph { font-size: 1rem; margin-right: 3px; }
+.bx-card-special { color: #7a4b00; font-weight: 600; }
+.bx-card-note { color: #555d6e; font-size: .72rem; }
+.bx-card.gone .bx-card-note { color: #3a4152; }
+.bx-legend { font-size: .85rem; }
+.bx-legend summary { cursor: pointer; font-weight: 600; min-height: 40px; display: flex; align-items: center; }
+.bx-legend dl { margin: 4px 0; display: grid; grid-template-columns: max-content 1fr; gap: 3px 10px; }
+.bx-legend dt { font-weight: 700; }
+.bx-legend dd { margin: 0; }
+.bx-panel { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; background: #fafbfc; }
+.bx-panel h3 { margin: 0 0 6px; }
+.bx-panel p { margin: 4px 0; }
+.bx-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; margin: 6px 0; padding: 8px 0; border-top: 1px solid var(--line); }
+.bx-row .field { margin: 0; }
+.bx-row select { min-height: 40px; }
+.bx-stake { display: flex; align-items: center; gap: 4px; }
+.bx-stake input { width: 4.2em; min-height: 40px; }
+.bx-stake button, .bx-actions button { min-width: 40px; min-height: 40px; }
+.bx-pay { font-size: .85rem; color: #1f5130; font-weight: 600; align-self: center; }
+.bx-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0 0; }
+.bx-problem { color: var(--err); font-weight: 500; margin: 6px 0 0; }
+.bx-choices { display: flex; flex-direction: column; gap: 6px; margin: 6px 0; }
+.bx-choices button { text-align: left; min-height: 40px; }
+.bx-table { border-collapse: collapse; font-size: .85rem; }
+.bx-table th, .bx-table td { border-bottom: 1px solid var(--line); padding: 3px 8px; text-align: left; }
+.bx-table td.n, .bx-table th.n { text-align: right; }
+.bx-scroll { overflow-x: auto; max-width: 100%; }
+.bx-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 640px) {
+  .bx-grid { grid-template-columns: 14px repeat(7, minmax(40px, 1fr)); grid-auto-rows: 42px; max-width: 340px; }
+  .bx-board { width: 100%; }
+  .bx-cards li { width: calc(50% - 4px); }
+  .bx-card { width: 100%; }
+  .bx-legend dl { display: block; }
+  .bx-legend dd { margin: 0 0 4px; }
+}
+`;
+if (typeof document !== "undefined" && !document.getElementById("bx-style")) {
+  const el = document.createElement("style");
+  el.id = "bx-style";
+  el.textContent = STYLE;
+  document.head.appendChild(el);
+}
+
+/* ------------------------------------------------------------------ boards */
+function landedCounts(plays) {
+  const out = [{}, {}];
+  for (const p of plays || []) {
+    const b = boardNo(p.board);
+    for (const x of p.landed || []) out[b][x.cell] = (out[b][x.cell] || 0) + 1;
   }
+  return out;
+}
 
-  function infoHtml(st) {
-    const hand = new Set(st.hand || []);
-    const left = {};
-    for (const n of st.hand || []) left[n] = (left[n] || 0) + 1;
-    const cards = (st.cards || []).map((c) => {
-      const live = left[c.number] > 0;
-      if (live) left[c.number] -= 1;
-      return '<li class="' + (live ? "" : "muted") + '" data-testid="boxes-hand-' + c.number + '">' +
-        (live ? "" : "<s>") + esc(cardLabel(c)) + (live ? "" : "</s>") + "</li>";
-    }).join("");
-    const pts = (st.points || []).map((p, i) => "Board " + "AB"[i] + ": <b>" + esc(p) + "</b>").join(" · ");
-    let round = "";
-    if (st.stage === "pick") round = " · round " + st.round + " of 4";
-    const last = (st.last_round || []).map((p) =>
-      "<li>Seat " + (p.seat + 1) + " → board " + p.board + ": <code>" + esc(p.move) + "</code>" +
-      (p.landed.length ? " landed " + p.landed.map((x) => esc(x.cell + " " + x.tile)).join(", ") : "") + "</li>").join("");
-    const done = (st.bouts_done || []).map((b) =>
-      "<li>Bout " + b.bout + ": " + b.bets.map((side, i) => "seat " + (i + 1) + " " +
-        (side.length ? side.map((x) => esc(x.condition + ": " + x.stake + " → " + x.hits + " hit(s), paid " + x.payout)).join("; ") : "no bets")).join(" | ") + "</li>").join("");
-    return '<div class="boxes-info" data-testid="boxes-info">' +
-      '<p data-testid="boxes-status">Bout ' + st.bout + " of " + st.bouts + round + " · " + pts + "</p>" +
-      (cards ? "<h4>This bout's cards</h4><ul class=\"boxes-cards\">" + cards + "</ul>" : "") +
-      (last ? "<h4>Last round</h4><ul>" + last + "</ul>" : "") +
-      (done ? "<h4>Finished bouts</h4><ul data-testid=\"boxes-bouts\">" + done + "</ul>" : "") +
-      "</div>";
-  }
-
-  function controls(root, view, api) {
-    const st = view.state;
-    const you = st.you;
-    const box = document.createElement("div");
-    box.className = "boxes-controls";
-    box.dataset.testid = "boxes-controls";
-    if (!view.phase || api.seat == null || !you || api.replay) return box;
-    const phaseNo = view.phase.no;
-    if (draft.phase !== phaseNo) {
-      draft.phase = phaseNo;
-      draft.card = null;
+/* One board. ``pick`` (only on the board whose box the seat moves, with a card chosen) makes
+   every cell a button: legal landings highlighted, the chosen one's path numbered. */
+function BoardGrid({ index, rows, box, landed, title, target, pick }) {
+  const tiles = parseBoard(rows);
+  const letter = "AB"[index];
+  const header = [html`<span class="bx-lbl" aria-hidden="true"></span>`].concat(
+    COLS.split("").map((c) => html`<span class="bx-lbl" aria-hidden="true">${c}</span>`));
+  const cells = [];
+  for (let r = 0; r < SIZE; r++) {
+    cells.push(html`<span class="bx-lbl" aria-hidden="true">${r + 1}</span>`);
+    for (let c = 0; c < SIZE; c++) {
+      const i = r * SIZE + c;
+      const name = cellName(i);
+      const t = tiles[i];
+      const colour = t.black ? "black" : "white";
+      const isBox = name === box;
+      const times = landed[name] || 0;
+      const dest = pick && pick.dests.has(name);
+      const step = pick && pick.steps[name];
+      const willLand = pick && pick.lands.has(name);
+      let words = name + ": " + t.number + " " + colour;
+      if (isBox) words += ", the box is here";
+      if (times) words += ", landed on " + (times > 1 ? times + " times" : "once") + " this bout";
+      if (dest) words += ", legal landing for card " + pick.card;
+      if (step) words += ", step " + step + " of the path";
+      const cls = "bx-cell " + colour + (isBox ? " box" : "") + (dest ? " dest" : "") +
+        (pick && pick.to === name ? " chosen" : "") + (willLand ? " willland" : "");
+      const inner = html`<span class="bx-dot" aria-hidden="true">${t.black ? "●" : "○"}</span><span aria-hidden="true">${t.number}</span>
+        ${isBox ? html`<span class="bx-boxmark" aria-hidden="true">BOX</span>` : ""}
+        ${times ? html`<span class="bx-land" aria-hidden="true">✓${times > 1 ? times : ""}</span>` : ""}
+        ${step ? html`<span class="bx-step" aria-hidden="true">${step}</span>` : ""}`;
+      if (pick) {
+        cells.push(html`<button type="button" class=${cls} data-testid=${"bx-cell-" + letter + "-" + name}
+          data-dest=${dest ? "yes" : "no"} aria-label=${words} tabindex=${dest ? 0 : -1}
+          onClick=${() => pick.onCell(name)}>${inner}</button>`);
+      } else {
+        cells.push(html`<div class=${cls} data-testid=${"bx-cell-" + letter + "-" + name} role="img" aria-label=${words}>${inner}</div>`);
+      }
     }
-    const msg = document.createElement("p");
-    msg.className = "boxes-msg";
-    msg.dataset.testid = "boxes-msg";
-    const send = async (text) => {
-      api.setNotation(text);
-      const r = await api.submit(text, true);
-      msg.textContent = r.ok ? "Sent: " + text : r.error;
-    };
-    const button = Arena.button;
+  }
+  return html`<section class=${"bx-board" + (target ? " target" : "")} data-testid=${"bx-board-" + letter} aria-label=${"Board " + letter}>
+    <h3>${title}</h3>
+    <div class="bx-grid">${header}${cells}</div>
+  </section>`;
+}
 
-    if (st.stage === "study boards" || st.stage === "study cards") {
-      box.appendChild(button("Ready", "boxes-ready", () => send("ready")));
-    } else if (st.stage === "bet") {
-      const need = you.bets_needed;
-      const sealed = you.sealed ? '<p class="muted">' + esc(you.sealed) + "</p>" : "";
-      box.insertAdjacentHTML("beforeend", "<p>Bet on " + need + " different condition(s) " +
-        '(e.g. <code>black and 2</code>, <code>6</code>, <code>7 or 9</code>).</p>' + sealed);
-      if (need === 0) {
-        box.appendChild(button("Nothing to bet", "boxes-none", () => send("none")));
-      }
-      for (let i = 0; i < need; i++) {
-        const row = document.createElement("div");
-        row.className = "boxes-bet-row";
-        const cond = document.createElement("input");
-        cond.type = "text";
-        cond.placeholder = "condition";
-        cond.value = draft.conds[i];
-        cond.dataset.testid = "boxes-cond-" + i;
-        cond.addEventListener("input", () => { draft.conds[i] = cond.value; });
-        const stake = document.createElement("input");
-        stake.type = "number";
-        stake.min = "1";
-        stake.step = "1";
-        stake.value = draft.stakes[i];
-        stake.style.width = "5em";
-        stake.dataset.testid = "boxes-stake-" + i;
-        stake.addEventListener("input", () => { draft.stakes[i] = stake.value; });
-        row.appendChild(cond);
-        row.appendChild(document.createTextNode(" stake "));
-        row.appendChild(stake);
-        box.appendChild(row);
-      }
-      if (need > 0) {
-        box.appendChild(button("Place bets", "boxes-bet", () => {
-          const parts = [];
-          for (let i = 0; i < need; i++) parts.push(draft.conds[i].trim() + ": " + String(draft.stakes[i]).trim());
-          send(parts.join("; "));
-        }));
-      }
-    } else if (st.stage === "pick" && you.pick) {
-      const pick = you.pick;
-      box.insertAdjacentHTML("beforeend", "<p>Your card moves the box on board <b>" + pick.board +
-        "</b> (now on " + esc(pick.box) + ").</p>");
-      const cards = document.createElement("div");
-      cards.className = "boxes-card-buttons";
-      for (const c of pick.cards) {
-        const b = button("#" + c.card + (c.moves.length ? "" : " (cannot move)"), "boxes-card-" + c.card,
-          () => { draft.card = c.card; if (root.boxesDraw) root.boxesDraw(); },
-          draft.card === c.card ? "" : "secondary");
-        b.disabled = !c.moves.length;
-        cards.appendChild(b);
-      }
-      box.appendChild(cards);
-      const chosen = pick.cards.find((c) => c.card === draft.card);
-      if (chosen) {
-        const list = document.createElement("div");
-        list.className = "boxes-moves";
-        list.dataset.testid = "boxes-moves";
-        for (const m of chosen.moves) {
-          const b = button(m.text + " → " + m.to, "boxes-move-" + slug(m.text), () => send(m.text), "small secondary");
-          b.title = "path " + m.path + "; lands on " + (m.landings.join(", ") || "nothing");
-          list.appendChild(b);
-        }
-        box.appendChild(list);
-      }
-      if (pick.may_pass) box.appendChild(button("Pass (no card can move the box)", "boxes-pass", () => send("pass")));
+function BoardKey() {
+  return html`<ul class="bx-key" data-testid="bx-board-key" aria-label="how to read the boards">
+    <li><span class="sw" style="background:#1d2330;color:#fff">● 3</span>black tile</li>
+    <li><span class="sw" style="background:#fff;color:#1d2330;border:1px solid #8a90a0">○ 3</span>white tile</li>
+    <li><span class="sw" style="background:#b3261e;color:#fff">BOX</span>where the box is</li>
+    <li><span class="sw" style="background:#f5c542;color:#1d2330">✓2</span>landed on this bout (twice)</li>
+    <li><span class="sw" style="outline:2px dashed #3f5bd8;outline-offset:-2px;color:#1d2330">▨</span>legal landing of the chosen card</li>
+    <li><span class="sw" style="background:#3f5bd8;color:#fff">1</span>path step (green: a landing)</li>
+  </ul>`;
+}
+
+/* ------------------------------------------------------------------ cards */
+function parseMove(move) {
+  /* "1+2 Orthogonal" or "1 Orthogonal + 2 Diagonal" -> displacements named on the card */
+  const disps = [];
+  for (const m of String(move).matchAll(/[A-Za-z]+/g)) if (!disps.includes(m[0])) disps.push(m[0]);
+  return disps;
+}
+
+function CardPic({ card, left, selected, canMove, onPick, testid }) {
+  const glyphs = parseMove(card.move).map((d) => DISP_GLYPH[d] || "").join("");
+  const gone = left <= 0;
+  const note = gone ? "played" : onPick && !canMove ? "cannot move the box" : left > 1 ? left + " copies left" : "";
+  const body = html`
+    <span class="bx-card-top"><span>#${card.number}</span><span class="bx-type" title="type">${card.type}</span></span>
+    <span class="bx-card-move"><span class="bx-card-glyph" aria-hidden="true">${glyphs}</span>${card.move}</span>
+    <span class="bx-card-special">${card.special || html`<span class="bx-card-note">no special</span>`}</span>
+    ${note ? html`<span class="bx-card-note">${note}</span>` : ""}`;
+  const label = "Card " + card.number + ", type " + card.type + ", " + card.move + (card.special ? ", " + card.special : "") + (note ? ", " + note : "");
+  if (onPick && !gone) {
+    return html`<li><button type="button" class="bx-card" data-testid=${testid} aria-pressed=${selected ? "true" : "false"}
+      aria-label=${label} disabled=${!canMove} onClick=${onPick}>${body}</button></li>`;
+  }
+  return html`<li><div class=${"bx-card" + (gone ? " gone" : "")} data-testid=${testid} role="img" aria-label=${label}>${body}</div></li>`;
+}
+
+function Legend() {
+  return html`<details class="bx-legend bx-panel" data-testid="bx-legend" open>
+    <summary>How to read a card</summary>
+    <dl>
+      <dt>#17</dt><dd>The card's number: a pick names it.</dd>
+      <dt>Type A</dt><dd>The box lands only on the cell where the move ends.</dd>
+      <dt>Type A+</dt><dd>It lands at the end of each part of the move.</dd>
+      <dt>Type B</dt><dd>It lands on every cell it enters, the last one included.</dd>
+      <dt>Type C</dt><dd>It lands on every cell it enters except the last one.</dd>
+      <dt>1+2</dt><dd>The path: parts of 1 then 2 steps; you choose the direction of each part.</dd>
+      <dt>✚ Orthogonal</dt><dd>Up, down, left or right.</dd>
+      <dt>✖ Diagonal</dt><dd>One of the four diagonals.</dd>
+      <dt>✳ Straight</dt><dd>Any of those eight directions.</dd>
+      <dt>♞ Knightwise</dt><dd>A knight's jump (two one way, one at a right angle), once per step.</dd>
+      <dt>Wrap</dt><dd>The box may leave one edge and come back in at the opposite edge; without Wrap the whole path stays on the board.</dd>
+      <dt>Increase / Decrease N</dt><dd>After the move, every tile the box passed over gains (or loses) N; 9 + 1 is 0.</dd>
+      <dt>Invert</dt><dd>After the move, the tiles the box passed over swap colour.</dd>
+    </dl>
+    <p class="muted small">Tiles count as they were when the box landed; the special acts after the move (<${RuleText} text="BX-8"/>, <${RuleText} text="BX-9"/>).</p>
+  </details>`;
+}
+
+function Cards({ st, pickCards, chosen, onPick }) {
+  const left = {};
+  for (const n of st.hand || []) left[n] = (left[n] || 0) + 1;
+  const movable = {};
+  for (const c of (pickCards || [])) movable[c.card] = c.moves.length > 0;
+  const shown = new Set();
+  const items = [];
+  for (const c of st.cards || []) {
+    if (shown.has(c.number)) continue; // a card drawn twice is one picture with "2 copies left"
+    shown.add(c.number);
+    const l = left[c.number] || 0;
+    items.push(html`<${CardPic} card=${c} left=${l} selected=${chosen === c.number} canMove=${!!movable[c.number]}
+      onPick=${onPick ? () => onPick(c.number) : null} testid=${"bx-card-" + c.number}/>`);
+  }
+  return html`<ul class="bx-cards" data-testid="bx-cards" aria-label="this bout's cards">${items}</ul>`;
+}
+
+/* ------------------------------------------------------------------ picks */
+function pickModel(you, sel) {
+  const pick = you && you.pick;
+  if (!pick || sel.card == null) return null;
+  const card = pick.cards.find((c) => c.card === sel.card);
+  if (!card) return null;
+  const dests = new Set(card.moves.map((m) => m.to));
+  const options = sel.to ? card.moves.filter((m) => m.to === sel.to) : [];
+  const move = options.find((m) => m.text === sel.move) || options[0] || null;
+  const steps = {};
+  const lands = new Set();
+  if (move) {
+    move.path.split("-").slice(1).forEach((cell, k) => { steps[cell] = steps[cell] ? steps[cell] + "," + (k + 1) : String(k + 1); });
+    for (const x of move.landings) lands.add(x);
+  }
+  return { pick, card, dests, options, move, steps, lands };
+}
+
+function PickPanel({ st, you, model, sel, setSel, send, localErr }) {
+  const pick = you.pick;
+  const movable = pick.cards.filter((c) => c.moves.length);
+  const boardWord = "board " + pick.board + (pick.board === you.board ? " (your own box)" : " (your opponent's box)");
+  const tiles = parseBoard(st.boards[boardNo(pick.board)]);
+  const tileAt = (cell) => tileWords(String(tiles[cellIndex(cell)].number) + (tiles[cellIndex(cell)].black ? "b" : "w"));
+  let body;
+  if (!model) {
+    body = html`<p data-testid="bx-pick-hint">${movable.length ? "Tap a card to light up every cell the box can reach with it." : ""}</p>`;
+  } else if (!model.move) {
+    body = html`<p data-testid="bx-pick-hint">Card ${model.card.card}: ${model.dests.size} legal landing${model.dests.size === 1 ? "" : "s"} lit on board ${pick.board}. Tap one to see its path.</p>`;
+  } else {
+    const m = model.move;
+    const landings = m.landings.length ? m.landings.map((c) => c + " (" + tileAt(c) + ")").join(", ") : "nothing (a type C card moving one cell)";
+    body = html`<div data-testid="bx-preview">
+      <p>Card ${model.card.card} to <b>${m.to}</b>: path ${m.path.split("-").join(" → ")}; lands on ${landings}.</p>
+      ${model.options.length > 1 ? html`<p class="small">Several paths end on ${m.to}; choose one:</p>
+        <div class="bx-choices" role="group" aria-label="paths to this cell">${model.options.map((o) => html`
+          <button type="button" class=${o.text === m.text ? "" : "secondary"} aria-pressed=${o.text === m.text ? "true" : "false"}
+            data-testid=${"bx-path-" + o.text.replace(/\s+/g, "_")} onClick=${() => setSel({ ...sel, move: o.text })}>
+            ${o.path.split("-").join(" → ")} <span class="muted small">(${o.text}; lands ${o.landings.join(", ") || "nowhere"})</span></button>`)}
+        </div>` : ""}
+      <div class="bx-actions">
+        <button type="button" data-testid="bx-play" onClick=${() => send(m.text)}>Play ${m.text}</button>
+        <span class="muted small">or tap ${m.to} again</span>
+      </div>
+    </div>`;
+  }
+  const why = pick.may_pass
+    ? "No remaining card can move the box on board " + pick.board + ", so you pass this round (BX-7)."
+    : "Pass is possible only when no remaining card can move the box (BX-7); " +
+      (movable.length === 1 ? "card " + movable[0].card + " can." : "cards " + movable.map((c) => c.card).join(", ") + " can.");
+  return html`<div class="bx-panel" data-testid="bx-pick">
+    <h3>Round ${st.round}: your card moves the box on ${boardWord}, now on ${pick.box}</h3>
+    ${body}
+    ${localErr ? html`<p class="error-text" role="alert" data-testid="bx-local-error"><${ErrorText} message=${localErr}/></p>` : ""}
+    <div class="bx-actions">
+      <button type="button" class="secondary" data-testid="bx-pass" disabled=${!pick.may_pass} onClick=${() => send("pass")}>Pass</button>
+      <span class="small" data-testid="bx-pass-why"><${RuleText} text=${why}/></span>
+    </div>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ bets */
+/* A first draft the player edits: different single traits that still have uses left. */
+function emptyRows(need, usage) {
+  const free = TRAITS.filter((x) => LIMIT(x) - (usage[x] || 0) > 0);
+  const rows = [];
+  for (let i = 0; i < need; i++) rows.push({ a: free[i] || "", op: "", b: "", stake: "1" });
+  return rows;
+}
+
+function betProblem(rows, usage, points) {
+  const seen = new Set();
+  const uses = {};
+  let total = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const n = i + 1;
+    if (!r.a) return "BX-3: choose a trait for bet " + n;
+    if (r.op && !r.b) return "BX-3: choose the second trait of bet " + n;
+    if (r.op && r.a === r.b) return "BX-3: bet " + n + " joins " + r.a + " with itself";
+    if (r.op === "or" && new Set([r.a, r.b]).size === 2 && [r.a, r.b].every((t) => t === "black" || t === "white")) return "BX-3: 'black or white' is not a condition";
+    const c = canon(r.a, r.op, r.b);
+    if (seen.has(c)) return "BX-4: bets " + n + " and another are the same condition (" + c + "); the conditions must all differ";
+    seen.add(c);
+    for (const t of r.op ? [r.a, r.b] : [r.a]) uses[t] = (uses[t] || 0) + 1;
+    const s = Number(r.stake);
+    if (!Number.isInteger(s) || s < 1) return "BX-4: the stake of bet " + n + " must be a whole number of at least 1";
+    total += s;
+  }
+  for (const t of TRAITS) {
+    if ((usage[t] || 0) + (uses[t] || 0) > LIMIT(t)) return "BX-3: " + t + " would be used more often than allowed over the match (" + LIMIT(t) + " conditions)";
+  }
+  if (total > points) return "BX-4: the stakes total " + fmtNum(total) + ", more than your " + fmtNum(points) + " points";
+  return null;
+}
+
+function BetPanel({ st, you, rows, setRows, send }) {
+  const need = you.bets_needed || 0;
+  const usage = you.usage || {};
+  const points = Number(evalPoints(st.points[you.seat]));
+  const oddsAll = st.odds && st.odds[you.board];
+  if (need === 0) {
+    return html`<div class="bx-panel" data-testid="bx-bets">
+      <h3>Bets for bout ${st.bout}</h3>
+      <p>You have nothing left to bet with this bout (<${RuleText} text="BX-4"/>).</p>
+      <button type="button" data-testid="bx-bet-none" onClick=${() => send("none")}>Bet nothing</button>
+    </div>`;
+  }
+  const inRows = (skip) => {
+    const u = {};
+    rows.forEach((r, k) => { if (k === skip) return; for (const t of r.op ? [r.a, r.b] : [r.a]) if (t) u[t] = (u[t] || 0) + 1; });
+    return u;
+  };
+  const total = rows.reduce((s, r) => s + (Number(r.stake) || 0), 0);
+  const problem = betProblem(rows, usage, points);
+  const set = (i, patch) => setRows(rows.map((r, k) => (k === i ? { ...r, ...patch } : r)));
+  const text = rows.map((r) => canon(r.a, r.op, r.b) + ": " + r.stake).join("; ");
+  const traitOptions = (i, current) => {
+    const other = inRows(i);
+    return TRAITS.map((t) => {
+      const left = LIMIT(t) - (usage[t] || 0) - (other[t] || 0);
+      return html`<option value=${t} disabled=${left <= 0 && t !== current}>${t} (${left > 0 ? left + " use" + (left === 1 ? "" : "s") + " left" : "used up"})</option>`;
+    });
+  };
+  return html`<div class="bx-panel" data-testid="bx-bets">
+    <h3>Bets for bout ${st.bout}: ${need} different condition${need === 1 ? "" : "s"}</h3>
+    <p class="small">Your box on board ${you.board} pays each bet every time it lands on a matching tile this bout:
+      one trait 2 × the stake, two joined by "and" 4 ×, by "or" 1.5 × (<${RuleText} text="BX-5"/>). Each colour may appear in 2 of your conditions
+      over the match, each number in 3 (<${RuleText} text="BX-3"/>).</p>
+    <p data-testid="bx-points-left">Points: ${pts(st.points[you.seat])} · staked ${fmtNum(total)} · <b>${fmtNum(points - total)} left</b></p>
+    ${rows.map((r, i) => {
+      const pay = (Number(r.stake) || 0) * MULT[r.op || ""];
+      const odds = oddsAll && !r.op && r.a ? oddsAll[r.a] : null;
+      return html`<div class="bx-row" data-testid=${"bx-bet-row-" + i}>
+        <label class="field"><span class="field-label">Bet ${i + 1}: trait</span>
+          <select data-testid=${"bx-trait-" + i} value=${r.a} onChange=${(e) => set(i, { a: e.currentTarget.value })}>
+            ${r.a ? "" : html`<option value="">choose…</option>`}${traitOptions(i, r.a)}</select></label>
+        <label class="field"><span class="field-label">joined</span>
+          <select data-testid=${"bx-op-" + i} value=${r.op} onChange=${(e) => set(i, { op: e.currentTarget.value, b: e.currentTarget.value ? r.b : "" })}>
+            <option value="">alone</option><option value="and">and</option><option value="or">or</option></select></label>
+        ${r.op ? html`<label class="field"><span class="field-label">second trait</span>
+          <select data-testid=${"bx-trait2-" + i} value=${r.b} onChange=${(e) => set(i, { b: e.currentTarget.value })}>
+            ${r.b ? "" : html`<option value="">choose…</option>`}${traitOptions(i, r.b)}</select></label>` : ""}
+        <div class="field"><span class="field-label" id=${"bx-stake-l-" + i}>Stake</span>
+          <span class="bx-stake">
+            <button type="button" class="secondary" aria-label=${"lower the stake of bet " + (i + 1)} data-testid=${"bx-stake-down-" + i}
+              onClick=${() => set(i, { stake: String(Math.max(1, (Number(r.stake) || 1) - 1)) })}>−</button>
+            <input type="number" min="1" step="1" inputmode="numeric" aria-labelledby=${"bx-stake-l-" + i} data-testid=${"bx-stake-" + i}
+              value=${r.stake} onInput=${(e) => set(i, { stake: e.currentTarget.value })}/>
+            <button type="button" class="secondary" aria-label=${"raise the stake of bet " + (i + 1)} data-testid=${"bx-stake-up-" + i}
+              onClick=${() => set(i, { stake: String((Number(r.stake) || 0) + 1) })}>+</button>
+          </span></div>
+        <span class="bx-pay" data-testid=${"bx-pay-" + i}>pays ${fmtNum(pay)} per landing${odds ? html`<span class="muted"> · odds: ${fmtNum(odds.expected)} landings expected, ${pct(odds.p_any)} at least one</span>` : ""}</span>
+      </div>`;
+    })}
+    ${problem ? html`<p class="bx-problem" role="status" data-testid="bx-bet-problem"><${ErrorText} message=${problem}/></p>` : ""}
+    <div class="bx-actions">
+      <button type="button" data-testid="bx-bet-submit" disabled=${!!problem} onClick=${() => send(text)}>Place bets</button>
+      ${problem ? "" : html`<span class="muted small">sends <code data-testid="bx-bet-text">${text}</code></span>`}
+    </div>
+    ${you.sealed ? html`<p class="muted small" data-testid="bx-sealed">Sealed so far: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : ""}
+  </div>`;
+}
+
+/* "41/3" -> 13.67 for sums; "20" -> 20 */
+function evalPoints(p) {
+  const s = String(p);
+  if (s.includes("/")) { const [a, b] = s.split("/"); return Number(a) / Number(b); }
+  return Number(s);
+}
+
+function OddsPanel({ st, view, api }) {
+  const isSeat = api.role === "seat";
+  if (st.stage !== "bet") return null;
+  if (!st.odds) {
+    if (!isSeat) return null;
+    return html`<p class="muted small" data-testid="bx-odds-off">The odds helper is off in this match; the host can allow it for the seats (<${RuleText} text="LO-12"/>).</p>`;
+  }
+  const boards = Object.keys(st.odds).sort();
+  return html`<div class="bx-panel" data-testid="bx-odds">
+    <h3>Odds helper</h3>
+    <p class="small muted">For each trait: the landings to expect for the box this bout and the chance of at least one, if the opponent steers it
+      against the trait in rounds 1 and 3 and its owner for it in rounds 2 and 4 (<${RuleText} text="LO-12"/>).</p>
+    <div class="bx-scroll" tabindex="0" role="region" aria-label="odds table"><table class="bx-table">
+      <thead><tr><th scope="col">Trait</th>${boards.map((b) => html`<th scope="col" class="n">Board ${b}: expected</th><th scope="col" class="n">at least one</th>`)}</tr></thead>
+      <tbody>${TRAITS.map((t) => html`<tr><th scope="row">${t}</th>${boards.map((b) => html`<td class="n">${fmtNum(st.odds[b][t].expected)}</td><td class="n">${pct(st.odds[b][t].p_any)}</td>`)}</tr>`)}</tbody>
+    </table></div>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ news */
+function playWords(view, p, own) {
+  const name = own != null && p.seat === own ? "You" : seatNameOf(view, p.seat);
+  if (p.card == null) return name + " could not move the box on board " + p.board + " (pass)";
+  const land = p.landed.length ? ", landing on " + p.landed.map((x) => x.cell + " (" + tileWords(x.tile) + ")").join(", ") : ", landing nowhere";
+  return name + " played card " + p.card + " (" + p.move.split(" ").slice(1).join(" ") + ") on board " + p.board + ": " +
+    [p.from].concat(p.path).join(" → ") + land;
+}
+
+function History({ st, view, api }) {
+  const own = api.seat;
+  const last = st.last_round || [];
+  const done = st.bouts_done || [];
+  const sealed = (st.sealed || []).filter(Boolean);
+  return html`${last.length ? html`<div class="bx-panel" data-testid="bx-last-round"><h3>Last round</h3>
+      <ul>${last.map((p) => html`<li>${playWords(view, p, own)}</li>`)}</ul></div>` : ""}
+    ${sealed.length ? html`<div class="bx-panel" data-testid="bx-host-sealed"><h3>Sealed bets (host)</h3><ul>${sealed.map((s) => html`<li>${capital(s)}</li>`)}</ul></div>` : ""}
+    ${done.length ? html`<div class="bx-panel" data-testid="bx-bouts"><h3>Finished bouts</h3>
+      <div class="bx-scroll" tabindex="0" role="region" aria-label="bets of the finished bouts"><table class="bx-table">
+        <thead><tr><th scope="col">Bout</th><th scope="col">Seat</th><th scope="col">Bet</th><th scope="col" class="n">Stake</th><th scope="col" class="n">Landings</th><th scope="col" class="n">Paid</th></tr></thead>
+        <tbody>${done.map((b) => b.bets.map((side, s) => (side.length ? side : [null]).map((x, k) => html`<tr>
+          <td>${k === 0 ? b.bout : ""}</td><td>${k === 0 ? seatNameOf(view, s) : ""}</td>
+          ${x ? html`<td>${x.condition}</td><td class="n">${fmtNum(x.stake)}</td><td class="n">${fmtNum(x.hits)}</td><td class="n">${pts(x.payout)}</td>`
+            : html`<td>no bets</td><td></td><td></td><td></td>`}</tr>`)))}</tbody>
+      </table></div>
+      <p class="small">Points after bout ${done[done.length - 1].bout}: ${done[done.length - 1].points.map((p, i) => seatNameOf(view, i) + " " + pts(p)).join(" · ")}</p>
+    </div>` : ""}`;
+}
+
+/* ------------------------------------------------------------------ the board */
+function Board({ view, api }) {
+  const st = view.state || {};
+  const you = st.you && api.seat != null ? st.you : null;
+  const phase = view.phase ? view.phase.no : null;
+  const [selState, setSelState] = useState({ phase: null, card: null, to: null, move: null });
+  const [betState, setBetState] = useState({ phase: null, rows: null });
+  const [errState, setErrState] = useState({ phase: null, text: "" });
+  const live = !!(view.phase && you && !api.replay && !view.result);
+  const sel = selState.phase === phase ? selState : { phase, card: null, to: null, move: null };
+  const setSel = (s) => { setSelState({ ...s, phase }); setErrState({ phase, text: "" }); };
+  const localErr = errState.phase === phase ? errState.text : "";
+  const send = (text) => { setErrState({ phase, text: "" }); return api.submit(text, true, "boxes"); };
+  const Msg = window.Arena && window.Arena.Msg;
+
+  const model = live && st.stage === "pick" ? pickModel(you, sel) : null;
+  const counts = landedCounts(st.plays_this_bout);
+  const target = model ? boardNo(model.pick.board) : you && you.pick && st.stage === "pick" ? boardNo(you.pick.board) : null;
+  const onCell = (name) => {
+    if (!model) return;
+    if (!model.dests.has(name)) {
+      setErrState({ phase, text: "BX-9: card " + model.card.card + " cannot bring the box from " + model.pick.box + " to " + name + "; nothing was sent" });
+      return;
     }
-    box.appendChild(msg);
-    return box;
-  }
+    if (sel.to === name && model.move) { send(model.move.text); return; }
+    setSel({ ...sel, to: name, move: null });
+  };
+  const pickProps = model ? { card: model.card.card, dests: model.dests, steps: model.steps, lands: model.lands, to: sel.to, onCell } : null;
 
-  function render(root, view, api) {
-    const st = view.state || {};
-    const draw = () => {
-      root.innerHTML = (view.svg ? '<div class="svg-board" data-testid="boxes-board">' + view.svg + "</div>" : "") + infoHtml(st);
-      root.appendChild(controls(root, view, api));
-    };
-    root.boxesDraw = draw;  // a card click redraws with the latest view
-    draw();
+  let rows = null;
+  if (live && st.stage === "bet") {
+    rows = betState.phase === phase && betState.rows ? betState.rows : emptyRows(you.bets_needed || 0, you.usage || {});
   }
+  const setRows = (r) => setBetState({ phase, rows: r });
 
-  function describe(e, view) {
-    const d = e.data || {};
-    const mine = view && view.you === d.seat;
-    switch (e.kind) {
-      case "bout_started":
-        return "<b>Bout " + d.bout + "</b> cards: " + d.cards.map((c) => "#" + c.number).join(", ") + (d.bonus ? " (+" + d.bonus + " points each)" : "");
-      case "betting_opened": return "Betting opens for bout " + d.bout;
-      case "bets_sealed": return "Bets sealed for bout " + d.bout;
-      case "your_bets": return (mine ? "Your" : "Seat " + (d.seat + 1) + "'s") + " bets for bout " + d.bout + ": <code>" + esc(d.bets) + "</code>";
-      case "round_played":
-        return "Bout " + d.bout + " round " + d.round + ": " + d.plays.map((p) => "seat " + (p.seat + 1) + " <code>" + esc(p.move) + "</code> on " + p.board + (p.landed.length ? " (landed " + p.landed.map((x) => esc(x.cell + " " + x.tile)).join(", ") + ")" : "")).join("; ");
-      case "bout_settled":
-        return "Bout " + d.bout + " settled: points " + d.points.map(esc).join(" / ");
-      default: return null;
+  const status = [];
+  if (st.stage === "over" || view.result) status.push("Match over after " + fmtNum(st.bouts) + " bout" + (st.bouts === 1 ? "" : "s"));
+  else if (st.bout) status.push("Bout " + fmtNum(st.bout) + " of " + fmtNum(st.bouts) + (st.stage === "pick" ? " · round " + st.round + " of 4" : ""));
+  else status.push("A match of " + fmtNum(st.bouts) + " bout" + (st.bouts === 1 ? "" : "s") + ", each of 4 rounds");
+
+  const boardEl = (b) => html`<${BoardGrid} index=${b} rows=${st.boards[b]} box=${st.boxes[b]} landed=${counts[b]}
+    target=${target === b}
+    title=${"Board " + "AB"[b] + " · " + seatNameOf(view, b) + (api.seat === b ? " (you)" : "") + " · " + pts(st.points[b]) + " points"}
+    pick=${target === b ? pickProps : null}/>`;
+  const picking = live && st.stage === "pick" && you.pick;
+  const betting = live && st.stage === "bet";
+  const msg = live && Msg ? html`<${Msg} source="boxes" testid="bx-msg" okTestid="bx-msg-ok"/>` : "";
+  const cards = st.cards && st.cards.length ? html`<div>
+      <h3 class="small-head">Cards of bout ${st.bout}${st.stage === "pick" ? " (" + (st.hand || []).length + " left)" : ""}</h3>
+      <${Cards} st=${st} pickCards=${picking ? you.pick.cards : null} chosen=${sel.card}
+        onPick=${picking ? (n) => setSel({ card: sel.card === n ? null : n, to: null, move: null }) : null}/>
+    </div>` : "";
+  const ready = live && (st.stage === "study boards" || st.stage === "study cards") ? html`<div class="bx-actions">
+      <button type="button" data-testid="bx-ready" onClick=${() => send("ready")}>Ready</button>
+      <span class="small muted">${st.stage === "study boards" ? "Study the boards; the cards are drawn next." : "Study this bout's cards; betting comes next."}</span>
+    </div>` : "";
+  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : "";
+  const rest = html`<${BoardKey}/><${Legend}/>${betting ? "" : html`<${OddsPanel} st=${st} view=${view} api=${api}/>`}<${History} st=${st} view=${view} api=${api}/>`;
+  let body;
+  if (picking) {
+    // Cards, then the board they move, then the preview and Play: a short reach on a phone.
+    body = html`${cards}<div class="bx-boards">${boardEl(target)}</div>
+      <${PickPanel} st=${st} you=${you} model=${model} sel=${sel} setSel=${setSel} send=${send} localErr=${localErr}/>
+      ${msg}${mine}<div class="bx-boards">${boardEl(1 - target)}</div>${rest}`;
+  } else if (betting) {
+    body = html`<${BetPanel} st=${st} you=${you} rows=${rows} setRows=${setRows} send=${send}/>${msg}
+      <${OddsPanel} st=${st} view=${view} api=${api}/>
+      <div class="bx-boards">${boardEl(0)}${boardEl(1)}</div>${cards}${rest}`;
+  } else {
+    body = html`<div class="bx-boards">${boardEl(0)}${boardEl(1)}</div>${ready}${msg}${cards}${mine}${rest}`;
+  }
+  return html`<div class="bx" data-testid="bx-root">
+    <p class="bx-status" data-testid="bx-status">${status.join("")}</p>
+    ${body}
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ header and log */
+function phaseTitle(view) {
+  const st = view.state || {};
+  const of = " of " + fmtNum(st.bouts);
+  switch (st.stage) {
+    case "study boards": return "Study the boards";
+    case "study cards": return "Bout " + st.bout + of + " · Study the cards";
+    case "bet": return "Bout " + st.bout + of + " · Bets";
+    case "pick": return "Bout " + st.bout + of + " · Round " + st.round + " of 4";
+    default: return null;
+  }
+}
+
+function describe(e, view) {
+  const d = e.data || {};
+  const name = (seat) => esc(view && view.you === seat ? "You" : seatNameOf(view, seat));
+  switch (e.kind) {
+    case "bout_started":
+      return "<b>Bout " + d.bout + "</b> begins with cards " + d.cards.map((c) => "#" + c.number).join(", ") +
+        (d.bonus ? "; each seat gets " + fmtNum(d.bonus) + " points" : "") + " (points " + d.points.map((p) => esc(pts(p))).join(" and ") + ").";
+    case "betting_opened": return "Betting opens for bout " + d.bout + ".";
+    case "bets_sealed": return "Bets for bout " + d.bout + " are sealed; the rounds begin.";
+    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.replace(/: (\d+)/g, " (stake $1)")) + " in bout " + d.bout + ".";
+    case "round_played":
+      return "Bout " + d.bout + ", round " + d.round + ": " + d.plays.map((p) => esc(playWords(view, p, view ? view.you : null))).join("; ") + ".";
+    case "bout_settled": {
+      const sides = d.bets.map((side, s) => name(s) + ": " + (side.length ? side.map((x) => esc(x.condition) + " " + fmtNum(x.hits) + "× paid " + esc(pts(x.payout)) + " for " + fmtNum(x.stake)).join(", ") : "no bets"));
+      return "Bout " + d.bout + " settled. " + sides.join("; ") + ". Points now " + d.points.map((p, s) => name(s) + " " + esc(pts(p))).join(", ") + ".";
     }
+    default: return null;
   }
+}
 
-  window.Arena.registerGame("boxes", { render: render, describe: describe });
-})();
+registerGame("boxes", { Board, describe, phaseTitle });
