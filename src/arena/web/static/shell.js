@@ -119,30 +119,34 @@ async function call(method, path, body) {
 
 /* A message belongs to the control that caused it and to the phase it was made in; it goes
    away on the next action or when the phase changes (issue 14, point 3). */
-function setMsg(source, ok, text) {
-  S.msg = { source, ok, text, phase: phaseNo() };
+function setMsg(source, ok, text, phase) {
+  // Stamped with the phase the action was made in: if the phase moved on meanwhile (an
+  // instant bot), the message is already stale and is not shown.
+  S.msg = { source, ok, text, phase: phase === undefined ? phaseNo() : phase };
   update();
 }
 
 async function submit(text, final, source) {
   source = source || "board";
   S.msg = null;
-  S.lastSent = { text: String(text), phase: phaseNo() };
+  const phase = phaseNo();
+  S.lastSent = { text: String(text), phase };
   update();
-  const r = await call("POST", "/submit", { text: String(text), final: !!final, phase: phaseNo() });
+  const r = await call("POST", "/submit", { text: String(text), final: !!final, phase });
   if (r.ok) {
     const sealed = !!(S.view && S.view.phase);
-    setMsg(source, true, r.final ? "Sent as final: " + text : "Sent: " + text + (sealed ? " (you can change it until the phase ends)" : ""));
-  } else setMsg(source, false, r.error);
+    setMsg(source, true, r.final ? "Sent as final: " + text : "Sent: " + text + (sealed ? " (you can change it until the phase ends)" : ""), phase);
+  } else setMsg(source, false, r.error); // a refusal (say, too late, G-2) is news in the new phase too
   return r.ok ? { ok: true, final: r.final, value: r.value } : { ok: false, error: r.error };
 }
 
 async function confirmFinal(source) {
   source = source || "board";
   S.msg = null;
+  const phase = phaseNo();
   update();
-  const r = await call("POST", "/confirm", { phase: phaseNo() });
-  if (r.ok) setMsg(source, true, "Confirmed as final.");
+  const r = await call("POST", "/confirm", { phase });
+  if (r.ok) setMsg(source, true, "Confirmed as final.", phase);
   else setMsg(source, false, r.error);
   return r.ok ? { ok: true } : { ok: false, error: r.error };
 }
