@@ -174,3 +174,103 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     assert "Final solutions" in page.get_by_test_id("lm-final").inner_text()
     check_page(page, "spectator")
     page.screenshot(path=str(SHOTS / "spectator-390.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- keyboard only, desktop size
+def tab_to(page: Any, testid: str, *, back: bool = False, limit: int = 80) -> None:
+    """Press Tab (or Shift+Tab) until the control with ``testid`` has the focus; a testid
+    ending in ``*`` matches its prefix (a board cell)."""
+    js = ("(t) => { const a = document.activeElement; const id = a && a.dataset && a.dataset.testid;"
+          " return !!id && (t.endsWith('*') ? id.startsWith(t.slice(0, -1)) : id === t); }")
+    for _ in range(limit):
+        if page.evaluate(js, testid):
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"Tab never reached {testid}")
+
+
+def cursor_to(page: Any, board: Board, cell: int) -> None:
+    """Move the board's cursor (the focused cell) with the arrow keys."""
+    now = int(page.evaluate("() => document.activeElement.dataset.cell"))
+    dc = board.col(cell) - board.col(now)
+    dr = board.row(cell) - board.row(now)
+    for _ in range(abs(dc)):
+        page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    for _ in range(abs(dr)):
+        page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+    assert int(page.evaluate("() => document.activeElement.dataset.cell")) == cell
+
+
+def test_whole_match_by_keyboard_at_desktop_size(page: Any, live_server: str,
+                                                 new_match: Any) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
+                  settings={"time_scale": 1.0}, config={"rounds": 1, "setup": SETUP}, seed=7)
+    token = parse_qs(urlparse(m["links"]["seats"][0]).query)["token"][0]
+    page.goto(m["links"]["seats"][0])
+    page.get_by_test_id("lm-ready").wait_for()
+    tab_to(page, "lm-ready")
+    page.keyboard.press("Enter")
+
+    while wait_stage(page, "draft", "build") == "draft":
+        page.wait_for_function(
+            "() => { const b = document.querySelector('[data-testid=lm-board]');"
+            " return b.dataset.stage !== 'draft' || b.dataset.myTurn === 'yes'; }")
+        if board_attr(page, "data-stage") != "draft":
+            break
+        tab_to(page, "lm-pool-0", back=True)
+        page.keyboard.press("Enter")
+        tab_to(page, "lm-take")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=lm-board]').dataset.myTurn !== 'yes'")
+
+    page.get_by_test_id("lm-editor").wait_for()
+    hand = api_view(live_server, m, token)["state"]["hands"][0]
+    board = Board(6, 3)
+    spots = {"keyhole": "F2", "key": "B2", **{str(i): {"H2": "A1", "V2": "A2"}[k]
+                                              for i, k in enumerate(hand)}}
+    for item, spot in spots.items():
+        tab_to(page, f"lm-tool-{item}", back=True)
+        page.keyboard.press("Enter")
+        tab_to(page, "lm-cell-*")
+        cursor_to(page, board, board.parse_cell(spot))
+        page.keyboard.press("Enter")
+    page.get_by_test_id("lm-check").filter(has_text="valid").wait_for()
+    page.screenshot(path=str(SHOTS / "build-1280.png"), full_page=True)
+    tab_to(page, "lm-submit-lock")
+    page.keyboard.press("Enter")
+
+    page.get_by_test_id("lm-mover").wait_for(timeout=90_000)
+    theirs = read_lock(api_view(live_server, m, token)["state"]["locks"][1])
+    res = solve(theirs)
+    assert res.solvable  # the bot's lock for this seed
+    assert not any(isinstance(mv, Rotate) for mv in res.solution)  # no axis in this pool
+    tab_to(page, "lm-sim-*")
+    for move in res.solution:
+        assert isinstance(move, Slide)
+        page.keyboard.press("Escape")  # let go of the last piece: arrows move the cursor again
+        cursor_to(page, theirs.board, move.bar.cell)
+        page.keyboard.press("Enter")  # select the piece
+        key = {"L": "ArrowLeft", "R": "ArrowRight", "U": "ArrowUp", "D": "ArrowDown"}[move.direction]
+        for _ in range(move.distance):  # one step per press, one move in all (LM-9)
+            page.keyboard.press(key)
+    texts = format_solution(theirs.board, res.solution)
+    listed = page.get_by_test_id("lm-move-list").locator("li").all_inner_texts()
+    assert [t.strip() for t in listed] == texts
+    check_page(page, "solve at 1280")
+    page.screenshot(path=str(SHOTS / "solve-1280.png"), full_page=True)
+    tab_to(page, "lm-submit-moves")
+    page.keyboard.press("Enter")
+
+    stage = wait_stage(page, "decide", "over", "counter", timeout=60_000)
+    if stage == "decide" and page.get_by_test_id("lm-pass").count():
+        tab_to(page, "lm-pass")
+        page.keyboard.press("Enter")
+    page.get_by_test_id("result").wait_for(state="visible", timeout=60_000)
+    server = api_view(live_server, m, token)["result"]
+    winner = page.get_by_test_id("winner").inner_text()
+    assert winner == ("You win" if server["winner"] == 0 else "Robo wins")
+    check_page(page, "result at 1280")
+    page.screenshot(path=str(SHOTS / "result-1280.png"), full_page=True)

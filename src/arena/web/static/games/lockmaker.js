@@ -79,7 +79,6 @@ const CSS = `
 .lm-note { margin: 6px 0; }
 .lm-note:empty { display: none; }
 .lm .control-row { margin: 6px 0; }
-.lm-scores { display: flex; flex-wrap: wrap; gap: 4px 14px; }
 @media (max-width: 640px) { .lm .lm-chip { min-height: 44px; } }
 `;
 if (typeof document !== "undefined" && !document.getElementById("lm-style")) {
@@ -291,20 +290,17 @@ function pieceWords(kind) {
    A CSS grid: letters along the top, numbers down the left (G-1), one cell per board cell and
    the pieces laid over the cells they cover. When ``onCell`` is given the cells are buttons
    with one tab stop (roving focus): arrow keys move the cursor unless ``onArrow`` takes them. */
-function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets, ghost, cellWords, focusCell }) {
+function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets, ghost, cellWords }) {
   const interactive = !!onCell;
   const [cursor, setCursor] = useState(0);
-  const [wantFocus, setWantFocus] = useState(false);
   const ref = useRef(null);
   const cur = Math.min(cursor, m.w * m.h - 1);
-  useEffect(() => {
-    if (wantFocus && ref.current) {
-      const el = ref.current.querySelector('[data-cell="' + cur + '"]');
-      if (el) el.focus();
-      setWantFocus(false);
-    }
-  });
-  useEffect(() => { if (focusCell != null && focusCell !== cur) { setCursor(focusCell); setWantFocus(true); } }, [focusCell]);
+  /* The cells never change under the cursor, so focus moves at once, not after a render. */
+  const moveTo = (cell) => {
+    setCursor(cell);
+    const el = ref.current && ref.current.querySelector('[data-cell="' + cell + '"]');
+    if (el) el.focus();
+  };
   const keyDown = (e, cell) => {
     const dirs = { ArrowLeft: "L", ArrowRight: "R", ArrowUp: "U", ArrowDown: "D" };
     const dir = dirs[e.key];
@@ -312,13 +308,12 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
       e.preventDefault();
       if (onArrow) {
         const moved = onArrow(dir, cell);
-        if (moved != null) { setCursor(moved); setWantFocus(true); return; }
+        if (moved != null) { moveTo(moved); return; }
       }
       let c = colOf(m, cell), r = rowOf(m, cell);
       if (dir === "L") c = Math.max(0, c - 1); else if (dir === "R") c = Math.min(m.w - 1, c + 1);
       else if (dir === "U") r = Math.max(0, r - 1); else r = Math.min(m.h - 1, r + 1);
-      setCursor(r * m.w + c);
-      setWantFocus(true);
+      moveTo(r * m.w + c);
       return;
     }
     if (onKey && onKey(e, cell)) e.preventDefault();
@@ -390,9 +385,8 @@ function Hand({ kinds }) {
 
 function Status({ st, api }) {
   const name = (s) => (api.seat === s && api.role === "seat" ? "You" : api.seatName(s));
-  return html`<p class="lm-status" data-testid="lm-status">Round ${st.round} of ${st.rounds} · ${STAGE_WORDS[st.stage] || capital(st.stage)}
-    · <span class="lm-scores">${(st.scores || []).map((x, i) => html`<span data-testid=${"lm-score-" + (i + 1)}>${name(i)}: <b>${fmtNum(x)}</b></span>`)}</span>
-    <span class="muted small"> (first to ${st.target} after a round wins, <${RuleText} text="LM-20"/>)</span></p>`;
+  return html`<p class="lm-status" data-testid="lm-status">Score: ${(st.scores || []).map((x, i) => html`${i ? " · " : ""}<span data-testid=${"lm-score-" + (i + 1)}>${name(i)} <b>${fmtNum(x)}</b></span>`)}
+    <span class="muted small"> (round ${st.round} of ${st.rounds}; ${st.target} points after a round wins, <${RuleText} text="LM-20"/>)</span></p>`;
 }
 
 function History({ st, api }) {
