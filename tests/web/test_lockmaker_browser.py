@@ -274,3 +274,76 @@ def test_whole_match_by_keyboard_at_desktop_size(page: Any, live_server: str,
     assert winner == ("You win" if server["winner"] == 0 else "Robo wins")
     check_page(page, "result at 1280")
     page.screenshot(path=str(SHOTS / "result-1280.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- the page's rules = the engine's
+JS_MOVES = """(text) => {
+  const L = window.ArenaLockmaker, m = L.parseLock(text), out = [];
+  L.pieces(m).forEach((b, p) => { for (const dir of (b.hor ? ["L", "R"] : ["U", "D"])) {
+    for (let d = 1; d <= 11; d++) { const r = L.slide(m, p, dir, d); if (r.pos) out.push([r.text, L.writeLock(r.pos), L.isSolved(r.pos)]); } } });
+  m.axes.forEach((a) => ["CW", "CCW", "180"].forEach((t) => { const r = L.rotate(m, a, t); if (r.pos) out.push([r.text, L.writeLock(r.pos), L.isSolved(r.pos)]); }));
+  return out;
+}"""
+
+
+def test_page_moves_and_lock_check_match_the_engine(page: Any, new_match: Any) -> None:
+    """Every legal move the board offers (slides, turns, LM-5..LM-8) is the engine's, to the
+    same position; the live check names the rule the engine names first (LM-15)."""
+    import random
+
+    from arena.games.lockmaker.construct import sample_lock
+    from arena.games.lockmaker.lockfile import write_lock
+    from arena.games.lockmaker.moves import successors
+    from arena.games.lockmaker.notation import format_move
+    from arena.games.lockmaker.pieces import parse_piece
+    from arena.games.lockmaker.position import Position
+    from arena.games.lockmaker.validate import construction_problems, used_pieces
+
+    m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
+                  config={"rounds": 1, "setup": SETUP}, seed=1)
+    page.goto(m["links"]["spectator"])
+    page.wait_for_function("() => !!window.ArenaLockmaker")
+    rng = random.Random(3)
+    positions: list[Position] = []
+    for seed in range(40):
+        pos = sample_lock(seed)
+        for _ in range(3):
+            positions.append(pos)
+            nxt = list(successors(pos))
+            if not nxt:
+                break
+            pos = rng.choice(nxt)[1]
+    turns = 0
+    for pos in positions:
+        want = {format_move(pos.board, mv): after for mv, after in successors(pos)}
+        got = page.evaluate(JS_MOVES, write_lock(pos).replace("\n", "/").rstrip("/"))
+        assert {t for t, _, _ in got} == set(want), write_lock(pos)
+        for text, lock, solved in got:
+            after = read_lock(lock.replace("/", "\n"))
+            assert after == want[text], (write_lock(pos), text)
+            assert solved == after.solved
+        turns += sum(1 for t in want if t.endswith(("CW", "180")))
+    assert turns > 0  # the sample had axes to turn
+
+    checked = 0
+    for pos in positions[::3]:
+        hand = [str(k) for k, n in used_pieces(pos).items() for _ in range(n)]
+        text = write_lock(pos).replace("\n", "/").rstrip("/")
+        for variant in (hand, [*hand, "H2"], [h for h in hand if h != "X"] or hand):
+            engine = construction_problems(pos, [parse_piece(h) for h in variant])
+            page_says = page.evaluate("([t, h]) => window.ArenaLockmaker.problemsOf(t, h)", [text, variant])
+            assert bool(engine) == bool(page_says), (text, variant, engine, page_says)
+            if engine:
+                assert page_says[0].split(":")[0] == engine[0].split(":")[0], (text, engine, page_says)
+                checked += 1
+        # the key moved onto a target: already open (LM-15), unless a piece is in the way
+        for target in sorted(pos.targets):
+            opened = pos.with_pieces(target, pos.bars)
+            if opened.problems():
+                continue
+            engine = construction_problems(opened, [parse_piece(h) for h in hand])
+            page_says = page.evaluate("([t, h]) => window.ArenaLockmaker.problemsOf(t, h)",
+                                      [write_lock(opened).replace("\n", "/").rstrip("/"), hand])
+            assert engine and page_says and "already open" in page_says[0], (engine, page_says)
+            checked += 1
+    assert checked > 10

@@ -373,9 +373,12 @@ function Note({ note, testid }) {
   return html`<p class=${"lm-note " + (note && note.ok ? "ok-text" : "error-text")} data-testid=${testid || "lm-note"} role="status">${note ? html`<${RuleText} text=${note.text}/>` : ""}</p>`;
 }
 
+/* The shell's message for what this board sent, named per round and stage: an answer that
+   arrives just after the phase moved on stays with the control that sent it. */
+let lmSource = "lm";
 function ShellMsg() {
   const Msg = window.Arena && window.Arena.Msg;
-  return Msg ? html`<${Msg} source="lm" testid="lm-msg" okTestid="lm-msg-ok"/>` : null;
+  return Msg ? html`<${Msg} source=${lmSource} testid="lm-msg" okTestid="lm-msg-ok"/>` : null;
 }
 
 function Hand({ kinds }) {
@@ -433,7 +436,7 @@ function DraftArea({ view, api, st, canAct }) {
   const chosen = valid.map((i) => pool[i]);
   const send = async (text) => {
     setNote(null);
-    const r = await api.submit(text, true, "lm");
+    const r = await api.submit(text, true, lmSource);
     if (r.ok) setPicks([]);
   };
   const toggle = (i) => {
@@ -479,7 +482,7 @@ function DraftArea({ view, api, st, canAct }) {
 
 function StudyControls({ st, api, canAct }) {
   if (!canAct) return null;
-  const send = (t) => api.submit(t, true, "lm");
+  const send = (t) => api.submit(t, true, lmSource);
   if (st.round === 1 && api.seat === 1) {
     return html`<div class="lm-section"><p class="lm-words">You are the DMO: choose whether you draft first or second (<${RuleText} text="LM-13"/>).</p>
       <div class="control-row"><button type="button" data-testid="lm-first" onClick=${() => send("first")}>Draft first</button>
@@ -512,17 +515,18 @@ function itemShape(items, id, placed, hor) {
   return { len: Number(k.slice(1)), hor: k[0] === "H" };
 }
 
-/* The first rule the lock breaks, then the others (LM-2, LM-3, LM-15, LM-8, LM-15 open). */
-function lockProblems(m, items, placed) {
+/* The first rule the lock breaks, then the others, in the engine's order (validate.py): the
+   placement (LM-2 keyhole, LM-3 key, LM-8 axes), an open lock (LM-15), then the pieces (LM-15).
+   Blocked cells, the board's edge and overlaps (LM-1, LM-15) are refused as pieces are placed. */
+function lockProblems(m, missing) {
   const out = [];
   if (m.keyhole == null) out.push("LM-2: place the keyhole on the bottom row or the right column");
   else if (!onKeyholeSide(m, m.keyhole)) out.push("LM-2: the keyhole on " + nameOf(m, m.keyhole) + " is not on the bottom row or the right column");
   if (!m.key) out.push("LM-3: place the key (two cells, horizontal or vertical)");
-  const missing = items.filter((k, i) => !placed[i]);
-  if (missing.length) out.push("LM-15: every drafted piece is used; still to place: " + missing.join(", "));
   const ps = pieces(m);
   m.axes.forEach((a) => { if (!ps.some((b) => attached(m, a, b))) out.push("LM-8: the axis on " + nameOf(m, a) + " has no attached piece (a bar's end must touch it, in line)"); });
   if (!out.length && isSolved(m)) out.push("LM-15: the lock is already open: the key touches the keyhole (LM-3); every solution needs at least one move");
+  if (missing.length) out.push("LM-15: every drafted piece is used; still to place: " + missing.join(", "));
   return out;
 }
 
@@ -536,7 +540,7 @@ function BuildArea({ view, api, st, canAct }) {
   const [note, setNote] = useState(null);
   const [sent, setSent] = useState(null);
   const { m } = buildModel(base, items, placed);
-  const problems = lockProblems(m, items, placed);
+  const problems = lockProblems(m, items.filter((k, i) => !placed[i]));
 
   const itemAt = (cell) => {
     for (const id of Object.keys(placed)) {
@@ -612,7 +616,7 @@ function BuildArea({ view, api, st, canAct }) {
     if (problems.length) { setNote({ text: "Not sent: " + problems[0] }); return; }
     const text = writeLock(m);
     setNote(null);
-    const r = await api.submit(text, true, "lm");
+    const r = await api.submit(text, true, lmSource);
     if (r.ok) setSent(text);
   };
   const chip = (id, kind, label, sub) => {
@@ -737,9 +741,9 @@ function Mover({ api, lockText, mode, canAct, final }) {
     if (!hist.length) { setNote({ text: "Play at least one move first (LM-15: no lock is open from the start)." }); return; }
     if (!solved) { setNote({ text: "Not sent: after " + hist.length + " move" + (hist.length === 1 ? "" : "s") + " the key does not touch the keyhole (LM-3)." }); return; }
     setNote(null);
-    await api.submit(text, final, "lm");
+    await api.submit(text, final, lmSource);
   };
-  const declare = async () => { setAsking(false); await api.submit("impossible", true, "lm"); };
+  const declare = async () => { setAsking(false); await api.submit("impossible", true, lmSource); };
   const selWords = !sel ? "Nothing selected: tap the key, a bar or an axis." : sel.type === "axis" ? "Selected: the axis on " + nameOf(pos, sel.cell) + ". Turn it with the buttons below (LM-7)."
     : "Selected: " + pieceWord(pos, sel.p) + ". Tap a marked cell, use the arrow keys or the slide buttons.";
   const bar = sel && sel.type === "piece" ? pieces(pos)[sel.p] : null;
@@ -790,7 +794,7 @@ function PickArea({ st, api }) {
   return html`<section class="lm-section"><h3>Which solution counts? (<${RuleText} text="LM-16"/>)</h3>
     <p class="lm-words">Its time and move count become final; without a choice the last one counts.</p>
     <ul>${rows.map((r) => html`<li><code>${r.text}</code>${r.moves != null ? " · " + r.moves + " move" + (r.moves === 1 ? "" : "s") : ""}
-      <button type="button" class="secondary small" data-testid=${"lm-pick-" + r.n} onClick=${() => api.submit(String(r.n), true, "lm")}>Use solution ${r.n}</button></li>`)}</ul>
+      <button type="button" class="secondary small" data-testid=${"lm-pick-" + r.n} onClick=${() => api.submit(String(r.n), true, lmSource)}>Use solution ${r.n}</button></li>`)}</ul>
     <${ShellMsg}/></section>`;
 }
 
@@ -800,8 +804,8 @@ function DecideArea({ st, api }) {
   return html`<section class="lm-section" data-testid="lm-decide"><h3>Countersolve your own lock? (<${RuleText} text="LM-17"/>)</h3>
     <p class="lm-words">${api.seatName(other)} opened your lock${f ? " in " + f.moves + " move" + (f.moves === 1 ? "" : "s") + " and " + fmtNum(Math.round(f.time * 10) / 10) + " s" : ""}.
       If you countersolve you get as long as they took: open it in fewer moves and you get 1 point; open it in as many or more and they get 2; fail in time and they get 3. Passing scores nothing.</p>
-    <div class="control-row"><button type="button" data-testid="lm-countersolve" onClick=${() => api.submit("countersolve", true, "lm")}>Countersolve</button>
-      <button type="button" class="secondary" data-testid="lm-pass" onClick=${() => api.submit("pass", true, "lm")}>Pass</button></div>
+    <div class="control-row"><button type="button" data-testid="lm-countersolve" onClick=${() => api.submit("countersolve", true, lmSource)}>Countersolve</button>
+      <button type="button" class="secondary" data-testid="lm-pass" onClick=${() => api.submit("pass", true, lmSource)}>Pass</button></div>
     <${ShellMsg}/></section>`;
 }
 
@@ -812,6 +816,7 @@ function Board({ view, api }) {
   const phase = view.phase;
   const canAct = me != null && !view.result && !!phase && (phase.waiting_for || []).includes(me);
   const stage = st.stage;
+  lmSource = "lm-" + st.round + "-" + stage;
   const other = me == null ? null : 1 - me;
   let body;
   const lockCaptions = [0, 1].map((s) => (me === s ? "Your lock" : api.seatName(s) + "'s lock"));
@@ -903,5 +908,18 @@ function phaseTitle(view) {
   if (st.stage === "draft" && st.turn) words += " · " + (view.role === "seat" && view.you === st.turn.seat ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
   return "Round " + st.round + " of " + st.rounds + " · " + words;
 }
+
+/* The page's own rules, for the tests that hold them to the engine's (moves.py, validate.py). */
+function problemsOf(text, hand) {
+  const m = parseLock(text);
+  const left = hand.slice();
+  const used = m.bars.map((b) => (b.hor ? "H" : "V") + b.len).concat(m.axes.map(() => "X"));
+  const extra = [];
+  for (const k of used) { const i = left.indexOf(k); if (i >= 0) left.splice(i, 1); else extra.push(k); }
+  const out = lockProblems(m, left);
+  if (extra.length) out.push("LM-15: more pieces than drafted: " + extra.join(", "));
+  return out;
+}
+window.ArenaLockmaker = { parseLock, writeLock, pieces, slide, rotate, isSolved, problemsOf };
 
 registerGame("lockmaker", { Board, describe, phaseTitle });
