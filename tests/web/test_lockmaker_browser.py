@@ -75,6 +75,9 @@ def draft_by_tapping(page: Any) -> None:
         page.get_by_test_id("lm-pool-0").click()
         take = page.get_by_test_id("lm-take")
         assert re.match(r"Take [HVX]", take.inner_text())
+        assert "Your pick" in page.get_by_test_id("lm-turn").inner_text()
+        check_page(page, "draft")
+        page.screenshot(path=str(SHOTS / "draft-390.png"), full_page=True)
         take.click()
         page.wait_for_function(
             "() => document.querySelector('[data-testid=lm-board]').dataset.myTurn !== 'yes'")

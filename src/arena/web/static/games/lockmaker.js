@@ -887,8 +887,11 @@ function describe(e, view) {
     case "drafted": return nm(d.seat) + (d.took && d.took.length ? " took " + list(d.took) : " took nothing") + (d.stopped ? " and stopped drafting" : "") + ".";
     case "draft_over": return "The draft is over: " + (d.hands || []).map((h, i) => nm(i) + " holds " + (h ? escHtml(h.split(",").join(", ")) : "nothing")).join("; ") + ".";
     case "locks_shown": return "Both locks are shown: solving starts (LM-16).";
-    case "solving_over": return "Solving is over for you: " + (d.impossible ? "you declared the lock impossible." : "you sent " + fmtNum(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + ".");
-    case "your_solutions": return "Your solutions: " + (d.solutions || []).map((s, i) => (i + 1) + ". <code>" + escHtml(s.text) + "</code> (" + moves(s.moves) + ")").join("; ") + ".";
+    case "solving_over": return nm(d.seat) + " finished solving: " + (d.impossible ? "declared the lock impossible." : fmtNum(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + " sent.");
+    case "your_solutions": {
+      const whose = e.to && e.to.length === 1 ? nm(e.to[0]) + "'s solutions: " : "Solutions: ";
+      return whose + (d.solutions || []).map((s, i) => (i + 1) + ". <code>" + escHtml(s.text) + "</code> (" + moves(s.moves) + ")").join("; ") + ".";
+    }
     case "solutions_announced": return "Final solutions: " + [0, 1].map((s) => {
       const x = d["seat_" + (s + 1)];
       return nm(s) + " " + (x == null ? "has none" : x.impossible ? "declared the lock impossible" : moves(x.moves) + " in " + fmtNum(Math.round(x.time * 10) / 10) + " s");
