@@ -750,7 +750,7 @@ function Mover({ api, lockText, mode, canAct, final }) {
   return html`<div data-testid="lm-mover">
     <${LockGrid} m=${pos} label=${mode === "counter" ? "your own lock, to countersolve" : "the lock to solve"} prefix="lm-sim-" onCell=${canAct ? onCell : null}
       onArrow=${onArrow} onKey=${onKey} selected=${sel} targets=${targets}/>
-    <p class="lm-words" data-testid="lm-selected">${selWords}</p>
+    <p class="lm-words" data-testid="lm-selected"><${RuleText} text=${selWords}/></p>
     ${bar && canAct ? html`<div class="control-row" role="group" aria-label="slide the selected piece one cell">
       ${(bar.hor ? ["L", "R"] : ["U", "D"]).map((d) => html`<button type="button" class="secondary" data-testid=${"lm-slide-" + d} onClick=${() => step(d)}>${{ L: "◀", R: "▶", U: "▲", D: "▼" }[d]} one cell ${DIR_WORDS[d]}</button>`)}
     </div>` : ""}
