@@ -1,475 +1,928 @@
-/* Lockmaker: the lock image (the server's SVG), the round's pool and hands, and the controls
-   of each stage, which compose the game's own notation and submit it:
+/* Lockmaker on its board (issue 16). A Preact ``Board`` whose every control composes the game's
+   own notation and sends it through the shell:
    - study: Ready, or in round 1 the DMO's "first" / "second" (LM-13);
-   - draft: toggle pieces of the pool, then Take, Take and stop, or Stop (LM-14);
-   - build: a click-to-place grid editor that writes the lock file (LM-10), also editable as
-     text; Submit lock (LM-15);
-   - solve: a copy of the lock to play on (click a piece, then one of its legal moves), which
-     writes the moves box (LM-11); Declare impossible (LM-16); pick: which solution counts;
-   - decide: Countersolve or Pass (LM-17); counter: a moves box again.
-   Editor drafts survive the re-renders caused by live updates. */
-(function () {
-  "use strict";
+   - draft: the pool as pictures, tap pieces then Take / Take and stop / Stop (LM-14); both
+     hands, the snake order and whose pick it is in words;
+   - build: the drafted pieces, the key and the keyhole placed, moved and removed by tap or
+     keyboard; a live check names the first rule the lock breaks (LM-1..LM-8, LM-15, an already
+     open lock included) and nothing is sent until it passes; the lock goes as a one-line lock
+     file (LM-10, rows separated by "/");
+   - solve and countersolve: select a piece, slide it by arrow keys, by the slide buttons or by
+     tapping a highlighted cell along its axis; turn an axis by its own buttons; a move counter,
+     undo, reset and the move list in notation (LM-11); "declare impossible" asks first and says
+     what it risks (LM-16, LM-18);
+   - pick and decide: which solution counts, countersolve or pass (LM-16, LM-17).
+   Spectators see both locks and the public move counts. No solver output is ever shown.
+   Choices live in component state, so a clock tick never rebuilds a control under the player. */
+import { html, useState, useEffect, useRef, fmtNum, RuleText, registerGame, capital } from "/static/ui.js";
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  const LETTERS = "ABCDEFGHIJK";
-  const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const draft = { key: null, grid: null, tool: null, picks: [], moves: "", counter: "" };
+const LETTERS = "ABCDEFGHIJK";
+const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const BAR_COLOURS = ["#2f5d8a", "#3d7a36", "#7a4f8c", "#8a5a2b", "#2e7672", "#6b5b2e", "#7a3b52", "#4b5563"];
+const DIR_WORDS = { L: "left", R: "right", U: "up", D: "down" };
+const TURN_WORDS = { CW: "clockwise", CCW: "counter-clockwise", "180": "half a turn" };
+const STAGE_WORDS = {
+  study: "Study", draft: "Draft", build: "Build your lock", solve: "Solve", pick: "Pick a solution",
+  decide: "Countersolve or pass", counter: "Countersolve", over: "Over",
+};
 
-  function parseBoard(text) {
-    return String(text || "").split("\n").filter((l) => l.length && l[0] !== ";").map((l) => l.split(""));
+/* ------------------------------------------------------------------ styles (this game only) */
+const CSS = `
+.lm { --lm-cell: 40px; }
+.lm-status { margin: 0 0 8px; font-weight: 600; }
+.lm-section { margin: 10px 0 14px; }
+.lm-section > h3 { margin: 0 0 6px; }
+.lm-words { margin: 4px 0; }
+.lm-gridwrap { overflow-x: auto; max-width: 100%; padding: 4px 0; }
+.lm-grid { display: grid; position: relative; width: max-content; margin: 0 auto; }
+.lm-lab { display: flex; align-items: center; justify-content: center; font-size: .8rem; font-weight: 600; color: #4a5266; }
+.lm-grid .lm-cell { width: var(--lm-cell); height: var(--lm-cell); min-height: 0; padding: 0; margin: 0; border: 1px solid #fff; border-radius: 0;
+  background: #d9d9d9; color: var(--ink); display: flex; align-items: center; justify-content: center; font-weight: 700; }
+.lm-grid .lm-cell.blocked { background: repeating-linear-gradient(45deg, #555 0 6px, #6d6d6d 6px 12px); }
+.lm-grid button.lm-cell { cursor: pointer; }
+.lm-grid button.lm-cell:hover { filter: brightness(.95); }
+.lm-grid button.lm-cell:focus-visible { outline: none; }
+.lm-grid .lm-cell.target::after { content: ""; width: 34%; height: 34%; border-radius: 50%; background: #1e2f85; border: 2px solid #fff; box-sizing: content-box; }
+.lm-grid .lm-cell.target { background: #c9d3fb; }
+.lm-cursor { display: none; pointer-events: none; z-index: 3; border: 3px solid #1e2f85; border-radius: 4px; box-shadow: 0 0 0 2px #fff; }
+.lm-grid:focus-within .lm-cursor { display: block; }
+.lm-piece { pointer-events: none; z-index: 1; margin: 4px; border-radius: 7px; border: 2px solid #222; display: flex; align-items: center; justify-content: center;
+  color: #fff; font-weight: 800; font-size: .78rem; letter-spacing: .04em; }
+.lm-piece.key { background: #b71c1c; }
+.lm-piece.axis { background: #fff; color: #222; border-radius: 50%; font-size: 1.3rem; }
+.lm-piece.keyhole { background: #111; color: #fff; border-radius: 4px; margin: 3px; font-size: .62rem; }
+.lm-piece.selected { box-shadow: 0 0 0 3px #fff, 0 0 0 6px #1e2f85; }
+.lm-piece.ghost { opacity: .45; border-style: dashed; }
+.lm-locks { display: flex; flex-wrap: wrap; gap: 14px 28px; justify-content: center; }
+.lm-locks figure { margin: 0; }
+.lm-locks figcaption { text-align: center; font-weight: 600; margin-bottom: 4px; }
+.lm-tray { display: flex; flex-wrap: wrap; gap: 8px; margin: 6px 0; }
+.lm .lm-chip { display: inline-flex; align-items: center; gap: 8px; min-height: 44px; background: #fff; color: var(--ink); border: 2px solid #cdd2dc; border-radius: 8px; padding: 4px 10px; }
+.lm .lm-chip[aria-pressed="true"] { border-color: #1e2f85; background: #e3e8ff; }
+.lm .lm-chip.done { background: #eef7f0; }
+.lm-chip .lm-chip-text { display: flex; flex-direction: column; align-items: flex-start; line-height: 1.15; text-align: left; }
+.lm-chip .lm-chip-sub { font-size: .75rem; font-weight: 500; color: #4a5266; }
+.lm-pic { display: inline-block; flex: none; }
+.lm-hands { display: grid; grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); gap: 8px; }
+.lm-hand { border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px; }
+.lm-hand.turn { border-color: #1e2f85; background: #f3f5ff; }
+.lm-hand h4 { margin: 0 0 4px; font-size: .9rem; }
+.lm-hand .lm-tray { margin: 0; }
+.lm-mini { display: inline-flex; align-items: center; gap: 4px; font-size: .85rem; margin-right: 6px; }
+.lm-check { border-radius: 8px; padding: 8px 12px; margin: 8px 0; }
+.lm-check.bad { background: #fdecea; color: #7a1d12; }
+.lm-check.good { background: #e4f5eb; color: #145c33; }
+.lm-check ul { margin: 4px 0 0; padding-left: 18px; }
+.lm-moves { margin: 6px 0; padding-left: 22px; font-family: ui-monospace, Menlo, Consolas, monospace; }
+.lm-counter { font-weight: 700; }
+.lm-confirm { border: 2px solid #c0392b; border-radius: 8px; padding: 10px 12px; background: #fff7f6; margin: 8px 0; }
+.lm-note { margin: 6px 0; }
+.lm-note:empty { display: none; }
+.lm .control-row { margin: 6px 0; }
+@media (max-width: 640px) { .lm .lm-chip { min-height: 44px; } }
+`;
+if (typeof document !== "undefined" && !document.getElementById("lm-style")) {
+  const el = document.createElement("style");
+  el.id = "lm-style";
+  el.textContent = CSS;
+  document.head.appendChild(el);
+}
+
+/* ------------------------------------------------------------------ the lock model
+   Cells are ints, row * w + col (A1 = 0), as on the server (board.py). A model is
+   {w, h, blocked: Set, keyhole, key: {cell, len, hor} | null, bars: [{cell, len, hor}], axes: [cell]}. */
+function rowsOf(text) {
+  const s = String(text || "");
+  return (s.includes("\n") ? s.split("\n") : s.split("/")).map((l) => l.replace(/\s+$/, "")).filter((l) => l.length && l[0] !== ";");
+}
+
+function parseLock(text) {
+  const rows = rowsOf(text);
+  const w = rows.length ? rows[0].length : 0, h = rows.length;
+  const m = { w, h, blocked: new Set(), keyhole: null, key: null, bars: [], axes: [] };
+  const letters = {};
+  rows.forEach((row, r) => [...row].forEach((ch, c) => {
+    const cell = r * w + c;
+    if (ch === "#") m.blocked.add(cell);
+    else if (ch === "@") m.keyhole = cell;
+    else if (ch === "+") m.axes.push(cell);
+    else if (/[A-Za-z]/.test(ch)) (letters[ch] = letters[ch] || []).push(cell);
+  }));
+  for (const ch of Object.keys(letters)) {
+    const cs = letters[ch].sort((a, b) => a - b);
+    const hor = cs.length < 2 || Math.floor(cs[0] / w) === Math.floor(cs[cs.length - 1] / w);
+    const bar = { cell: cs[0], len: cs.length, hor };
+    if (ch === "K") m.key = bar; else m.bars.push(bar);
   }
+  return m;
+}
 
-  function gridText(grid) { return grid.map((r) => r.join("")).join("\n") + "\n"; }
+function writeLock(m) {
+  const g = [];
+  for (let r = 0; r < m.h; r++) { const row = []; for (let c = 0; c < m.w; c++) row.push(m.blocked.has(r * m.w + c) ? "#" : "."); g.push(row); }
+  const put = (cell, ch) => { g[Math.floor(cell / m.w)][cell % m.w] = ch; };
+  if (m.keyhole != null) put(m.keyhole, "@");
+  m.axes.forEach((a) => put(a, "+"));
+  if (m.key) cellsOf(m, m.key).forEach((c) => put(c, "K"));
+  m.bars.forEach((b, i) => cellsOf(m, b).forEach((c) => put(c, BAR_LETTERS[i])));
+  return g.map((r) => r.join("")).join("/");
+}
 
-  function resetEditor(st, seat) {
-    draft.grid = parseBoard(st.board);
-    draft.tool = null;
-    draft.placed = (st.hands[seat] || []).map(() => null);
+const colOf = (m, c) => c % m.w;
+const rowOf = (m, c) => Math.floor(c / m.w);
+const nameOf = (m, c) => LETTERS[colOf(m, c)] + (rowOf(m, c) + 1);
+function cellsOf(m, bar) { const step = bar.hor ? 1 : m.w; const out = []; for (let i = 0; i < bar.len; i++) out.push(bar.cell + i * step); return out; }
+function pieces(m) { return m.key ? [m.key, ...m.bars] : [...m.bars]; }
+function withPiece(m, p, bar) {
+  if (p === 0) return Object.assign({}, m, { key: bar });
+  const bars = m.bars.slice(); bars[p - 1] = bar;
+  return Object.assign({}, m, { bars });
+}
+
+/* G-1 name of a run: BC1 (horizontal), C34 or C9-11 (vertical). */
+function runName(m, cells) {
+  const cs = cells.slice().sort((a, b) => a - b);
+  if (cs.length === 1) return nameOf(m, cs[0]);
+  if (rowOf(m, cs[0]) === rowOf(m, cs[cs.length - 1])) return cs.map((c) => LETTERS[colOf(m, c)]).join("") + (rowOf(m, cs[0]) + 1);
+  const nums = cs.map((c) => rowOf(m, c) + 1);
+  if (nums[nums.length - 1] >= 10) return LETTERS[colOf(m, cs[0])] + nums[0] + "-" + nums[nums.length - 1];
+  return LETTERS[colOf(m, cs[0])] + nums.join("");
+}
+
+/* LM-6: a 1-unit end of the bar is next to the axis and the bar extends away from it. */
+function attached(m, axis, bar) {
+  const ac = colOf(m, axis), ar = rowOf(m, axis), bc = colOf(m, bar.cell), br = rowOf(m, bar.cell);
+  if (bar.hor) return br === ar && (bc - 1 === ac || bc + bar.len === ac);
+  return bc === ac && (br - 1 === ar || br + bar.len === ar);
+}
+
+function occupied(m, skip) {
+  const occ = new Map();
+  if (m.keyhole != null) occ.set(m.keyhole, "the keyhole");
+  m.axes.forEach((a) => occ.set(a, "the axis on " + nameOf(m, a)));
+  pieces(m).forEach((b, p) => { if (p !== skip) cellsOf(m, b).forEach((c) => occ.set(c, p === 0 && m.key ? "the key" : "bar " + runName(m, cellsOf(m, b)))); });
+  return occ;
+}
+
+function unattachedAxis(m) {
+  const ps = pieces(m);
+  return m.axes.find((a) => !ps.some((b) => attached(m, a, b)));
+}
+
+/* LM-3: the key placements that touch the keyhole end-on (label edges top and left, LM-1). */
+function keyTargets(m) {
+  if (m.keyhole == null) return [];
+  const kc = colOf(m, m.keyhole), kr = rowOf(m, m.keyhole), out = [];
+  if (kc === m.w - 1 && kc - 2 >= 0) out.push({ cell: kr * m.w + kc - 2, hor: true });
+  if (kr === m.h - 1 && kr - 2 >= 0) out.push({ cell: (kr - 2) * m.w + kc, hor: false });
+  return out;
+}
+function isSolved(m) { return !!m.key && keyTargets(m).some((t) => t.cell === m.key.cell && t.hor === m.key.hor); }
+function onKeyholeSide(m, cell) { return colOf(m, cell) === m.w - 1 || rowOf(m, cell) === m.h - 1; }
+
+const pieceWord = (m, p) => (p === 0 && m.key ? "the key" : "bar " + runName(m, cellsOf(m, pieces(m)[p])));
+
+/* One slide (LM-4, LM-5, LM-8): {pos, text} or {rule, reason}. */
+function slide(m, p, dir, dist) {
+  const bar = pieces(m)[p];
+  const name = pieceWord(m, p);
+  if ((dir === "L" || dir === "R") !== bar.hor) return { rule: "LM-4", reason: name + " slides only " + (bar.hor ? "left and right" : "up and down") };
+  if (dist < 1) return { rule: "LM-5", reason: "a slide moves at least one cell" };
+  const dc = dir === "L" ? -1 : dir === "R" ? 1 : 0, dr = dir === "U" ? -1 : dir === "D" ? 1 : 0;
+  const occ = occupied(m, p);
+  const cells = cellsOf(m, bar);
+  for (let d = 1; d <= dist; d++) {
+    for (const cell of cells) {
+      const c = colOf(m, cell) + dc * d, r = rowOf(m, cell) + dr * d;
+      if (c < 0 || r < 0 || c >= m.w || r >= m.h) return { rule: "LM-5", reason: name + " would slide off the board" };
+      const n = r * m.w + c;
+      if (m.blocked.has(n)) return { rule: "LM-5", reason: name + " would slide into blocked cell " + nameOf(m, n) };
+      if (occ.has(n)) return { rule: "LM-5", reason: name + " cannot pass " + occ.get(n) + " on " + nameOf(m, n) };
+    }
   }
+  const pos = withPiece(m, p, { cell: bar.cell + (dc + dr * m.w) * dist, len: bar.len, hor: bar.hor });
+  const lost = unattachedAxis(pos);
+  if (lost != null) return { rule: "LM-8", reason: "sliding " + name + " would leave the axis on " + nameOf(m, lost) + " with no attached piece" };
+  return { pos, text: (p === 0 ? "K" : runName(m, cells)) + " " + dir + dist };
+}
 
-  function pieceCells(spec, col, row) {
-    // spec: {kind: "H"|"V"|"X"|"K-H"|"K-V"|"@", length}
+/* One turn of an axis (LM-7, LM-8). */
+function rotate(m, axis, turn) {
+  const ps = pieces(m);
+  const turning = ps.map((b, p) => [b, p]).filter(([b]) => attached(m, axis, b));
+  const where = nameOf(m, axis);
+  if (!turning.length) return { rule: "LM-8", reason: "nothing is attached to the axis on " + where };
+  const moving = new Set();
+  turning.forEach(([b]) => cellsOf(m, b).forEach((c) => moving.add(c)));
+  const occ = occupied(m, -1);
+  let pos = m;
+  const ac = colOf(m, axis), ar = rowOf(m, axis);
+  for (const [b, p] of turning) {
     const out = [];
-    const n = spec.kind === "X" || spec.kind === "@" ? 1 : spec.length;
-    const horizontal = spec.kind === "H" || spec.kind === "K-H";
-    for (let i = 0; i < n; i++) out.push(horizontal ? [col + i, row] : [col, row + i]);
-    return out;
-  }
-
-  function freeLetter(grid) {
-    const used = new Set(grid.flat());
-    for (const ch of BAR_LETTERS) if (!used.has(ch)) return ch;
-    return null;
-  }
-
-  function clearSymbol(grid, ch) {
-    for (const r of grid) for (let c = 0; c < r.length; c++) if (r[c] === ch) r[c] = ".";
-  }
-
-  function place(st, seat, col, row) {
-    const grid = draft.grid;
-    const tool = draft.tool;
-    if (!tool) return "Choose a piece first.";
-    if (tool.kind === "erase") {
-      const ch = grid[row][col];
-      if (ch === "#" || ch === ".") return null;
-      if (ch === "+" || ch === "@") grid[row][col] = ".";
-      else clearSymbol(grid, ch);
-      draft.placed = draft.placed.map((p) => (p && p.symbol === ch ? null : p));
-      return null;
-    }
-    const cells = pieceCells(tool, col, row);
-    for (const [c, r] of cells) {
-      if (r >= grid.length || c >= grid[0].length) return "That piece would leave the board (LM-1).";
-      if (grid[r][c] !== ".") return "Cell " + LETTERS[c] + (r + 1) + " is not free.";
-    }
-    let symbol;
-    if (tool.kind === "K-H" || tool.kind === "K-V") { clearSymbol(grid, "K"); symbol = "K"; }
-    else if (tool.kind === "@") { clearSymbol(grid, "@"); symbol = "@"; }
-    else if (tool.kind === "X") symbol = "+";
-    else symbol = freeLetter(grid);
-    if (tool.index != null) {
-      const old = draft.placed[tool.index];
-      if (old) {
-        if (old.symbol === "+") grid[old.row][old.col] = "."; else clearSymbol(grid, old.symbol);
-      }
-      draft.placed[tool.index] = { symbol: symbol, col: col, row: row };
-    }
-    for (const [c, r] of cells) grid[r][c] = symbol;
-    return null;
-  }
-
-  function infoHtml(st, seat) {
-    const scores = (st.scores || []).map((s, i) => "Seat " + (i + 1) + ": <b>" + esc(s) + "</b>").join(" · ");
-    const hands = (st.hands || []).map((h, i) => "<li data-testid=\"lm-hand-" + (i + 1) + "\">Seat " + (i + 1) + (seat === i ? " (you)" : "") + ": " + (h.length ? esc(h.join(", ")) : "<i>nothing yet</i>") + (st.stopped && st.stopped[i] ? " · stopped" : "") + "</li>").join("");
-    let extra = "";
-    if (st.turn) extra += "<p data-testid=\"lm-turn\">Draft turn: seat " + (st.turn.seat + 1) + ", up to " + st.turn.picks + " piece(s)</p>";
-    if (st.final) {
-      extra += "<p data-testid=\"lm-final\">Final solutions: " + st.final.map((f, i) => "seat " + (i + 1) + " " +
-        (st.impossible && st.impossible[i] ? "declared impossible" : f ? f.moves + " moves in " + Number(f.time).toFixed(1) + " s" : "none")).join(" · ") + "</p>";
-    }
-    if (st.my_solutions && st.my_solutions.length) {
-      extra += "<h4>Your solutions</h4><ol data-testid=\"lm-my-solutions\">" + st.my_solutions.map((s) => "<li>" + esc(s) + "</li>").join("") + "</ol>";
-    }
-    const hist = (st.history || []).map((h) => "<li>Round " + h.round + ": +" + h.points[0] + " / +" + h.points[1] +
-      (h.notes.length ? "<ul>" + h.notes.map((n) => "<li>" + esc(n) + "</li>").join("") + "</ul>" : "") + "</li>").join("");
-    return '<div class="lm-info" data-testid="lm-info">' +
-      '<p data-testid="lm-status">Round ' + st.round + " of " + st.rounds + " · " + esc(st.stage) + " · " + scores + " (target " + st.target + ")</p>" +
-      (st.pool && st.pool.length && (st.stage === "study" || st.stage === "draft") ? '<p data-testid="lm-pool">Pool: ' + esc(st.pool.join(", ")) + "</p>" : "") +
-      "<ul>" + hands + "</ul>" + extra +
-      (hist ? "<h4>Rounds</h4><ul data-testid=\"lm-history\">" + hist + "</ul>" : "") + "</div>";
-  }
-
-  function controls(view, api) {
-    const st = view.state || {};
-    const seat = api.seat;
-    const box = document.createElement("div");
-    box.className = "lm-controls";
-    box.dataset.testid = "lm-controls";
-    if (!view.phase || seat == null || api.replay) return box;
-    const waiting = (view.phase.waiting_for || []).includes(seat);
-    const key = view.phase.no + ":" + st.stage + ":" + st.round;
-    if (draft.key !== key) {
-      draft.key = key;
-      draft.picks = [];
-      draft.moves = "";
-      draft.counter = "";
-      draft.sim = null;
-      if (st.stage === "build") resetEditor(st, seat);
-    }
-    const msg = document.createElement("p");
-    msg.className = "lm-msg";
-    msg.dataset.testid = "lm-msg";
-    const send = async (text) => {
-      api.setNotation(text);
-      const r = await api.submit(text, true);
-      msg.textContent = r.ok ? "Sent: " + text.split("\n").join(" / ") : r.error;
-      return r;
-    };
-    const button = Arena.button;
-    const movesBox = (field, testid, placeholder) => {
-      const input = document.createElement("input");
-      input.type = "text";
-      input.size = 40;
-      input.placeholder = placeholder;
-      input.dataset.testid = testid;
-      input.value = draft[field];
-      input.addEventListener("input", () => { draft[field] = input.value; });
-      return input;
-    };
-    if (!waiting) {
-      msg.textContent = view.phase.waiting_for && view.phase.waiting_for.length ? "Waiting for the other seat." : "";
-      box.appendChild(msg);
-      return box;
-    }
-    if (st.stage === "study") {
-      if (st.round === 1 && seat === 1) {
-        box.appendChild(button("Draft first", "lm-first", () => send("first")));
-        box.appendChild(button("Draft second", "lm-second", () => send("second")));
-      } else {
-        box.appendChild(button("Ready", "lm-ready", () => send("ready")));
-      }
-    } else if (st.stage === "draft") {
-      const list = document.createElement("div");
-      list.className = "lm-pool";
-      (st.pool || []).forEach((p, i) => {
-        const on = draft.picks.includes(i);
-        const b = button((on ? "✓ " : "") + p, "lm-pool-" + i, () => {
-          if (on) draft.picks = draft.picks.filter((x) => x !== i);
-          else if (draft.picks.length < st.turn.picks) draft.picks.push(i);
-          root().lmDraw();
-        });
-        if (on) b.className = "selected";
-        list.appendChild(b);
-      });
-      box.appendChild(list);
-      const chosen = () => draft.picks.map((i) => st.pool[i]).join(",");
-      box.appendChild(button("Take", "lm-take", () => { if (chosen()) send(chosen()); else msg.textContent = "Choose a piece (or Stop)."; }));
-      box.appendChild(button("Take and stop", "lm-take-stop", () => send(chosen() ? chosen() + ",stop" : "stop")));
-      box.appendChild(button("Stop drafting", "lm-stop", () => send("stop")));
-    } else if (st.stage === "build") {
-      box.appendChild(editor(st, seat, send, msg));
-    } else if (st.stage === "solve" || st.stage === "counter") {
-      const field = st.stage === "solve" ? "moves" : "counter";
-      const lockIndex = st.stage === "solve" ? 1 - seat : seat;
-      if (st.locks && st.locks[lockIndex]) box.appendChild(mover(st.locks[lockIndex], field));
-      const input = movesBox(field, "lm-moves", "e.g. BC1 L1, C34 D2, K R1");
-      box.appendChild(input);
-      box.appendChild(button(st.stage === "solve" ? "Submit solution" : "Submit countersolve", "lm-submit-moves", () => send(input.value)));
-      if (st.stage === "solve") box.appendChild(button("Declare impossible", "lm-impossible", () => send("impossible")));
-    } else if (st.stage === "pick") {
-      (st.my_solutions || []).forEach((s, i) => box.appendChild(button("Use solution " + (i + 1), "lm-pick-" + (i + 1), () => send(String(i + 1)))));
-    } else if (st.stage === "decide") {
-      box.appendChild(button("Countersolve", "lm-countersolve", () => send("countersolve")));
-      box.appendChild(button("Pass", "lm-pass", () => send("pass")));
-    }
-    box.appendChild(msg);
-    return box;
-  }
-
-  let rootEl = null;
-  const root = () => rootEl;
-
-  // ---------------------------------------------------------------- the move builder
-  // A copy of the lock to play on: click a piece, then one of its legal moves (LM-5, LM-7,
-  // LM-8 as in the engine); each move is appended to the moves box in LM-11 notation.
-  function cellsOf(grid, ch) {
-    const out = [];
-    grid.forEach((row, r) => row.forEach((x, c) => { if (x === ch) out.push([c, r]); }));
-    return out;
-  }
-
-  function runName(cells) {
-    if (cells.length === 1) return LETTERS[cells[0][0]] + (cells[0][1] + 1);
-    const horizontal = cells.every((x) => x[1] === cells[0][1]);
-    const sorted = cells.slice().sort((a, b) => (a[1] - b[1]) || (a[0] - b[0]));
-    if (horizontal) return sorted.map((x) => LETTERS[x[0]]).join("") + (sorted[0][1] + 1);
-    const rows = sorted.map((x) => x[1] + 1);
-    if (rows[rows.length - 1] >= 10) return LETTERS[sorted[0][0]] + rows[0] + "-" + rows[rows.length - 1];
-    return LETTERS[sorted[0][0]] + rows.join("");
-  }
-
-  function isHorizontal(cells) { return cells.every((x) => x[1] === cells[0][1]); }
-
-  function attachedTo(grid, ac, ar) {
-    const out = [];
-    const seen = new Set();
-    for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    for (const cell of cellsOf(m, b)) {
+      let dc = colOf(m, cell) - ac, dr = rowOf(m, cell) - ar;
+      if (turn === "CW") [dc, dr] = [-dr, dc]; else if (turn === "CCW") [dc, dr] = [dr, -dc]; else [dc, dr] = [-dc, -dr];
       const c = ac + dc, r = ar + dr;
-      if (r < 0 || r >= grid.length || c < 0 || c >= grid[0].length) continue;
-      const ch = grid[r][c];
-      if (!/[A-Za-z]/.test(ch) || seen.has(ch)) continue;
-      const cells = cellsOf(grid, ch);
-      const inLine = dr === 0 ? isHorizontal(cells) && cells.length > 0 : !isHorizontal(cells);
-      // end-on: the piece extends away from the axis along the side it touches (LM-6)
-      if (inLine && cells.every((x) => (dr === 0 ? x[1] === ar : x[0] === ac))) {
-        const far = cells.every((x) => (dr === 0 ? Math.sign(x[0] - ac) === dc : Math.sign(x[1] - ar) === dr));
-        if (far) { seen.add(ch); out.push(ch); }
+      if (c < 0 || r < 0 || c >= m.w || r >= m.h) return { rule: "LM-7", reason: "turning " + where + " " + turn + " would take a piece off the board" };
+      const n = r * m.w + c;
+      if (m.blocked.has(n)) return { rule: "LM-7", reason: "turning " + where + " " + turn + " would put a piece on blocked cell " + nameOf(m, n) };
+      if (occ.has(n) && !moving.has(n)) return { rule: "LM-7", reason: "turning " + where + " " + turn + ": " + nameOf(m, n) + " is taken by " + occ.get(n) };
+      out.push(n);
+    }
+    out.sort((a, b2) => a - b2);
+    pos = withPiece(pos, p, { cell: out[0], len: b.len, hor: turn === "180" ? b.hor : !b.hor });
+  }
+  const lost = unattachedAxis(pos);
+  if (lost != null) return { rule: "LM-8", reason: "turning " + where + " would leave the axis on " + nameOf(m, lost) + " with no attached piece" };
+  return { pos, text: where + " " + turn };
+}
+
+/* Every legal slide of piece p: target cell (the leading cell after the slide) -> {dir, dist}. */
+function slideTargets(m, p) {
+  const out = new Map();
+  const bar = pieces(m)[p];
+  const cells = cellsOf(m, bar);
+  for (const dir of bar.hor ? ["L", "R"] : ["U", "D"]) {
+    for (let d = 1; d <= Math.max(m.w, m.h); d++) {
+      const r = slide(m, p, dir, d);
+      if (r.rule === "LM-8") continue;
+      if (!r.pos) break;
+      const step = dir === "L" ? -1 : dir === "R" ? 1 : dir === "U" ? -m.w : m.w;
+      const lead = (step < 0 ? cells[0] : cells[cells.length - 1]) + step * d;
+      out.set(lead, { dir, dist: d });
+    }
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ pieces as pictures */
+function PiecePic({ kind, unit }) {
+  const u = unit || 12;
+  if (kind === "X") {
+    return html`<svg class="lm-pic" width=${u * 1.6} height=${u * 1.6} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+      <circle cx="10" cy="10" r="8.5" fill="#fff" stroke="#222" stroke-width="2"/><path d="M5 10H15M10 5V15" stroke="#222" stroke-width="2.2"/></svg>`;
+  }
+  if (kind === "KEY-H" || kind === "KEY-V" || kind === "KEYHOLE") {
+    if (kind === "KEYHOLE") {
+      return html`<svg class="lm-pic" width=${u * 1.6} height=${u * 1.6} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+        <rect x="1" y="1" width="18" height="18" rx="3" fill="#111"/><circle cx="10" cy="8" r="3.4" fill="#ddd"/><rect x="8.4" y="8" width="3.2" height="7" fill="#ddd"/></svg>`;
+    }
+    const hor = kind === "KEY-H";
+    const w = hor ? 2 * u : u, h = hor ? u : 2 * u;
+    return html`<svg class="lm-pic" width=${w} height=${h} viewBox=${"0 0 " + w + " " + h} aria-hidden="true" focusable="false">
+      <rect x="1" y="1" width=${w - 2} height=${h - 2} rx="3" fill="#b71c1c" stroke="#222" stroke-width="1.5"/></svg>`;
+  }
+  const hor = kind[0] === "H";
+  const n = Number(kind.slice(1)) || 2;
+  const w = hor ? n * u : u, h = hor ? u : n * u;
+  const joints = [];
+  for (let i = 1; i < n; i++) joints.push(hor ? html`<path d=${"M" + i * u + " 3V" + (u - 3)} stroke="#fff" stroke-opacity=".55"/>` : html`<path d=${"M3 " + i * u + "H" + (u - 3)} stroke="#fff" stroke-opacity=".55"/>`);
+  return html`<svg class="lm-pic" width=${w} height=${h} viewBox=${"0 0 " + w + " " + h} aria-hidden="true" focusable="false">
+    <rect x="1" y="1" width=${w - 2} height=${h - 2} rx="3" fill="#2f5d8a" stroke="#222" stroke-width="1.5"/>${joints}</svg>`;
+}
+
+function pieceWords(kind) {
+  if (kind === "X") return "axis";
+  return (kind[0] === "H" ? "horizontal" : "vertical") + " bar of " + kind.slice(1);
+}
+
+/* ------------------------------------------------------------------ the board grid
+   A CSS grid: letters along the top, numbers down the left (G-1), one cell per board cell and
+   the pieces laid over the cells they cover. When ``onCell`` is given the cells are buttons
+   with one tab stop (roving focus): arrow keys move the cursor unless ``onArrow`` takes them. */
+function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets, ghost, cellWords }) {
+  const interactive = !!onCell;
+  const [cursor, setCursor] = useState(0);
+  const ref = useRef(null);
+  const cur = Math.min(cursor, m.w * m.h - 1);
+  /* The cells never change under the cursor, so focus moves at once, not after a render. */
+  const moveTo = (cell) => {
+    setCursor(cell);
+    const el = ref.current && ref.current.querySelector('[data-cell="' + cell + '"]');
+    if (el) el.focus();
+  };
+  const keyDown = (e, cell) => {
+    const dirs = { ArrowLeft: "L", ArrowRight: "R", ArrowUp: "U", ArrowDown: "D" };
+    const dir = dirs[e.key];
+    if (dir) {
+      e.preventDefault();
+      if (onArrow) {
+        const moved = onArrow(dir, cell);
+        if (moved != null) { moveTo(moved); return; }
+      }
+      let c = colOf(m, cell), r = rowOf(m, cell);
+      if (dir === "L") c = Math.max(0, c - 1); else if (dir === "R") c = Math.min(m.w - 1, c + 1);
+      else if (dir === "U") r = Math.max(0, r - 1); else r = Math.min(m.h - 1, r + 1);
+      moveTo(r * m.w + c);
+      return;
+    }
+    if (onKey && onKey(e, cell)) e.preventDefault();
+  };
+  const occ = new Map();
+  if (m.keyhole != null) occ.set(m.keyhole, "keyhole");
+  m.axes.forEach((a) => occ.set(a, "axis"));
+  pieces(m).forEach((b, p) => cellsOf(m, b).forEach((c) => occ.set(c, p === 0 && m.key ? "key" : "bar " + runName(m, cellsOf(m, b)) + (b.hor ? ", horizontal" : ", vertical"))));
+  const cells = [];
+  for (let r = 0; r < m.h; r++) {
+    for (let c = 0; c < m.w; c++) {
+      const cell = r * m.w + c;
+      const blocked = m.blocked.has(cell);
+      const what = blocked ? "blocked" : occ.get(cell) || "open";
+      const target = targets && targets.has(cell);
+      const words = nameOf(m, cell) + ": " + what + (cellWords ? cellWords(cell) : "") + (target ? ", move here" : "");
+      const cls = "lm-cell" + (blocked ? " blocked" : "") + (target ? " target" : "");
+      const style = "grid-column:" + (c + 2) + ";grid-row:" + (r + 2);
+      if (interactive) {
+        cells.push(html`<button type="button" class=${cls} style=${style} data-cell=${cell} data-testid=${prefix + nameOf(m, cell)}
+          tabindex=${cell === cur ? 0 : -1} aria-label=${words} onClick=${() => { setCursor(cell); onCell(cell); }}
+          onKeyDown=${(e) => keyDown(e, cell)}></button>`);
+      } else {
+        cells.push(html`<div class=${cls} style=${style} role="img" aria-label=${words} data-testid=${prefix ? prefix + nameOf(m, cell) : null}></div>`);
       }
     }
-    return out;
   }
-
-  function axesOk(grid) {
-    return cellsOf(grid, "+").every(([c, r]) => attachedTo(grid, c, r).length > 0);
+  const over = [];
+  const place = (cell, wide, tall) => "grid-column:" + (colOf(m, cell) + 2) + " / span " + wide + ";grid-row:" + (rowOf(m, cell) + 2) + " / span " + tall;
+  const drawBar = (b, p, extra) => {
+    const isKey = p === 0 && m.key;
+    const sel = selected && selected.type === "piece" && selected.p === p;
+    over.push(html`<div class=${"lm-piece " + (isKey ? "key" : "bar") + (sel ? " selected" : "") + (extra || "")} aria-hidden="true"
+      style=${place(b.cell, b.hor ? b.len : 1, b.hor ? 1 : b.len) + (isKey ? "" : ";background:" + BAR_COLOURS[(p - 1 + BAR_COLOURS.length) % BAR_COLOURS.length])}>${isKey ? "KEY" : ""}</div>`);
+  };
+  pieces(m).forEach((b, p) => drawBar(b, p));
+  if (ghost) ghost.forEach((g) => over.push(html`<div class="lm-piece ghost bar" aria-hidden="true" style=${place(g.cell, g.hor ? g.len : 1, g.hor ? 1 : g.len) + ";background:#6b7385"}></div>`));
+  m.axes.forEach((a) => {
+    const sel = selected && selected.type === "axis" && selected.cell === a;
+    over.push(html`<div class=${"lm-piece axis" + (sel ? " selected" : "")} aria-hidden="true" style=${place(a, 1, 1)}>+</div>`);
+  });
+  if (m.keyhole != null) {
+    const sel = selected && selected.type === "keyhole";
+    over.push(html`<div class=${"lm-piece keyhole" + (sel ? " selected" : "")} aria-hidden="true" style=${place(m.keyhole, 1, 1)}>HOLE</div>`);
   }
+  const labels = [];
+  for (let c = 0; c < m.w; c++) labels.push(html`<div class="lm-lab" aria-hidden="true" style=${"grid-column:" + (c + 2) + ";grid-row:1"}>${LETTERS[c]}</div>`);
+  for (let r = 0; r < m.h; r++) labels.push(html`<div class="lm-lab" aria-hidden="true" style=${"grid-column:1;grid-row:" + (r + 2)}>${r + 1}</div>`);
+  const cursorBox = interactive ? html`<div class="lm-cursor" aria-hidden="true" style=${place(cur, 1, 1)}></div>` : "";
+  return html`<div class="lm-gridwrap"><div class="lm-grid" ref=${ref} role="group" aria-label=${label}
+    style=${"grid-template-columns:24px repeat(" + m.w + ", var(--lm-cell));grid-template-rows:24px repeat(" + m.h + ", var(--lm-cell))"}>
+    ${labels}${cells}${over}${cursorBox}</div></div>`;
+}
 
-  function slides(grid, ch) {
-    const cells = cellsOf(grid, ch);
-    const horizontal = isHorizontal(cells);
-    const out = [];
-    const dirs = horizontal ? [["L", -1, 0], ["R", 1, 0]] : [["U", 0, -1], ["D", 0, 1]];
-    for (const [d, dc, dr] of dirs) {
-      for (let n = 1; ; n++) {
-        const ok = cells.every(([c, r]) => {
-          const nc = c + dc * n, nr = r + dr * n;
-          if (nr < 0 || nr >= grid.length || nc < 0 || nc >= grid[0].length) return false;
-          const x = grid[nr][nc];
-          return x === "." || x === ch;
-        });
-        if (!ok) break;
-        const g = grid.map((row) => row.map((x) => (x === ch ? "." : x)));
-        for (const [c, r] of cells) g[r + dr * n][c + dc * n] = ch;
-        if (axesOk(g)) out.push({ text: (ch === "K" ? "K" : runName(cells)) + " " + d + n, label: d + n, grid: g });
-      }
+/* ------------------------------------------------------------------ small pieces of page */
+function Note({ note, testid }) {
+  return html`<p class=${"lm-note " + (note && note.ok ? "ok-text" : "error-text")} data-testid=${testid || "lm-note"} role="status">${note ? html`<${RuleText} text=${note.text}/>` : ""}</p>`;
+}
+
+/* The shell's message for what this board sent, named per round and stage: an answer that
+   arrives just after the phase moved on stays with the control that sent it. */
+let lmSource = "lm";
+function ShellMsg() {
+  const Msg = window.Arena && window.Arena.Msg;
+  return Msg ? html`<${Msg} source=${lmSource} testid="lm-msg" okTestid="lm-msg-ok"/>` : null;
+}
+
+function Hand({ kinds }) {
+  if (!kinds || !kinds.length) return html`<span class="muted">nothing yet</span>`;
+  return html`${kinds.map((k) => html`<span class="lm-mini" title=${pieceWords(k)}><${PiecePic} kind=${k} unit=${9}/>${k}</span>`)}`;
+}
+
+function Status({ st, api }) {
+  const name = (s) => (api.seat === s && api.role === "seat" ? "You" : api.seatName(s));
+  return html`<p class="lm-status" data-testid="lm-status">Score: ${(st.scores || []).map((x, i) => html`${i ? " · " : ""}<span data-testid=${"lm-score-" + (i + 1)}>${name(i)} <b>${fmtNum(x)}</b></span>`)}
+    <span class="muted small"> (round ${st.round} of ${st.rounds}; ${st.target} points after a round wins, <${RuleText} text="LM-20"/>)</span></p>`;
+}
+
+function History({ st, api }) {
+  const hist = st.history || [];
+  if (!hist.length) return null;
+  const names = (t) => String(t).replace(/\bseat (\d)\b/g, (_, n) => api.seatName(Number(n) - 1));
+  return html`<section class="lm-section"><h3>Rounds played</h3><ul data-testid="lm-history">
+    ${hist.map((h) => html`<li>Round ${h.round}: ${api.seatName(0)} +${h.points[0]}, ${api.seatName(1)} +${h.points[1]}
+      ${h.notes.length ? html`<ul>${h.notes.map((n) => html`<li><${RuleText} text=${capital(names(n))}/></li>`)}</ul>` : ""}</li>`)}
+  </ul></section>`;
+}
+
+function FinalCounts({ st, api }) {
+  if (!st.final && !st.solution_counts) return null;
+  const parts = [0, 1].map((s) => {
+    if (st.impossible && st.impossible[s]) return api.seatName(s) + " declared the lock impossible";
+    if (st.final) {
+      const f = st.final[s];
+      return api.seatName(s) + ": " + (f ? fmtNum(f.moves) + " move" + (f.moves === 1 ? "" : "s") + " in " + fmtNum(Math.round(f.time * 10) / 10) + " s" : "no solution");
     }
-    return out;
-  }
+    return api.seatName(s) + ": " + fmtNum(st.solution_counts[s]) + " solution(s) sent";
+  });
+  return html`<p class="lm-words" data-testid="lm-final"><${RuleText} text=${(st.final ? "Final solutions (LM-16): " : "Solving is over: ") + parts.join(" · ")}/></p>`;
+}
 
-  function turns(grid, ac, ar) {
-    const moving = attachedTo(grid, ac, ar);
-    if (!moving.length) return [];
-    const out = [];
-    for (const t of ["CW", "CCW", "180"]) {
-      const g = grid.map((row) => row.map((x) => (moving.includes(x) ? "." : x)));
-      let ok = true;
-      for (const ch of moving) {
-        for (const [c, r] of cellsOf(grid, ch)) {
-          let dc = c - ac, dr = r - ar;
-          if (t === "CW") [dc, dr] = [-dr, dc];
-          else if (t === "CCW") [dc, dr] = [dr, -dc];
-          else [dc, dr] = [-dc, -dr];
-          const nc = ac + dc, nr = ar + dr;
-          if (nr < 0 || nr >= g.length || nc < 0 || nc >= g[0].length || g[nr][nc] !== ".") { ok = false; break; }
-          g[nr][nc] = ch;
-        }
-        if (!ok) break;
-      }
-      if (ok && axesOk(g)) out.push({ text: LETTERS[ac] + (ar + 1) + " " + t, label: t, grid: g });
+/* ------------------------------------------------------------------ study and draft */
+function snakeWords(st, api) {
+  const first = st.first_drafter;
+  if (first == null) return "The DMO chooses who drafts first (LM-13).";
+  const A = api.seatName(first), B = api.seatName(1 - first);
+  return "Snake order (LM-14): " + A + ", then " + B + " twice, " + A + " twice, and so on; a turn of two may take one or two pieces.";
+}
+
+function DraftArea({ view, api, st, canAct }) {
+  const [picks, setPicks] = useState([]);
+  const [note, setNote] = useState(null);
+  const me = api.role === "seat" ? api.seat : null;
+  const pool = st.pool || [];
+  const turn = st.turn;
+  const myTurn = st.stage === "draft" && canAct && turn && turn.seat === me;
+  const max = turn ? turn.picks : 0;
+  useEffect(() => { setPicks([]); }, [view.phase && view.phase.no]);
+  const valid = picks.filter((i) => i < pool.length);
+  const chosen = valid.map((i) => pool[i]);
+  const send = async (text) => {
+    setNote(null);
+    const r = await api.submit(text, true, lmSource);
+    if (r.ok) setPicks([]);
+  };
+  const toggle = (i) => {
+    if (!myTurn) { setNote({ text: st.stage === "study" ? "The draft starts after the study time." : "It is not your pick." }); return; }
+    setNote(null);
+    if (valid.includes(i)) setPicks(valid.filter((x) => x !== i));
+    else if (max === 1) setPicks([i]);
+    else if (valid.length < max) setPicks([...valid, i]);
+    else setNote({ text: "This turn takes at most " + max + " pieces (LM-14): tap a chosen piece to put it back." });
+  };
+  let whose = "";
+  if (st.stage === "draft" && turn) {
+    whose = turn.seat === me ? "Your pick: " + (turn.picks === 1 ? "take one piece" : "take one or two pieces") + ", or stop drafting."
+      : api.seatName(turn.seat) + " is picking (" + (turn.picks === 1 ? "one piece" : "up to two pieces") + ").";
+  } else if (st.stage === "study") whose = "Study the board and the pool; the draft starts next.";
+  const stopped = [0, 1].filter((s) => st.stopped && st.stopped[s]).map((s) => api.seatName(s) + " has stopped drafting.");
+  return html`<div>
+    <section class="lm-section">
+      <h3>The pool</h3>
+      <p class="lm-words" data-testid="lm-order"><${RuleText} text=${snakeWords(st, api)}/></p>
+      <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
+      <div class="lm-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
+        ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"}
+          aria-label=${k + ", " + pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
+          <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}${valid.includes(i) ? " · chosen" : ""}</span></span></button>`)
+          : html`<span class="muted">The pool is empty.</span>`}
+      </div>
+      ${myTurn ? html`<div class="control-row">
+        <button type="button" data-testid="lm-take" disabled=${!chosen.length} onClick=${() => send(chosen.join(","))}>${chosen.length ? "Take " + chosen.join(" and ") : "Tap a piece to take"}</button>
+        <button type="button" class="secondary" data-testid="lm-take-stop" onClick=${() => send(chosen.length ? chosen.join(",") + ",stop" : "stop")}>${chosen.length ? "Take and stop drafting" : "Stop drafting"}</button>
+      </div>` : ""}
+      <${Note} note=${note}/>
+    </section>
+    <section class="lm-section">
+      <h3>Hands</h3>
+      <div class="lm-hands">${[0, 1].map((s) => html`<div class=${"lm-hand" + (turn && turn.seat === s && st.stage === "draft" ? " turn" : "")} data-testid=${"lm-hand-" + (s + 1)}>
+        <h4>${api.seatName(s)}${me === s ? " (you)" : ""}${turn && turn.seat === s && st.stage === "draft" ? " · picking now" : ""}${st.stopped && st.stopped[s] ? " · stopped" : ""}</h4>
+        <${Hand} kinds=${(st.hands || [])[s]}/></div>`)}</div>
+      <p class="muted small">Every seat also gets a key and a keyhole (<${RuleText} text="LM-22"/>).</p>
+    </section>
+  </div>`;
+}
+
+function StudyControls({ st, api, canAct }) {
+  if (!canAct) return null;
+  const send = (t) => api.submit(t, true, lmSource);
+  if (st.round === 1 && api.seat === 1) {
+    return html`<div class="lm-section"><p class="lm-words">You are the DMO: choose whether you draft first or second (<${RuleText} text="LM-13"/>).</p>
+      <div class="control-row"><button type="button" data-testid="lm-first" onClick=${() => send("first")}>Draft first</button>
+      <button type="button" data-testid="lm-second" onClick=${() => send("second")}>Draft second</button></div></div>`;
+  }
+  return html`<div class="control-row lm-section"><button type="button" data-testid="lm-ready" onClick=${() => send("ready")}>Ready</button>
+    <span class="muted small">Say you have studied the board; the phase also ends on its own.</span></div>`;
+}
+
+/* ------------------------------------------------------------------ build */
+function buildModel(base, items, placed) {
+  const m = { w: base.w, h: base.h, blocked: base.blocked, keyhole: null, key: null, bars: [], axes: [] };
+  const owner = [];   // pieces(m) index -> item id
+  if (placed.key) { m.key = { cell: placed.key.cell, len: 2, hor: placed.key.hor }; owner.push("key"); }
+  if (placed.keyhole) m.keyhole = placed.keyhole.cell;
+  items.forEach((k, i) => {
+    const at = placed[i];
+    if (!at) return;
+    if (k === "X") m.axes.push(at.cell);
+    else { m.bars.push({ cell: at.cell, len: Number(k.slice(1)), hor: k[0] === "H" }); owner.push(i); }
+  });
+  return { m, owner };
+}
+
+function itemShape(items, id, placed, hor) {
+  if (id === "key") return { len: 2, hor: hor };
+  if (id === "keyhole") return { len: 1, hor: true };
+  const k = items[id];
+  if (k === "X") return { len: 1, hor: true };
+  return { len: Number(k.slice(1)), hor: k[0] === "H" };
+}
+
+/* The first rule the lock breaks, then the others, in the engine's order (validate.py): the
+   placement (LM-2 keyhole, LM-3 key, LM-8 axes), an open lock (LM-15), then the pieces (LM-15).
+   Blocked cells, the board's edge and overlaps (LM-1, LM-15) are refused as pieces are placed. */
+function lockProblems(m, missing) {
+  const out = [];
+  if (m.keyhole == null) out.push("LM-2: place the keyhole on the bottom row or the right column");
+  else if (!onKeyholeSide(m, m.keyhole)) out.push("LM-2: the keyhole on " + nameOf(m, m.keyhole) + " is not on the bottom row or the right column");
+  if (!m.key) out.push("LM-3: place the key (two cells, horizontal or vertical)");
+  const ps = pieces(m);
+  m.axes.forEach((a) => { if (!ps.some((b) => attached(m, a, b))) out.push("LM-8: the axis on " + nameOf(m, a) + " has no attached piece (a bar's end must touch it, in line)"); });
+  if (!out.length && isSolved(m)) out.push("LM-15: the lock is already open: the key touches the keyhole (LM-3); every solution needs at least one move");
+  if (missing.length) out.push("LM-15: every drafted piece is used; still to place: " + missing.join(", "));
+  return out;
+}
+
+function BuildArea({ view, api, st, canAct }) {
+  const me = api.seat;
+  const base = parseLock(st.board);
+  const items = (st.hands || [])[me] || [];
+  const [placed, setPlaced] = useState({});
+  const [sel, setSel] = useState(null);
+  const [keyHor, setKeyHor] = useState(true);
+  const [note, setNote] = useState(null);
+  const [sent, setSent] = useState(null);
+  const { m } = buildModel(base, items, placed);
+  const problems = lockProblems(m, items.filter((k, i) => !placed[i]));
+
+  const itemAt = (cell) => {
+    for (const id of Object.keys(placed)) {
+      const at = placed[id];
+      if (!at) continue;
+      const shape = itemShape(items, id === "key" || id === "keyhole" ? id : Number(id), placed, at.hor);
+      const cs = cellsOf(m, { cell: at.cell, len: shape.len, hor: shape.hor });
+      if (cs.includes(cell)) return id === "key" || id === "keyhole" ? id : Number(id);
     }
-    return out;
-  }
-
-  function mover(lockText, field) {
-    const wrap = document.createElement("div");
-    wrap.className = "lm-mover";
-    wrap.dataset.testid = "lm-mover";
-    if (!draft.sim || draft.sim.source !== lockText) {
-      draft.sim = { source: lockText, grid: parseBoard(lockText), stack: [], sel: null };
+    return null;
+  };
+  const itemName = (id) => (id === "key" ? "the key" : id === "keyhole" ? "the keyhole" : items[id] === "X" ? "the axis" : "the " + items[id] + " bar");
+  const tryPlace = (id, cell, hor) => {
+    const shape = itemShape(items, id, placed, hor);
+    const c0 = colOf(m, cell), r0 = rowOf(m, cell);
+    if ((shape.hor ? c0 + shape.len : r0 + shape.len) > (shape.hor ? m.w : m.h)) {
+      return { rule: "LM-1", text: "LM-1: " + itemName(id) + " from " + nameOf(m, cell) + " would leave the board" + (id === "key" ? "" : " (bars keep their drafted orientation, LM-4)") };
     }
-    const sim = draft.sim;
-    const table = document.createElement("table");
-    table.className = "lm-grid";
-    sim.grid.forEach((row, r) => {
-      const tr = document.createElement("tr");
-      row.forEach((ch, c) => {
-        const td = document.createElement("td");
-        td.textContent = ch === "." || ch === "#" ? "" : ch === "+" ? "+" : ch === "@" ? "@" : ch;
-        td.dataset.testid = "lm-sim-" + LETTERS[c] + (r + 1);
-        const sel = sim.sel && ((sim.sel.axis && sim.sel.c === c && sim.sel.r === r) || (!sim.sel.axis && sim.sel.ch === ch));
-        td.style.cssText = "width:26px;height:26px;text-align:center;border:" + (sel ? "2px solid #111" : "1px solid #fff") +
-          ";cursor:pointer;color:" + (ch === "+" ? "#000" : "#fff") + ";background:" +
-          (ch === "#" ? "#555" : ch === "K" ? "#d62728" : ch === "@" ? "#222" : ch === "+" ? "#fff" : ch === "." ? "#d9d9d9" : "#4e79a7");
-        td.addEventListener("click", () => {
-          if (ch === "+") sim.sel = { axis: true, c: c, r: r };
-          else if (/[A-Za-z]/.test(ch)) sim.sel = { axis: false, ch: ch };
-          else sim.sel = null;
-          rootEl.lmDraw();
-        });
-        tr.appendChild(td);
-      });
-      table.appendChild(tr);
-    });
-    wrap.appendChild(table);
-    const opts = document.createElement("div");
-    opts.className = "lm-move-options";
-    let options = [];
-    if (sim.sel) options = sim.sel.axis ? turns(sim.grid, sim.sel.c, sim.sel.r) : slides(sim.grid, sim.sel.ch);
-    for (const o of options) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = o.text;
-      b.dataset.testid = "lm-move-" + o.text.replace(/\s+/g, "_");
-      b.addEventListener("click", () => {
-        sim.stack.push(sim.grid);
-        sim.grid = o.grid;
-        const cur = draft[field].trim();
-        draft[field] = cur ? cur + ", " + o.text : o.text;
-        rootEl.lmDraw();
-      });
-      opts.appendChild(b);
+    const cs = cellsOf(m, { cell, len: shape.len, hor: shape.hor });
+    for (const c of cs) {
+      if (m.blocked.has(c)) return { text: "LM-1: " + nameOf(m, c) + " is blocked" };
+      const other = itemAt(c);
+      if (other != null && String(other) !== String(id)) return { text: "LM-15: " + itemName(id) + " would overlap " + itemName(other) + " on " + nameOf(m, c) };
     }
-    if (sim.sel && !options.length) opts.appendChild(document.createTextNode("No legal move for that piece."));
-    const undo = document.createElement("button");
-    undo.type = "button";
-    undo.textContent = "Undo";
-    undo.dataset.testid = "lm-undo";
-    undo.addEventListener("click", () => {
-      if (!sim.stack.length) return;
-      sim.grid = sim.stack.pop();
-      const parts = draft[field].split(",").map((x) => x.trim()).filter(Boolean);
-      parts.pop();
-      draft[field] = parts.join(", ");
-      rootEl.lmDraw();
-    });
-    const reset = document.createElement("button");
-    reset.type = "button";
-    reset.textContent = "Reset";
-    reset.dataset.testid = "lm-reset";
-    reset.addEventListener("click", () => { draft.sim = null; draft[field] = ""; rootEl.lmDraw(); });
-    wrap.appendChild(opts);
-    wrap.appendChild(undo);
-    wrap.appendChild(reset);
-    const solved = document.createElement("p");
-    solved.dataset.testid = "lm-sim-status";
-    solved.textContent = sim.stack.length ? sim.stack.length + " move(s) played on the copy" : "Click a piece, then a move.";
-    wrap.appendChild(solved);
-    return wrap;
-  }
-
-  function editor(st, seat, send, msg) {
-    const wrap = document.createElement("div");
-    wrap.className = "lm-editor";
-    wrap.dataset.testid = "lm-editor";
-    const hand = st.hands[seat] || [];
-    const tools = document.createElement("div");
-    tools.className = "lm-tools";
-    const tool = (label, testid, spec) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.testid = testid;
-      const same = draft.tool && draft.tool.testid === testid;
-      b.textContent = (same ? "▶ " : "") + label;
-      b.addEventListener("click", () => { draft.tool = Object.assign({ testid: testid }, spec); rootEl.lmDraw(); });
-      tools.appendChild(b);
-    };
-    hand.forEach((p, i) => {
-      const kind = p[0];
-      const done = draft.placed && draft.placed[i] ? " ✓" : "";
-      tool(p + done, "lm-tool-" + i, { kind: kind === "X" ? "X" : kind, length: kind === "X" ? 1 : Number(p.slice(1)), index: i });
-    });
-    tool("Key →", "lm-tool-key-h", { kind: "K-H", length: 2 });
-    tool("Key ↓", "lm-tool-key-v", { kind: "K-V", length: 2 });
-    tool("Keyhole", "lm-tool-keyhole", { kind: "@", length: 1 });
-    tool("Erase", "lm-tool-erase", { kind: "erase" });
-    wrap.appendChild(tools);
-    const table = document.createElement("table");
-    table.className = "lm-grid";
-    const head = document.createElement("tr");
-    head.appendChild(document.createElement("th"));
-    for (let c = 0; c < draft.grid[0].length; c++) {
-      const th = document.createElement("th");
-      th.textContent = LETTERS[c];
-      head.appendChild(th);
+    return null;
+  };
+  const put = (id, cell, hor) => {
+    const bad = tryPlace(id, cell, hor);
+    if (bad) { setNote({ text: "Not placed: " + bad.text }); return false; }
+    const next = Object.assign({}, placed);
+    next[id] = { cell, hor: id === "key" ? hor : true };
+    setPlaced(next);
+    setSel(null);
+    setNote({ ok: true, text: capital(itemName(id)) + " placed on " + nameOf(m, cell) + "." });
+    return true;
+  };
+  const onCell = (cell) => {
+    if (!canAct) return;
+    const here = itemAt(cell);
+    if (sel != null && here != null && String(here) === String(sel)) { setSel(null); setNote(null); return; }
+    if (here != null && (sel == null || placed[sel])) {
+      setSel(here);
+      setNote({ ok: true, text: capital(itemName(here)) + " selected: tap a cell to move it there, or remove it." });
+      return;
     }
-    table.appendChild(head);
-    draft.grid.forEach((row, r) => {
-      const tr = document.createElement("tr");
-      const th = document.createElement("th");
-      th.textContent = String(r + 1);
-      tr.appendChild(th);
-      row.forEach((ch, c) => {
-        const td = document.createElement("td");
-        td.textContent = ch === "." ? "" : ch;
-        td.dataset.testid = "lm-cell-" + LETTERS[c] + (r + 1);
-        td.className = ch === "#" ? "blocked" : ch === "K" ? "key" : ch === "@" ? "keyhole" : ch === "+" ? "axis" : ch === "." ? "open" : "bar";
-        td.style.cssText = "width:28px;height:28px;text-align:center;border:1px solid #fff;cursor:pointer;background:" +
-          ({ blocked: "#555", key: "#d62728", keyhole: "#222", axis: "#fff", open: "#d9d9d9", bar: "#4e79a7" })[td.className] +
-          ";color:" + (ch === "+" ? "#000" : "#fff");
-        td.addEventListener("click", () => {
-          const err = place(st, seat, c, r);
-          msg.textContent = err || "";
-          rootEl.lmDraw();
-          if (err) { const m = rootEl.querySelector('[data-testid="lm-msg"]'); if (m) m.textContent = err; }
-        });
-        tr.appendChild(td);
-      });
-      table.appendChild(tr);
-    });
-    wrap.appendChild(table);
-    const text = document.createElement("textarea");
-    text.rows = draft.grid.length + 1;
-    text.cols = draft.grid[0].length + 6;
-    text.dataset.testid = "lm-lock-text";
-    text.value = gridText(draft.grid);
-    text.addEventListener("change", () => {
-      const g = parseBoard(text.value);
-      if (g.length) { draft.grid = g; rootEl.lmDraw(); }
-    });
-    wrap.appendChild(text);
-    const submit = document.createElement("button");
-    submit.type = "button";
-    submit.textContent = "Submit lock";
-    submit.dataset.testid = "lm-submit-lock";
-    submit.addEventListener("click", () => send(text.value));
-    wrap.appendChild(submit);
-    const reset = document.createElement("button");
-    reset.type = "button";
-    reset.textContent = "Clear";
-    reset.dataset.testid = "lm-clear";
-    reset.addEventListener("click", () => { resetEditor(st, seat); rootEl.lmDraw(); });
-    wrap.appendChild(reset);
-    return wrap;
-  }
-
-  function render(rootNode, view, api) {
-    rootEl = rootNode;
-    const st = view.state || {};
-    const draw = () => {
-      rootNode.innerHTML = (view.svg ? '<div class="svg-board" data-testid="lm-board">' + view.svg + "</div>" : "") + infoHtml(st, api.seat);
-      rootNode.appendChild(controls(view, api));
-    };
-    rootNode.lmDraw = draw;
-    draw();
-  }
-
-  function describe(e, view) {
-    const d = e.data || {};
-    switch (e.kind) {
-      case "draft_order": return "The DMO chose to draft " + esc(d.dmo_chose) + "; seat " + (d.first + 1) + " drafts first";
-      case "drafted": return "Seat " + (d.seat + 1) + (d.took.length ? " took " + esc(d.took.join(", ")) : " took nothing") + (d.stopped ? " and stopped" : "");
-      case "draft_over": return "Draft over: " + d.hands.map((h, i) => "seat " + (i + 1) + " " + esc(h || "nothing")).join(" · ");
-      case "locks_shown": return "Both locks are shown: solving starts";
-      case "solving_over": return "Seat " + (d.seat + 1) + (d.impossible ? " declared the lock impossible" : " submitted " + d.solutions + " solution(s)");
-      case "solutions_announced": return "Final solutions: " + ["seat_1", "seat_2"].map((k, i) => "seat " + (i + 1) + " " +
-        (d[k] == null ? "none" : d[k].impossible ? "impossible" : d[k].moves + " moves, " + Number(d[k].time).toFixed(1) + " s")).join(" · ");
-      case "countersolve_decisions": return "Countersolve: seat 1 " + (d.seat_1 ? "yes" : "no") + ", seat 2 " + (d.seat_2 ? "yes" : "no");
-      case "countersolved": return "Seat " + (d.seat + 1) + (d.solved ? " countersolved in " + d.moves + " moves" : " did not countersolve in time");
-      case "round_scored": return "<b>Round " + d.round + "</b>: +" + d.points[0] + " / +" + d.points[1] + " → " + d.scores.join(" : ");
-      default: return null;
+    if (sel == null) { setNote({ text: "Choose a piece from your hand first, then tap a cell for its top or left end." }); return; }
+    put(sel, cell, keyHor);
+  };
+  const remove = (id) => {
+    if (id == null || !placed[id]) return;
+    const next = Object.assign({}, placed);
+    delete next[id];
+    setPlaced(next);
+    setSel(null);
+    setNote({ ok: true, text: capital(itemName(id)) + " taken off the board." });
+  };
+  const onKey = (e, cell) => {
+    if (e.key === "Delete" || e.key === "Backspace") { remove(itemAt(cell)); return true; }
+    if (e.key === "Escape") { setSel(null); setNote(null); return true; }
+    return false;
+  };
+  const turnKey = () => {
+    const hor = !keyHor;
+    if (placed.key) {
+      const bad = tryPlace("key", placed.key.cell, hor);
+      if (bad) { setNote({ text: "Cannot turn the key where it stands: " + bad.text }); return; }
+      setPlaced(Object.assign({}, placed, { key: { cell: placed.key.cell, hor } }));
     }
-  }
+    setKeyHor(hor);
+    setNote({ ok: true, text: "The key is now " + (hor ? "horizontal (slides left and right)" : "vertical (slides up and down)") + "." });
+  };
+  const submit = async () => {
+    if (problems.length) { setNote({ text: "Not sent: " + problems[0] }); return; }
+    const text = writeLock(m);
+    setNote(null);
+    const r = await api.submit(text, true, lmSource);
+    if (r.ok) setSent(text);
+  };
+  const chip = (id, kind, label, sub) => {
+    const at = placed[id];
+    return html`<button type="button" class=${"lm-chip" + (at ? " done" : "")} data-testid=${"lm-tool-" + id} aria-pressed=${String(sel) === String(id) ? "true" : "false"}
+      disabled=${!canAct} aria-label=${label + (at ? ", placed on " + nameOf(m, at.cell) : ", not placed") + (String(sel) === String(id) ? ", selected" : "")}
+      onClick=${() => { if (String(sel) === String(id)) { setSel(null); setNote(null); } else { setSel(id); setNote({ ok: true, text: capital(label) + " selected: tap a cell for its " + (id === "keyhole" || kind === "X" ? "place" : "top or left end") + "." }); } }}>
+      <${PiecePic} kind=${kind}/><span class="lm-chip-text"><span>${label}</span><span class="lm-chip-sub">${at ? "on " + nameOf(m, at.cell) : sub || "not placed"}</span></span></button>`;
+  };
+  const selected = sel == null ? null : sel === "keyhole" ? { type: "keyhole" } : sel === "key" ? { type: "piece", p: 0 }
+    : items[sel] === "X" ? { type: "axis", cell: placed[sel] && placed[sel].cell }
+    : placed[sel] ? { type: "piece", p: buildModel(base, items, placed).owner.indexOf(sel) } : null;
+  const waiting = !canAct && (view.seats[me] || {}).final;
+  return html`<div data-testid="lm-editor">
+    <p class="lm-words">Place every drafted piece, the key and the keyhole (<${RuleText} text="LM-15"/>). Tap a piece of your hand, then a cell for its top or left end; tap a placed piece to move or remove it. Keyboard: arrow keys move the cursor, Enter places, Delete removes, Escape lets go.</p>
+    <div class="lm-tray" role="group" aria-label="your pieces" data-testid="lm-tray">
+      ${items.map((k, i) => chip(i, k, k + " " + pieceWords(k)))}
+      ${chip("key", keyHor ? "KEY-H" : "KEY-V", "key, " + (keyHor ? "horizontal" : "vertical"))}
+      ${chip("keyhole", "KEYHOLE", "keyhole", "bottom row or right column")}
+    </div>
+    <div class="control-row">
+      <button type="button" class="secondary" data-testid="lm-key-turn" disabled=${!canAct} onClick=${turnKey}>Turn the key to ${keyHor ? "vertical" : "horizontal"}</button>
+      <button type="button" class="secondary" data-testid="lm-remove" disabled=${!canAct || sel == null || !placed[sel]} onClick=${() => remove(sel)}>Remove ${sel != null && placed[sel] ? itemName(sel) : "the selected piece"}</button>
+      <button type="button" class="secondary" data-testid="lm-clear" disabled=${!canAct} onClick=${() => { setPlaced({}); setSel(null); setNote(null); }}>Clear the board</button>
+    </div>
+    <${LockGrid} m=${m} label="your lock under construction" prefix="lm-cell-" onCell=${canAct ? onCell : null} onKey=${onKey} selected=${selected}/>
+    <${Note} note=${note}/>
+    <div class=${"lm-check " + (problems.length ? "bad" : "good")} id="lm-check" data-testid="lm-check" role="status">
+      ${problems.length ? html`<b>Not ready: <${RuleText} text=${problems[0]}/></b>${problems.length > 1 ? html`<ul>${problems.slice(1).map((p) => html`<li><${RuleText} text=${p}/></li>`)}</ul>` : ""}`
+        : html`<b>The lock is valid (<${RuleText} text="LM-15"/>): ready to send.</b> Whether it can be solved is for your opponent to find out.`}
+    </div>
+    ${canAct ? html`<div class="control-row"><button type="button" data-testid="lm-submit-lock" aria-describedby="lm-check" onClick=${submit}>Send this lock</button></div>` : ""}
+    ${waiting ? html`<p class="turn done" data-testid="lm-lock-sent">Your lock is sent${sent ? ": " : "."}${sent ? html`<code>${sent}</code>` : ""} Waiting for the other lock.</p>` : ""}
+    <${ShellMsg}/>
+  </div>`;
+}
 
-  window.Arena.registerGame("lockmaker", { render: render, describe: describe });
-})();
+/* ------------------------------------------------------------------ solve and countersolve */
+function Mover({ api, lockText, mode, canAct, final }) {
+  const start = parseLock(lockText);
+  const [hist, setHist] = useState([]);           // [{text, pos, step: {p, dir, dist} | null}]
+  const [sel, setSel] = useState(null);           // {type: "piece", p} | {type: "axis", cell}
+  const [note, setNote] = useState(null);
+  const [asking, setAsking] = useState(false);
+  const pos = hist.length ? hist[hist.length - 1].pos : start;
+  const solved = isSolved(pos);
+  const targets = sel && sel.type === "piece" ? slideTargets(pos, sel.p) : null;
+  const pieceAt = (cell) => pieces(pos).findIndex((b) => cellsOf(pos, b).includes(cell));
+
+  const play = (r, step) => {
+    if (!r.pos) { setNote({ text: "Not played: " + r.rule + ": " + r.reason }); return false; }
+    setNote(null);
+    const last = hist[hist.length - 1];
+    // A one-cell step right after a slide of the same piece extends that slide (LM-9: one
+    // slide of any distance is one move); stepping back to where it started takes it back.
+    if (step && step.merge && last && last.step && last.step.p === step.p) {
+      const before = hist.length > 1 ? hist[hist.length - 2].pos : start;
+      const sign = (d) => (d === "R" || d === "D" ? 1 : -1);
+      const net = sign(last.step.dir) * last.step.dist + sign(step.dir) * step.dist;
+      const rest = hist.slice(0, -1);
+      if (net === 0) { setHist(rest); return true; }
+      const bar = pieces(before)[step.p];
+      const dir = bar.hor ? (net > 0 ? "R" : "L") : (net > 0 ? "D" : "U");
+      const merged = slide(before, step.p, dir, Math.abs(net));
+      if (merged.pos) { setHist([...rest, { text: merged.text, pos: merged.pos, step: { p: step.p, dir, dist: Math.abs(net) } }]); return true; }
+    }
+    setHist([...hist, { text: r.text, pos: r.pos, step: step || null }]);
+    return true;
+  };
+  const slideBy = (p, dir, dist, merge) => play(slide(pos, p, dir, dist), { p, dir, dist, merge });
+  const onCell = (cell) => {
+    if (!canAct) return;
+    if (targets && targets.has(cell)) { const t = targets.get(cell); slideBy(sel.p, t.dir, t.dist, false); return; }
+    if (pos.axes.includes(cell)) {
+      setSel(sel && sel.type === "axis" && sel.cell === cell ? null : { type: "axis", cell });
+      setNote(null);
+      return;
+    }
+    const p = pieceAt(cell);
+    if (p >= 0) {
+      setSel(sel && sel.type === "piece" && sel.p === p ? null : { type: "piece", p });
+      setNote(null);
+      return;
+    }
+    if (sel && sel.type === "piece") {
+      const bar = pieces(pos)[sel.p];
+      const inLine = bar.hor ? rowOf(pos, cell) === rowOf(pos, bar.cell) : colOf(pos, cell) === colOf(pos, bar.cell);
+      setNote({ text: inLine ? pieceWord(pos, sel.p) + " cannot get to " + nameOf(pos, cell) + " in one slide (LM-5: it cannot pass pieces or blocked cells)"
+        : pieceWord(pos, sel.p) + " slides only " + (bar.hor ? "left and right" : "up and down") + " (LM-4); tap a marked cell" });
+      return;
+    }
+    if (cell === pos.keyhole) { setNote({ text: "The keyhole never moves (LM-2)." }); return; }
+    setSel(null);
+  };
+  const onArrow = (dir, cell) => {
+    if (!canAct || !sel || sel.type !== "piece") return null;
+    const bar = pieces(pos)[sel.p];
+    if ((dir === "L" || dir === "R") !== bar.hor) return null;
+    const r = slide(pos, sel.p, dir, 1);
+    if (!play(r, { p: sel.p, dir, dist: 1, merge: true })) return cell;
+    const step = dir === "L" ? -1 : dir === "R" ? 1 : dir === "U" ? -pos.w : pos.w;
+    return cell + step;
+  };
+  const onKey = (e) => {
+    if (e.key === "Escape") { setSel(null); return true; }
+    if (e.key === "Backspace" || (e.key === "z" && (e.ctrlKey || e.metaKey))) { undo(); return true; }
+    return false;
+  };
+  const undo = () => { if (hist.length) { setHist(hist.slice(0, -1)); setNote(null); } };
+  const reset = () => { setHist([]); setSel(null); setNote(null); };
+  const turn = (t) => {
+    if (!sel || sel.type !== "axis") return;
+    const r = rotate(pos, sel.cell, t);
+    play(r, null);
+  };
+  const step = (dir) => {
+    if (!sel || sel.type !== "piece") return;
+    slideBy(sel.p, dir, 1, true);
+  };
+  const text = hist.map((x) => x.text).join(", ");
+  const submit = async () => {
+    if (!hist.length) { setNote({ text: "Play at least one move first (LM-15: no lock is open from the start)." }); return; }
+    if (!solved) { setNote({ text: "Not sent: after " + hist.length + " move" + (hist.length === 1 ? "" : "s") + " the key does not touch the keyhole (LM-3)." }); return; }
+    setNote(null);
+    await api.submit(text, final, lmSource);
+  };
+  const declare = async () => { setAsking(false); await api.submit("impossible", true, lmSource); };
+  const selWords = !sel ? "Nothing selected: tap the key, a bar or an axis." : sel.type === "axis" ? "Selected: the axis on " + nameOf(pos, sel.cell) + ". Turn it with the buttons below (LM-7)."
+    : "Selected: " + pieceWord(pos, sel.p) + ". Tap a marked cell, use the arrow keys or the slide buttons.";
+  const bar = sel && sel.type === "piece" ? pieces(pos)[sel.p] : null;
+  return html`<div data-testid="lm-mover">
+    <${LockGrid} m=${pos} label=${mode === "counter" ? "your own lock, to countersolve" : "the lock to solve"} prefix="lm-sim-" onCell=${canAct ? onCell : null}
+      onArrow=${onArrow} onKey=${onKey} selected=${sel} targets=${targets}/>
+    <p class="lm-words" data-testid="lm-selected"><${RuleText} text=${selWords}/></p>
+    ${bar && canAct ? html`<div class="control-row" role="group" aria-label="slide the selected piece one cell">
+      ${(bar.hor ? ["L", "R"] : ["U", "D"]).map((d) => html`<button type="button" class="secondary" data-testid=${"lm-slide-" + d} onClick=${() => step(d)}>${{ L: "◀", R: "▶", U: "▲", D: "▼" }[d]} one cell ${DIR_WORDS[d]}</button>`)}
+    </div>` : ""}
+    ${sel && sel.type === "axis" && canAct ? html`<div class="control-row" role="group" aria-label="turn the selected axis">
+      ${["CW", "CCW", "180"].map((t) => html`<button type="button" class="secondary" data-testid=${"lm-turn-" + t} onClick=${() => turn(t)}>Turn ${TURN_WORDS[t]} (${t})</button>`)}
+    </div>` : ""}
+    <${Note} note=${note}/>
+    <p class="lm-words" id="lm-sim-status" data-testid="lm-sim-status" role="status"><span class="lm-counter" data-testid="lm-move-count">${hist.length} move${hist.length === 1 ? "" : "s"}</span>
+      ${solved ? " · the key touches the keyhole: the lock is open." : " · the key is not at the keyhole yet."}</p>
+    ${hist.length ? html`<ol class="lm-moves" data-testid="lm-move-list" aria-label="your moves in notation">${hist.map((x) => html`<li><code>${x.text}</code></li>`)}</ol>` : ""}
+    ${canAct ? html`<div class="control-row">
+      <button type="button" class="secondary" data-testid="lm-undo" disabled=${!hist.length} onClick=${undo}>Undo</button>
+      <button type="button" class="secondary" data-testid="lm-reset" disabled=${!hist.length} onClick=${reset}>Reset</button>
+      <button type="button" data-testid="lm-submit-moves" aria-describedby="lm-sim-status" onClick=${submit}>${mode === "counter" ? "Send countersolve" : "Send solution"}${hist.length ? " (" + hist.length + " move" + (hist.length === 1 ? "" : "s") + ")" : ""}</button>
+      ${mode === "solve" ? html`<button type="button" class="danger" data-testid="lm-impossible" onClick=${() => setAsking(true)}>Declare impossible…</button>` : ""}
+    </div>` : ""}
+    ${asking ? html`<div class="lm-confirm" role="alertdialog" aria-labelledby="lm-confirm-head" data-testid="lm-impossible-box">
+      <p id="lm-confirm-head"><b>Declare this lock impossible?</b></p>
+      <p>The call is final: you cannot send a solution for this lock afterwards (<${RuleText} text="LM-16"/>). Its maker then has 5 minutes to open it (<${RuleText} text="LM-18"/>):
+        if they cannot, you get 5 points; if they can, they get 1 point and you get nothing for this lock.</p>
+      <div class="control-row"><button type="button" class="danger" data-testid="lm-impossible-confirm" onClick=${declare}>Yes, declare impossible</button>
+      <button type="button" class="secondary" data-testid="lm-impossible-cancel" onClick=${() => setAsking(false)}>Keep solving</button></div>
+    </div>` : ""}
+    <${ShellMsg}/>
+  </div>`;
+}
+
+function StaticLocks({ st, api, order, captions }) {
+  if (!st.locks) return null;
+  return html`<div class="lm-locks" data-testid="lm-locks">${order.map((s) => html`<figure data-testid=${"lm-lock-" + (s + 1)}>
+    <figcaption>${captions[s]}</figcaption>
+    <${LockGrid} m=${parseLock(st.locks[s])} label=${captions[s]}/></figure>`)}</div>`;
+}
+
+function PickArea({ st, api }) {
+  const sols = st.my_solutions || [];
+  const rows = sols.map((s, i) => {
+    const m = /solution (\d+): (.*) \((\d+) moves\)$/.exec(s);
+    return m ? { n: Number(m[1]), text: m[2], moves: Number(m[3]) } : { n: i + 1, text: s, moves: null };
+  });
+  return html`<section class="lm-section"><h3>Which solution counts? (<${RuleText} text="LM-16"/>)</h3>
+    <p class="lm-words">Its time and move count become final; without a choice the last one counts.</p>
+    <ul>${rows.map((r) => html`<li><code>${r.text}</code>${r.moves != null ? " · " + r.moves + " move" + (r.moves === 1 ? "" : "s") : ""}
+      <button type="button" class="secondary small" data-testid=${"lm-pick-" + r.n} onClick=${() => api.submit(String(r.n), true, lmSource)}>Use solution ${r.n}</button></li>`)}</ul>
+    <${ShellMsg}/></section>`;
+}
+
+function DecideArea({ st, api }) {
+  const other = 1 - api.seat;
+  const f = st.final && st.final[other];
+  return html`<section class="lm-section" data-testid="lm-decide"><h3>Countersolve your own lock? (<${RuleText} text="LM-17"/>)</h3>
+    <p class="lm-words">${api.seatName(other)} opened your lock${f ? " in " + f.moves + " move" + (f.moves === 1 ? "" : "s") + " and " + fmtNum(Math.round(f.time * 10) / 10) + " s" : ""}.
+      If you countersolve you get as long as they took: open it in fewer moves and you get 1 point; open it in as many or more and they get 2; fail in time and they get 3. Passing scores nothing.</p>
+    <div class="control-row"><button type="button" data-testid="lm-countersolve" onClick=${() => api.submit("countersolve", true, lmSource)}>Countersolve</button>
+      <button type="button" class="secondary" data-testid="lm-pass" onClick=${() => api.submit("pass", true, lmSource)}>Pass</button></div>
+    <${ShellMsg}/></section>`;
+}
+
+/* ------------------------------------------------------------------ the board */
+function Board({ view, api }) {
+  const st = view.state || {};
+  const me = api.role === "seat" && !api.replay ? api.seat : null;
+  const phase = view.phase;
+  const canAct = me != null && !view.result && !!phase && (phase.waiting_for || []).includes(me);
+  const stage = st.stage;
+  lmSource = "lm-" + st.round + "-" + stage;
+  const other = me == null ? null : 1 - me;
+  let body;
+  const lockCaptions = [0, 1].map((s) => (me === s ? "Your lock" : api.seatName(s) + "'s lock"));
+  if (stage === "study" || stage === "draft") {
+    body = html`<div>
+      <${LockGrid} m=${parseLock(st.board)} label=${"the round's board, " + st.width + " by " + st.height}/>
+      ${stage === "study" ? html`<${StudyControls} st=${st} api=${api} canAct=${canAct}/>` : ""}
+      <${DraftArea} key=${"draft-" + st.round} view=${view} api=${api} st=${st} canAct=${canAct}/>
+      ${stage === "study" ? html`<${ShellMsg}/>` : ""}
+    </div>`;
+  } else if (stage === "build") {
+    if (me != null) body = html`<${BuildArea} key=${"build-" + st.round} view=${view} api=${api} st=${st} canAct=${canAct}/>`;
+    else {
+      body = html`<div><${LockGrid} m=${parseLock(st.board)} label="the round's board"/>
+        <p class="lm-words" data-testid="lm-building">Both seats are building their locks (<${RuleText} text="LM-15"/>).</p>
+        <div class="lm-hands">${[0, 1].map((s) => html`<div class="lm-hand" data-testid=${"lm-hand-" + (s + 1)}><h4>${api.seatName(s)}</h4><${Hand} kinds=${(st.hands || [])[s]}/></div>`)}</div></div>`;
+    }
+  } else if (me != null && st.locks && stage === "solve") {
+    body = html`<div>
+      <h3>${api.seatName(other)}'s lock: open it (<${RuleText} text="LM-16"/>)</h3>
+      <${Mover} key=${"solve-" + st.round} api=${api} lockText=${st.locks[other]} mode="solve" canAct=${canAct} final=${true}/>
+      <details class="lm-section"><summary>Your own lock (${api.seatName(other)} is solving it)</summary>
+        <${LockGrid} m=${parseLock(st.locks[me])} label="your lock"/></details>
+    </div>`;
+  } else if (me != null && st.locks && (stage === "pick" || stage === "decide" || stage === "counter")) {
+    const forced = st.impossible && st.impossible[other];
+    const countering = canAct && (stage === "counter" || forced);
+    const mayDecide = stage === "decide" && canAct && (phase.may || []).includes(me) && st.final && st.final[other];
+    const mayPick = stage === "pick" && canAct && (st.my_solutions || []).length > 1;
+    body = html`<div>
+      <${FinalCounts} st=${st} api=${api}/>
+      ${mayPick ? html`<${PickArea} st=${st} api=${api}/>` : ""}
+      ${mayDecide && !forced ? html`<${DecideArea} st=${st} api=${api}/>` : ""}
+      ${countering ? html`<div class="lm-section"><h3>Countersolve your own lock (${forced ? html`it was declared impossible, <${RuleText} text="LM-18"/>` : html`<${RuleText} text="LM-17"/>`})</h3>
+        <${Mover} key=${"counter-" + st.round} api=${api} lockText=${st.locks[me]} mode="counter" canAct=${canAct} final=${stage === "counter"}/></div>`
+        : html`<p class="lm-words" data-testid="lm-wait">${canAct ? "" : "Waiting for " + (stage === "counter" ? "the countersolve" : "the other seat") + "."}</p>
+          <${StaticLocks} st=${st} api=${api} order=${[other, me]} captions=${lockCaptions}/>`}
+    </div>`;
+  } else {
+    body = html`<div>
+      ${st.locks ? html`<${StaticLocks} st=${st} api=${api} order=${[0, 1]} captions=${lockCaptions}/>` : html`<${LockGrid} m=${parseLock(st.board)} label="the round's board"/>`}
+      ${stage === "solve" ? html`<p class="lm-words" data-testid="lm-solving">Both seats are solving each other's lock (<${RuleText} text="LM-16"/>); solutions stay private until they are announced.</p>` : ""}
+      ${stage === "pick" ? html`<p class="lm-words">The solvers pick which of their solutions counts (<${RuleText} text="LM-16"/>).</p>` : ""}
+      ${stage === "decide" ? html`<p class="lm-words">The makers decide whether to countersolve (<${RuleText} text="LM-17"/>).</p>` : ""}
+      ${stage === "counter" ? html`<p class="lm-words">Countersolving: ${(st.countersolvers || []).map((s) => api.seatName(s)).join(" and ") || "nobody"}.</p>` : ""}
+      <${FinalCounts} st=${st} api=${api}/>
+    </div>`;
+  }
+  return html`<div class="lm" data-testid="lm-board" data-stage=${stage} data-can-act=${canAct ? "yes" : "no"}
+      data-my-turn=${stage === "draft" && canAct && st.turn && st.turn.seat === me ? "yes" : "no"}>
+    <${Status} st=${st} api=${api}/>
+    ${body}
+    <${History} st=${st} api=${api}/>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ log lines and header */
+const escHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+function describe(e, view) {
+  const d = e.data || {};
+  const names = (view && view.match && view.match.names) || [];
+  const nm = (s) => escHtml(names[s] || "Seat " + (Number(s) + 1));
+  const moves = (n) => fmtNum(n) + " move" + (n === 1 ? "" : "s");
+  const list = (xs) => xs.map(escHtml).join(" and ");
+  switch (e.kind) {
+    case "draft_order": return nm(1) + " (the DMO) chose to draft " + escHtml(d.dmo_chose) + ": " + nm(d.first) + " drafts first (LM-13).";
+    case "drafted": return nm(d.seat) + (d.took && d.took.length ? " took " + list(d.took) : " took nothing") + (d.stopped ? " and stopped drafting" : "") + ".";
+    case "draft_over": return "The draft is over: " + (d.hands || []).map((h, i) => nm(i) + " holds " + (h ? escHtml(h.split(",").join(", ")) : "nothing")).join("; ") + ".";
+    case "locks_shown": return "Both locks are shown: solving starts (LM-16).";
+    case "solving_over": return nm(d.seat) + " finished solving: " + (d.impossible ? "declared the lock impossible." : fmtNum(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + " sent.");
+    case "your_solutions": {
+      const whose = e.to && e.to.length === 1 ? nm(e.to[0]) + "'s solutions: " : "Solutions: ";
+      return whose + (d.solutions || []).map((s, i) => (i + 1) + ". <code>" + escHtml(s.text) + "</code> (" + moves(s.moves) + ")").join("; ") + ".";
+    }
+    case "solutions_announced": return "Final solutions: " + [0, 1].map((s) => {
+      const x = d["seat_" + (s + 1)];
+      return nm(s) + " " + (x == null ? "has none" : x.impossible ? "declared the lock impossible" : moves(x.moves) + " in " + fmtNum(Math.round(x.time * 10) / 10) + " s");
+    }).join("; ") + " (LM-16).";
+    case "countersolve_decisions": return "Countersolve (LM-17): " + nm(0) + (d.seat_1 ? " countersolves" : " passes") + ", " + nm(1) + (d.seat_2 ? " countersolves" : " passes") + ".";
+    case "countersolved": return nm(d.seat) + (d.solved ? " opened their own lock in " + moves(d.moves) : " did not open their own lock in time") + ".";
+    case "round_scored": return "<b>Round " + d.round + " scored</b>: " + nm(0) + " +" + d.points[0] + ", " + nm(1) + " +" + d.points[1] + "; total " + d.scores.join(" to ") + ".";
+    case "no_lock": return nm(d.seat) + " sent no lock in time and loses (LM-21).";
+    default: return null;
+  }
+}
+
+function phaseTitle(view) {
+  const st = view.state || {};
+  if (!st.stage) return null;
+  let words = STAGE_WORDS[st.stage] || capital(st.stage);
+  if (st.stage === "draft" && st.turn) words += " · " + (view.role === "seat" && view.you === st.turn.seat ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
+  return "Round " + st.round + " of " + st.rounds + " · " + words;
+}
+
+/* The page's own rules, for the tests that hold them to the engine's (moves.py, validate.py). */
+function problemsOf(text, hand) {
+  const m = parseLock(text);
+  const left = hand.slice();
+  const used = m.bars.map((b) => (b.hor ? "H" : "V") + b.len).concat(m.axes.map(() => "X"));
+  const extra = [];
+  for (const k of used) { const i = left.indexOf(k); if (i >= 0) left.splice(i, 1); else extra.push(k); }
+  const out = lockProblems(m, left);
+  if (extra.length) out.push("LM-15: more pieces than drafted: " + extra.join(", "));
+  return out;
+}
+window.ArenaLockmaker = { parseLock, writeLock, pieces, slide, rotate, isSolved, problemsOf };
+
+registerGame("lockmaker", { Board, describe, phaseTitle });
