@@ -191,3 +191,91 @@ def test_whole_match_on_the_board_at_phone_size(browser: Any, live_server: str,
         assert final["result"]["winner"] == winner
     finally:
         context.close()
+
+
+def active_testid(page: Any) -> str:
+    return str(page.evaluate("() => (document.activeElement && document.activeElement.dataset"
+                             " && document.activeElement.dataset.testid) || ''"))
+
+
+def tab_to(page: Any, wanted: Any) -> str:
+    """Press Tab until the focused control's test id satisfies ``wanted``; return that id."""
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        tid = active_testid(page)
+        if wanted(tid):
+            return tid
+    raise AssertionError("no control to tab to")
+
+
+def test_whole_match_by_keyboard_on_a_wide_screen(browser: Any, live_server: str,
+                                                  new_match: Any) -> None:
+    """The same match at 1280x800 with the keyboard alone: R, G and B keys on the design slots,
+    Tab to a control and Enter (twice where a tap previews first)."""
+    m = new_match("paint", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
+                  seed=12)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("pf-slot-1-1").wait_for()
+        tab_to(page, lambda t: t == "pf-slot-1-1")
+        for i, s in enumerate(DESIGN):
+            for j, c in enumerate(s):
+                assert active_testid(page) == f"pf-slot-{i + 1}-{j + 1}"
+                page.keyboard.press(c.lower())
+                page.keyboard.press("Tab")
+        page.get_by_test_id("pf-design-check").filter(has_text="follow every").wait_for()
+        tab_to(page, lambda t: t == "pf-design-submit")
+        page.keyboard.press("Enter")
+
+        decisions = 0
+        result = page.get_by_test_id("result")
+        while decisions < 40:
+            page.wait_for_selector("[data-testid=pf-pick-confirm], [data-testid=pf-shove-confirm],"
+                                   " [data-testid=pf-last-confirm], [data-testid=result]")
+            if result.count():
+                break
+            old = page.get_by_test_id("phase-name").inner_text()
+            if page.get_by_test_id("pf-pick-confirm").count():
+                tab_to(page, lambda t: t.startswith("pf-pick-") and t != "pf-pick-confirm")
+                page.keyboard.press("Enter")
+                page.keyboard.press("Enter")
+            elif page.get_by_test_id("pf-shove-confirm").count():
+                keyboard_shove(page)
+            else:
+                tab_to(page, lambda t: t == "pf-last-R")
+                page.keyboard.press("Enter")
+                tab_to(page, lambda t: t == "pf-last-confirm")
+                page.keyboard.press("Enter")
+            decisions += 1
+            page.wait_for_function(NEXT_PHASE, arg=[old])
+        result.wait_for()
+        assert decisions == 31
+        host = httpx.get(f"{live_server}/api/matches/{m['id']}/view",
+                         params={"token": m["tokens"]["host"]}).json()
+        assert host["state"]["boards"][0]["decisions"][-1] == "R"
+        score = page.get_by_test_id("pf-score-0-value").inner_text().replace(",", "")
+        assert float(score) == host["result"]["scores"][0]
+        check(page, "keyboard result", with_axe=True)
+    finally:
+        context.close()
+
+
+def keyboard_shove(page: Any) -> None:
+    """Clear A1 by keyboard: Tab to a handle, Enter to preview, Enter again to send."""
+    for name in HANDLES:
+        kind = "row" if name.isdigit() else "col"
+        testid = f"pf-{kind}-{name}"
+        tab_to(page, lambda t, want=testid: t == want)
+        page.keyboard.press("Enter")
+        if page.get_by_test_id(testid).get_attribute("aria-pressed") != "true":
+            continue
+        if not page.get_by_test_id("pf-shove-confirm").is_enabled():
+            tab_to(page, lambda t, k=kind: t == ("pf-row-1" if k == "col" else "pf-col-A"))
+            page.keyboard.press("Enter")
+        assert page.get_by_test_id("pf-shove-confirm").is_enabled()
+        page.keyboard.press("Enter")  # the focused handle again confirms
+        return
+    raise AssertionError("no handle started a legal action")

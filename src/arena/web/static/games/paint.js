@@ -324,7 +324,7 @@ function Pick({ you, api }) {
   </section>`;
 }
 
-function Shove({ you, api, grid }) {
+function Shove({ you, api, grid, sc }) {
   const [sel, setSel] = useState([]);
   const [hint, setHint] = useState("");
   const legal = you.legal || [];
@@ -363,7 +363,7 @@ function Shove({ you, api, grid }) {
     <h2 id="pf-shove-h" class="pf-sub">Clear A1</h2>
     <p class="small" data-testid="pf-preview" aria-live="polite">${words}</p>
     <${Grid} grid=${shown} handles=${{ sel, onHandle }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
-      label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : null}/>
+      label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : sc}/>
     ${hint ? html`<p class="error-text" data-testid="pf-hint" role="alert"><${RuleText} text=${hint}/></p>` : ""}
     <div class="control-row pf-actions">
       <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm " + action : "Confirm"}</button>
@@ -388,7 +388,7 @@ function Last({ api, grid }) {
         aria-pressed=${sel === c ? "true" : "false"} onClick=${() => (sel === c ? go(c) : setSel(c))}>
         <${Chip} colour=${c}/> ${NAME[c]}: score ${fmtNum(finals[c].score)}</button>`)}
     </div>
-    <${Grid} grid=${shown} score=${sel ? finals[sel] : null} ghost=${!!sel} label=${sel ? "your grid with " + NAME[sel] + " on A1" : "your grid"} testid="pf-last-grid"/>
+    <${Grid} grid=${shown} score=${sel ? finals[sel] : null} ghost=${!!sel} fresh=${sel ? 0 : null} label=${sel ? "your grid with " + NAME[sel] + " on A1" : "your grid"} testid="pf-last-grid"/>
     <div class="control-row pf-actions">
       <button type="button" data-testid="pf-last-confirm" disabled=${!sel} onClick=${() => sel && go(sel)}>${sel ? "Send " + NAME[sel] : "Choose a colour first"}</button>
     </div>
@@ -400,6 +400,7 @@ function Last({ api, grid }) {
 function statusLine(st) {
   if (st.stage === "design") return "Set design: both seats write eight sets for the other";
   if (st.stage === "over") return "Both grids are full";
+  if (st.stage === "last") return "Turn " + st.turns + " of " + st.turns + " · the last container";
   const turn = st.stage === "pick" ? "Before turn " + (st.turn + 1) : "Turn " + st.turn;
   return turn + " of " + st.turns + " · showing " + st.showing + " of 6";
 }
@@ -419,7 +420,7 @@ function OwnBoard({ view, api, you, st }) {
     ${live && st.stage === "pick" ? html`<${Pick} key=${key} you=${you} api=${api}/>` : ""}
     ${shoving ? html`<p class="pf-incoming" data-testid="pf-incoming"><${Chip} colour=${grid[0]}/> A ${NAME[grid[0]]} container has just entered A1.
       ${coming ? html` Still to come from this set: ${coming.split("").map((c) => html`<${Chip} colour=${c}/> `)}(${colourWords(coming)}).` : " It is the last of its set."}</p>` : ""}
-    ${shoving ? html`<${Shove} key=${key} you=${you} api=${api} grid=${grid}/>` : ""}
+    ${shoving ? html`<${Shove} key=${key} you=${you} api=${api} grid=${grid} sc=${sc}/>` : ""}
     ${lastStage ? html`<${Last} key=${key} api=${api} grid=${grid}/>` : ""}
     ${!shoving && !lastStage ? html`<h2 class="pf-sub">Your grid</h2><${Grid} grid=${grid} score=${sc} label="your grid" testid="pf-own-grid"/>` : ""}
     <${ScoreBox} sc=${sc}/>
@@ -495,7 +496,7 @@ function phaseTitle(view) {
 
 /* ------------------------------------------------------------------ looks */
 const CSS = `
-.paint { --pf-c: min(52px, calc((100vw - 120px) / 5.6)); }
+.paint { --pf-c: min(60px, calc((100vw - 120px) / 5.6)); }
 .paint h2 { font-size: 1.05rem; }
 .pf-status { margin: 0 0 10px; font-weight: 600; }
 .pf-sub { margin: 10px 0 6px; }
