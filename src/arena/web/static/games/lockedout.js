@@ -335,7 +335,7 @@ function SafeGrid({ st, api, hist, lightsOf, selected, onSelect, combos }) {
       const mine = lightsOf(s.safe).length;
       const status = s.status === "closed" ? "closed" : s.status === "bargaining" ? "open, in bargain" : "emptied";
       const combo = s.combination ? s.combination : combos ? combos[s.safe] : null;
-      const comboWords = combo ? (s.combination ? "" : "was ") + combo[0] + "–" + combo[1] : "";
+      const comboWords = combo ? combo[0] + "–" + combo[1] : "";
       const label = "Safe " + s.safe + ", " + status + (who.length ? ", opened by " + listWords(who.map(api.seatName)) : "") +
         (combo ? ", combination Left " + combo[0] + " Right " + combo[1] : "") + (mine ? ", " + plural(mine, "light") + " you saw" : "");
       return html`<button type="button" class=${"lo-safe " + s.status + (selected === s.safe ? " selected" : "")} data-testid=${"lo-safe-" + s.safe}
@@ -374,7 +374,7 @@ function NotesGrid({ safe, notes, toggle, clear, announced, possible }) {
   </div>`;
 }
 
-function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPlan, helper, combos }) {
+function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPlan, helper, combos, onClose }) {
   const s = st.safes.find((x) => x.safe === safe);
   if (!s) return null;
   const mine = lightsOf(safe);
@@ -408,11 +408,12 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     }, 0);
   };
   return html`<section class="lo-card-box lo-detail" data-testid="lo-safe-detail" aria-labelledby="lo-detail-h">
-    <h3 id="lo-detail-h">Safe ${safe}</h3>
+    <div class="lo-detail-head"><h3 id="lo-detail-h">Safe ${safe}</h3>
+      <button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close</button></div>
     <p data-testid="lo-safe-state">${s.status === "closed" ? "Closed: nobody has opened it yet." :
       s.status === "bargaining" ? "Opened by " + listWords(s.bargainers.map(api.seatName)) + "; they bargain over its 2 gold bars and key until the next deadline." :
       "Emptied" + (op ? " (opened by " + listWords(op.seats.map(api.seatName)) + " in round " + op.round + ")" : "") + "."}
-      ${combo ? " Combination: Left " + combo[0] + " Right " + combo[1] + (s.combination ? " (announced)." : " (revealed after the match).") : ""}</p>
+      ${combo ? " Combination: Left " + combo[0] + " Right " + combo[1] + (s.combination ? " (announced)." : view.result ? " (shown after the match)." : " (you see it as host).") : ""}</p>
     ${round && inside && s.status === "closed" ? html`<div class="control-row">
       <button type="button" class="secondary" data-testid="lo-solo-here" onClick=${() => use("solo")}>Solo on Safe ${safe}</button>
       <button type="button" class="secondary" data-testid="lo-dual-here" onClick=${() => use("dual")}>Dual on Safe ${safe}</button>
@@ -420,9 +421,18 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     ${api.seat != null ? html`<h4>Your attempts on Safe ${safe}</h4>
       ${entries.length ? html`<ol class="lo-history" data-testid="lo-history">${entries.map((e) => html`<li>Round ${e.round}: ${e.node}</li>`)}</ol>`
         : html`<p class="muted small" data-testid="lo-history">No attempts of yours here yet. Only the players in an attempt see its light (<${RuleText} text="LO-4"/>).</p>`}` : ""}
+    ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
+      <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
     ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
     <${NotesGrid} safe=${safe} notes=${notesApi.notes} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>
   </section>`;
+}
+
+/* The host's view (and everyone's after the match) lists each seat's lights as sentences. */
+function hostLights(st, safe) {
+  const out = [];
+  for (const notes of st.lights || []) for (const n of notes) if (n.includes(": Safe " + safe + ",")) out.push(n);
+  return out.length ? out : ["None yet."];
 }
 
 function Bargains({ st, api, hist }) {
@@ -540,10 +550,10 @@ function Board({ view, api }) {
       <h3 id="lo-vault-h">The vault</h3>
       <p class="small muted">Tap a safe for its history${api.seat != null ? " and your notes" : ""}.</p>
       <${SafeGrid} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
-        onSelect=${(s) => setSelected(selected === s ? null : s)}/>
+        onSelect=${(s) => setSelected(s)}/>
     </section>
     ${selected ? html`<${SafeDetail} view=${view} api=${api} st=${st} safe=${selected} hist=${hist} lightsOf=${lightsOf}
-      notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos}/>` : ""}
+      notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
     ${action}
     <${Helper} st=${st} api=${api}/>
     <${Bargains} st=${st} api=${api} hist=${hist}/>
@@ -641,7 +651,7 @@ function injectStyle() {
 .lo-field select { min-height: 44px; min-width: 10em; }
 .lo-send code { background: #f1f3f8; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
 .lo-submitted { font-size: .88rem; color: #4a5266; }
-.lo-submitted.ok { color: var(--ok); font-weight: 600; }
+.lo-submitted.ok { color: #17663a; font-weight: 600; }
 .lo-gap { color: #8a5a00; }
 .lo-mark-wrap { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
 .lo-mark { display: inline-block; width: 14px; height: 14px; border-radius: 50%; border: 1px solid #555; }
@@ -660,6 +670,7 @@ function injectStyle() {
 .lo-seat-name { font-weight: 700; overflow-wrap: anywhere; }
 .lo-seat-where { font-size: .85rem; color: #4a5266; }
 .lo-seat-nums { font-size: .85rem; flex-basis: 100%; }
+.lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
 .lo-end { border-color: #b9c5fb; background: #f3f5ff; }
 `;
   document.head.appendChild(s);
