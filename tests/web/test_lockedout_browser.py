@@ -219,3 +219,60 @@ def test_host_and_spectator_pages(browser: Any, live_server: str, new_match: Any
         assert_ok(pg, f"spectator page at {size}")
     finally:
         context.close()
+
+
+def tab_to(page: Any, testid: str, limit: int = 250) -> None:
+    """Press Tab until the element with ``testid`` has the keyboard focus."""
+    for _ in range(limit):
+        if page.evaluate("() => document.activeElement && document.activeElement.dataset"
+                         " ? document.activeElement.dataset.testid || '' : ''") == testid:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {testid}")
+
+
+def test_keyboard_only_match_at_desk_size(browser: Any, live_server: str, new_match: Any) -> None:
+    """A whole one-round match at 1280x800 with the keyboard alone: a safe from the grid, a
+    note struck out, a Solo planned with the card buttons and submitted, the vote; every control
+    reached by Tab shows its focus."""
+    seats = [{"name": n, "bot": i > 0} for i, n in enumerate(NAMES[:3])]
+    m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0},
+                  config={"max_rounds": 1, "round_seconds": 15, "vote_seconds": 10}, seed=7)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(m["links"]["seats"][0])
+        wait_phase(page, "Round 1")
+        tab_to(page, "lo-safe-D")
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none"
+        page.keyboard.press("Enter")
+        tab_to(page, "lo-note-D-4-4")
+        page.keyboard.press("Space")
+        assert page.get_by_test_id("lo-note-D-4-4").get_attribute("aria-pressed") == "true"
+        page.keyboard.press("Shift+Tab")
+        tab_to(page, "lo-solo-here")
+        page.keyboard.press("Enter")
+        # The planner takes the focus to the Solo's first card.
+        page.wait_for_function("() => document.activeElement.dataset.testid === 'lo-solo-left-1'")
+        page.keyboard.press("Enter")
+        tab_to(page, "lo-solo-right-3")
+        page.keyboard.press("Enter")
+        assert "Solo, Safe D, Left 1 Right 3" in page.get_by_test_id("lo-preview").inner_text()
+        tab_to(page, "lo-submit")
+        page.keyboard.press("Enter")
+        page.get_by_test_id("lo-submitted").filter(has_text="Submitted").wait_for()
+
+        wait_phase(page, "Elimination vote")
+        page.keyboard.press("Shift+Tab")
+        tab_to(page, "lo-vote-2")
+        page.keyboard.press("Enter")
+        tab_to(page, "lo-vote-submit")
+        page.keyboard.press("Enter")
+        page.get_by_test_id("lo-submitted").filter(has_text=f"Vote {NAMES[2]}").wait_for()
+        page.get_by_test_id("result").wait_for(state="visible", timeout=40_000)
+        assert "Elimination Candidate" in page.get_by_test_id("lo-end").inner_text()
+        assert_ok(page, "keyboard match, the result at 1280x800")
+    finally:
+        context.close()

@@ -58,7 +58,7 @@ function eventsOf(view, api) {
 /* What the log says about safes: who opened each (public), the bargains' outcomes, and for this
    seat its failed Duals (LO-3) and successful openings, each with the round it happened in. */
 function history(events, seat) {
-  let round = 1;
+  let round = 1, final = false;
   const openers = {}, opened = {}, failed = [], bargains = [], lightsByEvent = [];
   let tally = null;
   for (const e of events) {
@@ -72,7 +72,8 @@ function history(events, seat) {
       case "dual_failed":
         if (seat != null && e.to && e.to.includes(seat)) failed.push({ safe: d.safe, round, note: d.note || "" });
         break;
-      case "bargain_resolved": bargains.push(Object.assign({ round }, d)); break;
+      case "bargain_resolved": bargains.push(Object.assign({ when: final ? "settled in the final bargaining" : "settled at the end of round " + round }, d)); break;
+      case "vault_done": final = true; break;
       case "light":
         if (seat != null && e.to && e.to.includes(seat)) lightsByEvent.push({ safe: d.safe, colour: d.colour, note: d.note || "", round });
         break;
@@ -276,7 +277,7 @@ function Planner({ view, api, st, plan, setPlan, bargains }) {
       <p class="small">Notation: <code data-testid="lo-preview">${lines.length ? lines.join(" · ") : "pass"}</code></p>
       ${gaps.length ? html`<p class="small lo-gap" data-testid="lo-gaps">Not complete: ${gaps.join("; ")}.</p>` : ""}
       <div class="control-row">
-        <button type="button" data-testid="lo-submit" disabled=${gaps.length > 0} onClick=${() => send(text)}>${last == null ? "Submit plan" : "Submit changed plan"}</button>
+        <button type="button" data-testid="lo-submit" disabled=${gaps.length > 0} onClick=${() => send(text)}>${last == null ? "Submit plan" : same ? "Submit again" : "Submit changed plan"}</button>
         <button type="button" class="secondary" data-testid="lo-pass" onClick=${() => { setPlan(emptyPlan()); send("pass"); }}>${round ? "Attempt nothing" : "Claim nothing"}</button>
       </div>
       <p class=${"lo-submitted" + (same ? " ok" : "")} data-testid="lo-submitted" role="status">${
@@ -384,7 +385,10 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
   const entries = [];
   for (const x of mine) {
     let what;
-    if (x.note && x.left == null && x.right == null) what = x.note.replace(/^[^:]*:\s*/, "");
+    if (x.note && x.left == null && x.right == null) {
+      const m = /Safe \w, (.*) flashed/.exec(x.note);
+      what = m ? m[1] : x.note.replace(/^[^:]*:\s*/, "");
+    }
     else if (x.partner == null) what = "Solo, Left " + x.left + " Right " + x.right;
     else what = "Dual with " + api.seatName(x.partner) + ", your " + (x.left != null ? "Left " + x.left : "Right " + x.right);
     entries.push({ round: x.round, node: html`${what}: <${Mark} colour=${x.colour}/>` });
@@ -445,7 +449,7 @@ function Bargains({ st, api, hist }) {
       : html`<p class="muted small">No bargain is open.</p>`}
     ${done.length ? html`<h4>Settled</h4><ul class="lo-list" data-testid="lo-bargains-done">${done.map((b) => {
       const claims = Object.entries(b.claims || {}).map(([n, c]) => n + " claimed " + plural(c[0], "bar") + " and " + plural(c[1], "key"));
-      return html`<li>Safe ${b.safe} (round ${b.round}): ${b.agreed ? "agreed" : "failed, nobody got anything"}${claims.length ? " — " + claims.join("; ") : " — no claims"}.</li>`;
+      return html`<li>Safe ${b.safe}, ${b.when}: ${b.agreed ? "agreed" : "failed, nobody got anything"}${claims.length ? " — " + claims.join("; ") : " — no claims"}.</li>`;
     })}</ul>` : ""}
   </section>`;
 }
@@ -480,7 +484,7 @@ function End({ view, st, api, hist }) {
     <p><${RuleText} text=${"Why: " + (st.end_reason || "the match ended")}/>.</p>
     ${st.stage === "vote" || st.stage === "tie" || st.stage === "over" ? html`<p>${winners.length ? "Most gold bars among the escaped: " + listWords(winners) + "." : "Nobody escaped, so nobody wins."}</p>` : ""}
     ${tally ? html`<p data-testid="lo-tally">Votes: ${tally}.</p>` : ""}
-    ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${st.ec_how ? html` (<${RuleText} text=${st.ec_how}/>)` : ""}.</p>` :
+    ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${st.ec_how ? html` — <${RuleText} text=${st.ec_how}/>` : ""}.</p>` :
       st.stage === "over" ? html`<p>No Elimination Candidate: fewer than two players were left inside.</p>` : ""}
   </section>`;
 }
@@ -546,6 +550,8 @@ function Board({ view, api }) {
   return html`<div class="lo" data-testid="lo-board">
     <${Status} view=${view} api=${api} st=${st}/>
     <${End} view=${view} st=${st} api=${api} hist=${hist}/>
+    <div class=${"lo-cols" + (action ? " two" : "")}>
+      <div class="lo-col">
     <section class="lo-card-box" aria-labelledby="lo-vault-h">
       <h3 id="lo-vault-h">The vault</h3>
       <p class="small muted">Tap a safe for its history${api.seat != null ? " and your notes" : ""}.</p>
@@ -554,7 +560,9 @@ function Board({ view, api }) {
     </section>
     ${selected ? html`<${SafeDetail} view=${view} api=${api} st=${st} safe=${selected} hist=${hist} lightsOf=${lightsOf}
       notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
-    ${action}
+      </div>
+      ${action ? html`<div class="lo-col">${action}</div>` : ""}
+    </div>
     <${Helper} st=${st} api=${api}/>
     <${Bargains} st=${st} api=${api} hist=${hist}/>
     <${Seats} st=${st} api=${api}/>
@@ -670,6 +678,9 @@ function injectStyle() {
 .lo-seat-name { font-weight: 700; overflow-wrap: anywhere; }
 .lo-seat-where { font-size: .85rem; color: #4a5266; }
 .lo-seat-nums { font-size: .85rem; flex-basis: 100%; }
+.lo-cols, .lo-col { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
+@media (min-width: 1100px) { .lo-cols.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-items: start; } }
+.lo a.rule-link { white-space: nowrap; }
 .lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
 .lo-end { border-color: #b9c5fb; background: #f3f5ff; }
 `;
