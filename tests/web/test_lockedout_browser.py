@@ -276,3 +276,20 @@ def test_keyboard_only_match_at_desk_size(browser: Any, live_server: str, new_ma
         assert_ok(page, "keyboard match, the result at 1280x800")
     finally:
         context.close()
+
+
+def test_helper_only_where_the_host_allows_it(page: Any, live_server: str,
+                                              new_match: Any) -> None:
+    """LO-12: with the helper turned on, a seat sees what each safe can still be and the
+    likeliest guesses; the notes grid marks what the helper rules out."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    seats = [{"name": n, "bot": i > 0} for i, n in enumerate(NAMES[:3])]
+    m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0},
+                  config={"helper": True}, seed=4)
+    page.goto(m["links"]["seats"][0])
+    wait_phase(page, "Round 1")
+    page.get_by_test_id("lo-helper").wait_for()
+    assert page.get_by_test_id("lo-helper-off").count() == 0
+    page.get_by_test_id("lo-safe-F").click()
+    assert "16 combinations still possible" in page.get_by_test_id("lo-helper-safe").inner_text()
+    assert_ok(page, "helper on, phone")

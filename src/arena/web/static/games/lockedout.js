@@ -578,19 +578,21 @@ function describe(e, view) {
   const who = (seat) => esc(seat === you ? "you" : names[seat] != null ? names[seat] : "Seat " + (seat + 1));
   const Who = (seat) => { const w = who(seat); return w.charAt(0).toUpperCase() + w.slice(1); };
   const list = (seats) => listWords((seats || []).map(who));
-  const light = (note) => {
+  const light = (note, to) => {
     const m = /^.*?:\s*Safe (\w), (.*) flashed (\w+) \(round (\d+)\)$/.exec(note || "");
-    return m ? "Round " + m[4] + ", Safe " + esc(m[1]) + ": your attempt " + esc(m[2]) + " flashed " + esc(m[3]) + "." : esc(note);
+    const mine = you != null && to && to.includes(you);
+    return m && mine ? "Round " + m[4] + ", Safe " + esc(m[1]) + ": your attempt " + esc(m[2]) + " flashed " + esc(m[3]) + "." : esc(note);
   };
+  const Cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   switch (e.kind) {
-    case "light": return light(d.note);
+    case "light": return light(d.note, e.to);
     case "dual_failed": return esc(d.note);
     case "safe_opened": return "Safe " + esc(d.safe) + " was opened by " + list(d.seats) + ".";
     case "safe_taken": return Who(d.seat) + " opened Safe " + esc(d.safe) + " alone and took its 2 gold bars and the key.";
     case "safe_closed": return "Safe " + esc(d.safe) + " is emptied; its combination was Left " + esc(d.combination[0]) + " Right " + esc(d.combination[1]) + ".";
-    case "bargain_opened": return list(d.seats) + " bargain over Safe " + esc(d.safe) + " until the next deadline.";
+    case "bargain_opened": return Cap(list(d.seats)) + " bargain over Safe " + esc(d.safe) + " until the next deadline.";
     case "bargain_resolved": {
-      const claims = Object.entries(d.claims || {}).map(([n, c]) => esc(n) + " " + c[0] + " bars " + c[1] + " keys").join(", ");
+      const claims = Object.entries(d.claims || {}).map(([n, c]) => esc(n) + " " + plural(c[0], "bar") + " and " + plural(c[1], "key")).join(", ");
       return "The bargain over Safe " + esc(d.safe) + (d.agreed ? " was agreed" : " failed and nobody got anything") + (claims ? " (claims: " + claims + ")" : " (no claims)") + " (LO-5).";
     }
     case "escaped": return "<b>" + Who(d.seat) + " escaped</b> with " + d.bars + " gold bar" + (d.bars === 1 ? "" : "s") + ".";
@@ -600,7 +602,7 @@ function describe(e, view) {
       const t = Object.entries(d.tally || {}).map(([n, k]) => esc(n) + " " + k).join(", ");
       return "Votes counted: " + t + "." + (d.tied && d.tied.length ? " Tied: " + d.tied.map(esc).join(", ") + "; the escaped players choose (LO-9)." : "");
     }
-    case "ec_chosen": return "Elimination Candidate: <b>" + esc(d.name) + "</b> (" + esc(d.how) + ").";
+    case "ec_chosen": return "Elimination Candidate: <b>" + esc(d.name) + "</b> — " + esc(d.how) + ".";
     default: return null;
   }
 }
