@@ -8,6 +8,7 @@ through the board, and the notation drawer stays closed."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -293,3 +294,42 @@ def test_helper_only_where_the_host_allows_it(page: Any, live_server: str,
     page.get_by_test_id("lo-safe-F").click()
     assert "16 combinations still possible" in page.get_by_test_id("lo-helper-safe").inner_text()
     assert_ok(page, "helper on, phone")
+
+
+def test_tie_phase_of_the_vote(page: Any, live_server: str, new_match: Any) -> None:
+    """LO-9's tie-break as the board draws it, from a view in the tie stage (escapes take many
+    rounds, so the view is the real one with the stage changed; the live link is held off): an
+    escaped seat chooses among the tied players by name and sends 'Vote <name>'."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    seats = [{"name": n, "bot": i > 0} for i, n in enumerate(NAMES[:3])]
+    m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0}, seed=4)
+    view = httpx.get(f"{live_server}/api/matches/{m['id']}/view",
+                     params={"token": m["tokens"]["seats"][0]}, timeout=10).json()
+    st = view["state"]
+    st.update(stage="tie", tied=[NAMES[1], NAMES[2]], winners=[0],
+              end_reason="the host's limit of 5 rounds was reached (LO-8)")
+    st["seats"][0].update(inside=False, escaped_round=4, keys=3, bars=2)
+    view["phase"].update(name="winners break the tie", may=[0], waiting_for=[0])
+    sent: list[str] = []
+
+    def fulfil_view(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(view))
+
+    def fulfil_submit(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data or "{}").get("text", ""))
+        route.fulfill(status=200, content_type="application/json", body='{"final": false}')
+
+    page.route_web_socket("**/ws/**", lambda ws: None)
+    page.route("**/view?*", fulfil_view)
+    page.route("**/submit?*", fulfil_submit)
+    page.goto(m["links"]["seats"][0])
+    wait_phase(page, "Winners break the tie")
+    tie = page.get_by_test_id("lo-tie").inner_text()
+    assert NAMES[1] in tie and NAMES[2] in tie
+    assert page.get_by_test_id("lo-vote-0").count() == 0  # only the tied players
+    page.get_by_test_id("lo-vote-2").click()
+    page.get_by_test_id("lo-vote-submit").click()
+    page.get_by_test_id("lo-msg-ok").filter(has_text=f"Vote {NAMES[2]}").wait_for()
+    assert sent == [f"Vote {NAMES[2]}"]
+    assert "escaped in round 4" in page.get_by_test_id("lo-seat-0").inner_text()
+    assert_ok(page, "the tie-break")
