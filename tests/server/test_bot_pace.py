@@ -147,6 +147,58 @@ def test_the_wait_is_drawn_from_the_match_chance(server: ServerProcess) -> None:
     assert max(abs(keyed[0][k] - keyed[2][k]) for k in keyed[0]) > 0.1
 
 
+def host(server: ServerProcess, created: dict[str, Any], action: str) -> None:
+    r = server.http.post(f"{server.url}/api/matches/{created['id']}/host/{action}",
+                         params={"token": created["tokens"]["host"]}, json={})
+    assert r.status_code == 200, r.text
+
+
+def test_a_pause_holds_a_waiting_bot_and_its_wait_resumes_with_the_phase(
+        server: ServerProcess) -> None:
+    """A bot whose drawn moment passes while the host has paused does not try to act in the
+    pause (which the engine refuses, and the bot would lose its turn); after the resume it
+    acts at its drawn offset of the phase, which the pause shifted like every clock."""
+    created = create(server, "toy", HUMAN_BOTS, seed=31, scale=TOY_SCALE,
+                     config={"rounds": 1})
+    host(server, created, "pause")
+    time.sleep(2.2)  # past the longest drawn wait (9 s x 0.2)
+    assert not any(e["kind"] == "submit" for e in events(server, created))
+    host(server, created, "resume")
+    acts = bot_acts(wait_finished(server, created, timeout=8))
+    assert len(acts) == 4
+    low, high = TOY.bot_think_time(None, 0)  # type: ignore[arg-type]
+    for a in acts:
+        expected = drawn(31, a.phase_no, a.seat, low, high, TOY_SCALE, a.limit)
+        assert expected - 0.01 <= a.offset <= expected + LATENCY, (a, expected)
+        assert abs(a.charged - a.offset) < 1e-6, a
+
+
+def test_a_restart_keeps_a_waiting_bot_to_its_drawn_moment(tmp_path: Path) -> None:
+    """A bot move decided but not yet due is not stored (only inputs are): the restarted
+    server decides it again and draws the same wait from the match's chance, so the bot still
+    acts at its drawn offset of the phase, neither at once nor a whole wait later."""
+    scale, seed = 0.4, 34  # seed 34 draws 8.2 s and 8.9 s for the study: 3.3 s and 3.5 s
+    proc = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", tmp_path / "server.log").start()
+    try:
+        created = create(proc, "toy", HUMAN_BOTS, seed=seed, scale=scale)
+        time.sleep(0.3)
+        proc.kill()
+        proc.start()
+        deadline = time.monotonic() + 10
+        while len(acts := bot_acts(events(proc, created))) < 2:
+            assert time.monotonic() < deadline, "the bots did not act after the restart"
+            time.sleep(0.05)
+        low, high = TOY.bot_think_time(None, 0)  # type: ignore[arg-type]
+        for a in acts[:2]:
+            assert a.phase == "study"
+            expected = drawn(seed, a.phase_no, a.seat, low, high, scale, a.limit)
+            assert expected > 3.0
+            assert expected - 0.01 <= a.offset <= expected + LATENCY, (a, expected)
+        host(proc, created, "end")
+    finally:
+        proc.stop()
+
+
 # ----------------------------------------------------------------------------- Lockmaker
 LM_SCALE = 0.04
 LM_ROUND = "......\n......\n......\npieces: H2,V2\n"
