@@ -9,6 +9,7 @@ of the ``phase_started`` it answers, both stamped by the server's own clock.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from arena.core.match import MatchSettings
 from arena.games.lockmaker import GAME as LOCKMAKER
 from arena.games.lockmaker.bot import cached_solve, solution_text
 from arena.games.lockmaker.lockfile import read_lock
+from arena.games.lockmaker.notation import replay
+from arena.games.lockmaker.position import Position
 from server.serverproc import ServerProcess
 from toygame import TOY
 
@@ -107,12 +110,14 @@ def drawn(seed: int, phase_no: int, seat: int, low: float, high: float, scale: f
 def create(server: ServerProcess, game: str, seats: list[dict[str, Any]], seed: int,
            scale: float, config: dict[str, Any] | None = None) -> dict[str, Any]:
     # ``ServerProcess.create`` defaults to instant bots: say "human" explicitly.
-    return server.create(game, seats=seats, seed=seed, config=config,
+    created: dict[str, Any] = server.create(game, seats=seats, seed=seed, config=config,
                          settings={"bot_pace": "human", "time_scale": scale})
+    return created
 
 
 # ----------------------------------------------------------------------------- toy game
 TOY_SCALE = 0.2  # the toy's think time is the default 3-9 s: 0.6-1.8 s here
+TOY_RANGE = TOY.bot_think_time(TOY.initial_state(TOY.default_config(), random.Random(0)), 0)
 
 
 def test_human_pace_bots_take_seconds_per_decision_within_the_phase(
@@ -121,7 +126,7 @@ def test_human_pace_bots_take_seconds_per_decision_within_the_phase(
                      config={"rounds": 1})
     acts = bot_acts(wait_finished(server, created, timeout=30))
     assert len(acts) == 4  # two seats, study and one pick
-    low, high = TOY.bot_think_time(None, 0)  # type: ignore[arg-type]
+    low, high = TOY_RANGE
     for a in acts:
         # Seconds, not milliseconds: at least the low end of the range in match time.
         assert a.offset >= low * TOY_SCALE - 0.01, a
@@ -166,7 +171,7 @@ def test_a_pause_holds_a_waiting_bot_and_its_wait_resumes_with_the_phase(
     host(server, created, "resume")
     acts = bot_acts(wait_finished(server, created, timeout=8))
     assert len(acts) == 4
-    low, high = TOY.bot_think_time(None, 0)  # type: ignore[arg-type]
+    low, high = TOY_RANGE
     for a in acts:
         expected = drawn(31, a.phase_no, a.seat, low, high, TOY_SCALE, a.limit)
         assert expected - 0.01 <= a.offset <= expected + LATENCY, (a, expected)
@@ -188,7 +193,7 @@ def test_a_restart_keeps_a_waiting_bot_to_its_drawn_moment(tmp_path: Path) -> No
         while len(acts := bot_acts(events(proc, created))) < 2:
             assert time.monotonic() < deadline, "the bots did not act after the restart"
             time.sleep(0.05)
-        low, high = TOY.bot_think_time(None, 0)  # type: ignore[arg-type]
+        low, high = TOY_RANGE
         for a in acts[:2]:
             assert a.phase == "study"
             expected = drawn(seed, a.phase_no, a.seat, low, high, scale, a.limit)
@@ -204,10 +209,20 @@ LM_SCALE = 0.04
 LM_ROUND = "......\n......\n......\npieces: H2,V2\n"
 LM_LOCKS = {"H2": "......\naa....\n.KK..@\n", "V2": "......\na.....\naKK..@\n"}
 """The human's lock for the piece the bot leaves it (one move each: K R2)."""
-LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "build": 60,
+LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "build": 30,
              "decide": 30}
 """One tiny round; short study, draft and build (the bot's wait is capped at 60 % of each);
 the solve phase keeps its 300 s (12 s here) so the bot's 40-150 s solve draw fits whole."""
+
+
+def padded(lock: Position, answer: str) -> str:
+    """``answer`` with the key moved there and back first: two moves more, still solving."""
+    for there, back in ("LR", "RL", "UD", "DU"):
+        text = f"K {there}1, K {back}1, {answer}"
+        rep = replay(lock, text)
+        if rep.error is None and rep.final.solved:
+            return text
+    raise AssertionError(f"no padding for {answer!r}")
 
 
 class LockmakerHuman:
@@ -215,7 +230,11 @@ class LockmakerHuman:
     build a one-move lock, solve the bot's lock at once (the solver gives the answer),
     countersolve its own lock."""
 
-    def __init__(self, server: ServerProcess, created: dict[str, Any]) -> None:
+    def __init__(self, server: ServerProcess, created: dict[str, Any], *, pad: bool = False
+                 ) -> None:
+        """``pad``: solve the bot's lock in two moves more than needed (the key there and
+        back first), so the bot has a countersolve in fewer moves to make (LM-17)."""
+        self.pad = pad
         self.server = server
         self.created = created
         self.token = created["tokens"]["seats"][0]
@@ -268,7 +287,8 @@ class LockmakerHuman:
         elif name == "solve":
             shown = next(e for e in self.log if e["kind"] == "locks_shown")["data"]
             lock = read_lock(shown["lock_2"])
-            self.send(solution_text(lock, cached_solve(lock, 100_000)), no)
+            answer = solution_text(lock, cached_solve(lock, 100_000))
+            self.send(padded(lock, answer) if self.pad else answer, no)
         elif name == "decide":
             self.send("countersolve", no)
         elif name == "counter":
@@ -280,7 +300,7 @@ def test_lockmaker_human_faster_than_the_bots_drawn_solve_time_gets_the_point(
     """LM-19's "faster" point and LM-17's countersolve window against a human-pace bot: the
     bot's solve time is its drawn wait, so a human quicker than that takes the point, and the
     human's countersolve window lasts as long as the bot's (drawn) solve time."""
-    seed = 5
+    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 1.9 s here
     created = create(server, "lockmaker", HUMAN_VS_BOT, seed=seed, scale=LM_SCALE,
                      config=LM_CONFIG)
     log = LockmakerHuman(server, created).play(timeout=60)
@@ -308,6 +328,28 @@ def test_lockmaker_human_faster_than_the_bots_drawn_solve_time_gets_the_point(
     for a in acts.values():
         assert 0.0 < a.offset < a.limit, a
         assert abs(a.charged - a.offset) < 1e-6, a
+
+
+def test_lockmaker_bot_countersolves_inside_its_own_window(server: ServerProcess) -> None:
+    """LM-17: both makers countersolve in one phase as long as the longer window; the bot's
+    pace is capped by its own window (the human's quick solve), not the phase's, so its
+    countersolve lands in time and scores as a human's would."""
+    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 1.9 s here
+    created = create(server, "lockmaker", HUMAN_VS_BOT, seed=seed, scale=LM_SCALE,
+                     config=LM_CONFIG)
+    log = LockmakerHuman(server, created, pad=True).play(timeout=60)
+    announced = next(e for e in log if e["kind"] == "solutions_announced")["data"]
+    human_time, bot_time = announced["seat_1"]["time"], announced["seat_2"]["time"]
+    decided = next(e for e in log if e["kind"] == "countersolve_decisions")["data"]
+    assert decided == {"seat_1": True, "seat_2": True}
+    counter = next(a for a in bot_acts(log) if a.phase == "counter")
+    bot_window = max(human_time, LOCKMAKER.default_config().min_counter)
+    assert counter.limit == pytest.approx(max(bot_window, bot_time), abs=1e-6)
+    assert counter.offset < bot_window, (counter, bot_window)
+    countersolved = {e["data"]["seat"]: e["data"] for e in log if e["kind"] == "countersolved"}
+    assert countersolved[1]["solved"] and countersolved[0]["solved"]
+    scored = next(e for e in log if e["kind"] == "round_scored")["data"]
+    assert "seat 2 countersolved in fewer moves: +1 (LM-17)" in scored["notes"]
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -339,6 +381,6 @@ def test_simulate_command_records_instant_bots(monkeypatch: pytest.MonkeyPatch,
         return real(*args, **kwargs)
 
     monkeypatch.setattr(driver, "simulate", spy)
-    assert main(["simulate", "paint", "--seed", "3", "--json"]) == 0
+    assert main(["simulate", "lockedout", "--seed", "3", "--json"]) == 0
     assert seen and seen[0] is not None and seen[0].bot_pace == "instant"
     capsys.readouterr()

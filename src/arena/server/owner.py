@@ -257,14 +257,18 @@ class MatchOwner:
     def _wait(self, move: BotMove, state: Any) -> float:
         """G-11: when a bot at human pace answers: the phase start plus a think time drawn from
         the match's chance (so a replay or a restarted server agrees), scaled like the match's
-        clocks, and never later than 60 % of the phase's time limit so a bot does not lose to
-        its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
-        charged exactly this wait. Returned as seconds after the phase start."""
+        clocks, and never later than 60 % of the phase's time limit (or of the seat's own
+        window inside it, :meth:`Game.bot_time_limit`) so a bot does not lose to its own pace.
+        Lockmaker's solve time is measured from the phase start, so the bot is charged
+        exactly this wait. Returned as seconds after the phase start."""
         m = self.match
         low, high = m.game.bot_think_time(state, move.seat)
         draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
         wait = draw * m.settings.time_scale
         limit = m.deadline - m.phase_start
+        own = m.game.bot_time_limit(state, move.seat)
+        if own is not None and own > 0:
+            limit = min(limit, own) if limit > 0 else own
         if limit > 0:
             wait = min(wait, 0.6 * limit)
         return wait
