@@ -58,7 +58,8 @@ def _simulate(args: argparse.Namespace) -> int:
     config = game.make_config(values)
     if args.seed is None:
         args.seed = rngmod.fresh_seed()
-    match = simulate(game, args.seed, config, MatchSettings())
+    # G-11: a simulation has no wall clock to wait on; its record says so.
+    match = simulate(game, args.seed, config, MatchSettings(bot_pace="instant"))
     result = match.result
     assert result is not None
     out = {

@@ -106,8 +106,12 @@ def simulate(
     settings: MatchSettings | None = None,
     bots: Collection[int] | None = None,
 ) -> Match:
-    """Play a whole match with bots on a simulated clock, through the live engine."""
+    """Play a whole match with bots on a simulated clock, through the live engine.
+
+    Bots act at once whatever ``settings.bot_pace`` says (G-11: a simulation has no wall
+    clock to wait on); without settings the match is recorded as instant."""
     clock = ManualClock(0.0)
+    settings = settings or MatchSettings(bot_pace="instant")
     match = Match(game, config or game.default_config(), seed, clock, settings)
     seats = range(match.seats) if bots is None else bots
     tracker = BotTracker()

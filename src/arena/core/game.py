@@ -265,6 +265,12 @@ class Game(ABC, Generic[S, C]):
         decision (low, high): a bot at human pace waits a time drawn in this range (G-11)."""
         return (3.0, 9.0)
 
+    def bot_time_limit(self, state: S, seat: int) -> float | None:
+        """Real seconds after the phase start by which ``seat`` must have acted, when its own
+        window inside the phase ends before the phase does (Lockmaker's countersolves share
+        one phase, each in its own window, LM-17); None: the phase's limit (G-11)."""
+        return None
+
     def random_submission(self, state: S, seat: int, rng: random.Random) -> str | None:
         """A random legal submission, for the conformance suite; defaults to the bot's."""
         return self.bot(state, seat, rng)

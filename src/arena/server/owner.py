@@ -102,7 +102,10 @@ class MatchOwner:
         self.subscribers: set[Subscriber] = set()
         self.tracker = BotTracker()
         self.bot_errors: list[str] = []
-        # G-11: decided bot moves waiting for their drawn human time, by seat: (due, move).
+        # G-11: decided bot moves waiting for their drawn human time, by seat: (wait, move),
+        # the wait in real seconds after the phase start. Kept relative, so a pause (which
+        # shifts the phase start) holds the bot for as long as it holds the clock; never
+        # stored, since a restarted owner draws the same wait again from the match's chance.
         self.pending: dict[int, tuple[float, BotMove]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -239,8 +242,8 @@ class MatchOwner:
                 break
             if self._bots_pending():
                 continue
-            moments = [t for t in (self.match.next_deadline(),
-                                   *(due for due, _ in self.pending.values())) if t is not None]
+            moments = [t for t in (self.match.next_deadline(), *self._pending_dues())
+                       if t is not None]
             timeout = None if not moments else max(0.0, min(moments) - time.time()) + 0.002
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
@@ -275,30 +278,48 @@ class MatchOwner:
                     self._commit()
             else:
                 for move in moves:
-                    self.pending[move.seat] = (self._due(move, frozen[0]), move)
+                    self.pending[move.seat] = (self._wait(move, frozen[0]), move)
 
-    def _due(self, move: BotMove, state: Any) -> float:
+    def _wait(self, move: BotMove, state: Any) -> float:
         """G-11: when a bot at human pace answers: the phase start plus a think time drawn from
         the match's chance (so a replay or a restarted server agrees), scaled like the match's
-        clocks, and never later than 60 % of the phase's time limit so a bot does not lose to
-        its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
-        charged exactly this wait."""
+        clocks, and never later than 60 % of the phase's time limit (or of the seat's own
+        window inside it, :meth:`Game.bot_time_limit`) so a bot does not lose to its own pace.
+        Lockmaker's solve time is measured from the phase start, so the bot is charged
+        exactly this wait. Returned as seconds after the phase start."""
         m = self.match
         low, high = m.game.bot_think_time(state, move.seat)
         draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
         wait = draw * m.settings.time_scale
         limit = m.deadline - m.phase_start
+        own = m.game.bot_time_limit(state, move.seat)
+        if own is not None and own > 0:
+            limit = min(limit, own) if limit > 0 else own
         if limit > 0:
             wait = min(wait, 0.6 * limit)
-        return m.phase_start + wait
+        return wait
+
+    def _pending_dues(self) -> list[float]:
+        """When the waiting bot moves are due; none while the match is paused (the resume
+        wakes the scheduler, and shifts the phase start the waits count from)."""
+        m = self.match
+        if m.paused_at is not None:
+            return []
+        return [m.phase_start + wait for wait, move in self.pending.values()
+                if move.phase_no == m.phase_no]
 
     def _due_moves(self) -> list[BotMove]:
+        m = self.match
         now = time.time()
-        due = [move for when, move in self.pending.values()
-               if when <= now or move.phase_no != self.match.phase_no]
+        stale = [seat for seat, (_, move) in self.pending.items() if move.phase_no != m.phase_no]
+        for seat in stale:
+            del self.pending[seat]
+        if m.paused_at is not None or m.finished:
+            return []
+        due = [move for wait, move in self.pending.values() if m.phase_start + wait <= now]
         for move in due:
-            self.pending.pop(move.seat, None)
-        return [move for move in due if move.phase_no == self.match.phase_no]
+            del self.pending[move.seat]
+        return due
 
     def _seats_to_think(self) -> list[int]:
         return [s for s in bots_to_think(self.match, self.bots, self.tracker)

@@ -193,6 +193,15 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return {"build": (90.0, 240.0), "solve": (40.0, 150.0), "counter": (30.0, 120.0),
                 "draft": (5.0, 20.0)}.get(state.stage, (3.0, 9.0))
 
+    def bot_time_limit(self, state: LMState, seat: int) -> float | None:
+        """G-11: a countersolving maker's own window (LM-17; a forced one, LM-18, runs through
+        the pick and decide phases), which may end before the shared phase does."""
+        if state.stage == "counter":
+            return state.counter_windows[seat]
+        if state.stage in ("pick", "decide") and state.forced_active(seat):
+            return state.forced_left[seat]
+        return None
+
     def phase(self, state: LMState) -> PhaseSpec | None:
         c = state.config
         st = state.stage
