@@ -72,8 +72,14 @@ def test_a_bot_takes_a_seat_and_the_match_goes_on(server: ServerProcess) -> None
     assert r.status_code == 200 and r.json()["link"] is None
     assert server.http.get(base + "/view", params={"token": s1}).status_code == 403
     server.http.post(base + "/submit", params={"token": s0}, json={"text": "ready", "final": True})
-    server.http.post(base + "/submit", params={"token": s0}, json={"text": "3", "final": True})
-    for _ in range(100):
+    for _ in range(200):  # the bot, now in seat 2, ends the study with its own "ready"
+        view = server.http.get(base + "/view", params={"token": s0}).json()
+        if view["phase"] and view["phase"]["name"] == "pick":
+            break
+        time.sleep(0.05)
+    r = server.http.post(base + "/submit", params={"token": s0}, json={"text": "3", "final": True})
+    assert r.status_code == 200, r.text
+    for _ in range(200):
         info = server.http.get(base).json()
         if info["status"] == "finished":
             break

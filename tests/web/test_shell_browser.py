@@ -57,8 +57,12 @@ def test_human_plays_toy_match_against_bot(page: Any, live_server: str, new_matc
         page.get_by_test_id("status").filter(has_text="Sent: 3").wait_for()
         page.get_by_test_id("private").get_by_text("3").first.wait_for()
         page.screenshot(path=str(screenshot_dir / "shell_toy.png"), full_page=True)
+        before = page.evaluate("() => window.Arena.state.view.phase.no")
         page.get_by_test_id("confirm").click()
-        page.get_by_test_id("status").filter(has_text="Confirmed").wait_for()
+        # Confirming ends the phase (the bot is final already, G-4); the "Confirmed" note
+        # belongs to the phase that just ended, so the page moves on instead of keeping it.
+        page.wait_for_function("n => { const v = window.Arena.state.view;"
+                               " return !!v.result || (v.phase && v.phase.no > n); }", arg=before)
     result = page.get_by_test_id("result")
     result.wait_for(state="visible")
     assert "wins" in result.inner_text()
