@@ -231,7 +231,9 @@ function Prefs() {
 function Header() {
   const v = S.view;
   const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host" : "Spectator";
-  const prompt = v && v.phase && !v.result ? v.phase.prompt : "";
+  // A game with a board says on the board what to do; its notation prompt stays in the drawer.
+  const impl = gameImpl();
+  const prompt = v && v.phase && !v.result && !(impl && impl.Board) ? v.phase.prompt : "";
   return html`
     <header class="match-head" data-testid="match-head">
       <div class="mh-title">
@@ -254,7 +256,9 @@ function TurnBanner() {
   const me = v.seats[v.you] || {};
   if (me.final) return html`<p class="turn done" data-testid="own-status">Your submission is final. Waiting for the phase to end.</p>`;
   if (me.acted) return html`<p class="turn done" data-testid="own-status">Submitted — you can change it until the phase ends.</p>`;
-  if (yourMove(v)) return html`<p class="turn yours" data-testid="own-status">Your move${v.phase.prompt ? html`: <${RuleText} text=${v.phase.prompt}/>` : ""}</p>`;
+  const impl = gameImpl();
+  const words = impl && impl.Board ? phaseWords(v) : v.phase.prompt;
+  if (yourMove(v)) return html`<p class="turn yours" data-testid="own-status">Your move${words ? html`: <${RuleText} text=${words}/>` : ""}</p>`;
   return html`<p class="turn" data-testid="own-status">Nothing to do in this phase; waiting for the others.</p>`;
 }
 
