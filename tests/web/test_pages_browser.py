@@ -184,3 +184,36 @@ def test_every_match_page_passes_the_checks_as_every_role(sized: Any, game: str,
         sized.locator("[data-testid=conn][data-state=live]").wait_for()
         sized.get_by_test_id("game-root").wait_for()
         assert_page_ok(sized, f"{game} as {role}", with_axe=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_results_screen_explains_the_result(page: Any, game: str, new_match: Any,
+                                            live_process: Any) -> None:
+    """Issue 15 point 5: the winner in words, every seat's score, how it was decided (the
+    rounds, bouts or vote in words), a replay from the start; all checks pass."""
+    seats = 6 if game == "lockedout" else 2
+    config = {"max_rounds": 2} if game == "lockedout" else {}
+    # Feather runs on its clock whatever the bots do: shrink its ticks (G-5).
+    settings = {"time_scale": 0.02} if game == "feather" else {}
+    m = new_match(game, seats=[{"name": f"Bot {i + 1}", "bot": True} for i in range(seats)],
+                  config=config, settings=settings)
+    info: dict[str, Any] = {}
+    for _ in range(600):
+        info = live_process.http.get(f"{live_process.url}/api/matches/{m['id']}").json()
+        if info["status"] == "finished":
+            break
+        page.wait_for_timeout(100)  # polling the server, not the page
+    assert info["status"] == "finished"
+    page.goto(m["links"]["spectator"])
+    result = page.get_by_test_id("result")
+    result.wait_for()
+    winner = info["result"]["winner"]
+    expected = "No single winner" if winner is None else f"Bot {winner + 1} wins"
+    assert page.get_by_test_id("winner").inner_text() in (expected, "Both seats lose")
+    rows = page.get_by_test_id("result-table").locator("tbody tr")
+    assert rows.count() == seats
+    if game != "feather":
+        assert page.get_by_test_id("result-breakdown").locator("li").count() >= 1
+    assert_page_ok(page, f"{game} results", with_axe=True)
+    page.get_by_test_id("result-replay").click()
+    page.get_by_test_id("replay-banner").wait_for()

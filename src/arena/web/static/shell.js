@@ -476,16 +476,51 @@ function Private() {
   return blocks.length ? html`${blocks}` : html`<p class="muted">Nothing private yet.</p>`;
 }
 
+/* Game events that score a round, a bout or the match: the results screen lists them in words
+   as the breakdown of how the match was decided (issue 15 point 5). */
+const BREAKDOWN = new Set(["round_scored", "bout_settled", "round_over", "session_over", "grids_full",
+  "vault_done", "vote_counted", "ec_chosen", "escaped"]);
+
+function detailWords(key) { return capital(String(key).replace(/_/g, " ")); }
+
+/* The game's result details as a table, one row per seat where a value is per seat. */
+function DetailTable({ result, seats }) {
+  const d = result.detail && typeof result.detail === "object" ? result.detail : {};
+  const cols = [];
+  for (const [k, val] of Object.entries(d)) {
+    if (Array.isArray(val) && val.length === seats && val.every((x) => x === null || typeof x !== "object")) {
+      cols.push([detailWords(k), (i) => (typeof val[i] === "number" ? fmtNum(val[i]) : String(val[i] ?? ""))]);
+    } else if (Array.isArray(val) && val.length === seats && val.every((x) => x && typeof x === "object")) {
+      for (const sub of Object.keys(val[0])) cols.push([detailWords(sub), (i) => { const x = val[i][sub]; return typeof x === "number" ? fmtNum(x) : String(x ?? ""); }]);
+    }
+  }
+  const lists = Object.entries(d).filter(([k, val]) => Array.isArray(val) && val.length !== seats && val.every((x) => typeof x === "number"));
+  return html`<table class="result-table" data-testid="result-table" tabindex="0">
+    <thead><tr><th scope="col">Seat</th><th scope="col">Score</th>${cols.map(([t]) => html`<th scope="col">${t}</th>`)}</tr></thead>
+    <tbody>${result.scores.map((x, i) => html`<tr class=${result.winner === i ? "won" : ""}>
+      <th scope="row">${seatName(i)}${result.winner === i ? " (winner)" : ""}</th><td>${fmtNum(x)}</td>${cols.map(([, f]) => html`<td>${f(i)}</td>`)}</tr>`)}</tbody>
+  </table>
+  ${lists.map(([k, val]) => html`<p class="small">${detailWords(k)}: ${val.map((i) => seatName(i)).join(", ") || "none"}</p>`)}`;
+}
+
 function Result() {
   const v = S.view;
   if (!v || !v.result) return null;
   const r = v.result;
   const winner = r.winner == null ? (r.double_loss ? "Both seats lose" : "No single winner") : (r.winner === v.you ? "You win" : seatName(r.winner) + " wins");
+  const steps = S.events.filter((e) => BREAKDOWN.has(e.kind)).map((e) => describe(e)).filter((x) => x != null);
+  const replayFromStart = () => { showReplay(0); const el = document.querySelector("[data-testid=replay-panel]"); if (el) { el.open = true; el.scrollIntoView({ block: "nearest" }); } };
   return html`<section class="card result" data-testid="result">
     <p class="eyebrow">Result</p>
     <h2 data-testid="winner">${winner}</h2>
     <p data-testid="result-reason"><${RuleText} text=${capital(r.reason || "")}/></p>
-    ${r.scores ? html`<ul class="scores">${r.scores.map((x, i) => html`<li>${seatName(i)}: <b>${fmtNum(x)}</b></li>`)}</ul>` : ""}
+    ${r.scores ? html`<${DetailTable} result=${r} seats=${v.seats.length}/>` : ""}
+    ${steps.length ? html`<details class="breakdown" data-testid="result-breakdown" open>
+      <summary>How it was decided</summary>
+      <ol>${steps.map((t) => html`<li><${LogText} text=${t}/></li>`)}</ol></details>` : ""}
+    ${v.svg && !(gameImpl() && gameImpl().Board) ? html`<details data-testid="result-revealed"><summary>Everything that was hidden</summary>
+      <div class="svg-board" dangerouslySetInnerHTML=${{ __html: v.svg }}></div></details>` : ""}
+    <p class="control-row"><button type="button" class="secondary small" data-testid="result-replay" onClick=${replayFromStart}>Replay from the start</button></p>
     ${v.match.seed != null ? html`<p class="muted small">Seed ${String(v.match.seed)}</p>` : ""}
     ${v.role === "host" && !S.rematchUrl ? html`<p><button type="button" data-testid="rematch" onClick=${startRematch}>Rematch</button>
       <span class="muted small"> same seats and settings, a new seed</span></p>` : ""}
