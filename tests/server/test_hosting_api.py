@@ -129,3 +129,23 @@ def test_rematch_gives_each_link_its_new_link(server: ServerProcess) -> None:
     assert server.http.get(base + "/next", params={"token": m["tokens"]["seats"][1]}
                            ).status_code == 404  # the bot's seat has no link
     assert host_post(server, m, "rematch", {}).status_code == 422  # only one
+
+
+def test_a_seats_notes_are_its_own_and_survive(server: ServerProcess) -> None:
+    m = server.create("lockedout", seats=[{"name": n, "bot": False} for n in "ABCDEF"],
+                      settings={"time_scale": 50.0})
+    base = f"{server.url}/api/matches/{m['id']}/notes"
+    s0, s1 = m["tokens"]["seats"][:2]
+    assert server.http.get(base, params={"token": s0}).json()["notes"] is None
+    r = server.http.post(base, params={"token": s0}, json={"notes": {"C": ["1-1", "2-3"]}})
+    assert r.status_code == 200 and r.json()["notes"] == {"C": ["1-1", "2-3"]}
+    assert server.http.get(base, params={"token": s1}).json()["notes"] is None
+    for token in (m["tokens"]["spectator"], m["tokens"]["host"]):
+        assert server.http.get(base, params={"token": token}).status_code == 403
+    too_big = {"x": "y" * 20_000}
+    assert server.http.post(base, params={"token": s0}, json={"notes": too_big}
+                            ).status_code == 413
+    assert server.http.post(base, params={"token": s0}, json=[1]).status_code == 400
+    server.kill()
+    server.start()
+    assert server.http.get(base, params={"token": s0}).json()["notes"] == {"C": ["1-1", "2-3"]}

@@ -61,7 +61,7 @@ def wait_phase(page: Any, text: str, timeout: float = 60_000) -> None:
 
 
 def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new_match: Any,
-                                                screenshot_dir: Path) -> None:
+                                                screenshot_dir: Path, browser: Any) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     seats = [{"name": n, "bot": i > 0} for i, n in enumerate(NAMES)]
     m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0},
@@ -86,13 +86,26 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     assert dual["safe"] != target
     card = next(v for v in (1, 2, 3, 4) if v not in lock)
 
-    # The notes grid: strike a combination out; it survives a reload (kept in this browser).
+    # The notes grid: strike a combination out; it survives a reload and follows the seat to a
+    # second device (a fresh browser context: the server keeps the seat's notes).
     page.get_by_test_id(f"lo-safe-{target}").click()
     page.get_by_test_id(f"lo-note-{target}-1-1").click()
     assert page.get_by_test_id(f"lo-note-{target}-1-1").get_attribute("aria-pressed") == "true"
+    page.get_by_test_id("lo-notes-saved").filter(has_text="saved").wait_for()
     page.reload()
     page.get_by_test_id(f"lo-safe-{target}").click()
-    assert page.get_by_test_id(f"lo-note-{target}-1-1").get_attribute("aria-pressed") == "true"
+    page.locator(f"[data-testid=lo-note-{target}-1-1][aria-pressed=true]").wait_for()
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        other = phone.new_page()
+        other.goto(m["links"]["seats"][0])
+        other.get_by_test_id(f"lo-safe-{target}").click()
+        other.locator(f"[data-testid=lo-note-{target}-1-1][aria-pressed=true]").wait_for()
+        assert other.get_by_test_id(f"lo-note-{target}-1-2").get_attribute("aria-pressed") \
+            == "false"
+    finally:
+        phone.close()
+    page.bring_to_front()
 
     # A Dual from the bot's safe's own panel, naming the bot but on the bot's own side: it
     # will not happen, and both partners are told (LO-3).

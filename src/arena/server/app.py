@@ -110,6 +110,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/api/matches/{match_id}/host/spectators", hosting.spectators, methods=["POST"]),
         Route("/api/matches/{match_id}/host/rematch", hosting.rematch, methods=["POST"]),
         Route("/api/matches/{match_id}/next", hosting.next_match),
+        Route("/api/matches/{match_id}/notes", hosting.notes, methods=["GET", "POST"]),
         Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

@@ -9,7 +9,9 @@ log, so the replay shows it at its moment."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import secrets
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -185,3 +187,24 @@ async def next_match(request: Request) -> JSONResponse:
                 break
             return JSONResponse({"id": new_id, "url": _page(request, new_id, t.token)})
     raise ApiError(404, "host", "there is no place for this link in the rematch")
+
+
+MAX_NOTES = 16_384
+
+
+async def notes(request: Request) -> JSONResponse:
+    """A seat's private notes (issue 17): read with GET, replaced with POST ``{"notes": ...}``.
+    Only the seat's own link reads or writes them; they follow the player to another device."""
+    owner, access = await _owner(request)
+    if access.role != "seat" or access.seat is None:
+        raise ApiError(403, "access", "notes belong to a seat; this link is not a seat's")
+    store = store_of(request)
+    if request.method == "POST":
+        body = await read_json(request)
+        if not isinstance(body, dict) or "notes" not in body:
+            raise ApiError(400, "request", "send {\"notes\": ...}")
+        if len(json.dumps(body["notes"])) > MAX_NOTES:
+            raise ApiError(413, "request", f"notes are at most {MAX_NOTES} characters of JSON")
+        store.save_notes(owner.record.id, access.seat, body["notes"], time.time())
+    data, updated = store.notes(owner.record.id, access.seat)
+    return JSONResponse({"notes": data, "updated": updated})

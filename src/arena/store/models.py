@@ -53,3 +53,14 @@ class EventRow(Base):
     data: Mapped[str] = mapped_column(Text)
     to: Mapped[str | None] = mapped_column(Text, nullable=True)
     t: Mapped[float] = mapped_column(Double)
+
+
+class SeatNotesRow(Base):
+    """A seat's private notes, as the page sent them (JSON text); not part of the match."""
+
+    __tablename__ = "seat_notes"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    updated: Mapped[float] = mapped_column(Double)

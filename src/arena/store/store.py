@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.core.match import Event
-from arena.store.models import EventRow, MatchRow, TokenRow
+from arena.store.models import EventRow, MatchRow, SeatNotesRow, TokenRow
 
 StoredEvent = Event
 
@@ -201,6 +201,22 @@ class Store:
         with self.session() as s:
             rows = s.scalars(select(TokenRow).where(TokenRow.match_id == match_id))
             return [TokenRecord(r.token, r.match_id, r.role, r.seat) for r in rows]
+
+    # ------------------------------------------------------------------ notes
+    def notes(self, match_id: str, seat: int) -> tuple[Any, float]:
+        """A seat's notes and when they were saved (None, 0 if it has none)."""
+        with self.session() as s:
+            row = s.get(SeatNotesRow, (match_id, seat))
+            return (None, 0.0) if row is None else (json.loads(row.data), row.updated)
+
+    def save_notes(self, match_id: str, seat: int, data: Any, when: float) -> None:
+        text = json.dumps(data, separators=(",", ":"))
+        with self.session() as s, s.begin():
+            row = s.get(SeatNotesRow, (match_id, seat))
+            if row is None:
+                s.add(SeatNotesRow(match_id=match_id, seat=seat, data=text, updated=when))
+            else:
+                row.data, row.updated = text, when
 
     # ------------------------------------------------------------------ events
     def append_events(self, match_id: str, events: Sequence[Event]) -> None:

@@ -163,6 +163,9 @@ function makeApi(view, readOnly) {
     submit: readOnly ? refuse : (text, final, source) => submit(text, final, source),
     confirm: readOnly ? refuse : (source) => confirmFinal(source),
     setNotation(text) { S.notationDraft = text; update(); },
+    /* A seat's private notes, kept by the server so they follow the player (issue 17). */
+    loadNotes: () => call("GET", "/notes"),
+    saveNotes: (notes) => call("POST", "/notes", { notes }),
     showError(msg) { setMsg("board", false, msg); },
     seatName,
     fmtNum,

@@ -89,7 +89,9 @@ function Mark({ colour }) {
   return html`<span class="lo-mark-wrap"><span class="lo-mark" style=${"background:" + fill} aria-hidden="true"></span>${colour}</span>`;
 }
 
-/* ------------------------------------------------------------------ notes (this browser) */
+/* ------------------------------------------------------------------ notes
+   A seat's notes live on the server (they follow the player to another device); this browser
+   keeps a copy so a page without a connection still shows them. */
 function notesKey(view, api) {
   const id = (view.match && view.match.id) || "match";
   const who = api.seat != null ? "seat" + api.seat : (api.role || "viewer");
@@ -100,27 +102,38 @@ function loadNotes(key) {
   try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; }
 }
 
-function useNotes(key) {
+function useNotes(key, api) {
   const [notes, setNotes] = useState(() => loadNotes(key));
+  const [saved, setSaved] = useState("");
+  const server = api.seat != null && !api.replay && typeof api.loadNotes === "function";
   useEffect(() => {
-    const onStorage = (e) => { if (e.key === key) setNotes(loadNotes(key)); };
-    window.addEventListener("storage", onStorage);
-    return () => window.removeEventListener("storage", onStorage);
+    if (!server) return;
+    api.loadNotes().then((r) => {
+      if (r.ok && r.notes && typeof r.notes === "object") {
+        setNotes(r.notes);
+        try { localStorage.setItem(key, JSON.stringify(r.notes)); } catch (e) { /* private mode */ }
+      }
+    });
   }, [key]);
+  const store = (next) => {
+    setNotes(next);
+    try { localStorage.setItem(key, JSON.stringify(next)); } catch (e) { /* private mode */ }
+    if (server) {
+      setSaved("saving…");
+      api.saveNotes(next).then((r) => setSaved(r.ok ? "saved" : "not saved: " + r.error));
+    }
+  };
   const toggle = (safe, combo) => {
     const cur = new Set(notes[safe] || []);
     if (cur.has(combo)) cur.delete(combo); else cur.add(combo);
-    const next = Object.assign({}, notes, { [safe]: Array.from(cur).sort() });
-    setNotes(next);
-    try { localStorage.setItem(key, JSON.stringify(next)); } catch (e) { /* private mode */ }
+    store(Object.assign({}, notes, { [safe]: Array.from(cur).sort() }));
   };
   const clear = (safe) => {
     const next = Object.assign({}, notes);
     delete next[safe];
-    setNotes(next);
-    try { localStorage.setItem(key, JSON.stringify(next)); } catch (e) { /* private mode */ }
+    store(next);
   };
-  return { notes, toggle, clear };
+  return { notes, toggle, clear, saved };
 }
 
 /* ------------------------------------------------------------------ the plan */
@@ -350,10 +363,11 @@ function SafeGrid({ st, api, hist, lightsOf, selected, onSelect, combos }) {
   </div>`;
 }
 
-function NotesGrid({ safe, notes, toggle, clear, announced, possible }) {
+function NotesGrid({ safe, notes, toggle, clear, announced, possible, saved }) {
   const struck = new Set(notes[safe] || []);
   return html`<div class="lo-notes" data-testid="lo-notes">
-    <h4>Notes for Safe ${safe} <span class="muted small">(tap a combination to strike it out; kept in this browser)</span></h4>
+    <h4>Notes for Safe ${safe} <span class="muted small">(tap a combination to strike it out; kept with your seat, on any device)</span>
+      ${saved ? html` <span class="small muted" data-testid="lo-notes-saved" role="status">${saved}</span>` : ""}</h4>
     <div class="lo-notes-grid" role="group" aria-label=${"Notes for Safe " + safe}>
       <span class="lo-nh" aria-hidden="true"></span>
       ${VALUES.map((r) => html`<span class="lo-nh" aria-hidden="true">R${r}</span>`)}
@@ -428,7 +442,7 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
       <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
     ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
-    <${NotesGrid} safe=${safe} notes=${notesApi.notes} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>
+    <${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>
   </section>`;
 }
 
@@ -517,7 +531,7 @@ function Board({ view, api }) {
   const st = view.state || {};
   const [selected, setSelected] = useState(null);
   const [planState, setPlanState] = useState({ phase: null, plan: emptyPlan() });
-  const notesApi = useNotes(notesKey(view, api));
+  const notesApi = useNotes(notesKey(view, api), api);
   if (!st.seats || !st.safes) return html`<p class="muted">Loading the vault…</p>`;
   injectStyle();
   const phaseNo = view.phase ? view.phase.no : null;
