@@ -252,6 +252,16 @@ class Game(ABC, Generic[S, C]):
         A bot should decide from what its seat may see; it is handed the state for speed.
         """
 
+    def host_options(self, state: S) -> dict[str, tuple[bool, str]]:
+        """Switches the host may flip during a live match, by name: (value, words for the host
+        page). LO-12: the seats' helper of Locked Out! and Boxes. None by default."""
+        return {}
+
+    def set_host_option(self, state: S, name: str, value: bool) -> S:
+        """The state with option ``name`` set; a game without it refuses (the engine checks
+        ``host_options`` first, so this is reached only for a known name)."""
+        raise RuleError("host", f"this game has no option called {name!r}")
+
     def chat_channels(self, state: S) -> list[ChatChannel]:
         """The private channels the rules open now (G-13, LO-12); none by default."""
         return []

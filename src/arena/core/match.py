@@ -38,7 +38,7 @@ HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
 Viewer = int | Literal["host", "spectator"]
 
-INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note"})
+INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note", "host_option"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
@@ -390,6 +390,9 @@ class Match:
             "svg": svg,
             "result": None if self.result is None else self.result.to_json(),
             "chat": self.chat_channels(viewer),
+            "host_options": None if viewer != HOST or self.finished else {
+                k: {"value": v, "label": label}
+                for k, (v, label) in self.game.host_options(self.state).items()},
         }
 
     # ------------------------------------------------------------------ chat (G-13, LO-12)
@@ -474,6 +477,19 @@ class Match:
         public = bool(data.get("public", False))
         return self._emit("host_note", data, None if public else frozenset(), self.clock.now())
 
+    def host_option(self, name: str, value: bool) -> Event:
+        """The host flips one of the game's live switches (LO-12's helper for seats)."""
+        if self.finished:
+            raise RuleError("host", "the match is over")
+        options = self.game.host_options(self.state)
+        if name not in options:
+            raise RuleError("host", f"this game has no option called {name!r}")
+        if options[name][0] == value:
+            raise RuleError("host", f"{options[name][1]} is already {'on' if value else 'off'}")
+        self.state = self.game.set_host_option(self.state, name, value)
+        return self._emit("host_option", {"name": name, "value": value,
+                                          "label": options[name][1]}, None, self.clock.now())
+
     # ------------------------------------------------------------------ replay
     def inputs(self) -> list[Event]:
         return [e for e in self.log if e.kind in INPUT_KINDS]
@@ -541,6 +557,8 @@ class Match:
             self.mute(str(data["channel"]), bool(data["muted"]))
         elif event.kind == "host_note":
             self.host_note(dict(data))
+        elif event.kind == "host_option":
+            self.host_option(str(data["name"]), bool(data["value"]))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 

@@ -300,6 +300,11 @@ async def host_action(request: Request) -> JSONResponse:
         elif action == "end":
             reason = str(body.get("reason") or "ended by the host")[:200]
             m.end(reason)
+        elif action == "option":
+            value = body.get("value")
+            if not isinstance(value, bool) or not isinstance(body.get("name"), str):
+                raise ApiError(400, "request", "send {\"name\": option, \"value\": true|false}")
+            m.host_option(body["name"], value)
         elif action == "mute":
             muted = body.get("muted", True)
             if not isinstance(muted, bool):

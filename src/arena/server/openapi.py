@@ -84,7 +84,8 @@ SPEC: dict[str, Any] = {
             "host only: pause, resume, extend ({\"seconds\": n}), end ({\"reason\": s}) or "
             "mute ({\"channel\": c, \"muted\": true|false})",
             [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
-                           "schema": {"enum": ["pause", "resume", "extend", "end", "mute"]}}],
+                           "schema": {"enum": ["pause", "resume", "extend", "end", "mute",
+                                                "option"]}}],
             {"type": "object"})},
     },
 }

@@ -260,6 +260,14 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         fact = sealed_fact(state, seat)
         return [fact] if fact else []
 
+    def host_options(self, state: BoxesState) -> dict[str, tuple[bool, str]]:
+        return {"odds_helper": (state.config.odds_helper, "The odds helper for seats (LO-12)")}
+
+    def set_host_option(self, state: BoxesState, name: str, value: bool) -> BoxesState:
+        if name != "odds_helper":
+            return super().set_host_option(state, name, value)
+        return replace(state, config=replace(state.config, odds_helper=value))
+
     def render_svg(self, state: BoxesState, viewer: int | None) -> str | None:
         return render_boards(state)
 

@@ -433,6 +433,14 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             return "LO-12: you have escaped, so you may not message the seats still inside"
         return None
 
+    def host_options(self, state: LockedOutState) -> dict[str, tuple[bool, str]]:
+        return {"helper": (state.config.helper, "The deduction helper for seats (LO-12)")}
+
+    def set_host_option(self, state: LockedOutState, name: str, value: bool) -> LockedOutState:
+        if name != "helper":
+            return super().set_host_option(state, name, value)
+        return replace(state, config=replace(state.config, helper=value))
+
     def render_svg(self, state: LockedOutState, viewer: int | None) -> str | None:
         return render_vault(state, viewer)
 

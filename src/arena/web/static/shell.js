@@ -361,6 +361,11 @@ function HostControls() {
       <button type="button" class="secondary" data-testid="host-extend" onClick=${() => act("extend")}>Extend</button>
       <button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>
     </div>
+    ${v.host_options && Object.keys(v.host_options).length ? html`<div class="control-row host-options">
+      ${Object.entries(v.host_options).map(([name, o]) => html`<label class="check">
+        <input type="checkbox" data-testid=${"host-option-" + name} checked=${o.value}
+          onChange=${async (e) => { const r = await call("POST", "/host/option", { name, value: e.currentTarget.checked }); S.hostError = r.ok ? "" : r.error; update(); }}/>
+        <${RuleText} text=${o.label}/></label>`)}</div>` : ""}
     <p class="error-text" data-testid="host-error" role="alert">${S.hostError ? html`<${ErrorText} message=${S.hostError}/>` : ""}</p>
     <${HostLinks}/>
   </section>`;
@@ -577,6 +582,7 @@ function describe(e) {
     case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
     case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
     case "chat": return null; // shown in the chat panel
+    case "host_option": return "The host turned " + (d.label || d.name).replace(/ \(.*\)$/, "").toLowerCase() + (d.value ? " on." : " off.");
     case "host_note":
       if (d.what === "seat") return "The host handed " + seatName(d.seat) + "'s seat to " + (d.bot ? "a bot." : "a person.");
       if (d.what === "reissue") return "You gave " + seatName(d.seat) + " a new link.";
