@@ -451,6 +451,8 @@ function Board({ view, api }) {
   const isSeat = you != null && st.seats && st.seats[you];
 
   const send = (text) => api.submit(text, false, "feather");
+  // Ready is final: the study phase ends early once both seats are final (G-4).
+  const ready = () => api.submit("ready", true, "feather");
   // Drop choices that no longer exist (a new session has other buckets, an objective was taken).
   const valid = (x) => {
     if (!isSeat) return EMPTY;
@@ -527,7 +529,7 @@ function Board({ view, api }) {
 
   // Keyboard shortcuts: the latest handlers are read through a ref, the listener stays put.
   const keys = useRef(null);
-  keys.current = { canAct, step, choices, pick, chooseVerb, clear: () => { setD(EMPTY); setHint(""); }, pass: () => send("pass"), queued: queuedText(view, you), ready: () => send("ready"), study: st.stage === "study" && you != null && !api.replay };
+  keys.current = { canAct, step, choices, pick, chooseVerb, clear: () => { setD(EMPTY); setHint(""); }, pass: () => send("pass"), queued: queuedText(view, you), ready, study: st.stage === "study" && you != null && !api.replay };
   useEffect(() => {
     const onKey = (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -589,7 +591,7 @@ function Board({ view, api }) {
 
   const study = st.stage === "study" && you != null && !api.replay && api.role === "seat" && view.phase ? html`<section class="lf-panel lf-actions" data-testid="feather-controls">
     <p>Study time: look at the buckets, basins and objectives of ${(st.session || {}).name || "this session"}. The session starts when both seats are ready or the time is up.</p>
-    <button type="button" data-testid="feather-ready" aria-keyshortcuts="r" onClick=${() => send("ready")}>Ready <span class="lf-key" aria-hidden="true">r</span></button>
+    <button type="button" data-testid="feather-ready" aria-keyshortcuts="r" onClick=${ready}>Ready <span class="lf-key" aria-hidden="true">r</span></button>
     <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
   </section>` : "";
 
