@@ -38,7 +38,7 @@ HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
 Viewer = int | Literal["host", "spectator"]
 
-INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute"})
+INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
@@ -467,6 +467,13 @@ class Match:
             self.muted.discard(channel)
         self._emit("mute", {"channel": channel, "muted": muted}, None, self.clock.now())
 
+    def host_note(self, data: dict[str, Any]) -> Event:
+        """A fact of the hosting kept in the log: a seat handed to a bot or to a person
+        (public), a seat's link reissued (host only). It changes no rule state; it is an input
+        so that a replay and a restart rebuild the same log."""
+        public = bool(data.get("public", False))
+        return self._emit("host_note", data, None if public else frozenset(), self.clock.now())
+
     # ------------------------------------------------------------------ replay
     def inputs(self) -> list[Event]:
         return [e for e in self.log if e.kind in INPUT_KINDS]
@@ -532,6 +539,8 @@ class Match:
                       str(data["channel"]), str(data["text"]))
         elif event.kind == "mute":
             self.mute(str(data["channel"]), bool(data["muted"]))
+        elif event.kind == "host_note":
+            self.host_note(dict(data))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 

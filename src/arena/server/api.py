@@ -117,7 +117,8 @@ async def list_matches(request: Request) -> JSONResponse:
     out = []
     for record in store.list_matches():
         entry = public_record(record, request)
-        spectator = [t for t in store.tokens_for(record.id) if t.role == "spectator"]
+        spectator = [t for t in store.tokens_for(record.id) if t.role == "spectator"
+                     and record.settings.get("spectators") is not False]
         # The spectator link shows public state only (G-9), so the lobby may list it.
         entry["watch"] = f"{base}/m/{record.id}?token={spectator[0].token}" if spectator else None
         out.append(entry)
@@ -130,7 +131,14 @@ async def _owner(request: Request) -> tuple[MatchOwner, Access]:
     owner = await matches_of(request).get(match_id)
     if owner is None:
         raise ApiError(404, "access", "no such match")
+    check_spectating(owner, access)
     return owner, access
+
+
+def check_spectating(owner: MatchOwner, access: Access) -> None:
+    """A spectator link works only while the host keeps the match open to spectators."""
+    if access.role == "spectator" and owner.record.settings.get("spectators") is False:
+        raise ApiError(403, "access", "the host has closed this match to spectators")
 
 
 async def match_info(request: Request) -> JSONResponse:

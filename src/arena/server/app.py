@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError
-from arena.server import api
+from arena.server import api, hosting
 from arena.server.errors import ApiError
 from arena.server.games import load_games
 from arena.server.limits import BodyLimit
@@ -104,6 +104,12 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/api/matches/{match_id}/submit", api.submit, methods=["POST"]),
         Route("/api/matches/{match_id}/confirm", api.confirm, methods=["POST"]),
         Route("/api/matches/{match_id}/chat", api.chat, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/links", hosting.host_links),
+        Route("/api/matches/{match_id}/host/reissue", hosting.reissue, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/seat", hosting.replace_seat, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/spectators", hosting.spectators, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/rematch", hosting.rematch, methods=["POST"]),
+        Route("/api/matches/{match_id}/next", hosting.next_match),
         Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

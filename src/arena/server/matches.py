@@ -84,7 +84,8 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     config_raw = body.get("config") or {}
     if not isinstance(settings_raw, dict) or not isinstance(config_raw, dict):
         raise RuleError("api", "'settings' and 'config' must be JSON objects")
-    extra = set(settings_raw) - {"time_scale", "early_close", "reveal_at_end", "bot_pace"}
+    extra = set(settings_raw) - {"time_scale", "early_close", "reveal_at_end", "bot_pace",
+                                 "spectators"}
     if extra:
         raise RuleError("G-5", f"unknown match setting(s): {', '.join(sorted(extra))}")
     try:
@@ -98,7 +99,12 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     # The game sees the seats it is created with: their count and names (SE-1, LO-10).
     config_raw = game.config_for_seats(dict(config_raw), [s["name"] for s in seats])
     game.make_config(config_raw)  # raises RuleError naming G-5 on a bad option
-    return name, seed, seats, settings.to_json(), dict(config_raw)
+    settings_json = settings.to_json()
+    spectators = settings_raw.get("spectators", True)
+    if not isinstance(spectators, bool):
+        raise RuleError("G-5", "'spectators' must be true or false")
+    settings_json["spectators"] = spectators  # the server's, not the engine's: who may watch
+    return name, seed, seats, settings_json, dict(config_raw)
 
 
 class Matches:

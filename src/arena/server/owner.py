@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -36,6 +37,8 @@ class Subscriber:
     since: int
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     overflowed: bool = False
+    token: str = ""
+    revoked: bool = False
 
 
 def view_for(record: MatchRecord, match: Match, viewer: Viewer) -> dict[str, Any]:
@@ -158,8 +161,8 @@ class MatchOwner:
         self.match = rebuilt
 
     # ------------------------------------------------------------------ viewers
-    def subscribe(self, viewer: Viewer, since: int) -> Subscriber:
-        sub = Subscriber(viewer, since)
+    def subscribe(self, viewer: Viewer, since: int, token: str = "") -> Subscriber:
+        sub = Subscriber(viewer, since, token=token)
         self.subscribers.add(sub)
         sub.queue.put_nowait(update_for(self.record, self.match, viewer, since))
         sub.since = self.match.version
@@ -168,9 +171,32 @@ class MatchOwner:
     def unsubscribe(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
 
+    def revoke(self, tokens: set[str], reason: str) -> None:
+        """Tell the open pages of these links that they stopped working (a reissued or
+        replaced seat, spectating closed); their sockets then close."""
+        for sub in list(self.subscribers):
+            if sub.token in tokens and not sub.revoked:
+                sub.revoked = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    sub.queue.put_nowait({"type": "revoked", "reason": reason})
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """A message with no secret in it for every open page (say, a rematch exists)."""
+        for sub in list(self.subscribers):
+            if not sub.revoked:
+                with contextlib.suppress(asyncio.QueueFull):
+                    sub.queue.put_nowait(message)
+
+    def set_bots(self, bots: tuple[bool, ...]) -> None:
+        self.record = dataclasses.replace(self.record, bots=bots)
+        self.bots = frozenset(i for i, b in enumerate(bots) if b)
+        for seat in [s for s in self.pending if s not in self.bots]:
+            del self.pending[seat]
+        self._wake.set()
+
     def _notify(self) -> None:
         for sub in list(self.subscribers):
-            if sub.overflowed:
+            if sub.overflowed or sub.revoked:
                 continue
             if not any(self.match.can_see(sub.viewer, e) for e in self.match.log[sub.since:]):
                 # G-10: no message at all, or its timing would tell a seat that another one

@@ -15,6 +15,7 @@ import json
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.server.access import resolve, token_of
+from arena.server.api import check_spectating
 from arena.server.errors import ApiError
 from arena.server.limits import MAX_WS_MESSAGE
 from arena.server.matches import Matches
@@ -34,9 +35,14 @@ async def match_socket(ws: WebSocket) -> None:
     if owner is None:
         await ws.close(code=4404, reason="no such match")
         return
+    try:
+        check_spectating(owner, access)
+    except ApiError as exc:
+        await ws.close(code=4403, reason=exc.message[:100])
+        return
     await ws.accept()
     async with owner.lock:
-        sub = owner.subscribe(access.viewer, since)
+        sub = owner.subscribe(access.viewer, since, token=token_of(ws) or "")
     await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
                         "seat": access.seat, "version": owner.match.version_for(access.viewer)})
 
@@ -44,6 +50,9 @@ async def match_socket(ws: WebSocket) -> None:
         while True:
             message = await sub.queue.get()
             await ws.send_json(message)
+            if message.get("type") == "revoked":
+                await ws.close(code=4403, reason=str(message.get("reason", ""))[:100])
+                return
             if sub.overflowed and sub.queue.empty():
                 await ws.close(code=4408, reason="too slow; reconnect with since")
                 return

@@ -165,7 +165,31 @@ class Store:
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
                 status=status, result=None if result is None else json.dumps(result)))
 
+    def set_bots(self, match_id: str, bots: Sequence[bool]) -> None:
+        with self.session() as s, s.begin():
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
+                bots=json.dumps(list(bots))))
+
+    def set_settings(self, match_id: str, settings: dict[str, Any]) -> None:
+        with self.session() as s, s.begin():
+            s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
+                settings=json.dumps(settings)))
+
     # ------------------------------------------------------------------ tokens
+    def replace_seat_token(self, match_id: str, seat: int, token: str | None) -> list[str]:
+        """Revoke the seat's link(s) and, unless ``token`` is None, give it a new one, in one
+        transaction; returns the revoked tokens (their open pages are told at once)."""
+        with self.session() as s, s.begin():
+            rows = list(s.scalars(select(TokenRow).where(
+                TokenRow.match_id == match_id, TokenRow.role == "seat", TokenRow.seat == seat)))
+            old = [r.token for r in rows]
+            for r in rows:
+                s.delete(r)
+            s.flush()
+            if token is not None:
+                s.add(TokenRow(token=token, match_id=match_id, role="seat", seat=seat))
+            return old
+
     def token(self, token: str) -> TokenRecord | None:
         with self.session() as s:
             row = s.get(TokenRow, token)

@@ -355,7 +355,66 @@ function HostControls() {
       <button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>
     </div>
     <p class="error-text" data-testid="host-error" role="alert">${S.hostError ? html`<${ErrorText} message=${S.hostError}/>` : ""}</p>
+    <${HostLinks}/>
   </section>`;
+}
+
+/* The host's links (issue 15 point 2): copy, reissue or hand a seat to a bot or a person, and
+   open or close the match to spectators. Links are fetched from the server on demand; they
+   are never part of the match log. */
+async function loadLinks() {
+  const r = await call("GET", "/host/links");
+  S.hostLinks = r.ok ? r : null;
+  if (!r.ok) S.hostError = r.error;
+  update();
+}
+
+function CopyButton({ text, testid, label }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(text); setDone(true); }
+    catch (e) { window.prompt("Copy this link", text); }
+    setTimeout(() => setDone(false), 1500);
+  };
+  return html`<button type="button" class="secondary small" data-testid=${testid} aria-label=${label} onClick=${copy}>${done ? "Copied" : "Copy"}</button>`;
+}
+
+function HostLinks() {
+  const L = S.hostLinks;
+  useEffect(() => { if (!S.hostLinks) loadLinks(); }, []);
+  if (!L) return html`<p class="muted small">Loading the links…</p>`;
+  const act = async (path, body, confirmText) => {
+    if (confirmText && !window.confirm(confirmText)) return;
+    const r = await call("POST", path, body);
+    S.hostError = r.ok ? "" : r.error;
+    await loadLinks();
+  };
+  return html`<div class="host-links" data-testid="host-links">
+    <h3>Links</h3>
+    <ul class="links">
+      ${L.seats.map((s) => html`<li data-testid=${"host-seat-" + s.seat}>
+        <span class="who">Seat ${s.seat + 1} · ${s.name}${s.bot ? " (bot)" : ""}</span>
+        ${s.link ? html`<a href=${s.link} data-testid=${"seat-link-" + s.seat} target="_blank" rel="noopener">${s.link}</a>`
+          : html`<span class="muted">played by a bot, no link</span>`}
+        <span class="control-row">
+          ${s.link ? html`<${CopyButton} text=${s.link} testid=${"copy-seat-" + s.seat} label=${"Copy the link of seat " + (s.seat + 1)}/>
+            <button type="button" class="secondary small" data-testid=${"reissue-seat-" + s.seat}
+              onClick=${() => act("/host/reissue", { seat: s.seat }, "Give seat " + (s.seat + 1) + " a new link? The old link stops working at once.")}>New link</button>` : ""}
+          <button type="button" class="secondary small" data-testid=${"replace-seat-" + s.seat}
+            onClick=${() => act("/host/seat", { seat: s.seat, bot: !s.bot }, s.bot ? "Give seat " + (s.seat + 1) + " to a person? You get a new link to hand out." : "Hand seat " + (s.seat + 1) + " to a bot? Its link stops working.")}>
+            ${s.bot ? "Give to a person" : "Hand to a bot"}</button>
+        </span>
+      </li>`)}
+      <li><span class="who">Spectators</span>
+        ${L.spectators_open && L.spectator ? html`<a href=${L.spectator} data-testid="spectator-link" target="_blank" rel="noopener">${L.spectator}</a>` : html`<span class="muted">closed to spectators</span>`}
+        <span class="control-row">
+          ${L.spectators_open && L.spectator ? html`<${CopyButton} text=${L.spectator} testid="copy-spectator" label="Copy the spectator link"/>` : ""}
+          <button type="button" class="secondary small" data-testid="spectators-toggle" aria-pressed=${L.spectators_open ? "true" : "false"}
+            onClick=${() => act("/host/spectators", { open: !L.spectators_open })}>${L.spectators_open ? "Close to spectators" : "Open to spectators"}</button>
+        </span></li>
+    </ul>
+    <p class="muted small">To announce something, post in the Table chat: every seat and spectator reads it.</p>
+  </div>`;
 }
 
 /* A side panel: open on a wide screen, folded on a phone until the player opens it. */
@@ -424,7 +483,29 @@ function Result() {
     <p data-testid="result-reason"><${RuleText} text=${capital(r.reason || "")}/></p>
     ${r.scores ? html`<ul class="scores">${r.scores.map((x, i) => html`<li>${seatName(i)}: <b>${fmtNum(x)}</b></li>`)}</ul>` : ""}
     ${v.match.seed != null ? html`<p class="muted small">Seed ${String(v.match.seed)}</p>` : ""}
+    ${v.role === "host" && !S.rematchUrl ? html`<p><button type="button" data-testid="rematch" onClick=${startRematch}>Rematch</button>
+      <span class="muted small"> same seats and settings, a new seed</span></p>` : ""}
+    ${S.rematchUrl ? html`<p class="banner" data-testid="rematch-banner">A rematch has started.
+      <a class="button" href=${S.rematchUrl} data-testid="rematch-go">Go to the rematch</a></p>` : ""}
+    <p class="error-text" data-testid="rematch-error" role="alert">${S.rematchError ? html`<${ErrorText} message=${S.rematchError}/>` : ""}</p>
   </section>`;
+}
+
+async function startRematch() {
+  const r = await call("POST", "/host/rematch", {});
+  if (!r.ok) { S.rematchError = r.error; update(); return; }
+  S.rematchUrl = r.links.host;
+  update();
+  location.assign(r.links.host);
+}
+
+/* Every page of the old match follows the rematch to its own new link (a bot's seat has none). */
+async function followRematch(go) {
+  const r = await call("GET", "/next");
+  if (!r.ok) return;
+  S.rematchUrl = r.url;
+  update();
+  if (go && S.view && S.view.role !== "host") location.assign(r.url);
 }
 
 /* ------------------------------------------------------------------ the log, in words */
@@ -454,6 +535,11 @@ function describe(e) {
     case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
     case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
     case "chat": return null; // shown in the chat panel
+    case "host_note":
+      if (d.what === "seat") return "The host handed " + seatName(d.seat) + "'s seat to " + (d.bot ? "a bot." : "a person.");
+      if (d.what === "reissue") return "You gave " + seatName(d.seat) + " a new link.";
+      if (d.what === "spectators") return "The host " + (d.open ? "opened the match to" : "closed the match to") + " spectators.";
+      return null;
     case "mute": return "The host " + (d.muted ? "muted" : "reopened") + " the " + channelTitle(d.channel) + " channel.";
     default: {
       const impl = gameImpl();
@@ -491,7 +577,7 @@ function Log() {
     </li>`);
   }
   items.reverse();
-  return html`<ol class="log" data-testid="log">${items}</ol>`;
+  return html`<ol class="log" data-testid="log" tabindex="0" aria-label="match log">${items}</ol>`;
 }
 
 
@@ -720,6 +806,8 @@ function connect() {
       alertPhase(data.view);
       update();
       if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
+    } else if (data.type === "rematch") {
+      followRematch(true);
     } else if (data.type === "revoked") {
       linkFailed(data.reason || "this link was replaced by the host");
     }
@@ -760,6 +848,7 @@ async function start() {
     S.view = first;
     S.offset = first.now - Date.now() / 1000;
     update();
+    if (first.result) followRematch(false); // an old page shows the way, without moving
   }
   setInterval(() => { if (S.view && !S.view.result) update(); }, 250);
   connect();

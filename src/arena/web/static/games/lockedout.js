@@ -1,211 +1,692 @@
-/* Locked Out!: the vault as the server draws it for this seat (view.svg), the seat's hand,
-   lights and deduction helper, the public news, and controls that compose the rule text's own
-   notation (LO-10), one command a line:
+/* Locked Out! as a board (issue 17): one name per seat everywhere (the name the match was
+   created with, api.seatName), the sixteen safes as a grid, the seat's own attempts as a history
+   per safe with every light named in words, a notes grid per safe (the sixteen combinations, tap
+   to strike one out, kept in this browser for now), an attempt planner (Solo and Dual, cards
+   from the hand, bargain claims) that composes the rule text's notation (LO-10):
      Solo, Safe C, Left 3 Right 1
      Dual, Safe C, Left 4 with Alice
      Bargain, Safe C, Claim 1 Gold bars, 0 Keys
-     Vote Alice            (the elimination vote, LO-9)
-   Drafts survive the re-renders that every live update causes. */
-(function () {
-  "use strict";
+     Vote Alice            (the elimination vote and its tie-break, LO-9)
+   A plan is sent as an ordinary (not final) submission: it stands unless the player sends
+   another before the deadline (G-2), so the board never locks a player in.
+   The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
+   under the player (issue 14, point 2). */
+import { html, useState, useEffect, RuleText, registerGame, esc, fmtNum } from "/static/ui.js";
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  const draft = { phase: null, solo: false, soloSafe: "", soloL: "1", soloR: "1",
-    dual: false, dualSafe: "", dualSide: "left", dualValue: "1", dualPartner: "", claims: {}, vote: "" };
+const SAFES = "ABCDEFGHIJKLMNOP".split("");
+const VALUES = [1, 2, 3, 4];
+const SOURCE = "lockedout";
+const FILL = {
+  black: "#111111", red: "#e53935", green: "#43a047", blue: "#1e88e5",
+  magenta: "#d81b60", yellow: "#fdd835", cyan: "#00acc1", white: "#fafafa",
+};
 
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "testid") node.dataset.testid = v;
-      else if (k === "text") node.textContent = v;
-      else if (k === "html") node.innerHTML = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children || []) node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    return node;
-  }
+/* ------------------------------------------------------------------ small helpers */
+function listWords(items) {
+  if (!items.length) return "";
+  if (items.length === 1) return items[0];
+  return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+}
 
-  function select(testid, options, value, onChange) {
-    const s = el("select", { testid: testid });
-    for (const [v, label] of options) {
-      const o = el("option", { value: v, text: label });
-      if (String(v) === String(value)) o.selected = true;
-      s.appendChild(o);
-    }
-    s.addEventListener("change", () => onChange(s.value));
-    return s;
-  }
+function plural(n, one, many) { return fmtNum(n) + " " + (n === 1 ? one : (many || one + "s")); }
 
-  function checkbox(testid, checked, onChange) {
-    const c = el("input", { type: "checkbox", testid: testid });
-    c.checked = !!checked;
-    c.addEventListener("change", () => onChange(c.checked));
-    return c;
-  }
+/* "2 days 3 h 10 min", "5 h 2 min", "12 min", "under a minute (40 s)". */
+export function fmtDeadline(sec) {
+  if (!(sec > 0)) return "now";
+  const s = Math.floor(sec);
+  if (s < 60) return "under a minute (" + s + " s)";
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  const parts = [];
+  if (d) parts.push(d + (d === 1 ? " day" : " days"));
+  if (h || d) parts.push(h + " h");
+  parts.push(m + " min");
+  return parts.join(" ");
+}
 
-  const CARDS = [["1", "1"], ["2", "2"], ["3", "3"], ["4", "4"]];
+function now() {
+  const S = window.Arena && window.Arena.state;
+  return Date.now() / 1000 + ((S && S.offset) || 0);
+}
 
-  function infoHtml(st) {
-    const seats = st.seats.map((s) =>
-      "<tr" + (st.you && st.you.seat === s.seat ? ' class="me"' : "") + "><td>" + esc(s.name) + "</td><td>" +
-      (s.inside ? "inside" : "escaped (round " + s.escaped_round + ")") + "</td><td>" + s.keys + "</td><td>" +
-      s.bars + "</td><td>" + s.cards + "</td><td>" + s.safes_opened + "</td></tr>").join("");
-    let mine = "";
-    if (st.you) {
-      const hand = Object.entries(st.you.hand).map(([v, n]) => n + "× " + v).join(", ");
-      const lights = st.you.lights.map((x) =>
-        '<li><span class="lo-dot" style="background:' + esc(x.colour) + '"></span> ' + esc(x.note) + "</li>").join("");
-      const ded = st.you.deduction;  /* present only when the host enables the helper (LO-12) */
-      const rows = !ded ? "" : Object.entries(ded.safes).filter(([, s]) => s.status === "closed").map(([name, s]) =>
-        "<tr><td>" + name + "</td><td>" + s.possible.length + "</td><td>" +
-        (s.possible.length <= 6 ? s.possible.map((c) => c[0] + "-" + c[1]).join(" ") : "…") + "</td></tr>").join("");
-      mine = '<div class="lo-you"><h4>Your hand</h4><p data-testid="lo-hand">' + esc(hand || "no cards") + "</p>" +
-        "<h4>Your lights</h4><ul data-testid=\"lo-lights\">" + (lights || '<li class="muted">none yet</li>') + "</ul>" +
-        (!ded ? '<p class="muted small" data-testid="lo-helper-off">The deduction helper is off in this match (the host can allow it, LO-12).</p></div>' :
-        '<h4>Deduction helper</h4><p class="muted small" data-testid="lo-mappings">Mappings still possible (colours of C1, C2, C3): ' +
-        esc(ded.mappings.join(", ")) + '</p><table class="lo-ded" data-testid="lo-deduction"><tr><th>Safe</th><th>#</th><th>Still possible</th></tr>' +
-        rows + "</table>" + (ded.suggestions && ded.suggestions.length ? '<p class="small" data-testid="lo-suggest">Best solo guesses: ' +
-        ded.suggestions.map((g) => "Safe " + esc(g.safe) + " " + g.guess.join("-") + " (" + Math.round(g.p_open * 100) + "%)").join(", ") + "</p>" : "") + "</div>");
-    }
-    let end = "";
-    if (st.end_reason) {
-      const ec = st.ec == null ? "" : " Elimination Candidate: <b>" + esc(st.names[st.ec]) + "</b>.";
-      const win = (st.winners || []).map((w) => esc(st.names[w])).join(", ");
-      end = '<p class="lo-end" data-testid="lo-end">The vault is done: ' + esc(st.end_reason) + "." +
-        (win ? " Most gold among the escaped: <b>" + win + "</b>." : "") + ec + "</p>";
-    }
-    const news = st.news.slice(-12).map((n) => "<li>" + esc(n) + "</li>").join("");
-    return '<div class="lo-info">' + end + '<table class="lo-seats" data-testid="lo-seats"><tr><th>Player</th><th></th><th>Keys</th><th>Bars</th><th>Cards</th><th>Opened</th></tr>' +
-      seats + "</table>" + mine + '<h4>Announcements</h4><ul data-testid="lo-news">' +
-      (news || '<li class="muted">nothing yet</li>') + "</ul></div>";
-  }
+/* The events this view may show (a replay shows the log up to its own version). */
+function eventsOf(view, api) {
+  const all = api.events || [];
+  const upto = view.version;
+  return upto == null ? all : all.filter((e) => e.version <= upto);
+}
 
-  function controls(view, api) {
-    const st = view.state;
-    const you = st.you;
-    const box = el("div", { class: "lo-controls", testid: "lo-controls" });
-    if (!view.phase || api.seat == null || !you || api.replay) return box;
-    if (draft.phase !== view.phase.no) {
-      draft.phase = view.phase.no;
-      draft.solo = false; draft.dual = false; draft.claims = {};
-    }
-    const msg = el("p", { class: "lo-msg", testid: "lo-msg" });
-    const me = st.seats[you.seat];
-    const closed = st.safes.filter((s) => s.status === "closed").map((s) => [s.safe, "Safe " + s.safe]);
-    if (!draft.soloSafe && closed.length) draft.soloSafe = closed[0][0];
-    if (!draft.dualSafe && closed.length) draft.dualSafe = closed[0][0];
-    const partners = st.seats.filter((s) => s.inside && s.seat !== you.seat).map((s) => [s.name, s.name]);
-    if (!draft.dualPartner && partners.length) draft.dualPartner = partners[0][0];
-
-    const compose = () => {
-      const lines = [];
-      if (st.stage === "vote") return draft.vote ? "Vote " + draft.vote : "";
-      for (const safe of you.bargains) {
-        const c = draft.claims[safe] || { bars: "0", keys: "0" };
-        lines.push("Bargain, Safe " + safe + ", Claim " + c.bars + " Gold bars, " + c.keys + " Keys");
-      }
-      if (st.stage === "round" && draft.solo) lines.push("Solo, Safe " + draft.soloSafe + ", Left " + draft.soloL + " Right " + draft.soloR);
-      if (st.stage === "round" && draft.dual) lines.push("Dual, Safe " + draft.dualSafe + ", " +
-        (draft.dualSide === "left" ? "Left" : "Right") + " " + draft.dualValue + " with " + draft.dualPartner);
-      return lines.join("\n") || "pass";
-    };
-    const send = async () => {
-      const text = compose();
-      api.setNotation(text);
-      const r = await api.submit(text, true);
-      msg.textContent = r.ok ? "Sent: " + text.replace(/\n/g, " · ") : r.error;
-    };
-
-    if (st.stage === "vote") {
-      if (!me.inside && !(st.winners || []).includes(you.seat)) return box;
-      const inside = st.seats.filter((s) => s.inside).map((s) => [s.name, s.name]);
-      if (!draft.vote && inside.length) draft.vote = inside[0][0];
-      box.appendChild(el("h4", { text: me.inside ? "Vote for the Elimination Candidate" : "Break a tie: your choice" }));
-      box.appendChild(el("div", { class: "row" }, [select("lo-vote-target", inside, draft.vote, (v) => { draft.vote = v; })]));
-    } else if (me.inside) {
-      if (st.stage === "round" && closed.length) {
-        const soloOn = checkbox("lo-solo-on", draft.solo, (v) => { draft.solo = v; });
-        const solo = (key) => (v) => { draft[key] = v; draft.solo = true; soloOn.checked = true; };
-        box.appendChild(el("div", { class: "row lo-row" }, [
-          el("label", {}, [soloOn, " Solo"]),
-          select("lo-solo-safe", closed, draft.soloSafe, solo("soloSafe")),
-          " Left ", select("lo-solo-left", CARDS, draft.soloL, solo("soloL")),
-          " Right ", select("lo-solo-right", CARDS, draft.soloR, solo("soloR")),
-        ]));
-        if (partners.length) {
-          const dualOn = checkbox("lo-dual-on", draft.dual, (v) => { draft.dual = v; });
-          const dual = (key) => (v) => { draft[key] = v; draft.dual = true; dualOn.checked = true; };
-          box.appendChild(el("div", { class: "row lo-row" }, [
-            el("label", {}, [dualOn, " Dual"]),
-            select("lo-dual-safe", closed, draft.dualSafe, dual("dualSafe")),
-            select("lo-dual-side", [["left", "Left"], ["right", "Right"]], draft.dualSide, dual("dualSide")),
-            select("lo-dual-value", CARDS, draft.dualValue, dual("dualValue")),
-            " with ", select("lo-dual-partner", partners, draft.dualPartner, dual("dualPartner")),
-          ]));
-        }
-      }
-      for (const safe of you.bargains) {
-        const c = draft.claims[safe] || (draft.claims[safe] = { bars: "0", keys: "0" });
-        box.appendChild(el("div", { class: "row lo-row" }, [
-          "Bargain, Safe " + safe + ": claim ",
-          select("lo-claim-bars-" + safe, [["0", "0"], ["1", "1"], ["2", "2"]], c.bars, (v) => { c.bars = v; }),
-          " gold bars, ",
-          select("lo-claim-keys-" + safe, [["0", "0"], ["1", "1"]], c.keys, (v) => { c.keys = v; }),
-          " keys",
-        ]));
-      }
-    } else {
-      box.appendChild(el("p", { class: "muted", text: "You have escaped; you take no further part." }));
-      return box;
-    }
-    const sendBtn = el("button", { type: "button", testid: "lo-send", text: st.stage === "vote" ? "Vote" : "Send (final)" });
-    sendBtn.addEventListener("click", send);
-    const passBtn = el("button", { type: "button", class: "secondary", testid: "lo-pass", text: "Pass" });
-    passBtn.addEventListener("click", async () => {
-      api.setNotation("pass");
-      const r = await api.submit("pass", true);
-      msg.textContent = r.ok ? "Sent: pass" : r.error;
-    });
-    box.appendChild(el("div", { class: "row" }, st.stage === "vote" ? [sendBtn] : [sendBtn, passBtn]));
-    box.appendChild(msg);
-    return box;
-  }
-
-  function describe(e, view) {
+/* What the log says about safes: who opened each (public), the bargains' outcomes, and for this
+   seat its failed Duals (LO-3) and successful openings, each with the round it happened in. */
+function history(events, seat) {
+  let round = 1, final = false;
+  const openers = {}, opened = {}, failed = [], bargains = [], lightsByEvent = [];
+  let tally = null;
+  for (const e of events) {
     const d = e.data || {};
-    const names = (view && view.state && view.state.names) || [];
-    const who = (seat) => esc(names[seat] != null ? names[seat] : "Seat " + (seat + 1));
-    const list = (seats) => (seats || []).map(who).join(", ");
     switch (e.kind) {
-      case "light": return "Light: " + esc(d.note);
-      case "safe_opened": return "Safe " + esc(d.safe) + " opened by " + list(d.seats);
-      case "safe_taken": return who(d.seat) + " took Safe " + esc(d.safe) + "'s 2 gold bars and key";
-      case "safe_closed": return "Safe " + esc(d.safe) + " closed: combination " + d.combination.join("-");
-      case "bargain_opened": return list(d.seats) + " bargain over Safe " + esc(d.safe);
-      case "bargain_resolved": return "Bargain for Safe " + esc(d.safe) + (d.agreed ? " agreed" : " failed");
-      case "escaped": return "<b>" + esc(d.name) + " escaped</b> with " + d.bars + " gold bars";
-      case "round_over": return "Round " + d.round + " over";
-      case "vault_done": return "The vault is done: " + esc(d.reason);
-      case "ec_chosen": return "Elimination Candidate: <b>" + esc(d.name) + "</b> (" + esc(d.how) + ")";
-      default: return null;
+      case "round_over": round = (d.round || round) + 1; break;
+      case "safe_opened":
+        openers[d.safe] = { seats: d.seats || [], round };
+        if (seat != null && (d.seats || []).includes(seat)) opened[d.safe] = round;
+        break;
+      case "dual_failed":
+        if (seat != null && e.to && e.to.includes(seat)) failed.push({ safe: d.safe, round, note: d.note || "" });
+        break;
+      case "bargain_resolved": bargains.push(Object.assign({ when: final ? "settled in the final bargaining" : "settled at the end of round " + round }, d)); break;
+      case "vault_done": final = true; break;
+      case "light":
+        if (seat != null && e.to && e.to.includes(seat)) lightsByEvent.push({ safe: d.safe, colour: d.colour, note: d.note || "", round });
+        break;
+      case "vote_counted": tally = d; break;
+      default: break;
     }
   }
+  return { openers, opened, failed, bargains, lightsByEvent, tally };
+}
 
-  Arena.registerGame("lockedout", {
-    describe: describe,
-    render(root, view, api) {
-      const st = view.state;
-      root.innerHTML = "";
-      const style = el("style", { text:
-        ".lo-wrap{display:flex;flex-wrap:wrap;gap:16px}.lo-board svg{max-width:100%;height:auto}" +
-        ".lo-dot{display:inline-block;width:12px;height:12px;border-radius:50%;border:1px solid #888;vertical-align:middle}" +
-        ".lo-seats td,.lo-seats th,.lo-ded td,.lo-ded th{padding:2px 8px;text-align:left}.lo-seats tr.me{font-weight:bold}" +
-        ".lo-row{margin:6px 0;display:flex;gap:6px;align-items:center;flex-wrap:wrap}" });
-      root.appendChild(style);
-      const board = el("div", { class: "lo-board", testid: "lo-board", html: view.svg || "" });
-      const info = el("div", { class: "lo-side", html: st && st.seats ? infoHtml(st) : "" });
-      root.appendChild(el("div", { class: "lo-wrap" }, [board, info]));
-      if (st && st.seats) root.appendChild(controls(view, api));
-    },
-  });
-})();
+function Mark({ colour }) {
+  const fill = FILL[colour] || "#999";
+  return html`<span class="lo-mark-wrap"><span class="lo-mark" style=${"background:" + fill} aria-hidden="true"></span>${colour}</span>`;
+}
+
+/* ------------------------------------------------------------------ notes (this browser) */
+function notesKey(view, api) {
+  const id = (view.match && view.match.id) || "match";
+  const who = api.seat != null ? "seat" + api.seat : (api.role || "viewer");
+  return "arena.lockedout.notes:" + id + ":" + who;
+}
+
+function loadNotes(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; }
+}
+
+function useNotes(key) {
+  const [notes, setNotes] = useState(() => loadNotes(key));
+  useEffect(() => {
+    const onStorage = (e) => { if (e.key === key) setNotes(loadNotes(key)); };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
+  }, [key]);
+  const toggle = (safe, combo) => {
+    const cur = new Set(notes[safe] || []);
+    if (cur.has(combo)) cur.delete(combo); else cur.add(combo);
+    const next = Object.assign({}, notes, { [safe]: Array.from(cur).sort() });
+    setNotes(next);
+    try { localStorage.setItem(key, JSON.stringify(next)); } catch (e) { /* private mode */ }
+  };
+  const clear = (safe) => {
+    const next = Object.assign({}, notes);
+    delete next[safe];
+    setNotes(next);
+    try { localStorage.setItem(key, JSON.stringify(next)); } catch (e) { /* private mode */ }
+  };
+  return { notes, toggle, clear };
+}
+
+/* ------------------------------------------------------------------ the plan */
+function emptyPlan() {
+  return {
+    solo: { on: false, safe: "", left: 0, right: 0 },
+    dual: { on: false, safe: "", side: "left", value: 0, partner: null },
+    claims: {},
+  };
+}
+
+/* The plan a standing submission describes, so a reload shows what was sent. */
+function planFromValue(value) {
+  const p = emptyPlan();
+  for (const c of value || []) {
+    if (c.kind === "solo") p.solo = { on: true, safe: c.safe, left: c.left, right: c.right };
+    else if (c.kind === "dual") p.dual = { on: true, safe: c.safe, side: c.side, value: c.value, partner: c.partner };
+    else if (c.kind === "claim") p.claims[c.safe] = { bars: c.bars, keys: c.keys };
+  }
+  return p;
+}
+
+function claimOf(plan, safe) { return plan.claims[safe] || { bars: 0, keys: 0 }; }
+
+function planLines(plan, st, api, bargains) {
+  const lines = [];
+  for (const safe of bargains) {
+    const c = claimOf(plan, safe);
+    lines.push("Bargain, Safe " + safe + ", Claim " + c.bars + " Gold bars, " + c.keys + " Keys");
+  }
+  if (st.stage === "round") {
+    const s = plan.solo, d = plan.dual;
+    if (s.on && s.safe && s.left && s.right) lines.push("Solo, Safe " + s.safe + ", Left " + s.left + " Right " + s.right);
+    if (d.on && d.safe && d.value && d.partner != null) {
+      lines.push("Dual, Safe " + d.safe + ", " + (d.side === "right" ? "Right" : "Left") + " " + d.value + " with " + api.seatName(d.partner));
+    }
+  }
+  return lines;
+}
+
+/* Which parts of the plan are not complete yet, in words. */
+function planGaps(plan, st) {
+  const gaps = [];
+  if (st.stage !== "round") return gaps;
+  const s = plan.solo, d = plan.dual;
+  if (s.on && (!s.safe || !s.left || !s.right)) gaps.push("the Solo needs a safe and a card on each side");
+  if (d.on && (!d.safe || !d.value || d.partner == null)) gaps.push("the Dual needs a safe, a card and a partner");
+  return gaps;
+}
+
+/* Cards of each value still free for one slot of the plan (LO-2: one physical card per safe). */
+function freeCards(hand, plan, slot) {
+  const used = [0, 0, 0, 0, 0];
+  if (plan.solo.on) {
+    if (slot !== "solo-left" && plan.solo.left) used[plan.solo.left] += 1;
+    if (slot !== "solo-right" && plan.solo.right) used[plan.solo.right] += 1;
+  }
+  if (plan.dual.on && slot !== "dual" && plan.dual.value) used[plan.dual.value] += 1;
+  return VALUES.map((v) => Math.max(0, (hand[String(v)] || 0) - used[v]));
+}
+
+function CardPicker({ label, testid, hand, plan, slot, value, onPick }) {
+  const free = freeCards(hand, plan, slot);
+  return html`<div class="lo-pick" role="group" aria-label=${label}>
+    <span class="lo-pick-label">${label}</span>
+    ${VALUES.map((v) => {
+      const n = free[v - 1];
+      const chosen = value === v;
+      return html`<button type="button" class=${"lo-card" + (chosen ? " chosen" : "")} data-testid=${testid + "-" + v}
+        aria-pressed=${chosen ? "true" : "false"} disabled=${!chosen && n < 1} onClick=${() => onPick(v)}
+        title=${n + " card" + (n === 1 ? "" : "s") + " of " + v + " free"}>
+        <span class="lo-card-v">${v}</span><span class="lo-card-n">${n} free</span>
+      </button>`;
+    })}
+  </div>`;
+}
+
+function Seg({ label, testid, options, value, onPick }) {
+  return html`<div class="lo-pick" role="group" aria-label=${label}>
+    <span class="lo-pick-label">${label}</span>
+    ${options.map(([v, text]) => html`<button type="button" class=${"lo-seg" + (value === v ? " chosen" : "")}
+      data-testid=${testid + "-" + v} aria-pressed=${value === v ? "true" : "false"} onClick=${() => onPick(v)}>${text}</button>`)}
+  </div>`;
+}
+
+function SafeSelect({ label, testid, safes, value, onChange, avoid }) {
+  return html`<label class="field lo-field"><span class="field-label">${label}</span>
+    <select data-testid=${testid} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}>
+      <option value="">choose a safe</option>
+      ${safes.map((s) => html`<option value=${s} disabled=${s === avoid}>Safe ${s}${s === avoid ? " (has your other attempt)" : ""}</option>`)}
+    </select></label>`;
+}
+
+function Planner({ view, api, st, plan, setPlan, bargains }) {
+  const Msg = window.Arena.Msg;
+  const you = st.you;
+  const hand = you.hand || {};
+  const closed = st.safes.filter((s) => s.status === "closed").map((s) => s.safe);
+  const partners = st.seats.filter((s) => s.inside && s.seat !== api.seat).map((s) => s.seat);
+  const set = (part, patch) => setPlan(Object.assign({}, plan, { [part]: Object.assign({}, plan[part], patch) }));
+  const setClaim = (safe, patch) => setPlan(Object.assign({}, plan, { claims: Object.assign({}, plan.claims, { [safe]: Object.assign({}, claimOf(plan, safe), patch) }) }));
+  const lines = planLines(plan, st, api, bargains);
+  const text = lines.join("\n") || "pass";
+  const gaps = planGaps(plan, st);
+  const me = (view.seats || [])[api.seat] || {};
+  const subs = me.submissions || [];
+  const last = subs.length ? subs[subs.length - 1].text : null;
+  const same = last != null && last.trim() === text.trim();
+  const send = (t) => api.submit(t, false, SOURCE);
+  const round = st.stage === "round";
+  const held = VALUES.flatMap((v) => Array(hand[String(v)] || 0).fill(v));
+  const handWords = held.length ? held.join(", ") : "none";
+  return html`<section class="lo-card-box lo-planner" data-testid="lo-planner" aria-labelledby="lo-plan-h">
+    <h3 id="lo-plan-h">${round ? "Your plan for round " + st.round : "Your claims"}</h3>
+    <p class="lo-hand" data-testid="lo-hand">Your cards: <b>${handWords}</b> (${plural(held.length, "card")}). A card is used up only when it opens a safe; one card cannot go on two safes in a round (<${RuleText} text="LO-2"/>).</p>
+    ${bargains.map((safe) => {
+      const c = claimOf(plan, safe);
+      const b = st.safes.find((x) => x.safe === safe) || { bargainers: [] };
+      const others = b.bargainers.filter((x) => x !== api.seat).map((x) => api.seatName(x));
+      return html`<fieldset class="lo-part" data-testid=${"lo-claim-" + safe}>
+        <legend>Claim from Safe ${safe}</legend>
+        <p class="small">You bargain with ${listWords(others) || "nobody else"} over 2 gold bars and 1 key.</p>
+        <${Seg} label="Gold bars" testid=${"lo-claim-bars-" + safe} options=${[[0, "0"], [1, "1"], [2, "2"]]} value=${c.bars} onPick=${(v) => setClaim(safe, { bars: v })}/>
+        <${Seg} label="Keys" testid=${"lo-claim-keys-" + safe} options=${[[0, "0"], [1, "1"]]} value=${c.keys} onPick=${(v) => setClaim(safe, { keys: v })}/>
+      </fieldset>`;
+    })}
+    ${round ? html`
+      <fieldset class="lo-part" data-testid="lo-solo">
+        <legend><label class="check"><input type="checkbox" data-testid="lo-solo-on" checked=${plan.solo.on}
+          onChange=${(e) => set("solo", { on: e.currentTarget.checked })}/> Solo attempt (both sides, your cards)</label></legend>
+        ${plan.solo.on ? html`
+          <${SafeSelect} label="Safe" testid="lo-solo-safe" safes=${closed} value=${plan.solo.safe} avoid=${plan.dual.on ? plan.dual.safe : ""}
+            onChange=${(v) => set("solo", { safe: v })}/>
+          <${CardPicker} label="Left card" testid="lo-solo-left" hand=${hand} plan=${plan} slot="solo-left" value=${plan.solo.left} onPick=${(v) => set("solo", { left: v })}/>
+          <${CardPicker} label="Right card" testid="lo-solo-right" hand=${hand} plan=${plan} slot="solo-right" value=${plan.solo.right} onPick=${(v) => set("solo", { right: v })}/>` : ""}
+      </fieldset>
+      <fieldset class="lo-part" data-testid="lo-dual">
+        <legend><label class="check"><input type="checkbox" data-testid="lo-dual-on" checked=${plan.dual.on} disabled=${!partners.length}
+          onChange=${(e) => set("dual", { on: e.currentTarget.checked })}/> Dual attempt (one side, with a partner)</label></legend>
+        ${plan.dual.on ? html`
+          <${SafeSelect} label="Safe" testid="lo-dual-safe" safes=${closed} value=${plan.dual.safe} avoid=${plan.solo.on ? plan.solo.safe : ""}
+            onChange=${(v) => set("dual", { safe: v })}/>
+          <${Seg} label="Your side" testid="lo-dual-side" options=${[["left", "Left"], ["right", "Right"]]} value=${plan.dual.side} onPick=${(v) => set("dual", { side: v })}/>
+          <${CardPicker} label="Your card" testid="lo-dual-card" hand=${hand} plan=${plan} slot="dual" value=${plan.dual.value} onPick=${(v) => set("dual", { value: v })}/>
+          <label class="field lo-field"><span class="field-label">Partner</span>
+            <select data-testid="lo-dual-partner" value=${plan.dual.partner == null ? "" : String(plan.dual.partner)}
+              onChange=${(e) => set("dual", { partner: e.currentTarget.value === "" ? null : Number(e.currentTarget.value) })}>
+              <option value="">choose a partner</option>
+              ${partners.map((p) => html`<option value=${String(p)}>${api.seatName(p)}</option>`)}
+            </select></label>
+          <p class="small muted">It happens only if ${plan.dual.partner != null ? api.seatName(plan.dual.partner) : "your partner"} names you back for the same safe and takes the ${plan.dual.side === "left" ? "right" : "left"} side; otherwise neither of you tries it and both are told (<${RuleText} text="LO-3"/>).</p>` : ""}
+      </fieldset>` : ""}
+    <div class="lo-send">
+      <p class="small">Notation: <code data-testid="lo-preview">${lines.length ? lines.join(" · ") : "pass"}</code></p>
+      ${gaps.length ? html`<p class="small lo-gap" data-testid="lo-gaps">Not complete: ${gaps.join("; ")}.</p>` : ""}
+      <div class="control-row">
+        <button type="button" data-testid="lo-submit" disabled=${gaps.length > 0} onClick=${() => send(text)}>${last == null ? "Submit plan" : same ? "Submit again" : "Submit changed plan"}</button>
+        <button type="button" class="secondary" data-testid="lo-pass" onClick=${() => { setPlan(emptyPlan()); send("pass"); }}>${round ? "Attempt nothing" : "Claim nothing"}</button>
+      </div>
+      <p class=${"lo-submitted" + (same ? " ok" : "")} data-testid="lo-submitted" role="status">${
+        last == null ? "Nothing submitted yet: without a plan you attempt nothing and claim nothing this round."
+        : same ? "✓ Submitted. You can still change it until the deadline; the last plan you submit stands."
+        : "You have changed the plan since you submitted it; submit again to replace it. Until then your submitted plan stands: " + last.split("\n").join(" · ")}</p>
+      <${Msg} source=${SOURCE} testid="lo-msg" okTestid="lo-msg-ok"/>
+    </div>
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ vote (LO-9) */
+function VotePanel({ view, api, st }) {
+  const Msg = window.Arena.Msg;
+  const [pick, setPick] = useState(null);
+  const me = st.seats[api.seat];
+  const tie = st.stage === "tie";
+  const candidates = tie ? st.tied.map((n) => st.names.indexOf(n)).filter((i) => i >= 0)
+    : st.seats.filter((s) => s.inside).map((s) => s.seat);
+  const mayVote = tie ? !me.inside : me.inside;
+  const tiedWords = listWords(st.tied.map((n) => { const i = st.names.indexOf(n); return i >= 0 ? api.seatName(i) : n; }));
+  const subs = ((view.seats || [])[api.seat] || {}).submissions || [];
+  const last = subs.length ? subs[subs.length - 1].text : null;
+  let intro;
+  if (tie) {
+    intro = html`<p data-testid="lo-tie">The vote tied between <b>${tiedWords}</b>. The players who escaped now choose among them by majority; without a majority the fewest keys, then bars, then cards, then season garnets decide, and then a draw (<${RuleText} text="LO-9"/>).</p>`;
+  } else {
+    intro = html`<p>The match is over. The players still inside vote for the Elimination Candidate among themselves; a tie goes to the players who escaped (<${RuleText} text="LO-9"/>).</p>`;
+  }
+  if (!mayVote) {
+    return html`<section class="lo-card-box" data-testid="lo-vote">${intro}
+      <p class="muted">${tie ? "Only the players who escaped choose now; wait for their choice." : "You escaped, so you do not vote now; if the vote ties, you will choose among the tied players."}</p></section>`;
+  }
+  return html`<section class="lo-card-box" data-testid="lo-vote" aria-labelledby="lo-vote-h">
+    <h3 id="lo-vote-h">${tie ? "Break the tie: your choice" : "Vote for the Elimination Candidate"}</h3>
+    ${intro}
+    <div class="lo-pick" role="group" aria-label="Candidates">
+      ${candidates.map((s) => html`<button type="button" class=${"lo-seg" + (pick === s ? " chosen" : "")} data-testid=${"lo-vote-" + s}
+        aria-pressed=${pick === s ? "true" : "false"} onClick=${() => setPick(s)}>${api.seatName(s)}${s === api.seat ? " (you)" : ""}</button>`)}
+    </div>
+    <div class="control-row">
+      <button type="button" data-testid="lo-vote-submit" disabled=${pick == null} onClick=${() => api.submit("Vote " + api.seatName(pick), false, SOURCE)}>
+        ${pick == null ? "Choose a player first" : "Vote " + api.seatName(pick)}</button>
+    </div>
+    <p class=${"lo-submitted" + (last ? " ok" : "")} data-testid="lo-submitted" role="status">${last ? "✓ Submitted: " + last + ". You can change it until the deadline." : "Not voted yet."}</p>
+    <${Msg} source=${SOURCE} testid="lo-msg" okTestid="lo-msg-ok"/>
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ the vault */
+function SafeGrid({ st, api, hist, lightsOf, selected, onSelect, combos }) {
+  return html`<div class="lo-grid" data-testid="lo-safes" role="group" aria-label="The sixteen safes">
+    ${st.safes.map((s) => {
+      const op = hist.openers[s.safe];
+      const who = s.bargainers.length ? s.bargainers : op ? op.seats : [];
+      const mine = lightsOf(s.safe).length;
+      const status = s.status === "closed" ? "closed" : s.status === "bargaining" ? "open, in bargain" : "emptied";
+      const combo = s.combination ? s.combination : combos ? combos[s.safe] : null;
+      const comboWords = combo ? combo[0] + "–" + combo[1] : "";
+      const label = "Safe " + s.safe + ", " + status + (who.length ? ", opened by " + listWords(who.map(api.seatName)) : "") +
+        (combo ? ", combination Left " + combo[0] + " Right " + combo[1] : "") + (mine ? ", " + plural(mine, "light") + " you saw" : "");
+      return html`<button type="button" class=${"lo-safe " + s.status + (selected === s.safe ? " selected" : "")} data-testid=${"lo-safe-" + s.safe}
+        aria-pressed=${selected === s.safe ? "true" : "false"} aria-label=${label} onClick=${() => onSelect(s.safe)}>
+        <span class="lo-safe-top"><span class="lo-safe-letter">${s.safe}</span>${comboWords ? html`<span class="lo-safe-combo">${comboWords}</span>` : ""}</span>
+        <span class="lo-safe-status">${s.status === "closed" ? "closed" : s.status === "bargaining" ? "bargain" : "emptied"}</span>
+        ${who.length ? html`<span class="lo-safe-who">${who.map(api.seatName).join(", ")}</span>` : ""}
+        ${mine ? html`<span class="lo-safe-tries">${plural(mine, "light")}</span>` : ""}
+      </button>`;
+    })}
+  </div>`;
+}
+
+function NotesGrid({ safe, notes, toggle, clear, announced, possible }) {
+  const struck = new Set(notes[safe] || []);
+  return html`<div class="lo-notes" data-testid="lo-notes">
+    <h4>Notes for Safe ${safe} <span class="muted small">(tap a combination to strike it out; kept in this browser)</span></h4>
+    <div class="lo-notes-grid" role="group" aria-label=${"Notes for Safe " + safe}>
+      <span class="lo-nh" aria-hidden="true"></span>
+      ${VALUES.map((r) => html`<span class="lo-nh" aria-hidden="true">R${r}</span>`)}
+      ${VALUES.map((l) => html`
+        <span class="lo-nh" aria-hidden="true">L${l}</span>
+        ${VALUES.map((r) => {
+          const k = l + "-" + r;
+          const off = struck.has(k);
+          const isIt = announced && announced[0] === l && announced[1] === r;
+          const helperOut = possible && !possible.has(k);
+          return html`<button type="button" class=${"lo-note" + (off ? " struck" : "") + (isIt ? " answer" : "") + (helperOut ? " helper-out" : "")}
+            data-testid=${"lo-note-" + safe + "-" + k} aria-pressed=${off ? "true" : "false"}
+            aria-label=${"Left " + l + " Right " + r + (off ? ", struck out" : "") + (isIt ? ", the combination" : "") + (helperOut ? ", ruled out by the helper" : "")}
+            onClick=${() => toggle(safe, k)}>${off ? "✕ " : ""}${l}–${r}</button>`;
+        })}`)}
+    </div>
+    <p class="small muted">${fmtNum(16 - struck.size)} of 16 not struck out.${possible ? " Dotted: the helper rules it out." : ""}
+      ${struck.size ? html` <button type="button" class="secondary small" data-testid="lo-notes-clear" onClick=${() => clear(safe)}>Clear notes for Safe ${safe}</button>` : ""}</p>
+  </div>`;
+}
+
+function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPlan, helper, combos, onClose }) {
+  const s = st.safes.find((x) => x.safe === safe);
+  if (!s) return null;
+  const mine = lightsOf(safe);
+  const failed = hist.failed.filter((f) => f.safe === safe);
+  const openedRound = hist.opened[safe];
+  const op = hist.openers[safe];
+  const entries = [];
+  for (const x of mine) {
+    let what;
+    if (x.note && x.left == null && x.right == null) {
+      const m = /Safe \w, (.*) flashed/.exec(x.note);
+      what = m ? m[1] : x.note.replace(/^[^:]*:\s*/, "");
+    }
+    else if (x.partner == null) what = "Solo, Left " + x.left + " Right " + x.right;
+    else what = "Dual with " + api.seatName(x.partner) + ", your " + (x.left != null ? "Left " + x.left : "Right " + x.right);
+    entries.push({ round: x.round, node: html`${what}: <${Mark} colour=${x.colour}/>` });
+  }
+  for (const f of failed) entries.push({ round: f.round, node: html`Dual did not happen: ${f.note.replace(/^.*did not happen:\s*/, "")}` });
+  if (openedRound) entries.push({ round: openedRound, node: html`<b>you opened it</b>` });
+  entries.sort((a, b) => a.round - b.round);
+  const round = st.stage === "round";
+  const inside = api.seat != null && st.you && st.seats[api.seat].inside;
+  const combo = s.combination || (combos ? combos[safe] : null);
+  const possible = helper && helper.safes && helper.safes[safe] ? new Set(helper.safes[safe].possible.map((c) => c[0] + "-" + c[1])) : null;
+  const use = (part) => {
+    setPlan(Object.assign({}, plan, { [part]: Object.assign({}, plan[part], { on: true, safe }) }));
+    // Take the player (and the keyboard focus) to the part of the plan that now names the safe.
+    setTimeout(() => {
+      const box = document.querySelector('[data-testid="lo-' + part + '"]');
+      if (!box) return;
+      box.scrollIntoView({ block: "start", behavior: "smooth" });
+      const first = box.querySelector("button:not([disabled])");
+      if (first) first.focus({ preventScroll: true });
+    }, 0);
+  };
+  return html`<section class="lo-card-box lo-detail" data-testid="lo-safe-detail" aria-labelledby="lo-detail-h">
+    <div class="lo-detail-head"><h3 id="lo-detail-h">Safe ${safe}</h3>
+      <button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close</button></div>
+    <p data-testid="lo-safe-state">${s.status === "closed" ? "Closed: nobody has opened it yet." :
+      s.status === "bargaining" ? "Opened by " + listWords(s.bargainers.map(api.seatName)) + "; they bargain over its 2 gold bars and key until the next deadline." :
+      "Emptied" + (op ? " (opened by " + listWords(op.seats.map(api.seatName)) + " in round " + op.round + ")" : "") + "."}
+      ${combo ? " Combination: Left " + combo[0] + " Right " + combo[1] + (s.combination ? " (announced)." : view.result ? " (shown after the match)." : " (you see it as host).") : ""}</p>
+    ${round && inside && s.status === "closed" ? html`<div class="control-row">
+      <button type="button" class="secondary" data-testid="lo-solo-here" onClick=${() => use("solo")}>Solo on Safe ${safe}</button>
+      <button type="button" class="secondary" data-testid="lo-dual-here" onClick=${() => use("dual")}>Dual on Safe ${safe}</button>
+    </div>` : ""}
+    ${api.seat != null ? html`<h4>Your attempts on Safe ${safe}</h4>
+      ${entries.length ? html`<ol class="lo-history" data-testid="lo-history">${entries.map((e) => html`<li>Round ${e.round}: ${e.node}</li>`)}</ol>`
+        : html`<p class="muted small" data-testid="lo-history">No attempts of yours here yet. Only the players in an attempt see its light (<${RuleText} text="LO-4"/>).</p>`}` : ""}
+    ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
+      <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
+    ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
+    <${NotesGrid} safe=${safe} notes=${notesApi.notes} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>
+  </section>`;
+}
+
+/* The host's view (and everyone's after the match) lists each seat's lights as sentences. */
+function hostLights(st, safe) {
+  const out = [];
+  for (const notes of st.lights || []) for (const n of notes) if (n.includes(": Safe " + safe + ",")) out.push(n);
+  return out.length ? out : ["None yet."];
+}
+
+function Bargains({ st, api, hist }) {
+  const open = st.safes.filter((s) => s.status === "bargaining");
+  const done = hist.bargains.slice(-6).reverse();
+  return html`<section class="lo-card-box" data-testid="lo-bargains" aria-labelledby="lo-barg-h">
+    <h3 id="lo-barg-h">Bargains</h3>
+    <p class="small">When more than one player opens a safe, they share its 2 gold bars and 1 key: each claims 0–2 bars and 0–1 key until the next deadline. If the claims add up to exactly 2 bars and 1 key, each gets what they claimed; otherwise nobody gets anything. A player who claims nothing gets nothing (<${RuleText} text="LO-5"/>).</p>
+    ${open.length ? html`<ul class="lo-list">${open.map((s) => html`<li data-testid=${"lo-bargain-" + s.safe}>Safe ${s.safe}: ${listWords(s.bargainers.map((x) => x === api.seat ? "you" : api.seatName(x)))} until the next deadline.</li>`)}</ul>`
+      : html`<p class="muted small">No bargain is open.</p>`}
+    ${done.length ? html`<h4>Settled</h4><ul class="lo-list" data-testid="lo-bargains-done">${done.map((b) => {
+      const claims = Object.entries(b.claims || {}).map(([n, c]) => n + " claimed " + plural(c[0], "bar") + " and " + plural(c[1], "key"));
+      return html`<li>Safe ${b.safe}, ${b.when}: ${b.agreed ? "agreed" : "failed, nobody got anything"}${claims.length ? " — " + claims.join("; ") : " — no claims"}.</li>`;
+    })}</ul>` : ""}
+  </section>`;
+}
+
+function Seats({ st, api }) {
+  return html`<section class="lo-card-box" aria-labelledby="lo-seats-h">
+    <h3 id="lo-seats-h">Players</h3>
+    <ul class="lo-seats" data-testid="lo-seats">${st.seats.map((s) => html`<li data-testid=${"lo-seat-" + s.seat} class=${s.seat === api.seat ? "mine" : ""}>
+      <span class="lo-seat-name">${api.seatName(s.seat)}${s.seat === api.seat ? " (you)" : ""}</span>
+      <span class="lo-seat-where">${s.inside ? "inside" : "escaped in round " + s.escaped_round}</span>
+      <span class="lo-seat-nums">${plural(s.keys, "key")} · ${plural(s.bars, "gold bar")} · ${plural(s.cards, "card")} · ${plural(s.safes_opened, "safe")} opened</span>
+    </li>`)}</ul>
+    <p class="small muted">Three keys and a player escapes at once (<${RuleText} text="LO-7"/>); the escaped player with the most gold bars wins (<${RuleText} text="LO-8"/>).</p>
+  </section>`;
+}
+
+function News({ st }) {
+  const news = (st.news || []).slice(-10).reverse();
+  return html`<section class="lo-card-box" aria-labelledby="lo-news-h">
+    <h3 id="lo-news-h">Announcements</h3>
+    <ul class="lo-list" data-testid="lo-news">${news.length ? news.map((n) => html`<li><${RuleText} text=${n}/></li>`) : html`<li class="muted">Nothing yet.</li>`}</ul>
+  </section>`;
+}
+
+function End({ view, st, api, hist }) {
+  if (!st.end_reason && st.stage !== "over") return null;
+  const winners = (st.winners || []).map(api.seatName);
+  const ec = st.ec == null ? null : api.seatName(st.ec);
+  const tally = hist.tally && hist.tally.tally ? Object.entries(hist.tally.tally).map(([n, k]) => n + " " + fmtNum(k)).join(", ") : "";
+  return html`<section class="lo-card-box lo-end" data-testid="lo-end">
+    <h3>The vault is done</h3>
+    <p><${RuleText} text=${"Why: " + (st.end_reason || "the match ended")}/>.</p>
+    ${st.stage === "vote" || st.stage === "tie" || st.stage === "over" ? html`<p>${winners.length ? "Most gold bars among the escaped: " + listWords(winners) + "." : "Nobody escaped, so nobody wins."}</p>` : ""}
+    ${tally ? html`<p data-testid="lo-tally">Votes: ${tally}.</p>` : ""}
+    ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${st.ec_how ? html` — <${RuleText} text=${st.ec_how}/>` : ""}.</p>` :
+      st.stage === "over" ? html`<p>No Elimination Candidate: fewer than two players were left inside.</p>` : ""}
+  </section>`;
+}
+
+function Status({ view, api, st }) {
+  const p = view.phase;
+  const left = p && p.next_deadline != null ? p.next_deadline - now() : null;
+  const stage = { round: "Round " + st.round, bargain: "Final bargaining", vote: "Elimination vote", tie: "Tie-break by the winners", over: "Match over" }[st.stage] || "";
+  const seat = api.seat != null ? st.seats[api.seat] : null;
+  return html`<div class="lo-status" data-testid="lo-status">
+    <p><b>${stage}</b>${left != null && !view.result ? html` · <span data-testid="lo-deadline">deadline in ${fmtDeadline(left)}</span>` : ""}${view.paused ? " (paused)" : ""}</p>
+    ${seat ? html`<p class="small">You are <b>${api.seatName(api.seat)}</b>: ${seat.inside ? "inside the vault" : "escaped in round " + seat.escaped_round}, ${plural(seat.keys, "key")}, ${plural(seat.bars, "gold bar")}.</p>` : ""}
+  </div>`;
+}
+
+function Helper({ st, api }) {
+  if (api.seat == null || !st.you) return null;
+  const ded = st.you.deduction;
+  if (!ded) return html`<p class="small muted" data-testid="lo-helper-off">The deduction helper is off in this match; the host can allow it (<${RuleText} text="LO-12"/>). Your notes are yours to keep.</p>`;
+  const sugg = ded.suggestions || [];
+  return html`<section class="lo-card-box" data-testid="lo-helper" aria-labelledby="lo-helper-h">
+    <h3 id="lo-helper-h">Deduction helper</h3>
+    <p class="small">The host allowed the helper in this match (<${RuleText} text="LO-12"/>). Colour codes still possible (colours of the three conditions): ${(ded.mappings || []).join(", ")}.</p>
+    ${sugg.length ? html`<p class="small" data-testid="lo-suggest">Likeliest Solo guesses you can play: ${sugg.map((g) => "Safe " + g.safe + " Left " + g.guess[0] + " Right " + g.guess[1] + " (" + Math.round(g.p_open * 100) + "%)").join("; ")}.</p>` : ""}
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ the board */
+function Board({ view, api }) {
+  const st = view.state || {};
+  const [selected, setSelected] = useState(null);
+  const [planState, setPlanState] = useState({ phase: null, plan: emptyPlan() });
+  const notesApi = useNotes(notesKey(view, api));
+  if (!st.seats || !st.safes) return html`<p class="muted">Loading the vault…</p>`;
+  injectStyle();
+  const phaseNo = view.phase ? view.phase.no : null;
+  const meView = (view.seats || [])[api.seat] || {};
+  const subs = meView.submissions || [];
+  // A new phase starts from the standing submission (a reload shows what was sent) or empty.
+  const plan = planState.phase === phaseNo ? planState.plan
+    : subs.length ? planFromValue(subs[subs.length - 1].value) : emptyPlan();
+  const setPlan = (p) => setPlanState({ phase: phaseNo, plan: p });
+  const events = eventsOf(view, api);
+  const hist = history(events, api.seat);
+  const lights = st.you ? st.you.lights || [] : hist.lightsByEvent;
+  const lightsOf = (safe) => lights.filter((x) => x.safe === safe);
+  const combos = st.combinations || null; // the host's view, and everyone's after the match (G-9)
+  const you = st.you;
+  const live = view.phase && !view.result && !api.replay && api.seat != null && you;
+  const me = api.seat != null ? st.seats[api.seat] : null;
+  const bargains = you ? you.bargains || [] : [];
+  const helper = you && you.deduction ? you.deduction : null;
+  let action = null;
+  if (live && (st.stage === "vote" || st.stage === "tie")) {
+    action = html`<${VotePanel} key=${"vote" + phaseNo} view=${view} api=${api} st=${st}/>`;
+  } else if (live && me && me.inside && (st.stage === "round" || (st.stage === "bargain" && bargains.length))) {
+    action = html`<${Planner} view=${view} api=${api} st=${st} plan=${plan} setPlan=${setPlan} bargains=${bargains}/>`;
+  } else if (live && me && !me.inside && st.stage === "round") {
+    action = html`<p class="lo-card-box" data-testid="lo-escaped">You escaped in round ${me.escaped_round} with ${plural(me.bars, "gold bar")} and take no further part in opening safes (<${RuleText} text="LO-7"/>).</p>`;
+  } else if (live && st.stage === "bargain") {
+    action = html`<p class="lo-card-box muted">The last bargains are being settled; you are not in any of them.</p>`;
+  }
+  return html`<div class="lo" data-testid="lo-board">
+    <${Status} view=${view} api=${api} st=${st}/>
+    <${End} view=${view} st=${st} api=${api} hist=${hist}/>
+    <div class=${"lo-cols" + (action ? " two" : "")}>
+      <div class="lo-col">
+    <section class="lo-card-box" aria-labelledby="lo-vault-h">
+      <h3 id="lo-vault-h">The vault</h3>
+      <p class="small muted">Tap a safe for its history${api.seat != null ? " and your notes" : ""}.</p>
+      <${SafeGrid} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
+        onSelect=${(s) => setSelected(s)}/>
+    </section>
+    ${selected ? html`<${SafeDetail} view=${view} api=${api} st=${st} safe=${selected} hist=${hist} lightsOf=${lightsOf}
+      notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
+      </div>
+      ${action ? html`<div class="lo-col">${action}</div>` : ""}
+    </div>
+    <${Helper} st=${st} api=${api}/>
+    <${Bargains} st=${st} api=${api} hist=${hist}/>
+    <${Seats} st=${st} api=${api}/>
+    <${News} st=${st}/>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ log lines */
+function describe(e, view) {
+  const d = e.data || {};
+  const names = (view && view.match && view.match.names) || (view && view.state && view.state.names) || [];
+  const you = view ? view.you : null;
+  const who = (seat) => esc(seat === you ? "you" : names[seat] != null ? names[seat] : "Seat " + (seat + 1));
+  const Who = (seat) => { const w = who(seat); return w.charAt(0).toUpperCase() + w.slice(1); };
+  const list = (seats) => listWords((seats || []).map(who));
+  const light = (note, to) => {
+    const m = /^.*?:\s*Safe (\w), (.*) flashed (\w+) \(round (\d+)\)$/.exec(note || "");
+    const mine = you != null && to && to.includes(you);
+    return m && mine ? "Round " + m[4] + ", Safe " + esc(m[1]) + ": your attempt " + esc(m[2]) + " flashed " + esc(m[3]) + "." : esc(note);
+  };
+  const Cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  switch (e.kind) {
+    case "light": return light(d.note, e.to);
+    case "dual_failed": return esc(d.note);
+    case "safe_opened": return "Safe " + esc(d.safe) + " was opened by " + list(d.seats) + ".";
+    case "safe_taken": return Who(d.seat) + " opened Safe " + esc(d.safe) + " alone and took its 2 gold bars and the key.";
+    case "safe_closed": return "Safe " + esc(d.safe) + " is emptied; its combination was Left " + esc(d.combination[0]) + " Right " + esc(d.combination[1]) + ".";
+    case "bargain_opened": return Cap(list(d.seats)) + " bargain over Safe " + esc(d.safe) + " until the next deadline.";
+    case "bargain_resolved": {
+      const claims = Object.entries(d.claims || {}).map(([n, c]) => esc(n) + " " + plural(c[0], "bar") + " and " + plural(c[1], "key")).join(", ");
+      return "The bargain over Safe " + esc(d.safe) + (d.agreed ? " was agreed" : " failed and nobody got anything") + (claims ? " (claims: " + claims + ")" : " (no claims)") + " (LO-5).";
+    }
+    case "escaped": return "<b>" + Who(d.seat) + " escaped</b> with " + d.bars + " gold bar" + (d.bars === 1 ? "" : "s") + ".";
+    case "round_over": return "Round " + d.round + " is over.";
+    case "vault_done": return "The vault is done: " + esc(d.reason) + ".";
+    case "vote_counted": {
+      const t = Object.entries(d.tally || {}).map(([n, k]) => esc(n) + " " + k).join(", ");
+      return "Votes counted: " + t + "." + (d.tied && d.tied.length ? " Tied: " + d.tied.map(esc).join(", ") + "; the escaped players choose (LO-9)." : "");
+    }
+    case "ec_chosen": return "Elimination Candidate: <b>" + esc(d.name) + "</b> — " + esc(d.how) + ".";
+    default: return null;
+  }
+}
+
+function phaseTitle(view) {
+  const st = view.state || {};
+  switch (st.stage) {
+    case "round": return "Round " + st.round + " · attempts";
+    case "bargain": return "Final bargaining";
+    case "vote": return "Elimination vote";
+    case "tie": return "Winners break the tie";
+    case "over": return "Match over";
+    default: return null;
+  }
+}
+
+/* ------------------------------------------------------------------ style */
+let styled = false;
+function injectStyle() {
+  if (styled) return;
+  styled = true;
+  const s = document.createElement("style");
+  s.dataset.game = "lockedout";
+  s.textContent = `
+.lo { display: flex; flex-direction: column; gap: 14px; }
+.lo h3 { font-size: 1rem; margin: 0 0 6px; }
+.lo h4 { font-size: .9rem; margin: 10px 0 4px; }
+.lo p { margin: 4px 0; }
+.lo-card-box { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 0; }
+@media (max-width: 640px) { .lo-card-box { padding: 8px; } .lo-part { padding: 4px 8px 8px; } }
+.lo-status p { margin: 2px 0; }
+.lo-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 6px; }
+.lo-safe { display: flex; flex-direction: column; align-items: stretch; gap: 1px; min-height: 64px; padding: 5px 6px;
+  text-align: left; background: #eef1f7; color: var(--ink); border: 2px solid #c7cfdd; border-radius: 8px; font-weight: 400; overflow-wrap: anywhere; }
+.lo-safe:hover { background: #e2e8f5; }
+.lo-safe.bargaining { background: #fff4d6; border-color: #c99a1d; }
+.lo-safe.done { background: #e3f3e8; border-color: #5a9c6f; }
+.lo-safe.selected { outline: 3px solid var(--accent); outline-offset: 1px; }
+.lo-safe-top { display: flex; justify-content: space-between; align-items: baseline; gap: 4px; }
+.lo-safe-letter { font-weight: 700; font-size: 1.15rem; }
+.lo-safe-combo { font-size: .8rem; font-weight: 600; }
+.lo-safe-status, .lo-safe-who, .lo-safe-tries { font-size: .72rem; line-height: 1.2; }
+.lo-safe-status { color: #4a5266; }
+.lo-part { border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px 10px; margin: 8px 0; min-width: 0; }
+.lo-part legend { font-weight: 600; }
+.lo-pick { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 6px 0; }
+.lo-pick-label { font-size: .82rem; font-weight: 600; color: #4a5266; flex-basis: 100%; }
+.lo-card, .lo-seg { min-height: 44px; min-width: 44px; padding: 4px 10px; background: #fff; color: var(--ink); border: 2px solid #aab3c5; border-radius: 8px; font-weight: 500; }
+.lo-card { display: inline-flex; flex-direction: column; align-items: center; line-height: 1.1; }
+.lo-card-v { font-size: 1.1rem; font-weight: 700; }
+.lo-card-n { font-size: .68rem; color: #4a5266; }
+.lo-card.chosen, .lo-seg.chosen { background: var(--accent); color: #fff; border-color: var(--accent); }
+.lo-card.chosen .lo-card-n { color: #fff; }
+.lo-card:disabled { opacity: .55; }
+.lo-field { margin: 4px 0; }
+.lo-field select { min-height: 44px; min-width: 10em; }
+.lo-send code { background: #f1f3f8; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
+.lo-submitted { font-size: .88rem; color: #4a5266; }
+.lo-submitted.ok { color: #17663a; font-weight: 600; }
+.lo-gap { color: #8a5a00; }
+.lo-mark-wrap { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
+.lo-mark { display: inline-block; width: 14px; height: 14px; border-radius: 50%; border: 1px solid #555; }
+.lo-history { margin: 4px 0; padding-left: 20px; font-size: .9rem; }
+.lo-notes-grid { display: grid; grid-template-columns: 2em repeat(4, minmax(44px, 1fr)); gap: 4px; max-width: 340px; align-items: center; }
+.lo-nh { font-size: .78rem; font-weight: 600; color: #4a5266; text-align: center; }
+.lo-note { min-height: 44px; padding: 2px; background: #fff; color: var(--ink); border: 2px solid #aab3c5; border-radius: 6px; font-weight: 600; }
+.lo-note.struck { background: #e9ebf0; color: #5f6678; text-decoration: line-through; border-color: #c7cdd8; }
+.lo-note.helper-out { border-style: dotted; }
+.lo-note.answer { background: #e3f3e8; border-color: var(--ok); }
+.lo-list { margin: 4px 0; padding-left: 18px; font-size: .9rem; }
+.lo-seats { list-style: none; margin: 0; padding: 0; }
+.lo-seats li { display: flex; flex-wrap: wrap; gap: 2px 10px; padding: 6px 0; border-bottom: 1px solid var(--line); }
+.lo-seats li:last-child { border-bottom: 0; }
+.lo-seats li.mine .lo-seat-name { color: var(--accent); }
+.lo-seat-name { font-weight: 700; overflow-wrap: anywhere; }
+.lo-seat-where { font-size: .85rem; color: #4a5266; }
+.lo-seat-nums { font-size: .85rem; flex-basis: 100%; }
+.lo-cols, .lo-col { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
+@media (min-width: 1100px) { .lo-cols.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-items: start; } }
+.lo a.rule-link { white-space: nowrap; }
+.lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
+.lo-end { border-color: #b9c5fb; background: #f3f5ff; }
+`;
+  document.head.appendChild(s);
+}
+
+registerGame("lockedout", { Board, describe, phaseTitle });

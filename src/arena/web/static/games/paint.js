@@ -1,128 +1,556 @@
-/* Paint Factory: your own grid (the server's SVG: colours, letters and patterns), what you
-   know (the sets shown, the rest of the set you picked, your score so far) and the controls of
-   each decision, which compose the notation and submit it:
-   - design: 8 sets for your opponent, first-entering colour first ("GRBR,RGBB,...", PF-4);
-   - pick: one button per shown set ("pick 5", PF-5);
-   - shove: one button per legal action ("1", "A", "B then 1", PF-2/PF-3);
-   - last: R, G or B for the last container on A1 (PF-5). */
-(function () {
-  "use strict";
+/* Paint Factory, played on its board (issue 16). One Preact component per stage, each keeping
+   its own choices (keyed by the phase, so a clock tick never resets them):
+   - design: eight sets of four slots; a tap cycles a slot red, green, blue (the colour is also
+     written in the slot); a live PF-4 check names every problem; "Send sets" only when valid
+     (notation "GRBR,RGBB,...", first-entering colour first);
+   - pick: the three offered sets as pictures; tap one to choose it, tap again (or "Pick set N")
+     to send "pick N" (PF-5);
+   - shove: the grid with a handle per row (shove right) and per column (shove down); a tap
+     previews the shove on the grid (the result, the containers it pushes marked), a second
+     handle of the other kind adds the second shove (PF-3), a tap on the last handle again (or
+     "Confirm") sends "1", "A", "B then 1", ...;
+   - last: the three colours with the final score each would give; tap, then tap again (PF-5).
+   Your own grid always comes with its score so far: the chains, their lengths and product
+   (PF-6, PF-7). Spectators see what the server shows them; the grids are private until the
+   end (G-9), then everyone sees both grids with their chains. */
+import { html, useState, fmtNum, RuleText, registerGame } from "/static/ui.js";
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  const slug = (text) => String(text).replace(/\s+/g, "_");
-  const NAMES = { R: "red", G: "green", B: "blue" };
-  const EXAMPLE = "RGBR,GBRG,BRGB,RBGR,GRBG,BGRB,RGRB,GBGR";
-  const draft = { design: "" };
+const COLS = "ABCDE";
+const ROWS = "12345";
+const SIZE = 5;
+const COLOURS = ["R", "G", "B"];
+const NAME = { R: "red", G: "green", B: "blue" };
+const EXAMPLE = ["RGBR", "GBRG", "BRGB", "RBGR", "GRBG", "BGRB", "RGRB", "GBGR"];
 
-  function chip(colour) {
-    return '<span class="paint-chip paint-' + esc(colour) + '" title="' + esc(NAMES[colour] || colour) +
-      '" style="display:inline-block;min-width:1.4em;text-align:center;font-weight:bold;border:1px solid #333;' +
-      "border-radius:4px;margin:0 1px;color:#fff;background:" +
-      ({ R: "#D55E00", G: "#009E73", B: "#0072B2" }[colour] || "#999") + '">' + esc(colour) + "</span>";
-  }
-  const chips = (text) => String(text).split("").map(chip).join("");
+const cellName = (i) => COLS[i % SIZE] + (Math.floor(i / SIZE) + 1);
+const colourWords = (set) => String(set).split("").map((c) => NAME[c] || c).join(", ");
+const listWords = (xs) => xs.length < 2 ? xs.join("") : xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+const setsWords = (idx) => (idx.length === 1 ? "set " : "sets ") + listWords(idx.map((i) => String(i + 1)));
 
-  function infoHtml(st) {
-    const you = st.you || {};
-    const lines = [];
-    const stage = { design: "Set design", pick: "Pick a set", shove: "Shove", last: "Last container", over: "Game over" }[st.stage] || st.stage;
-    lines.push('<p data-testid="paint-status">' + esc(stage) + (st.stage !== "design" ? " · turn " + st.turn + " of " + st.turns + " · showing " + st.showing + " of 6" : "") + "</p>");
-    if (you.score && st.stage !== "design") {
-      lines.push('<p data-testid="paint-score">Score so far: <b>' + esc(you.score.score) + "</b> · non-connected " + esc(you.score.non_connected) + "</p>");
+/* ------------------------------------------------------------------ shoves (PF-2, PF-3) */
+function line(name) {
+  if (ROWS.includes(name)) return { start: (Number(name) - 1) * SIZE, step: 1, head: "A" + name, where: "row " + name, arrow: "→" };
+  return { start: COLS.indexOf(name), step: SIZE, head: name + "1", where: "column " + name, arrow: "↓" };
+}
+
+function shoveError(grid, name) {
+  const { start, step, head, where } = line(name);
+  if (grid[start] === ".") return "there is no container on " + head + " to shove";
+  for (let k = 1; k < SIZE; k++) if (grid[start + k * step] === ".") return null;
+  return where + " is full, its containers have nowhere to go";
+}
+
+/* The grid after shoving ``name`` and the moves it makes ([from, to] cell indices). */
+function shove(grid, name) {
+  const { start, step, arrow } = line(name);
+  const cells = grid.split("");
+  for (let k = 1; k < SIZE; k++) {
+    if (cells[start + k * step] !== ".") continue;
+    const moves = [];
+    for (let j = k; j > 0; j--) {
+      cells[start + j * step] = cells[start + (j - 1) * step];
+      moves.push([start + (j - 1) * step, start + j * step]);
     }
-    if (you.coming) lines.push("<p>Still to enter from this set: " + chips(you.coming) + "</p>");
-    if (you.picked && you.picked.length) {
-      lines.push("<p>Picked: " + you.picked.map((p) => "#" + p.number + " " + chips(p.set)).join(" · ") + "</p>");
-    }
-    if (you.designed) lines.push('<p class="muted">Sets you designed for your opponent: ' + esc(String(you.designed).replace(/^seat \d+ designed /, "")) + "</p>");
-    return '<div class="paint-info" data-testid="paint-info">' + lines.join("") + "</div>";
+    cells[start] = ".";
+    return { grid: cells.join(""), moves, arrow };
   }
+  return null;
+}
 
-  function controls(root, view, api) {
-    const st = view.state || {};
-    const you = st.you;
-    const box = document.createElement("div");
-    box.className = "paint-controls";
-    box.dataset.testid = "paint-controls";
-    if (!view.phase || api.seat == null || !you || api.replay) return box;
-    const msg = document.createElement("p");
-    msg.className = "paint-msg";
-    msg.dataset.testid = "paint-msg";
-    const send = async (text) => {
-      if (api.setNotation) api.setNotation(text);
-      const r = await api.submit(text, true);
-      msg.textContent = r.ok ? "Sent: " + text : r.error;
-    };
-    const button = (label, testid, fn, cls) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.innerHTML = label;
-      b.dataset.testid = testid;
-      if (cls) b.className = cls;
-      b.addEventListener("click", fn);
-      return b;
-    };
+/* The preview of a chosen sequence of shoves: the grid, and where each moved container ended. */
+function previewOf(grid, names) {
+  let g = grid;
+  let moved = new Map(); // end cell -> {from, arrow}
+  for (const n of names) {
+    if (shoveError(g, n)) return null;
+    const r = shove(g, n);
+    const next = new Map();
+    for (const [end, info] of moved) next.set(end, info);
+    for (const [from, to] of r.moves) {
+      const was = next.get(from);
+      next.delete(from);
+      next.set(to, { from: was ? was.from : from, arrow: (was ? was.arrow : "") + r.arrow });
+    }
+    moved = next;
+    g = r.grid;
+  }
+  return { grid: g, moved };
+}
 
-    if (st.stage === "design") {
-      box.insertAdjacentHTML("beforeend", "<p>Eight sets of four for your opponent, the first colour to enter first, " +
-        "separated by commas. At least five sets hold all three colours; no two sets are the same; at most one set " +
-        "has three of a colour; none has four; at most 13 of a colour in all.</p>");
-      const input = document.createElement("input");
-      input.type = "text";
-      input.size = 48;
-      input.placeholder = EXAMPLE;
-      input.value = draft.design;
-      input.dataset.testid = "paint-design";
-      input.addEventListener("input", () => { draft.design = input.value; });
-      box.appendChild(input);
-      box.appendChild(button("Submit sets", "paint-design-submit", () => send(input.value.trim())));
-      box.appendChild(button("Fill an example", "paint-design-example", () => { draft.design = EXAMPLE; input.value = EXAMPLE; }, "secondary"));
-    } else if (st.stage === "pick") {
-      box.insertAdjacentHTML("beforeend", "<p>Pick one set; its containers enter one per turn, left first.</p>");
-      for (const s of you.shown || []) {
-        box.appendChild(button("Set " + s.number + ": " + chips(s.set), "paint-pick-" + s.number, () => send("pick " + s.number)));
+/* ------------------------------------------------------------------ chains (PF-6, PF-7) */
+function neighbours(i) {
+  const r = Math.floor(i / SIZE), c = i % SIZE, out = [];
+  if (r > 0) out.push(i - SIZE);
+  if (c > 0) out.push(i - 1);
+  if (c < SIZE - 1) out.push(i + 1);
+  if (r < SIZE - 1) out.push(i + SIZE);
+  return out;
+}
+
+function farthest(start, members) {
+  const dist = new Map([[start, 1]]);
+  let frontier = [start], last = start;
+  while (frontier.length) {
+    const next = [];
+    for (const i of frontier) for (const j of neighbours(i)) {
+      if (members.has(j) && !dist.has(j)) { dist.set(j, dist.get(i) + 1); next.push(j); last = j; }
+    }
+    frontier = next;
+  }
+  return [last, dist.get(last)];
+}
+
+function scoreGrid(grid) {
+  const seen = new Array(SIZE * SIZE).fill(false);
+  const chains = [], looped = [];
+  for (let i = 0; i < SIZE * SIZE; i++) {
+    const colour = grid[i];
+    if (colour === "." || seen[i]) continue;
+    const stack = [i], cells = [i];
+    let edges2 = 0;
+    seen[i] = true;
+    while (stack.length) {
+      const k = stack.pop();
+      for (const j of neighbours(k)) {
+        if (grid[j] !== colour) continue;
+        edges2 += 1;
+        if (!seen[j]) { seen[j] = true; stack.push(j); cells.push(j); }
       }
-    } else if (st.stage === "shove") {
-      box.insertAdjacentHTML("beforeend", "<p>Clear A1: shove a row right (1-5), a column down (A-E), or one of each.</p>");
-      const list = document.createElement("div");
-      list.className = "paint-actions";
-      for (const a of you.legal || []) {
-        const b = button(esc(a), "paint-shove-" + slug(a), () => send(a), "small");
-        const after = (you.previews || {})[a];
-        if (after) b.title = "leaves:\n" + after.join("\n");
-        list.appendChild(b);
-      }
-      box.appendChild(list);
-    } else if (st.stage === "last") {
-      box.insertAdjacentHTML("beforeend", "<p>Choose the colour of the last container (it fills A1).</p>");
-      for (const c of ["R", "G", "B"]) {
-        box.appendChild(button(chip(c) + " " + NAMES[c], "paint-last-" + c, () => send(c)));
-      }
     }
-    box.appendChild(msg);
-    return box;
+    cells.sort((a, b) => a - b);
+    if (edges2 / 2 >= cells.length) looped.push({ colour, cells });
+    else chains.push({ colour, cells, length: farthest(farthest(i, new Set(cells))[0], new Set(cells))[1] });
   }
+  const score = chains.reduce((p, c) => p * c.length, 1);
+  return { score, chains, looped, nonConnected: chains.filter((c) => c.cells.length === 1).length };
+}
 
-  function render(root, view, api) {
-    const st = view.state || {};
-    root.innerHTML = (view.svg ? '<div class="svg-board" data-testid="paint-board">' + view.svg + "</div>" : "") + infoHtml(st);
-    root.appendChild(controls(root, view, api));
+/* The server's score (cell names) in the same shape as scoreGrid's (cell indices). */
+function fromServerScore(s) {
+  const idx = (name) => (Number(name[1]) - 1) * SIZE + COLS.indexOf(name[0]);
+  return {
+    score: s.score,
+    chains: (s.chains || []).map((c) => ({ colour: c.colour, cells: c.cells.map(idx), length: c.length })),
+    looped: (s.looped || []).map((c) => ({ colour: c.colour, cells: c.cells.map(idx) })),
+    nonConnected: s.non_connected,
+  };
+}
+
+const formula = (sc) => {
+  const f = sc.chains.filter((c) => c.length > 1).map((c) => c.length);
+  return f.length ? f.join(" × ") : "1";
+};
+
+/* ------------------------------------------------------------------ the PF-4 check */
+function designProblems(sets) {
+  const out = [];
+  const incomplete = sets.map((s, i) => (s.some((x) => !x) ? i : -1)).filter((i) => i >= 0);
+  if (incomplete.length) {
+    out.push((incomplete.length === 8 ? "No set is filled in yet" : capitalFirst(setsWords(incomplete)) + (incomplete.length === 1 ? " is" : " are") + " not complete") +
+      ": every set holds four containers (PF-4)");
   }
-
-  function describe(e, view) {
-    const d = e.data || {};
-    switch (e.kind) {
-      case "sets_sealed": return "Both designs are in.";
-      case "shown": return "Showing " + d.showing + ": " + d.sets.map((s) => "#" + s.number + " " + chips(s.set)).join(" · ");
-      case "picked": return "You picked set " + d.number + " " + chips(d.set);
-      case "entered": return "Turn " + d.turn + ": " + chip(d.colour) + " enters A1";
-      case "shoved": return "Turn " + d.turn + ": shoved <code>" + esc(d.action) + "</code>";
-      case "grids_full": return "Both grids are full: scores " + d.scores.map(esc).join(" / ");
-      case "turn": return "Turn " + d.turn + " of 25";
-      case "defaulted": return "Seat " + (d.seat + 1) + " had no decision; it was made for them: <code>" + esc(d.value) + "</code>";
-      default: return null;
+  const full = sets.map((s) => s.filter(Boolean).join(""));
+  const complete = full.map((s, i) => (s.length === 4 ? i : -1)).filter((i) => i >= 0);
+  const same = new Map();
+  for (const i of complete) { if (!same.has(full[i])) same.set(full[i], []); same.get(full[i]).push(i); }
+  for (const [s, idx] of same) {
+    if (idx.length > 1) out.push(capitalFirst(setsWords(idx)) + " are identical (" + colourWords(s) + "); no two sets may be the same (PF-4)");
+  }
+  const withAll = complete.filter((i) => COLOURS.every((c) => full[i].includes(c)));
+  if (!incomplete.length && withAll.length < 5) {
+    const lacking = complete.filter((i) => !withAll.includes(i));
+    out.push("Only " + withAll.length + " of the 8 sets hold all three colours; at least 5 must (" + setsWords(lacking) + " lack one) (PF-4)");
+  }
+  for (const i of complete) {
+    for (const c of COLOURS) {
+      if (full[i].split("").filter((x) => x === c).length === 4) out.push(capitalFirst(setsWords([i])) + " is four " + NAME[c] + "; no set may be all one colour (PF-4)");
     }
   }
+  for (const c of COLOURS) {
+    const three = complete.filter((i) => full[i].split("").filter((x) => x === c).length === 3);
+    if (three.length > 1) out.push(capitalFirst(setsWords(three)) + " each have three " + NAME[c] + "; at most one set may have three of a colour (PF-4)");
+  }
+  for (const c of COLOURS) {
+    const n = full.join("").split("").filter((x) => x === c).length;
+    if (n > 13) out.push(n + " " + NAME[c] + " containers in all; at most 13 of one colour (PF-4)");
+  }
+  return out;
+}
 
-  window.Arena.registerGame("paint", { render: render, describe: describe });
-})();
+function capitalFirst(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+/* ------------------------------------------------------------------ pictures */
+function Chip({ colour, big }) {
+  if (!colour || colour === ".") return html`<span class="pf-chip pf-empty">·</span>`;
+  return html`<span class=${"pf-chip pf-" + colour + (big ? " big" : "")} title=${NAME[colour]}>${colour}</span>`;
+}
+
+function SetPicture({ set }) {
+  // Bottom first: the container at the bottom enters first (PF-4).
+  const order = String(set).split("").map((c, i) => ({ c, i })).reverse();
+  return html`<span class="pf-set" aria-hidden="true">${order.map(({ c, i }) => html`
+    <span class="pf-set-row"><${Chip} colour=${c}/><span class="pf-ord">${i + 1}</span></span>`)}</span>`;
+}
+
+/* The 5 x 5 grid. ``handles``: {onHandle, sel} adds a tappable handle per row and column;
+   ``moved``: end cell -> {from, arrow} of a previewed shove; ``score`` draws chain lengths. */
+function Grid({ grid, handles, moved, score, fresh, ghost, label, testid }) {
+  const chainAt = new Map();
+  const loopedCells = new Set();
+  if (score) {
+    for (const c of score.chains) if (c.length > 1) chainAt.set(c.cells[0], c.length);
+    for (const c of score.looped) for (const i of c.cells) loopedCells.add(i);
+  }
+  const handle = (name, kind) => {
+    const chosen = handles.sel.indexOf(name);
+    const words = kind === "row" ? "Shove row " + name + " right" : "Shove column " + name + " down";
+    return html`<button type="button" class=${"pf-handle pf-handle-" + kind + (chosen >= 0 ? " chosen" : "")}
+      data-testid=${"pf-" + kind + "-" + name} aria-pressed=${chosen >= 0 ? "true" : "false"}
+      aria-label=${words + (chosen >= 0 ? " (chosen" + (handles.sel.length > 1 ? ", shove " + (chosen + 1) : "") + "; tap again to confirm)" : "")}
+      onClick=${() => handles.onHandle(name)}>${kind === "row" ? name + " →" : name + " ↓"}</button>`;
+  };
+  const cells = [];
+  if (handles) {
+    cells.push(html`<span class="pf-corner" aria-hidden="true"></span>`);
+    for (const c of COLS) cells.push(handle(c, "col"));
+  } else {
+    cells.push(html`<span class="pf-corner" aria-hidden="true"></span>`);
+    for (const c of COLS) cells.push(html`<span class="pf-axis" aria-hidden="true">${c}</span>`);
+  }
+  for (let r = 0; r < SIZE; r++) {
+    cells.push(handles ? handle(ROWS[r], "row") : html`<span class="pf-axis" aria-hidden="true">${r + 1}</span>`);
+    for (let c = 0; c < SIZE; c++) {
+      const i = r * SIZE + c;
+      const colour = grid[i];
+      const mv = moved && moved.get(i);
+      const vacated = moved && colour === "." && [...moved.values()].some((m) => m.from === i);
+      const words = cellName(i) + ": " + (colour === "." ? "empty" : NAME[colour]) + (mv ? ", pushed from " + cellName(mv.from) : "") +
+        (fresh === i ? ", just entered" : "") + (loopedCells.has(i) ? ", in a loop" : "") + (chainAt.has(i) ? ", chain of " + chainAt.get(i) : "");
+      cells.push(html`<span role="img" aria-label=${words} data-cell=${cellName(i)} data-colour=${colour}
+        class=${"pf-cell" + (colour === "." ? " pf-cell-empty" : " pf-" + colour) + (mv ? " moved" : "") + (vacated ? " vacated" : "") + (fresh === i ? " fresh" : "") + (loopedCells.has(i) ? " looped" : "")}>
+        ${colour === "." ? "" : html`<span class="pf-letter">${colour}</span>`}
+        ${mv ? html`<span class="pf-arrow" aria-hidden="true">${mv.arrow}</span>` : ""}
+        ${chainAt.has(i) ? html`<span class="chain-length" aria-hidden="true">${chainAt.get(i)}</span>` : ""}
+        ${fresh === i ? html`<span class="pf-new" aria-hidden="true">new</span>` : ""}
+      </span>`);
+    }
+  }
+  return html`<div class=${"pf-grid" + (handles ? " with-handles" : "") + (ghost ? " ghost" : "")} role="group" aria-label=${label || "grid"} data-testid=${testid || "pf-grid"}>${cells}</div>`;
+}
+
+function ScoreBox({ sc, testid, title }) {
+  const long = sc.chains.filter((c) => c.length > 1);
+  return html`<div class="pf-score" data-testid=${testid || "pf-score"}>
+    <p class="pf-score-line"><b>${title || "Score so far"}: <span data-testid=${(testid || "pf-score") + "-value"}>${fmtNum(sc.score)}</span></b>
+      ${" "}<span class="muted">= ${formula(sc)} (<${RuleText} text="PF-7"/>)</span></p>
+    ${long.length ? html`<ul class="pf-chains">${long.map((c) => html`<li><${Chip} colour=${c.colour}/> ${NAME[c.colour]} chain of ${c.length}: ${c.cells.map(cellName).join(", ")}</li>`)}</ul>`
+      : html`<p class="muted small">No chain longer than one container yet.</p>`}
+    ${sc.looped.length ? html`<p class="small">Loops (score nothing, <${RuleText} text="PF-6"/>): ${sc.looped.map((c) => NAME[c.colour] + " " + c.cells.map(cellName).join(", ")).join("; ")}</p>` : ""}
+    <p class="muted small">Non-connected containers: ${sc.nonConnected} (the first tie-break)</p>
+  </div>`;
+}
+
+/* ------------------------------------------------------------------ stages */
+function send(api, text) { return api.submit(text, true, "paint"); }
+
+function Msg() {
+  const M = window.Arena && window.Arena.Msg;
+  return M ? html`<${M} source="paint" testid="pf-msg" okTestid="pf-msg-ok"/>` : null;
+}
+
+function Design({ api }) {
+  const [sets, setSets] = useState(() => Array.from({ length: 8 }, () => [null, null, null, null]));
+  const problems = designProblems(sets);
+  const text = sets.map((s) => s.map((x) => x || "?").join("")).join(",");
+  const put = (i, j, colour) => setSets(sets.map((s, a) => (a !== i ? s : s.map((x, b) => (b !== j ? x : colour)))));
+  const cycle = (i, j) => {
+    const cur = sets[i][j];
+    put(i, j, cur == null ? "R" : COLOURS[(COLOURS.indexOf(cur) + 1) % 3]);
+  };
+  const onKey = (e, i, j) => {
+    const k = e.key.toUpperCase();
+    if (COLOURS.includes(k)) { e.preventDefault(); put(i, j, k); }
+    else if (e.key === "Backspace" || e.key === "Delete") { e.preventDefault(); put(i, j, null); }
+  };
+  return html`<section class="pf-design" aria-labelledby="pf-design-h">
+    <h2 id="pf-design-h">Design eight sets for your opponent</h2>
+    <p class="small">Tap a slot to cycle it red → green → blue (or focus it and press R, G or B). Slot 1 enters the grid first.
+      Your opponent will be shown three of these sets at a time and must take one.</p>
+    <div class="pf-design-grid" role="group" aria-label="eight sets of four">
+      <span class="pf-design-head" aria-hidden="true"></span>
+      ${[1, 2, 3, 4].map((n) => html`<span class="pf-design-head" aria-hidden="true">${n === 1 ? "1st in" : n === 4 ? "4th" : n + (n === 2 ? "nd" : "rd")}</span>`)}
+      ${sets.map((s, i) => html`
+        <span class="pf-set-label">Set ${i + 1}</span>
+        ${s.map((x, j) => html`<button type="button" class=${"pf-slot" + (x ? " pf-" + x : "")} data-testid=${"pf-slot-" + (i + 1) + "-" + (j + 1)}
+          aria-label=${"Set " + (i + 1) + ", container " + (j + 1) + ": " + (x ? NAME[x] : "empty") + ". Tap to change."}
+          onClick=${() => cycle(i, j)} onKeyDown=${(e) => onKey(e, i, j)}>
+          <span class="pf-slot-letter">${x || "·"}</span><span class="pf-slot-name">${x ? NAME[x] : "empty"}</span></button>`)}`)}
+    </div>
+    <div class="pf-check" data-testid="pf-design-check" aria-live="polite">
+      ${problems.length ? html`<ul class="error-text">${problems.map((p) => html`<li><${RuleText} text=${p}/></li>`)}</ul>`
+        : html`<p class="ok-text">These sets follow every <${RuleText} text="PF-4"/> rule.</p>`}
+    </div>
+    <p class="small">Sends: <code data-testid="pf-design-notation">${text}</code></p>
+    <div class="control-row">
+      <button type="button" data-testid="pf-design-submit" disabled=${problems.length > 0}
+        onClick=${() => { api.setNotation(sets.map((s) => s.join("")).join(",")); send(api, sets.map((s) => s.join("")).join(",")); }}>Send sets</button>
+      <button type="button" class="secondary" data-testid="pf-design-example" onClick=${() => setSets(EXAMPLE.map((s) => s.split("")))}>Fill an example</button>
+      <button type="button" class="secondary" data-testid="pf-design-clear" onClick=${() => setSets(sets.map(() => [null, null, null, null]))}>Clear</button>
+    </div>
+    <${Msg}/>
+  </section>`;
+}
+
+function Pick({ you, api }) {
+  const [sel, setSel] = useState(null);
+  const go = (n) => { api.setNotation("pick " + n); send(api, "pick " + n); };
+  const tap = (n) => (sel === n ? go(n) : setSel(n));
+  const chosen = (you.shown || []).find((s) => s.number === sel);
+  return html`<section class="pf-pick" aria-labelledby="pf-pick-h">
+    <h2 id="pf-pick-h">Take one of these sets</h2>
+    <p class="small">Its four containers enter A1 one per turn, the bottom one first. Tap a set to choose it, tap it again to take it.</p>
+    <div class="pf-offers">
+      ${(you.shown || []).map((s) => html`<button type="button" class=${"pf-offer" + (sel === s.number ? " chosen" : "")} data-testid=${"pf-pick-" + s.number}
+        aria-pressed=${sel === s.number ? "true" : "false"} aria-label=${"Set " + s.number + ": " + colourWords(s.set) + ", first to enter first"} onClick=${() => tap(s.number)}>
+        <span class="pf-offer-title">Set ${s.number}</span><${SetPicture} set=${s.set}/>
+        <span class="pf-offer-words small">${colourWords(s.set)}</span></button>`)}
+    </div>
+    <div class="control-row">
+      <button type="button" data-testid="pf-pick-confirm" disabled=${!chosen} onClick=${() => chosen && go(chosen.number)}>
+        ${chosen ? "Take set " + chosen.number : "Choose a set first"}</button>
+      ${chosen ? html`<span class="small">First in: ${NAME[chosen.set[0]]} on A1.</span>` : ""}
+    </div>
+    <${Msg}/>
+  </section>`;
+}
+
+function Shove({ you, api, grid, sc }) {
+  const [sel, setSel] = useState([]);
+  const [hint, setHint] = useState("");
+  const legal = you.legal || [];
+  const starts = (n) => legal.filter((a) => a === n || a.startsWith(n + " then "));
+  const go = (action) => { setHint(""); api.setNotation(action); send(api, action); };
+  const why = (n) => {
+    const err = shoveError(grid, n);
+    if (err) return "Cannot shove " + n + ": " + err + " (PF-2)";
+    return "Shoving " + n + " cannot clear A1 this turn, alone or with one shove of the other kind (PF-3)";
+  };
+  const onHandle = (n) => {
+    setHint("");
+    const action = sel.join(" then ");
+    if (sel.length && n === sel[sel.length - 1]) {
+      if (legal.includes(action)) go(action);
+      else setHint("A1 still holds a container after " + action + ": add " + (ROWS.includes(n) ? "column A" : "row 1") + " (PF-3)");
+      return;
+    }
+    if (sel.length === 1 && legal.includes(sel[0] + " then " + n)) { setSel([sel[0], n]); return; }
+    if (sel.length === 2 && n === sel[0]) { setSel([n]); return; }
+    if (starts(n).length) { setSel([n]); return; }
+    setHint(why(n));
+  };
+  const action = sel.join(" then ");
+  const pv = sel.length ? previewOf(grid, sel) : null;
+  const ok = sel.length > 0 && legal.includes(action);
+  const after = pv ? scoreGrid(pv.grid) : null;
+  const shown = pv ? pv.grid : grid;
+  let words = "Tap a row handle to shove that row right, or a column handle to shove it down. A1 must be empty afterwards.";
+  if (pv) {
+    const n = pv.moved.size;
+    words = "Preview of " + action + ": " + n + " container" + (n === 1 ? "" : "s") + " pushed. " +
+      (ok ? "A1 ends empty. Tap " + sel[sel.length - 1] + " again or Confirm to send it." : "A1 still holds a container: now shove " + (ROWS.includes(sel[0]) ? "column A" : "row 1") + ".");
+  }
+  return html`<section class="pf-shove" aria-labelledby="pf-shove-h">
+    <h2 id="pf-shove-h" class="pf-sub">Clear A1</h2>
+    <p class="small" data-testid="pf-preview" aria-live="polite">${words}</p>
+    <${Grid} grid=${shown} handles=${{ sel, onHandle }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
+      label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : sc}/>
+    ${hint ? html`<p class="error-text" data-testid="pf-hint" role="alert"><${RuleText} text=${hint}/></p>` : ""}
+    <div class="control-row pf-actions">
+      <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm " + action : "Confirm"}</button>
+      <button type="button" class="secondary" data-testid="pf-shove-clear" disabled=${!sel.length} onClick=${() => { setSel([]); setHint(""); }}>Clear choice</button>
+      ${after ? html`<span class="small" data-testid="pf-preview-score">Score after: <b>${fmtNum(after.score)}</b></span>` : ""}
+    </div>
+    <p class="muted small">Legal now: ${legal.join(" · ")}</p>
+    <${Msg}/>
+  </section>`;
+}
+
+function Last({ api, grid }) {
+  const [sel, setSel] = useState(null);
+  const go = (c) => { api.setNotation(c); send(api, c); };
+  const finals = Object.fromEntries(COLOURS.map((c) => [c, scoreGrid(c + grid.slice(1))]));
+  const shown = sel ? sel + grid.slice(1) : grid;
+  return html`<section class="pf-last" aria-labelledby="pf-last-h">
+    <h2 id="pf-last-h" class="pf-sub">Choose the last container</h2>
+    <p class="small">It fills A1 and the grid is complete; no shove follows. Tap a colour to see it, tap again to send.</p>
+    <div class="control-row">
+      ${COLOURS.map((c) => html`<button type="button" class=${"pf-colour" + (sel === c ? " chosen" : "")} data-testid=${"pf-last-" + c}
+        aria-pressed=${sel === c ? "true" : "false"} onClick=${() => (sel === c ? go(c) : setSel(c))}>
+        <${Chip} colour=${c}/> ${NAME[c]}: score ${fmtNum(finals[c].score)}</button>`)}
+    </div>
+    <${Grid} grid=${shown} score=${sel ? finals[sel] : null} ghost=${!!sel} fresh=${sel ? 0 : null} label=${sel ? "your grid with " + NAME[sel] + " on A1" : "your grid"} testid="pf-last-grid"/>
+    <div class="control-row pf-actions">
+      <button type="button" data-testid="pf-last-confirm" disabled=${!sel} onClick=${() => sel && go(sel)}>${sel ? "Send " + NAME[sel] : "Choose a colour first"}</button>
+    </div>
+    <${Msg}/>
+  </section>`;
+}
+
+/* ------------------------------------------------------------------ whole boards */
+function statusLine(st) {
+  if (st.stage === "design") return "Set design: both seats write eight sets for the other";
+  if (st.stage === "over") return "Both grids are full";
+  if (st.stage === "last") return "Turn " + st.turns + " of " + st.turns + " · the last container";
+  const turn = st.stage === "pick" ? "Before turn " + (st.turn + 1) : "Turn " + st.turn;
+  return turn + " of " + st.turns + " · showing " + st.showing + " of 6";
+}
+
+function OwnBoard({ view, api, you, st }) {
+  const grid = (you.grid || []).join("");
+  const live = !!view.phase && api.seat != null && !api.replay && !view.result;
+  const key = view.phase ? view.phase.no : "none";
+  const sc = you.score ? fromServerScore(you.score) : scoreGrid(grid);
+  if (st.stage === "design") {
+    return live ? html`<${Design} key=${key} api=${api}/>` : html`<p class="muted">The sets are being designed.</p>`;
+  }
+  const coming = String(you.coming || "");
+  const shoving = live && st.stage === "shove";
+  const lastStage = live && st.stage === "last";
+  return html`<div class="pf-own">
+    ${live && st.stage === "pick" ? html`<${Pick} key=${key} you=${you} api=${api}/>` : ""}
+    ${shoving ? html`<p class="pf-incoming" data-testid="pf-incoming"><${Chip} colour=${grid[0]}/> A ${NAME[grid[0]]} container has just entered A1.
+      ${coming ? html` Still to come from this set: ${coming.split("").map((c) => html`<${Chip} colour=${c}/> `)}(${colourWords(coming)}).` : " It is the last of its set."}</p>` : ""}
+    ${shoving ? html`<${Shove} key=${key} you=${you} api=${api} grid=${grid} sc=${sc}/>` : ""}
+    ${lastStage ? html`<${Last} key=${key} api=${api} grid=${grid}/>` : ""}
+    ${!shoving && !lastStage ? html`<h2 class="pf-sub">Your grid</h2><${Grid} grid=${grid} score=${sc} label="your grid" testid="pf-own-grid"/>` : ""}
+    <${ScoreBox} sc=${sc}/>
+    ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${p.set.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
+    ${you.designed ? html`<details class="pf-designed"><summary>The sets you designed for your opponent</summary>
+      <p class="small">${String(you.designed).replace(/^seat \d+ designed /, "").split(",").map((s, i) => html`<span class="pf-taken">set ${i + 1} ${s.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
+  </div>`;
+}
+
+function SeatBoard({ b, api }) {
+  const grid = (b.grid || []).join("");
+  const sc = b.score ? fromServerScore(b.score) : scoreGrid(grid);
+  const who = api.seat === b.seat ? "Your grid" : api.seatName(b.seat) + "’s grid";
+  return html`<div class="pf-seat-board" data-testid=${"pf-board-" + b.seat}>
+    <h2 class="pf-sub">${who}</h2>
+    <${Grid} grid=${grid} score=${sc} label=${who} testid=${"pf-grid-" + b.seat}/>
+    <${ScoreBox} sc=${sc} testid=${"pf-score-" + b.seat} title="Score"/>
+    ${b.coming ? html`<p class="small">Still to come from the set taken: ${colourWords(b.coming)}</p>` : ""}
+  </div>`;
+}
+
+function Board({ view, api }) {
+  const st = view.state || {};
+  const style = html`<style>${CSS}</style>`;
+  const status = html`<p class="pf-status" data-testid="pf-status">${statusLine(st)}</p>`;
+  if (st.boards) {
+    return html`<div class="paint" data-testid="pf-root">${style}${status}
+      ${api.role === "host" && !view.result ? html`<p class="muted small">As host you see both grids (<${RuleText} text="G-9"/>).</p>` : ""}
+      <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} b=${b} api=${api}/>`)}</div></div>`;
+  }
+  if (st.you) {
+    return html`<div class="paint" data-testid="pf-root">${style}${status}<${OwnBoard} view=${view} api=${api} you=${st.you} st=${st}/></div>`;
+  }
+  return html`<div class="paint" data-testid="pf-root">${style}${status}
+    <p data-testid="pf-spectator-note">Each seat plays its own grid from the sets the other designed. The grids, the sets and the scores
+      are private while the match runs (<${RuleText} text="G-9"/>); both grids, with their chains and scores, appear here when it ends.</p></div>`;
+}
+
+/* ------------------------------------------------------------------ the log and header */
+const escHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+function describe(e, view) {
+  const d = e.data || {};
+  const names = (view && view.match && view.match.names) || [];
+  const you = view ? view.you : null;
+  const seatWord = (s) => (s === you ? "you" : escHtml(names[s] || "seat " + (s + 1)));
+  const owner = e.to && e.to.length === 1 ? e.to[0] : null;
+  const whose = owner == null ? "" : owner === you ? "Your grid: " : escHtml(names[owner] || "Seat " + (owner + 1)) + "’s grid: ";
+  const who = owner == null ? "" : capitalFirst(seatWord(owner));
+  switch (e.kind) {
+    case "sets_sealed": return "Both seats have designed their sets; the play begins.";
+    case "shown": return whose + "showing " + d.showing + " of 6 offers " + (d.sets || []).map((s) => "set " + s.number + " (" + escHtml(colourWords(s.set)) + ")").join("; ") + ".";
+    case "picked": return (who || "A seat") + " took set " + d.number + " (" + escHtml(colourWords(d.set)) + ").";
+    case "entered": return whose + "turn " + d.turn + ", a " + escHtml(NAME[d.colour] || d.colour) + " container enters A1.";
+    case "shoved": return whose + "turn " + d.turn + ", shoved <code>" + escHtml(d.action) + "</code>.";
+    case "turn": return false;
+    case "grids_full": return "Both grids are full. Scores: " + (d.scores || []).map((x, i) => escHtml(names[i] || "seat " + (i + 1)) + " " + fmtNum(x)).join(", ") + ".";
+    case "defaulted": return capitalFirst(seatWord(d.seat)) + " sent nothing in time; the rules chose <code>" + escHtml(d.value) + "</code>.";
+    default: return null;
+  }
+}
+
+function phaseTitle(view) {
+  const st = view.state || {};
+  switch (st.stage) {
+    case "design": return "Set design";
+    case "pick": return "Showing " + st.showing + " of 6 · Take a set";
+    case "shove": return "Turn " + st.turn + " of " + st.turns + " · Shove";
+    case "last": return "Turn " + st.turns + " · Last container";
+    default: return null;
+  }
+}
+
+/* ------------------------------------------------------------------ looks */
+const CSS = `
+.paint { --pf-c: min(60px, calc((100vw - 120px) / 5.6)); }
+.paint h2 { font-size: 1.05rem; }
+.pf-status { margin: 0 0 10px; font-weight: 600; }
+.pf-sub { margin: 10px 0 6px; }
+.pf-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 1.6em; height: 1.6em; border-radius: 5px; color: #fff; font-weight: 700; border: 1px solid #222; vertical-align: middle; }
+.pf-chip.pf-empty { background: #eceef3; color: #3a4152; }
+.paint .pf-R { background-color: #B34F00; color: #fff; }
+.paint .pf-G { background-color: #00805D; color: #fff; background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.22) 0 3px, transparent 3px 8px); }
+.paint .pf-B { background-color: #0062A0; color: #fff; background-image: radial-gradient(circle, rgba(255,255,255,.3) 1.6px, transparent 2px); background-size: 9px 9px; }
+.pf-grid { display: grid; grid-template-columns: 28px repeat(5, var(--pf-c)); grid-auto-rows: var(--pf-c); gap: 3px; margin: 6px 0 10px; width: max-content; max-width: 100%; }
+.pf-grid.with-handles { grid-template-columns: 44px repeat(5, var(--pf-c)); grid-template-rows: 44px; }
+.pf-grid:not(.with-handles) { grid-template-rows: 24px; }
+.pf-axis { display: flex; align-items: center; justify-content: center; font-weight: 600; color: #3a4152; font-size: .9rem; }
+.pf-handle { padding: 0; min-height: 40px; min-width: 40px; font-size: .95rem; background: #eef1fb; color: #1e2f85; border: 1px solid #b9c5fb; }
+.pf-handle.chosen { background: #1e2f85; color: #fff; border-color: #1e2f85; }
+.pf-cell { position: relative; display: flex; align-items: center; justify-content: center; border-radius: 7px; border: 1px solid #444; }
+.pf-cell-empty { background: #eceef3; border: 1px solid #cdd2dc; }
+.pf-letter { font-weight: 800; font-size: 1.2rem; color: #fff; text-shadow: 0 0 2px #000; }
+.pf-cell.fresh { outline: 3px solid #111; outline-offset: 1px; }
+.pf-new { position: absolute; bottom: 1px; right: 2px; font-size: .62rem; font-weight: 700; background: #fff; color: #111; border-radius: 3px; padding: 0 2px; }
+.pf-grid.ghost { padding: 4px; border: 2px dashed #3f5bd8; border-radius: 9px; background: #f3f5ff; }
+.pf-grid.ghost .pf-cell:not(.moved):not(.pf-cell-empty) { opacity: .6; }
+.pf-cell.moved { outline: 3px dashed #111; outline-offset: 1px; }
+.pf-cell.vacated { border: 2px dotted #111; }
+.pf-arrow { position: absolute; top: 0; right: 3px; font-size: .85rem; font-weight: 800; color: #fff; text-shadow: 0 0 2px #000; }
+.chain-length { position: absolute; top: 2px; left: 2px; min-width: 16px; height: 16px; border-radius: 8px; background: #fff; color: #111; border: 1px solid #111; font-size: .68rem; font-weight: 700; display: flex; align-items: center; justify-content: center; }
+.pf-cell.looped::after { content: "×"; position: absolute; bottom: -2px; left: 3px; font-weight: 800; color: #fff; text-shadow: 0 0 2px #000; }
+.pf-score { background: #f6f7fa; border-radius: 8px; padding: 8px 10px; margin: 8px 0; }
+.pf-score p { margin: 2px 0; }
+.pf-score .muted, .pf-design-head, .pf-ord { color: #4a5266; }
+.pf-chains { margin: 4px 0; padding-left: 0; list-style: none; font-size: .88rem; overflow-wrap: anywhere; }
+.pf-chains li { margin: 2px 0; }
+.pf-boards { display: flex; flex-wrap: wrap; gap: 14px 28px; }
+.pf-seat-board { min-width: 0; }
+.pf-incoming { margin: 4px 0 8px; }
+.pf-design-grid { display: grid; grid-template-columns: 54px repeat(4, minmax(44px, 62px)); gap: 4px; align-items: center; margin: 8px 0; }
+.pf-design-head { font-size: .75rem; color: #4a5266; text-align: center; }
+.pf-set-label { font-weight: 600; font-size: .9rem; }
+.pf-slot { min-height: 44px; padding: 2px; display: flex; flex-direction: column; align-items: center; justify-content: center; background: #eceef3; color: #3a4152; border: 1px dashed #8a93a6; line-height: 1.05; }
+.paint .pf-slot.pf-R, .paint .pf-slot.pf-G, .paint .pf-slot.pf-B { color: #fff; border: 1px solid #222; border-style: solid; }
+.pf-slot-letter { font-weight: 800; font-size: 1rem; }
+.pf-slot-name { font-size: .7rem; font-weight: 600; }
+.pf-check ul { margin: 6px 0; padding-left: 18px; }
+.pf-offers { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; }
+.pf-offer { background: #fff; color: #1d2330; border: 2px solid #cdd2dc; display: flex; flex-direction: column; align-items: center; gap: 4px; padding: 6px 10px; min-width: 92px; flex: 1 1 92px; max-width: 140px; }
+.pf-offer.chosen, .pf-colour.chosen { border-color: #1e2f85; box-shadow: 0 0 0 2px #1e2f85; background: #eef1fb; }
+.pf-offer-title { font-weight: 700; }
+.pf-offer-words { color: #3a4152; font-weight: 400; }
+.pf-set { display: flex; flex-direction: column; gap: 2px; }
+.pf-set-row { display: flex; align-items: center; gap: 4px; }
+.pf-ord { font-size: .7rem; color: #4a5266; }
+.pf-colour { background: #fff; color: #1d2330; border: 2px solid #cdd2dc; min-height: 44px; }
+.pf-actions { margin: 4px 0; }
+.pf-taken { white-space: nowrap; margin-right: 6px; }
+.pf-designed summary { font-weight: 500; font-size: .9rem; }
+`;
+
+registerGame("paint", { Board, describe, phaseTitle });

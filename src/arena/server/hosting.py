@@ -1,0 +1,187 @@
+"""What a host does around the rules (issue 15): hand out and reissue seat links, put a bot in
+a seat or give a bot's seat to a person, open or close the match to spectators, and start a
+rematch that every open page follows.
+
+Links are secrets of the server, not of the match: they live in the store, never in the log.
+What a change means for the table (a seat now played by a bot) is a ``host_note`` input of the
+log, so the replay shows it at its moment."""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from arena.core.errors import RuleError
+from arena.server.access import Access, resolve, token_of
+from arena.server.api import _owner, links, matches_of, store_of
+from arena.server.errors import ApiError
+from arena.server.limits import read_json
+from arena.server.owner import MatchOwner
+from arena.store import MatchRecord
+
+
+def _page(request: Request, match_id: str, token: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/m/{match_id}?token={token}"
+
+
+async def _host(request: Request) -> tuple[MatchOwner, dict[str, Any]]:
+    owner, access = await _owner(request)
+    if not access.is_host:
+        raise ApiError(403, "access", "only the host link may do this")
+    body = await read_json(request) if request.method == "POST" else {}
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    return owner, body
+
+
+def _seat(owner: MatchOwner, body: dict[str, Any]) -> int:
+    seat = body.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) \
+            or not 0 <= seat < len(owner.record.seat_names):
+        raise ApiError(400, "request", f"'seat' must be a seat number 0..{len(owner.record.seat_names) - 1}")
+    return seat
+
+
+def _not_over(owner: MatchOwner, what: str) -> None:
+    if owner.match.finished:
+        raise RuleError("host", f"the match is over, so {what} changes nothing")
+
+
+async def host_links(request: Request) -> JSONResponse:
+    """Every human seat's link (none for a bot's seat), the spectator's and the host's."""
+    owner, _ = await _host(request)
+    rid = owner.record.id
+    tokens = store_of(request).tokens_for(rid)
+    by_seat = {t.seat: t.token for t in tokens if t.role == "seat"}
+    seats = []
+    for i, name in enumerate(owner.record.seat_names):
+        bot = owner.record.bots[i]
+        token = None if bot else by_seat.get(i)
+        seats.append({"seat": i, "name": name, "bot": bot,
+                      "link": None if token is None else _page(request, rid, token)})
+    spectator = next((t.token for t in tokens if t.role == "spectator"), None)
+    host = next(t.token for t in tokens if t.role == "host")
+    return JSONResponse({
+        "seats": seats,
+        "spectator": None if spectator is None else _page(request, rid, spectator),
+        "spectators_open": owner.record.settings.get("spectators") is not False,
+        "host": _page(request, rid, host),
+        "rematch": owner.record.settings.get("rematch"),
+    })
+
+
+async def reissue(request: Request) -> JSONResponse:
+    """A new link for a human seat; the old one stops working at once, its pages are told."""
+    owner, body = await _host(request)
+    seat = _seat(owner, body)
+    _not_over(owner, "a new link")
+    if owner.record.bots[seat]:
+        raise RuleError("host", "a bot plays this seat; give it to a person first")
+    token = secrets.token_urlsafe(18)
+    async with owner.lock:
+        old = store_of(request).replace_seat_token(owner.record.id, seat, token)
+        owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
+        owner._commit()
+    owner.revoke(set(old), "the host gave this seat a new link")
+    return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
+
+
+async def replace_seat(request: Request) -> JSONResponse:
+    """Human to bot (the old link stops working) or bot to human (a new link)."""
+    owner, body = await _host(request)
+    seat = _seat(owner, body)
+    bot = body.get("bot")
+    if not isinstance(bot, bool):
+        raise ApiError(400, "request", "'bot' must be true (a bot plays it) or false (a person)")
+    _not_over(owner, "replacing a seat")
+    if owner.record.bots[seat] == bot:
+        raise RuleError("host", f"a {'bot' if bot else 'person'} already plays this seat")
+    token = None if bot else secrets.token_urlsafe(18)
+    bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
+    store = store_of(request)
+    async with owner.lock:
+        old = store.replace_seat_token(owner.record.id, seat, token)
+        store.set_bots(owner.record.id, bots)
+        owner.set_bots(bots)
+        owner.match.host_note({"what": "seat", "seat": seat, "bot": bot, "public": True})
+        owner._commit()
+    owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else "someone else"))
+    link = None if token is None else _page(request, owner.record.id, token)
+    return JSONResponse({"ok": True, "seat": seat, "bot": bot, "link": link})
+
+
+async def spectators(request: Request) -> JSONResponse:
+    owner, body = await _host(request)
+    open_ = body.get("open")
+    if not isinstance(open_, bool):
+        raise ApiError(400, "request", "'open' must be true or false")
+    settings = dict(owner.record.settings, spectators=open_)
+    store = store_of(request)
+    async with owner.lock:
+        store.set_settings(owner.record.id, settings)
+        owner.record = _with_settings(owner.record, settings)
+        owner.match.host_note({"what": "spectators", "open": open_, "public": True})
+        owner._commit()
+    if not open_:
+        tokens = {t.token for t in store.tokens_for(owner.record.id) if t.role == "spectator"}
+        owner.revoke(tokens, "the host closed this match to spectators")
+    return JSONResponse({"ok": True, "open": open_})
+
+
+def _with_settings(record: MatchRecord, settings: dict[str, Any]) -> MatchRecord:
+    return dataclasses.replace(record, settings=settings)
+
+
+_REMATCH_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "spectators")
+
+
+async def rematch(request: Request) -> JSONResponse:
+    """The same seats, settings and options with a new seed; the pages of the old match are
+    told, and each asks ``/next`` for its own new link."""
+    owner, _ = await _host(request)
+    if not owner.match.finished:
+        raise RuleError("host", "a rematch can start once this match is over")
+    record = owner.record
+    if record.settings.get("rematch"):
+        raise RuleError("host", "this match already has a rematch")
+    body = {
+        "game": record.game,
+        "seats": [{"name": n, "bot": b} for n, b in zip(record.seat_names, record.bots,
+                                                         strict=True)],
+        "settings": {k: record.settings[k] for k in _REMATCH_SETTINGS if k in record.settings},
+        "config": record.config,
+    }
+    created = await matches_of(request).create(body)
+    new_id = created.owner.record.id
+    settings = dict(record.settings, rematch=new_id)
+    store_of(request).set_settings(record.id, settings)
+    owner.record = _with_settings(record, settings)
+    owner.broadcast({"type": "rematch", "match": new_id})
+    return JSONResponse({
+        "ok": True, "id": new_id,
+        "links": links(request, new_id, created.seat_tokens, created.spectator_token,
+                       created.host_token),
+    })
+
+
+async def next_match(request: Request) -> JSONResponse:
+    """Where this link's holder plays or watches in the rematch (its own new link)."""
+    match_id = request.path_params["match_id"]
+    store = store_of(request)
+    access: Access = resolve(store, match_id, token_of(request))
+    record = store.get_match(match_id)
+    new_id = None if record is None else record.settings.get("rematch")
+    if not new_id:
+        raise ApiError(404, "host", "this match has no rematch yet")
+    for t in store.tokens_for(new_id):
+        if t.role == access.role and t.seat == access.seat:
+            new = store.get_match(new_id)
+            if access.role == "seat" and new is not None and access.seat is not None \
+                    and new.bots[access.seat]:
+                break
+            return JSONResponse({"id": new_id, "url": _page(request, new_id, t.token)})
+    raise ApiError(404, "host", "there is no place for this link in the rematch")
