@@ -210,6 +210,10 @@ def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_matc
         assert page.get_by_test_id("feather-points-0").text_content().split()[0] == str(int(server["scores"][0]))
         page.screenshot(path=str(SHOTS / "phone_final.png"), full_page=True)
         check_page(page, "match over, phone")
+        spectator = context.new_page()
+        spectator.goto(m["links"]["spectator"])
+        spectator.get_by_test_id("result").wait_for()
+        check_page(spectator, "spectator after the match, phone")
         assert not page.get_by_test_id("notation").evaluate("d => d.open")
     finally:
         context.close()
@@ -272,6 +276,16 @@ def test_whole_match_at_desktop_by_keyboard(browser: Any, live_server: str, new_
         page.keyboard.press("Escape")
         page.screenshot(path=str(SHOTS / "desktop_tick3.png"), full_page=True)
         check_page(page, "tick 3, desktop")
+        # The host and a spectator see the same board, without the seat's controls.
+        for role in ("host", "spectator"):
+            other = context.new_page()
+            other.goto(m["links"][role])
+            other.get_by_test_id("feather-bucket-0-A").wait_for()
+            assert other.get_by_test_id("feather-controls").count() == 0
+            assert other.get_by_test_id("feather-tap-0-A").evaluate("e => e.tagName") == "DIV"
+            other.screenshot(path=str(SHOTS / f"desktop_{role}.png"), full_page=True)
+            check_page(other, f"{role} page, desktop")
+            other.close()
 
         page.get_by_test_id("result").wait_for(state="visible", timeout=30_000)
         server = server_result(live_server, m)
