@@ -170,6 +170,12 @@ def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_matc
 
         wait_tick(page, 1)
         assert page.get_by_test_id("feather-bucket-0-A").text_content() == "A 10/10"
+        # The bot filled from Z too: the words say who went first (LF-5).
+        last = page.get_by_test_id("feather-last").inner_text()
+        assert "You filled bucket A with 10 from basin Z" in last
+        assert "the ankh let you go first and passed to Robo" in last
+        page.get_by_test_id("feather-ankh").filter(has_text="ankh").wait_for()
+        assert page.get_by_test_id("feather-seat-1").get_by_test_id("feather-ankh").count() == 1
         page.get_by_test_id("feather-verb-transfer").tap()
         page.get_by_test_id("feather-tap-0-A").tap()
         page.get_by_test_id("feather-tap-0-B").tap()

@@ -61,13 +61,14 @@ const CSS = `
 .lf-cool { font-size: .85rem; }
 .lf-cool.blocked { color: #8a1f11; }
 .lf-buckets { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; }
-.lf .lf-bucket { display: flex; flex-direction: column; align-items: center; gap: 3px; width: 66px; min-height: 44px; padding: 4px 2px 6px;
+.lf .lf-bucket { display: flex; flex-direction: column; align-items: center; gap: 3px; width: 74px; min-height: 44px; padding: 4px 2px 6px;
   background: #fff; color: var(--ink); border: 2px solid transparent; border-radius: 10px; font-weight: 400; }
 .lf .lf-bucket.locked { border: 2px dashed #8a1f11; }
 .lf-tank { width: 44px; position: relative; border: 2px solid #333a48; border-top-width: 1px; border-radius: 0 0 8px 8px; overflow: hidden; background: #f6f7f9; }
 .lf-tank .lf-water { position: absolute; left: 0; right: 0; bottom: 0; background: #3b7fcf; }
 .lf-tank .lf-marks { position: absolute; inset: 0; }
-.lf-bucket .lf-name { font-weight: 700; font-size: .92rem; }
+.lf-bucket .lf-name { font-weight: 700; font-size: .88rem; white-space: nowrap; }
+.lf-bucket .lf-sub, .lf-bucket .lf-next { white-space: nowrap; }
 .lf-bucket .lf-next { font-size: .75rem; color: #1f4f8f; font-weight: 600; }
 .lf-lock { font-size: .72rem; color: #8a1f11; font-weight: 600; text-align: center; }
 .lf .lf-pick[aria-pressed="true"], .lf .lf-basin[aria-pressed="true"], .lf .lf-card[aria-pressed="true"] { border-color: #1e2f85; background: #e3e8ff; box-shadow: 0 0 0 2px #1e2f85; }
@@ -434,6 +435,7 @@ function Keys() {
       <dt><kbd class="lf-key">c</kbd> after selecting buckets</dt><dd>go on to the objectives</dd>
       <dt><kbd class="lf-key">p</kbd></dt><dd>withdraw the queued action (pass)</dd>
       <dt><kbd class="lf-key">Esc</kbd></dt><dd>clear the action being composed</dd>
+      <dt><kbd class="lf-key">r</kbd></dt><dd>Ready, in the study time before a session</dd>
     </dl>
     <p class="small muted">Example: <kbd class="lf-key">f</kbd> <kbd class="lf-key">2</kbd> <kbd class="lf-key">1</kbd> fills your first bucket from the second basin. Keys do nothing while you type in a text field.</p>
   </details>`;
@@ -618,7 +620,7 @@ function Board({ view, api }) {
         <${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/>
         ${seatPanels.slice(1)}
-        ${canAct ? html`<${Keys}/>` : ""}
+        ${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}
       </div>
     </div>
   </div>`;
