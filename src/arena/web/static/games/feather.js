@@ -33,7 +33,7 @@ const CSS = `
 .lf h3 { margin: 0 0 6px; font-size: .95rem; }
 .lf-panel { border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; background: #fff; }
 .lf-top { display: grid; gap: 10px; grid-template-columns: 1fr; }
-@media (min-width: 900px) { .lf-top { grid-template-columns: 1fr 1fr; } .lf-grid { display: grid; grid-template-columns: 3fr 2fr; gap: 12px; align-items: start; } }
+@media (min-width: 900px) { .lf-top { grid-template-columns: 1fr 1fr; } .lf-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; } }
 .lf-grid > * + * { margin-top: 0; }
 @media (max-width: 899px) { .lf-grid { display: flex; flex-direction: column; gap: 12px; } }
 .lf-col { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
@@ -614,9 +614,9 @@ function Board({ view, api }) {
           </div>
         </section>
         ${seatPanels[0]}
-        ${actions}
       </div>
       <div class="lf-col">
+        ${actions}
         <${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/>
         ${seatPanels.slice(1)}
