@@ -293,7 +293,7 @@ function Countdown({ view }) {
   return html`<span class="lf-count" data-testid="feather-countdown">${fmtClock(dl - serverNow())}</span>`;
 }
 
-function Basin({ b, top, state, keyHint, onTap, interactive, change }) {
+function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
   const add = nextAdd(b);
   const Tag = interactive ? "button" : "div";
   const after = b.amount + (change || 0);
@@ -304,7 +304,7 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change }) {
     <span><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
     <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
     <span class="lf-sub">${b.schedule}</span>
-    <span class="lf-sub">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}${change ? " · your action: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : ""}</span>
+    ${over ? "" : html`<span class="lf-sub">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}${change ? " · your action: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : ""}</span>`}
   </${Tag}>`;
 }
 
@@ -610,7 +610,7 @@ function Board({ view, api }) {
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
             ${(st.basins || []).map((b) => html`<${Basin} key=${b.name} b=${b} top=${basinTop} interactive=${canAct} keyHint=${hints["basin:" + b.name]}
-              state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]}/>`)}
+              state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
           </div>
         </section>
         ${seatPanels[0]}
