@@ -39,6 +39,9 @@ ACTION_HELP = ("fill BASIN BUCKET | drain BUCKET [-> BASIN] | transfer A -> B | 
                "exchange A B | modify B -2..2 | sip [opp] B | lock B | accelerate BASIN 1..10 | "
                "pass")
 
+TICK_PROMPT = "one action for the next boundary: fill, drain, transfer, complete or a powerup"
+"""The tick's prompt in words (the page's header); the notation is ``ACTION_HELP``."""
+
 
 @dataclass(frozen=True)
 class FeatherConfig(GameConfig):
@@ -128,7 +131,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
                              prompt=f"study {state.session.name}; say 'ready' to start")
         if state.stage == "tick":
             return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
-                             prompt=ACTION_HELP)
+                             prompt=TICK_PROMPT)
         return None
 
     def parse(self, state: FeatherState, text: str) -> Action:

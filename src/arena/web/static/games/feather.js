@@ -1,138 +1,657 @@
-/* Light as a Feather: the board (the server's SVG: buckets, basins, objectives, cooldowns,
-   locks, the ankh), a status line, and the controls of each phase, which compose the game's
-   notation and send it:
-   - study phases: Ready ("ready");
-   - ticks: an action composer (verb, basin, buckets, number) previewing the notation
-     ("fill Z A", "transfer A -> B", "complete A+B 2", "modify B -2", "sip opp B", ...), Send and
-     Pass. The last action sent in a tick is the one processed at the next boundary (LF-2).
-   The composer is a Preact component with its own state, so the tick that redraws the board
-   every second leaves the player's choices, focus and typing alone (issue 14, point 2). */
-import { html, useState, fmtNum, registerGame } from "/static/ui.js";
+/* Light as a Feather, played on the board (issue 17):
+   - the basins as tubs (water, schedule, what the next tick adds), each seat's buckets drawn
+     to scale (water level, capacity marks, locks of LF-9), points, the ankh (LF-5), the fill
+     cooldown (LF-4) and the powerups held (LF-9); objectives as cards (requirement and reward)
+     with the queue behind them (LF-7);
+   - actions by tap: a basin then a bucket fills (or a bucket then a basin); buckets selected
+     then an objective completes; the action buttons (Drain, Transfer, powerups) act on the
+     selection or ask for what is missing. Once an action is whole it is sent; the queued action
+     for the next boundary is shown with a countdown and can be replaced or withdrawn until then
+     (LF-2: only the latest counts);
+   - the last boundary in words ("You filled A with 10 from basin Z; the ankh let Robo go
+     first");
+   - keyboard shortcuts (listed on the page under "Keys").
+   The composition lives in component state: a tick redraws the board around it and never
+   resets a choice, the focus or the typing in the notation drawer (issue 14, point 2). */
+import { html, useState, useEffect, useRef, fmtNum, fmtClock, registerGame, RuleText, esc } from "/static/ui.js";
 
-const VERBS = ["fill", "drain", "transfer", "complete", "exchange", "modify", "sip", "lock", "accelerate"];
-const POWER = { exchange: 1, modify: 1, sip: 1, lock: 1, accelerate: 1 };
-const USES = {
-  fill: ["basin", "b1"], drain: ["basinOpt", "b1"], transfer: ["b1", "b2"], complete: ["picks", "objective"],
-  exchange: ["b1", "b2"], modify: ["b1", "number"], sip: ["opp", "b1"], lock: ["b1"], accelerate: ["basin", "number"],
+const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
+const VERB_WORD = {
+  fill: "Fill", drain: "Drain", transfer: "Transfer", complete: "Complete", exchange: "Exchange",
+  modify: "Modify", sip: "Sip", lock: "Lock", accelerate: "Accelerate",
 };
+const KEY_OF = { fill: "f", drain: "d", transfer: "t", complete: "c", exchange: "x", modify: "m", sip: "s", lock: "l", accelerate: "a" };
+const VERB_OF_KEY = Object.fromEntries(Object.entries(KEY_OF).map(([v, k]) => [k, v]));
+const EMPTY = { verb: null, picks: [], basin: null, into: undefined, target: null, number: null, toObjective: false };
+const IMPERATIVE = { filled: "Fill", drained: "Drain", poured: "Pour", completed: "Complete", swapped: "Swap", changed: "Change", sipped: "Sip", locked: "Lock", "sped up": "Speed up" };
+const DELTAS = [-2, -1, 1, 2];
+const TICKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-function compose(d) {
-  const picks = Object.keys(d.picks).filter((k) => d.picks[k]).sort();
-  switch (d.verb) {
-    case "fill": return "fill " + d.basin + " " + d.b1;
-    case "drain": return "drain " + d.b1 + (d.basin ? " -> " + d.basin : "");
-    case "transfer": return "transfer " + d.b1 + " -> " + d.b2;
-    case "complete": return "complete " + (picks.join("+") || d.b1) + " " + (d.objective || "?");
-    case "exchange": return "exchange " + d.b1 + " " + d.b2;
-    case "modify": return "modify " + d.b1 + " " + (Number(d.number) > 0 ? "+" : "") + d.number;
-    case "sip": return "sip " + (d.opp ? "opp " : "") + d.b1;
-    case "lock": return "lock " + d.b1;
-    case "accelerate": return "accelerate " + d.basin + " " + d.number;
-    default: return "pass";
+/* ------------------------------------------------------------------ styles (this game only) */
+const CSS = `
+.lf { display: flex; flex-direction: column; gap: 12px; }
+.lf h3 { margin: 0 0 6px; font-size: .95rem; }
+.lf-panel { border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; background: #fff; }
+.lf-top { display: grid; gap: 10px; grid-template-columns: 1fr; }
+@media (min-width: 900px) { .lf-top { grid-template-columns: 1fr 1fr; } .lf-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; } }
+.lf-grid > * + * { margin-top: 0; }
+@media (max-width: 899px) { .lf-grid { display: flex; flex-direction: column; gap: 12px; } }
+.lf-col { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+.lf-status { margin: 0; font-weight: 600; }
+.lf-queued { border-left: 5px solid var(--accent); }
+.lf-queued.none { border-left-color: #8a93a6; }
+.lf-queued p, .lf-last p { margin: 2px 0; }
+.lf-queued .lf-action { font-size: 1.05rem; font-weight: 700; }
+.lf-count { font-variant-numeric: tabular-nums; font-weight: 700; }
+.lf-last ul { margin: 0; padding-left: 18px; }
+.lf-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end; }
+.lf .lf-basin { position: relative; display: flex; flex-direction: column; align-items: stretch; gap: 4px; min-width: 130px; flex: 1 1 130px; max-width: 240px;
+  background: #fff; color: var(--ink); border: 2px solid #9db5d6; border-radius: 12px; padding: 8px 10px; text-align: left; font-weight: 400; min-height: 44px; }
+.lf-tub { height: 34px; border: 2px solid #4a6f99; border-top: 0; border-radius: 0 0 14px 14px; position: relative; overflow: hidden;
+  background: repeating-linear-gradient(90deg, #f4f8fd 0 8px, #eaf1fa 8px 16px); }
+.lf-tub .lf-water { position: absolute; left: 0; right: 0; bottom: 0; background: #3b7fcf; }
+.lf-basin .lf-big { font-size: 1.15rem; font-weight: 700; }
+.lf-basin .lf-sub, .lf-bucket .lf-sub { font-size: .78rem; color: #3d4658; }
+.lf-seat { border-top: 5px solid #b5442f; }
+.lf-seat.seat1 { border-top-color: #2f6fb5; }
+.lf-seat-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 6px; }
+.lf-seat-head h3 { margin: 0; }
+.lf-points { font-weight: 700; }
+.lf-ankh { font-weight: 700; color: #6b4f00; background: #fff3c4; border-radius: 6px; padding: 0 6px; }
+.lf-cool { font-size: .85rem; }
+.lf-cool.blocked { color: #8a1f11; }
+.lf-buckets { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-end; }
+.lf .lf-bucket { display: flex; flex-direction: column; align-items: center; gap: 3px; width: 74px; min-height: 44px; padding: 4px 2px 6px;
+  background: #fff; color: var(--ink); border: 2px solid transparent; border-radius: 10px; font-weight: 400; }
+.lf .lf-bucket.locked { border: 2px dashed #8a1f11; }
+.lf-tank { width: 44px; position: relative; border: 2px solid #333a48; border-top-width: 1px; border-radius: 0 0 8px 8px; overflow: hidden; background: #f6f7f9; }
+.lf-tank .lf-water { position: absolute; left: 0; right: 0; bottom: 0; background: #3b7fcf; }
+.lf-tank .lf-marks { position: absolute; inset: 0; }
+.lf-bucket .lf-name { font-weight: 700; font-size: .88rem; white-space: nowrap; }
+.lf-bucket .lf-sub, .lf-bucket .lf-next { white-space: nowrap; }
+.lf-bucket .lf-next { font-size: .75rem; color: #1f4f8f; font-weight: 600; }
+.lf-lock { font-size: .72rem; color: #8a1f11; font-weight: 600; text-align: center; }
+.lf .lf-pick[aria-pressed="true"], .lf .lf-basin[aria-pressed="true"], .lf .lf-card[aria-pressed="true"] { border-color: #1e2f85; background: #e3e8ff; box-shadow: 0 0 0 2px #1e2f85; }
+.lf .lf-target { border-color: #3f5bd8; border-style: solid; }
+.lf .lf-bucket.lf-target { background: #f1f4ff; }
+.lf-key { display: inline-block; min-width: 1.3em; padding: 0 4px; border: 1px solid #6b7385; border-radius: 4px; font: 600 .72rem ui-monospace, Menlo, monospace; color: #1d2330; background: #f3f4f7; text-align: center; }
+.lf-basin .lf-key, .lf-card .lf-key { position: absolute; top: 4px; right: 6px; }
+.lf-powers { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 6px; font-size: .85rem; }
+.lf-chip { display: inline-flex; align-items: center; gap: 4px; border: 1px solid #b8bfcc; border-radius: 999px; padding: 2px 10px; background: #f7f8fa; }
+.lf-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
+.lf .lf-card { position: relative; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; text-align: left; background: #fffdf6; color: var(--ink);
+  border: 2px solid #d8c98f; border-radius: 10px; padding: 8px 10px; font-weight: 400; min-height: 44px; }
+.lf-card .lf-req { font-size: .88rem; }
+.lf-card .lf-reward { font-size: .85rem; font-weight: 700; color: #5b4500; }
+.lf-card .lf-id { font-weight: 700; }
+.lf-queue { margin: 6px 0 0; padding-left: 20px; font-size: .85rem; color: #3d4658; }
+.lf-actions { border: 2px solid #3f5bd8; }
+.lf-verbs { display: flex; flex-wrap: wrap; gap: 6px; }
+.lf .lf-verbs button { min-height: 44px; min-width: 44px; }
+.lf .lf-verbs button[aria-pressed="true"] { background: #1e2f85; color: #fff; }
+.lf .lf-verbs button.secondary { background: #fff; color: var(--ink); border: 1px solid #b8bfcc; }
+.lf-prompt { margin: 8px 0 4px; font-weight: 600; }
+.lf-choices { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.lf .lf-choices button { min-height: 44px; min-width: 44px; }
+.lf-hint { margin: 4px 0; color: #3d4658; }
+.lf-keys { font-size: .88rem; }
+.lf-keys dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 6px 0 0; }
+.lf-keys dd { margin: 0; }
+.lf .lf-bucket:focus-visible, .lf .lf-basin:focus-visible, .lf .lf-card:focus-visible, .lf button:focus-visible { outline: 3px solid #1e2f85; outline-offset: 2px; }
+`;
+if (typeof document !== "undefined" && !document.getElementById("lf-style")) {
+  const el = document.createElement("style");
+  el.id = "lf-style";
+  el.textContent = CSS;
+  document.head.appendChild(el);
+}
+
+/* ------------------------------------------------------------------ helpers */
+const plural = (n, one, many) => fmtNum(n) + " " + (Number(n) === 1 ? one : (many || one + "s"));
+const pointsText = (n) => plural(n, "point");
+function rewardText(reward) {
+  const parts = [];
+  if (reward && reward.points) parts.push(pointsText(reward.points));
+  for (const p of POWERUPS) if (reward && reward[p]) parts.push(fmtNum(reward[p]) + " " + p);
+  return parts.join(" + ") || "nothing";
+}
+function nextAdd(basin) {
+  return basin.forecast && basin.forecast.length ? basin.forecast[0] - basin.amount : 0;
+}
+function serverNow() {
+  const S = window.Arena && window.Arena.state;
+  return Date.now() / 1000 + ((S && S.offset) || 0);
+}
+function queuedText(view, seat) {
+  const me = view.seats && view.seats[seat];
+  const subs = (me && me.submissions) || [];
+  if (!subs.length) return null;
+  const v = String(subs[subs.length - 1].value || subs[subs.length - 1].text || "");
+  return v === "pass" ? null : v;
+}
+
+/* One action's words, from the canonical notation the server keeps ("fill Z A", ...). */
+function actionWords(text, actor, you, nameOf) {
+  const t = String(text).split(/\s+/);
+  const other = 1 - actor;
+  const theirs = (b) => (other === you ? "your bucket " + b : nameOf(other) + "'s bucket " + b);
+  switch (t[0]) {
+    case "fill": return { verb: "filled", obj: "bucket " + t[2] + " from basin " + t[1] };
+    case "drain": return { verb: "drained", obj: "bucket " + t[1] + (t[3] ? " into basin " + t[3] : "") };
+    case "transfer": return { verb: "poured", obj: "bucket " + t[1] + " into bucket " + t[3] };
+    case "complete": return { verb: "completed", obj: "objective " + t[2] + " with " + t[1].split("+").join(" and ") };
+    case "exchange": return { verb: "swapped", obj: "buckets " + t[1] + " and " + t[2] };
+    case "modify": return { verb: "changed", obj: "the capacity of bucket " + t[1] + " by " + t[2].replace("-", "−") };
+    case "sip": return t[1] === "opp" ? { verb: "sipped", obj: "1 from " + theirs(t[2]) } : { verb: "sipped", obj: "1 from their own bucket " + t[1] };
+    case "lock": return { verb: "locked", obj: theirs(t[1]) };
+    case "accelerate": return { verb: "sped up", obj: "basin " + t[1] + " by " + plural(Number(t[2]), "tick") };
+    default: return { verb: "passed", obj: "" };
   }
 }
 
-function Select({ testid, label, options, value, onChange }) {
-  return html`<label class="field"><span class="field-label">${label}</span>
-    <select data-testid=${testid} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}>
-      ${options.map(([v, l]) => html`<option value=${v}>${l}</option>`)}
-    </select></label>`;
+/* The last boundary as sentences: [{text, seat}] (notes keep their rule ids for RuleText). */
+function resolutionWords(st, you, nameOf) {
+  const last = st.last || [];
+  const who = (s) => (s === you ? "You" : nameOf(s));
+  const out = [];
+  for (const o of last) {
+    const w = actionWords(o.action, o.seat, you, nameOf);
+    const note = o.note || "";
+    const amount = (note.match(/^\+?(\d+) water$/) || [])[1];
+    if (!o.done) {
+      out.push({ seat: o.seat, text: who(o.seat) + " tried to " + (IMPERATIVE[w.verb] || "act").toLowerCase() + " " + w.obj.replace("their own", o.seat === you ? "your own" : "their own") + ": nothing happened (" + note.replace(/^([A-Z]+-\d+): (.*)$/, "$2, $1") + ")." });
+      continue;
+    }
+    let s = who(o.seat) + " " + w.verb + " " + w.obj.replace("their own", o.seat === you ? "your own" : "their own");
+    if (w.verb === "filled" && amount != null) s = who(o.seat) + " filled bucket " + o.action.split(/\s+/)[2] + " with " + amount + " from basin " + o.action.split(/\s+/)[1];
+    else if (w.verb === "poured" && amount != null) s = who(o.seat) + " poured " + amount + " from " + w.obj;
+    else if (w.verb === "drained" && amount != null) s += " (" + amount + " water" + (o.action.includes("->") ? "" : " spilled") + ")";
+    else if (w.verb === "completed" && note) s += " and won " + note.replace(/^\+/, "").replace(/, /g, " + ");
+    else if (w.verb === "sped up" && note) s += " (" + note + ")";
+    out.push({ seat: o.seat, text: s + "." });
+  }
+  const fills = last.filter((o) => o.done && o.action.startsWith("fill "));
+  if (st.ankh != null && fills.length === 2 && fills[0].action.split(/\s+/)[1] === fills[1].action.split(/\s+/)[1]) {
+    const first = 1 - st.ankh;
+    const basin = fills[0].action.split(/\s+/)[1];
+    out.push({ seat: first, text: "Both filled from basin " + basin + ": the ankh let " + (first === you ? "you" : nameOf(first)) + " go first and passed to " + (st.ankh === you ? "you" : nameOf(st.ankh)) + " (LF-5)." });
+  }
+  return out;
 }
 
-function Status({ st, you, api }) {
+/* What the queued action would make of the buckets and basins if nothing interferes. */
+function predict(st, seat, text) {
+  const out = { buckets: {}, basins: {} };
+  if (!text || seat == null || !st.seats || !st.seats[seat]) return out;
+  const t = text.split(/\s+/);
+  const bk = (s, name) => (st.seats[s].buckets.find((b) => b.name === name));
+  const set = (s, name, water, capacity) => {
+    const b = bk(s, name);
+    if (!b) return;
+    const cur = out.buckets[s + "-" + name] || { water: b.water, capacity: b.capacity };
+    out.buckets[s + "-" + name] = { water: water == null ? cur.water : water, capacity: capacity == null ? cur.capacity : capacity };
+  };
+  const basin = (name) => st.basins.find((b) => b.name === name);
+  if (t[0] === "fill") {
+    const b = bk(seat, t[2]); const z = basin(t[1]);
+    if (b && z) { const amount = Math.min(b.capacity - b.water, z.amount); set(seat, t[2], b.water + amount); out.basins[t[1]] = -amount; }
+  } else if (t[0] === "drain") {
+    const b = bk(seat, t[1]);
+    if (b) { set(seat, t[1], 0); if (t[3]) out.basins[t[3]] = b.water; }
+  } else if (t[0] === "transfer") {
+    const a = bk(seat, t[1]), b = bk(seat, t[3]);
+    if (a && b) { const moved = Math.min(a.water, b.capacity - b.water); set(seat, t[1], a.water - moved); set(seat, t[3], b.water + moved); }
+  } else if (t[0] === "exchange") {
+    const a = bk(seat, t[1]), b = bk(seat, t[2]);
+    if (a && b) { set(seat, t[1], Math.min(b.water, a.capacity)); set(seat, t[2], Math.min(a.water, b.capacity)); }
+  } else if (t[0] === "complete") {
+    for (const n of t[1].split("+")) set(seat, n, 0);
+  } else if (t[0] === "modify") {
+    const b = bk(seat, t[1]);
+    if (b) set(seat, t[1], null, b.capacity + Number(t[2]));
+  } else if (t[0] === "sip") {
+    const s = t[1] === "opp" ? 1 - seat : seat; const name = t[1] === "opp" ? t[2] : t[1];
+    const b = bk(s, name);
+    if (b) set(s, name, Math.max(0, b.water - 1));
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ composing an action */
+/* The step a composition waits for: {kind, prompt}, or {kind: "ready", text}. */
+function stepOf(d, st, you, nameOf) {
+  const opp = nameOf(1 - you);
+  switch (d.verb) {
+    case null:
+      if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select your buckets (then tap an objective to complete it, or an action below)." };
+      return { kind: "picks", prompt: "Selected " + d.picks.join(" + ") + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
+    case "fill":
+      if (!d.basin) return { kind: "basin", prompt: "Fill: tap the basin to fill from" + (d.picks.length ? " into bucket " + d.picks[0] : "") + "." };
+      if (!d.picks.length) return { kind: "bucket", prompt: "Fill from basin " + d.basin + ": tap one of your buckets." };
+      return { kind: "ready", text: "fill " + d.basin + " " + d.picks[0] };
+    case "drain":
+      if (!d.picks.length) return { kind: "bucket", prompt: "Drain: tap the bucket to empty." };
+      if (d.into === undefined) return { kind: "into", prompt: "Drain bucket " + d.picks[0] + ": spill the water, or tap a basin to pour it into." };
+      return { kind: "ready", text: "drain " + d.picks[0] + (d.into ? " -> " + d.into : "") };
+    case "transfer":
+    case "exchange":
+      if (d.picks.length < 2) {
+        const word = d.verb === "transfer" ? "Transfer" : "Exchange";
+        return { kind: "bucket", prompt: d.picks.length ? word + " " + d.picks[0] + (d.verb === "transfer" ? ": tap the bucket to pour into." : ": tap the bucket to swap with.") : word + ": tap the " + (d.verb === "transfer" ? "bucket to pour from." : "first bucket.") };
+      }
+      return { kind: "ready", text: d.verb === "transfer" ? "transfer " + d.picks[0] + " -> " + d.picks[1] : "exchange " + d.picks[0] + " " + d.picks[1] };
+    case "complete":
+      if (!d.picks.length) return { kind: "picks", prompt: "Complete: select the buckets to use, then tap the objective." };
+      if (d.number == null) return { kind: d.toObjective ? "objective" : "picks", prompt: "Complete with " + d.picks.join(" + ") + ": tap the objective (or select more buckets)." };
+      return { kind: "ready", text: "complete " + d.picks.slice().sort().join("+") + " " + d.number };
+    case "modify":
+      if (!d.picks.length) return { kind: "bucket", prompt: "Modify: tap the bucket whose capacity changes." };
+      if (d.number == null) return { kind: "delta", prompt: "Modify bucket " + d.picks[0] + ": change its capacity by how much?" };
+      return { kind: "ready", text: "modify " + d.picks[0] + " " + (d.number > 0 ? "+" : "") + d.number };
+    case "sip":
+      if (!d.target) return { kind: "sip", prompt: "Sip: tap a bucket of " + opp + "'s (or one of yours) to take 1 water from." };
+      return { kind: "ready", text: "sip " + (d.target.opp ? "opp " : "") + d.target.name };
+    case "lock":
+      if (!d.target) return { kind: "opp", prompt: "Lock: tap one of " + opp + "'s buckets." };
+      return { kind: "ready", text: "lock " + d.target.name };
+    case "accelerate":
+      if (!d.basin) return { kind: "basin", prompt: "Accelerate: tap the basin to speed up." };
+      if (d.number == null) return { kind: "ticks", prompt: "Accelerate basin " + d.basin + " by how many ticks?" };
+      return { kind: "ready", text: "accelerate " + d.basin + " " + d.number };
+    default:
+      return { kind: "picks", prompt: "" };
+  }
+}
+
+/* The choices of a step, in the order the number keys pick them. */
+function choicesOf(kind, st, you) {
+  const mine = st.seats[you].buckets.map((b) => b.name);
+  const theirs = st.seats[1 - you].buckets.map((b) => b.name);
+  switch (kind) {
+    case "basin": return st.basins.map((b) => ({ type: "basin", value: b.name }));
+    case "bucket": case "picks": return mine.map((n) => ({ type: "own", value: n }));
+    case "into": return [{ type: "spill", value: "" }].concat(st.basins.map((b) => ({ type: "basin", value: b.name })));
+    case "objective": return st.objectives.map((o) => ({ type: "objective", value: o.id }));
+    case "delta": return DELTAS.map((n) => ({ type: "number", value: n }));
+    case "ticks": return TICKS.map((n) => ({ type: "number", value: n }));
+    case "sip": return theirs.map((n) => ({ type: "opp", value: n })).concat(mine.map((n) => ({ type: "own", value: n })));
+    case "opp": return theirs.map((n) => ({ type: "opp", value: n }));
+    default: return [];
+  }
+}
+const keyLabel = (i, kind) => (kind === "ticks" && i === 9 ? "0" : String(i + 1));
+
+/* ------------------------------------------------------------------ drawing */
+function Countdown({ view }) {
+  const [, setNow] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setNow((x) => x + 1), 250);
+    return () => clearInterval(id);
+  }, []);
+  const dl = view.phase && view.phase.next_deadline;
+  if (dl == null || view.paused) return html`<span class="lf-count" data-testid="feather-countdown">paused</span>`;
+  return html`<span class="lf-count" data-testid="feather-countdown">${fmtClock(dl - serverNow())}</span>`;
+}
+
+function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
+  const add = nextAdd(b);
+  const Tag = interactive ? "button" : "div";
+  const after = b.amount + (change || 0);
+  const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick");
+  return html`<${Tag} type=${interactive ? "button" : undefined} class=${"lf-basin" + (state === "target" ? " lf-target" : "")} data-testid=${"feather-basin-" + b.name}
+      aria-pressed=${interactive ? String(state === "picked") : undefined} aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
+    ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : ""}
+    <span><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
+    <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
+    <span class="lf-sub">${b.schedule}</span>
+    ${over ? "" : html`<span class="lf-sub">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}${change ? " · your action: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : ""}</span>`}
+  </${Tag}>`;
+}
+
+function Bucket({ seat, b, top, st, you, nameOf, state, keyHint, onTap, interactive, next }) {
+  const h = 36 + Math.round(84 * b.capacity / top);
+  const locked = b.locked_until != null;
+  const whose = seat === you ? "Your bucket " : nameOf(seat) + "'s bucket ";
+  const changes = next && (next.water !== b.water || next.capacity !== b.capacity);
+  const label = whose + b.name + ": " + fmtNum(b.water) + " of " + fmtNum(b.capacity) + (locked ? "; locked through tick " + b.locked_until : "")
+    + (changes ? "; after the next boundary " + fmtNum(next.water) + " of " + fmtNum(next.capacity) : "") + (state === "picked" ? "; selected" : "");
+  const Tag = interactive ? "button" : "div";
+  const cap = Math.max(1, b.capacity);
+  return html`<${Tag} type=${interactive ? "button" : undefined}
+      class=${"lf-bucket" + (interactive ? " lf-pick" : "") + (locked ? " locked" : "") + (state === "target" ? " lf-target" : "")}
+      data-testid=${"feather-tap-" + seat + "-" + b.name} aria-pressed=${interactive ? String(state === "picked") : undefined}
+      aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
+    ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : html`<span class="lf-key" aria-hidden="true" style="visibility:hidden">0</span>`}
+    <span class="lf-tank" aria-hidden="true" style=${"height:" + h + "px"}>
+      <span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.water / cap)) + "%"}></span>
+      <span class="lf-marks" style=${"background: repeating-linear-gradient(to top, transparent 0 calc(" + (100 / cap) + "% - 1px), rgba(40,50,70,.35) calc(" + (100 / cap) + "% - 1px) " + (100 / cap) + "%)"}></span>
+    </span>
+    <span class="lf-name" data-testid=${"feather-bucket-" + seat + "-" + b.name}>${b.name} ${fmtNum(b.water)}/${fmtNum(b.capacity)}</span>
+    ${state === "picked" ? html`<span class="lf-sub">✓ selected</span>` : ""}
+    ${changes ? html`<span class="lf-next" data-testid=${"feather-next-" + seat + "-" + b.name}>next: ${fmtNum(next.water)}/${fmtNum(next.capacity)}</span>` : ""}
+    ${locked ? html`<span class="lf-lock">🔒 locked to tick ${b.locked_until}</span>` : ""}
+  </${Tag}>`;
+}
+
+function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket, interactive, next, onPower }) {
+  const me = st.seats[seat];
+  const top = Math.max(1, ...st.seats.flatMap((s) => s.buckets.map((b) => b.capacity)));
+  const held = POWERUPS.filter((p) => me.powerups[p]);
+  const title = seat === you ? "You (" + nameOf(seat) + ")" : nameOf(seat);
+  const colour = seat === 0 ? "red" : "blue";
+  return html`<section class=${"lf-panel lf-seat seat" + seat} data-testid=${"feather-seat-" + seat} aria-label=${title + "'s buckets"}>
+    <div class="lf-seat-head">
+      <h3>${title} <span class="muted small">(${colour} side)</span></h3>
+      <span class="lf-points" data-testid=${"feather-points-" + seat}>${pointsText(me.points)}</span>
+      ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
+      <span class=${"lf-cool" + (me.can_fill_next ? "" : " blocked")} data-testid=${"feather-cool-" + seat}>
+        ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Fill cooldown: next fill at tick ${me.fill_ready_at} (submit during tick ${me.fill_ready_at - 1}; <${RuleText} text="LF-4"/>)`}
+      </span>
+    </div>
+    <div class="lf-buckets">
+      ${me.buckets.map((b) => {
+        const kindOk = seat === you ? ["bucket", "picks", "sip"].includes(targetKind) : ["sip", "opp"].includes(targetKind);
+        const state = pressed(seat, b.name) ? "picked" : kindOk && interactive ? "target" : "";
+        return html`<${Bucket} key=${b.name} seat=${seat} b=${b} top=${top} st=${st} you=${you} nameOf=${nameOf} state=${state}
+          keyHint=${hints[(seat === you ? "own:" : "opp:") + b.name]} interactive=${interactive} onTap=${() => onBucket(seat, b.name)}
+          next=${next[seat + "-" + b.name]}/>`;
+      })}
+    </div>
+    <div class="lf-powers" data-testid=${"feather-powers-" + seat}>
+      <span>Powerups (<${RuleText} text="LF-9"/>):</span>
+      ${held.length ? held.map((p) => seat === you && onPower && st.stage === "tick"
+        ? html`<button type="button" class="secondary lf-chip" data-testid=${"feather-power-" + p} onClick=${() => onPower(p)}>${VERB_WORD[p]} ×${me.powerups[p]}</button>`
+        : html`<span class="lf-chip" data-testid=${"feather-held-" + seat + "-" + p}>${VERB_WORD[p]} ×${me.powerups[p]}</span>`) : html`<span class="muted">none</span>`}
+    </div>
+  </section>`;
+}
+
+function Objectives({ st, pressed, hints, onTap, interactive, target }) {
+  return html`<section class="lf-panel" data-testid="feather-objectives" aria-label="Objectives">
+    <h3>Objectives (<${RuleText} text="LF-6"/>, <${RuleText} text="LF-7"/>)</h3>
+    <div class="lf-cards">
+      ${st.objectives.map((o) => {
+        const Tag = interactive ? "button" : "div";
+        return html`<${Tag} key=${o.id} type=${interactive ? "button" : undefined} class=${"lf-card" + (target ? " lf-target" : "")} data-testid=${"feather-objective-" + o.id}
+            aria-pressed=${interactive ? String(pressed(o.id)) : undefined} onClick=${interactive ? () => onTap(o.id) : undefined}>
+          ${hints["obj:" + o.id] ? html`<span class="lf-key" aria-hidden="true">${hints["obj:" + o.id]}</span>` : ""}
+          <span class="lf-id">Objective ${o.id}</span>
+          <span class="lf-req">${o.text}</span>
+          <span class="lf-reward">Reward: ${rewardText(o.reward)}</span>
+        </${Tag}>`;
+      })}
+      ${st.objectives.length ? "" : html`<p class="muted">No objective left this session.</p>`}
+    </div>
+    <h3 style="margin-top:8px">Queue (${st.queue.length})</h3>
+    ${st.queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
+      ${st.queue.map((o) => html`<li key=${o.id}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})</li>`)}
+    </ol>` : html`<p class="muted small" data-testid="feather-queue">Nothing queued: a completed objective is not replaced.</p>`}
+  </section>`;
+}
+
+function Status({ st, api }) {
   const sess = st.session || {};
   let line = (sess.name || "") + (sess.practice ? " (practice)" : "") + " · session " + ((sess.index || 0) + 1) + " of " + (sess.count || 1);
   if (st.stage === "tick") line += " · tick " + st.tick + " of " + st.ticks;
   else if (st.stage === "study") line += " · study time";
   else line += " · over";
   const pts = (st.seats || []).map((s, i) => api.seatName(i) + " " + fmtNum(s.points)).join(" · ");
-  let mine = null;
-  if (you != null && st.seats && st.seats[you]) {
-    const me = st.seats[you];
-    const held = Object.keys(me.powerups).filter((p) => me.powerups[p]).map((p) => me.powerups[p] + " " + p).join(", ");
-    mine = html`<p data-testid="feather-mine">You: ${me.can_fill_next ? "fill ready" : "fill blocked until tick " + me.fill_ready_at} · powerups: ${held || "none"}${st.ankh === you ? " · you hold the ankh ☥" : ""}</p>`;
-  }
-  const last = st.last || [];
-  return html`<div class="feather-info" data-testid="feather-info">
-    <p data-testid="feather-status">${line} · points ${pts}</p>
-    ${mine}
-    ${last.length ? html`<h3 class="small-head">Last boundary</h3><ul data-testid="feather-last">${last.map((o) => html`<li>${api.seatName(o.seat)} <code>${o.action}</code>: ${o.done ? "done" : "void"}${o.note ? " (" + o.note + ")" : ""}</li>`)}</ul>` : ""}
-  </div>`;
+  return html`<p class="lf-status" data-testid="feather-status">${line} · points ${pts}</p>`;
 }
 
-function Composer({ view, api }) {
-  const st = view.state || {};
-  const [d, setD] = useState({ verb: "fill", basin: "", b1: "A", b2: "B", number: "1", opp: false, picks: {}, objective: "" });
-  const set = (patch) => setD(Object.assign({}, d, patch));
-  const Msg = window.Arena.Msg;
-  const send = (text, final) => api.submit(text, !!final, "feather");
-  if (!view.phase || api.seat == null || api.replay || st.stage === "over") return null;
-  if (st.stage === "study") {
-    return html`<div class="feather-controls" data-testid="feather-controls">
-      <button type="button" data-testid="feather-ready" onClick=${() => send("ready", true)}>Ready</button>
-      <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
-    </div>`;
-  }
-  const me = st.seats[api.seat];
-  const buckets = me.buckets.map((b) => [b.name, b.name + " (" + fmtNum(b.water) + "/" + fmtNum(b.capacity) + ")"]);
-  const theirs = st.seats[1 - api.seat].buckets.map((b) => [b.name, b.name]);
-  const basins = st.basins.map((b) => [b.name, b.name + " (" + fmtNum(b.amount) + ")"]);
-  const objectives = st.objectives.map((o) => [String(o.id), o.id + ". " + o.text]);
-  // Choices that no longer exist (a basin ran dry) fall back to the first that does.
-  const dd = Object.assign({}, d);
-  if (!basins.some(([v]) => v === dd.basin)) dd.basin = basins.length ? basins[0][0] : "";
-  if (!buckets.some(([v]) => v === dd.b2)) dd.b2 = buckets.length > 1 ? buckets[1][0] : "A";
-  if (!objectives.some(([v]) => v === dd.objective)) dd.objective = objectives.length ? objectives[0][0] : "";
-  const uses = USES[dd.verb] || [];
-  const b1list = dd.verb === "lock" || (dd.verb === "sip" && dd.opp) ? theirs : buckets;
-  if (!b1list.some(([v]) => v === dd.b1)) dd.b1 = b1list.length ? b1list[0][0] : "A";
-  const range = dd.verb === "modify" ? ["-2", "-1", "0", "1", "2"] : ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
-  if (uses.includes("number") && !range.includes(dd.number)) dd.number = range[dd.verb === "modify" ? 3 : 0];
-  const text = compose(dd);
-  const verbs = VERBS.map((v) => [v, v + (POWER[v] ? " (" + (me.powerups[v] || 0) + " held)" : "")]);
-  return html`<div class="feather-controls" data-testid="feather-controls">
-    <div class="feather-row">
-      <${Select} testid="feather-verb" label="Action" options=${verbs} value=${dd.verb} onChange=${(v) => set({ verb: v })}/>
-      ${uses.includes("basin") ? html`<${Select} testid="feather-basin" label="Basin" options=${basins} value=${dd.basin} onChange=${(v) => set({ basin: v })}/>` : ""}
-      ${uses.includes("basinOpt") ? html`<${Select} testid="feather-basin" label="Into" options=${[["", "(spill)"]].concat(basins)} value=${d.basin} onChange=${(v) => set({ basin: v })}/>` : ""}
-      ${uses.includes("opp") ? html`<label class="check"><input type="checkbox" data-testid="feather-opp" checked=${dd.opp} onChange=${(e) => set({ opp: e.currentTarget.checked })}/> opponent's bucket</label>` : ""}
-      ${uses.includes("b1") ? html`<${Select} testid="feather-bucket-1" label="Bucket" options=${b1list} value=${dd.b1} onChange=${(v) => set({ b1: v })}/>` : ""}
-      ${uses.includes("b2") ? html`<${Select} testid="feather-bucket-2" label=${dd.verb === "transfer" ? "To" : "With"} options=${buckets} value=${dd.b2} onChange=${(v) => set({ b2: v })}/>` : ""}
-      ${uses.includes("picks") ? html`<fieldset class="picks"><legend>Buckets</legend>${buckets.map(([name, label]) => html`<label class="check"><input type="checkbox" data-testid=${"feather-pick-" + name}
-          checked=${!!d.picks[name]} onChange=${(e) => set({ picks: Object.assign({}, d.picks, { [name]: e.currentTarget.checked }) })}/> ${label}</label>`)}</fieldset>` : ""}
-      ${uses.includes("objective") ? html`<${Select} testid="feather-objective" label="Objective" options=${objectives} value=${dd.objective} onChange=${(v) => set({ objective: v })}/>` : ""}
-      ${uses.includes("number") ? html`<${Select} testid="feather-number" label="Amount" options=${range.map((x) => [x, x])} value=${dd.number} onChange=${(v) => set({ number: v })}/>` : ""}
-    </div>
-    <div class="control-row">
-      <span>Action: <code data-testid="feather-preview">${text}</code></span>
-      <button type="button" data-testid="feather-send" onClick=${() => send(text)}>Send</button>
-      <button type="button" class="secondary" data-testid="feather-pass" onClick=${() => send("pass")}>Pass</button>
-    </div>
-    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
-  </div>`;
+function Resolution({ st, you, nameOf }) {
+  if (st.stage === "study") return null;
+  const lines = resolutionWords(st, you, nameOf);
+  return html`<section class="lf-panel lf-last" data-testid="feather-last" aria-label="Last boundary">
+    <h3>${st.stage === "over" ? "The last boundary" : "At the start of tick " + st.tick}</h3>
+    ${lines.length ? html`<ul>${lines.map((l, i) => html`<li key=${i}><${RuleText} text=${l.text}/></li>`)}</ul>`
+      : html`<p class="muted">${st.tick === 0 ? "The session has just begun: nothing has been processed yet." : "Nobody acted."}</p>`}
+  </section>`;
 }
 
+function Queued({ view, st, api, send }) {
+  const q = queuedText(view, api.seat);
+  const at = st.tick + 1;
+  let words = "";
+  if (q) {
+    const w = actionWords(q, api.seat, api.seat, api.seatName);
+    words = (IMPERATIVE[w.verb] || "") + " " + w.obj.replace("their own", "your own");
+  }
+  return html`<section class=${"lf-panel lf-queued" + (q ? "" : " none")} data-testid="feather-queued" aria-label="Your action for the next boundary">
+    <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
+    ${q ? html`<p class="lf-action">Queued: <code data-testid="feather-queued-action">${q}</code></p><p>${words}. Tap another action to replace it (<${RuleText} text="LF-2"/>).</p>`
+      : html`<p class="lf-action" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
+    ${q ? html`<button type="button" class="secondary" data-testid="feather-pass" onClick=${() => send("pass")}>Withdraw (pass)</button>` : ""}
+  </section>`;
+}
+
+function Keys() {
+  return html`<details class="lf-panel lf-keys" data-testid="feather-keys">
+    <summary>Keys</summary>
+    <dl>
+      <dt><kbd class="lf-key">f</kbd> <kbd class="lf-key">d</kbd> <kbd class="lf-key">t</kbd> <kbd class="lf-key">c</kbd></dt><dd>Fill, Drain, Transfer, Complete</dd>
+      <dt><kbd class="lf-key">x</kbd> <kbd class="lf-key">m</kbd> <kbd class="lf-key">s</kbd> <kbd class="lf-key">l</kbd> <kbd class="lf-key">a</kbd></dt><dd>powerups: Exchange, Modify, Sip, Lock, Accelerate</dd>
+      <dt><kbd class="lf-key">1</kbd>–<kbd class="lf-key">9</kbd>, <kbd class="lf-key">0</kbd></dt><dd>pick the choice with that number (shown in the corner of basins, buckets and objectives); with no action chosen they select your buckets</dd>
+      <dt><kbd class="lf-key">c</kbd> after selecting buckets</dt><dd>go on to the objectives</dd>
+      <dt><kbd class="lf-key">p</kbd></dt><dd>withdraw the queued action (pass)</dd>
+      <dt><kbd class="lf-key">Esc</kbd></dt><dd>clear the action being composed</dd>
+      <dt><kbd class="lf-key">r</kbd></dt><dd>Ready, in the study time before a session</dd>
+    </dl>
+    <p class="small muted">Example: <kbd class="lf-key">f</kbd> <kbd class="lf-key">2</kbd> <kbd class="lf-key">1</kbd> fills your first bucket from the second basin. Keys do nothing while you type in a text field.</p>
+  </details>`;
+}
+
+/* ------------------------------------------------------------------ the board */
 function Board({ view, api }) {
   const st = view.state || {};
-  return html`<div class="feather">
-    ${view.svg ? html`<div class="svg-board" data-testid="feather-board" dangerouslySetInnerHTML=${{ __html: view.svg }}></div>` : ""}
-    <${Status} st=${st} you=${api.seat} api=${api}/>
-    <${Composer} view=${view} api=${api}/>
+  const [d, setD] = useState(EMPTY);
+  const [hint, setHint] = useState("");
+  const Msg = window.Arena.Msg;
+  const you = api.seat;
+  const nameOf = (s) => api.seatName(s);
+  const canAct = !!view.phase && you != null && !api.replay && st.stage === "tick" && api.role === "seat";
+  const isSeat = you != null && st.seats && st.seats[you];
+
+  const send = (text) => api.submit(text, false, "feather");
+  // Ready is final: the study phase ends early once both seats are final (G-4).
+  const ready = () => api.submit("ready", true, "feather");
+  // Drop choices that no longer exist (a new session has other buckets, an objective was taken).
+  const valid = (x) => {
+    if (!isSeat) return EMPTY;
+    const mine = st.seats[you].buckets.map((b) => b.name);
+    const picks = x.picks.filter((p) => mine.includes(p));
+    const basin = x.basin && st.basins.some((b) => b.name === x.basin) ? x.basin : null;
+    if (picks.length === x.picks.length && basin === x.basin) return x;
+    return Object.assign({}, x, { picks, basin });
+  };
+  const dd = valid(d);
+  const step = isSeat && st.stage === "tick" ? stepOf(dd, st, you, nameOf) : { kind: "none", prompt: "" };
+  const choices = isSeat && st.stage === "tick" ? choicesOf(step.kind, st, you) : [];
+  const hints = {};
+  choices.forEach((c, i) => { hints[(c.type === "objective" ? "obj:" : c.type + ":") + c.value] = keyLabel(i, step.kind); });
+
+  const commit = (nd) => {
+    const s = stepOf(nd, st, you, nameOf);
+    setHint("");
+    if (s.kind === "ready") { setD(EMPTY); send(s.text); } else setD(nd);
+  };
+  const pick = (c) => {
+    const x = dd;
+    switch (step.kind) {
+      case "basin": return commit(Object.assign({}, x, { basin: c.value }));
+      case "bucket":
+        if (x.picks.includes(c.value)) return commit(Object.assign({}, x, { picks: x.picks.filter((p) => p !== c.value) }));
+        return commit(Object.assign({}, x, { picks: x.picks.concat([c.value]) }));
+      case "picks": {
+        const picks = x.picks.includes(c.value) ? x.picks.filter((p) => p !== c.value) : x.picks.concat([c.value]);
+        return commit(Object.assign({}, x, { picks, toObjective: false }));
+      }
+      case "into": return commit(Object.assign({}, x, { into: c.value }));
+      case "objective": return commit(Object.assign({}, x, { verb: "complete", number: c.value }));
+      case "delta": case "ticks": return commit(Object.assign({}, x, { number: c.value }));
+      case "sip": case "opp": return commit(Object.assign({}, x, { target: { opp: c.type === "opp", name: c.value } }));
+      default: return null;
+    }
+  };
+  const tapBasin = (name) => {
+    if (step.kind === "basin" || step.kind === "into") return pick({ type: "basin", value: name });
+    const picks = dd.verb == null && dd.picks.length === 1 ? dd.picks : [];
+    return commit(Object.assign({}, EMPTY, { verb: "fill", basin: name, picks }));
+  };
+  const tapBucket = (seat, name) => {
+    if (seat !== you) {
+      if (step.kind === "sip" || step.kind === "opp") return pick({ type: "opp", value: name });
+      setHint("To act on " + nameOf(seat) + "'s bucket " + name + ", choose Sip or Lock first (powerups, LF-9).");
+      return null;
+    }
+    if (["bucket", "picks", "sip"].includes(step.kind)) return pick({ type: "own", value: name });
+    if (dd.verb === "complete") return commit(Object.assign({}, dd, { picks: dd.picks.includes(name) ? dd.picks.filter((p) => p !== name) : dd.picks.concat([name]), toObjective: false, number: null }));
+    return commit(Object.assign({}, EMPTY, { picks: [name] }));
+  };
+  const tapObjective = (id) => {
+    if (dd.picks.length && (dd.verb == null || dd.verb === "complete")) return commit(Object.assign({}, dd, { verb: "complete", number: id }));
+    setD(Object.assign({}, EMPTY, { verb: "complete" }));
+    setHint("Select the buckets to complete objective " + id + " with first, then tap it.");
+    return null;
+  };
+  const chooseVerb = (verb) => {
+    const x = dd;
+    if (verb === "complete") {
+      if (x.picks.length) return commit(Object.assign({}, EMPTY, { verb, picks: x.picks, toObjective: true }));
+      return commit(Object.assign({}, EMPTY, { verb }));
+    }
+    if (x.verb === verb) return commit(EMPTY);
+    let picks = [];
+    if (["drain", "modify", "fill"].includes(verb) && x.picks.length === 1) picks = x.picks;
+    if (["transfer", "exchange"].includes(verb) && x.picks.length <= 2) picks = x.picks;
+    const nd = Object.assign({}, EMPTY, { verb, picks });
+    if (verb === "fill" && x.basin) nd.basin = x.basin;
+    return commit(nd);
+  };
+
+  // Keyboard shortcuts: the latest handlers are read through a ref, the listener stays put.
+  const keys = useRef(null);
+  keys.current = { canAct, step, choices, pick, chooseVerb, clear: () => { setD(EMPTY); setHint(""); }, pass: () => send("pass"), queued: queuedText(view, you), ready, study: st.stage === "study" && you != null && !api.replay };
+  useEffect(() => {
+    const onKey = (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      if (t && (t.closest && t.closest("input, textarea, select, [contenteditable]"))) return;
+      const k = keys.current;
+      if (!k) return;
+      const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+      if (k.study && key === "r") { e.preventDefault(); k.ready(); return; }
+      if (!k.canAct) return;
+      if (key === "Escape") { k.clear(); return; }
+      if (key === "p") { e.preventDefault(); k.pass(); return; }
+      if (VERB_OF_KEY[key]) { e.preventDefault(); k.chooseVerb(VERB_OF_KEY[key]); return; }
+      if (/^[0-9]$/.test(key)) {
+        const i = key === "0" ? 9 : Number(key) - 1;
+        if (k.choices[i]) { e.preventDefault(); k.pick(k.choices[i]); }
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  const queued = isSeat ? queuedText(view, you) : null;
+  const pred = isSeat && st.stage === "tick" ? predict(st, you, queued) : { buckets: {}, basins: {} };
+  const basinTop = Math.max(10, ...(st.basins || []).map((b) => Math.max(b.amount, ...(b.forecast || []))));
+  const pressed = (seat, name) => (seat === you ? dd.picks.includes(name) : !!(dd.target && dd.target.opp && dd.target.name === name));
+  const held = isSeat ? st.seats[you].powerups : {};
+
+  const seats = (st.seats || []).map((_, s) => s);
+  const order = you != null ? [you, 1 - you] : seats;
+  const seatPanels = order.map((s) => html`<${SeatPanel} key=${"seat" + s} st=${st} seat=${s} you=${you} nameOf=${nameOf} pressed=${pressed}
+    targetKind=${step.kind} hints=${hints} onBucket=${tapBucket} interactive=${canAct} next=${pred.buckets} onPower=${chooseVerb}/>`);
+
+  const choiceButtons = () => {
+    if (step.kind === "into") return html`<div class="lf-choices"><button type="button" data-testid="feather-spill" onClick=${() => pick({ type: "spill", value: "" })}><span class="lf-key" aria-hidden="true">1</span> Spill it</button></div>`;
+    if (step.kind === "delta" || step.kind === "ticks") {
+      return html`<div class="lf-choices" role="group" aria-label=${step.kind === "delta" ? "Capacity change" : "Ticks"}>
+        ${choices.map((c, i) => html`<button type="button" data-testid=${"feather-num-" + c.value} onClick=${() => pick(c)}><span class="lf-key" aria-hidden="true">${keyLabel(i, step.kind)}</span> ${step.kind === "delta" && c.value > 0 ? "+" : ""}${String(c.value).replace("-", "−")}</button>`)}
+      </div>`;
+    }
+    if (step.kind === "picks" && dd.picks.length && dd.verb === "complete") {
+      return html`<div class="lf-choices"><button type="button" data-testid="feather-to-objective" onClick=${() => setD(Object.assign({}, dd, { toObjective: true }))}><span class="lf-key" aria-hidden="true">c</span> Choose the objective</button></div>`;
+    }
+    return "";
+  };
+
+  const actions = canAct ? html`<section class="lf-panel lf-actions" data-testid="feather-controls" aria-label="Actions">
+    <h3>Your action</h3>
+    <div class="lf-verbs" role="group" aria-label="Actions">
+      ${["fill", "drain", "transfer", "complete"].map((v) => html`<button type="button" data-testid=${"feather-verb-" + v} aria-pressed=${String(dd.verb === v)} aria-keyshortcuts=${KEY_OF[v]} onClick=${() => chooseVerb(v)}>${VERB_WORD[v]} <span class="lf-key" aria-hidden="true">${KEY_OF[v]}</span></button>`)}
+      ${POWERUPS.filter((p) => held[p]).map((p) => html`<button type="button" data-testid=${"feather-verb-" + p} aria-pressed=${String(dd.verb === p)} aria-keyshortcuts=${KEY_OF[p]} onClick=${() => chooseVerb(p)}>${VERB_WORD[p]} ×${held[p]} <span class="lf-key" aria-hidden="true">${KEY_OF[p]}</span></button>`)}
+      ${dd.verb || dd.picks.length ? html`<button type="button" class="secondary" data-testid="feather-clear" onClick=${() => { setD(EMPTY); setHint(""); }}>Clear <span class="lf-key" aria-hidden="true">Esc</span></button>` : ""}
+    </div>
+    <p class="lf-prompt" data-testid="feather-prompt" data-kind=${step.kind} data-verb=${dd.verb || ""} data-picks=${dd.picks.join("+")}>${step.prompt}</p>
+    ${choiceButtons()}
+    ${hint ? html`<p class="lf-hint" data-testid="feather-hint"><${RuleText} text=${hint}/></p>` : ""}
+    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
+  </section>` : "";
+
+  const study = st.stage === "study" && you != null && !api.replay && api.role === "seat" && view.phase ? html`<section class="lf-panel lf-actions" data-testid="feather-controls">
+    <p>Study time: look at the buckets, basins and objectives of ${(st.session || {}).name || "this session"}. The session starts when both seats are ready or the time is up.</p>
+    <button type="button" data-testid="feather-ready" aria-keyshortcuts="r" onClick=${ready}>Ready <span class="lf-key" aria-hidden="true">r</span></button>
+    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
+  </section>` : "";
+
+  return html`<div class="lf" data-testid="feather-board">
+    <${Status} st=${st} api=${api}/>
+    ${study}
+    ${canAct || st.stage !== "study" ? html`<div class="lf-top">
+      ${canAct ? html`<${Queued} view=${view} st=${st} api=${api} send=${send}/>` : ""}
+      <${Resolution} st=${st} you=${you} nameOf=${nameOf}/>
+    </div>` : ""}
+    <div class="lf-grid">
+      <div class="lf-col">
+        <section class="lf-panel" aria-label="Basins" data-testid="feather-basins">
+          <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
+          <div class="lf-row">
+            ${(st.basins || []).map((b) => html`<${Basin} key=${b.name} b=${b} top=${basinTop} interactive=${canAct} keyHint=${hints["basin:" + b.name]}
+              state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
+          </div>
+        </section>
+        ${seatPanels[0]}
+      </div>
+      <div class="lf-col">
+        ${actions}
+        <${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
+          pressed=${(id) => dd.number === id} onTap=${tapObjective}/>
+        ${seatPanels.slice(1)}
+        ${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}
+      </div>
+    </div>
   </div>`;
 }
 
-function describe(e) {
+/* ------------------------------------------------------------------ header and log */
+function phaseTitle(view) {
+  const st = view.state || {};
+  const sess = st.session || {};
+  const name = sess.count > 1 ? capitalise(sess.name || "") + " · " : "";
+  if (st.stage === "study") return name + "Study time";
+  if (st.stage === "tick") return name + "Tick " + st.tick + " of " + st.ticks;
+  return "Over";
+}
+const capitalise = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+
+function describe(e, view) {
   const d = e.data || {};
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  const name = (seat) => esc(window.Arena.state.view ? ((window.Arena.state.view.match.names || [])[seat] || "Seat " + (seat + 1)) : "Seat " + (seat + 1));
+  const names = (view && view.match && view.match.names) || [];
+  const nameOf = (s) => names[s] || "Seat " + (s + 1);
   switch (e.kind) {
-    case "tick":
+    case "tick": {
       if (!d.outcomes || !d.outcomes.length) return esc(d.session) + ", tick " + d.tick + ": nobody acted";
-      return esc(d.session) + ", tick " + d.tick + ": " + d.outcomes.map((o) => name(o.seat) + " <code>" + esc(o.action) + "</code>" + (o.done ? "" : " (void)") + (o.note ? " — " + esc(o.note) : "")).join("; ");
+      const fake = { last: d.outcomes, ankh: null };
+      const lines = resolutionWords(fake, null, nameOf).map((l) => esc(l.text));
+      return esc(d.session) + ", tick " + d.tick + ": " + lines.join(" ");
+    }
     case "session_started": return "<b>" + esc(d.session) + "</b> begins";
-    case "session_over": return "<b>" + esc(d.session) + "</b> over: points " + d.points.map(fmtNum).join(" / ") + ", water " + d.water.map(fmtNum).join(" / ");
+    case "session_over": return "<b>" + esc(d.session) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
     default: return null;
   }
 }
 
-registerGame("feather", { Board, describe });
+registerGame("feather", { Board, describe, phaseTitle });
