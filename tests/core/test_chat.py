@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.core.chat import MAX_CHARS
+from arena.core.chat import MAX_CHARS, clean_text
 from arena.core.clock import ManualClock
 from arena.core.errors import RuleError
 from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
@@ -142,3 +142,13 @@ def test_lo12_escaped_seats_do_not_talk_to_seats_inside() -> None:
     assert chat_texts(m, 1) == ["we made it"]
     assert chat_texts(m, 2) == []
     m.chat(2, "table", "still here")  # a seat inside still talks at the table
+
+
+@given(st.text(max_size=60))
+def test_cleaning_is_idempotent(raw: str) -> None:
+    """A stored line read back by a replay is cleaned again: it must not change (G-7)."""
+    try:
+        once = clean_text(raw)
+    except RuleError:
+        return
+    assert clean_text(once) == once

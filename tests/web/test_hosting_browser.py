@@ -76,6 +76,10 @@ def test_lobby_remembers_and_the_host_runs_the_match(browser: Any, live_server: 
     ada.bring_to_front()
     open_panel(ada, "log-panel")  # folded on a phone
     ada.get_by_test_id("log").get_by_text("seat to a bot").wait_for()
+    open_panel(ada, "chat-panel")
+    ada.get_by_test_id("chat-input").fill("ready when you are")
+    ada.get_by_test_id("chat-send").click()
+    ada.get_by_test_id("chat-message").filter(has_text="ready when you are").wait_for()
     ada.get_by_test_id("notation-input").fill("ready")
     ada.get_by_test_id("submit-final").click()
     ada.get_by_test_id("phase-name").filter(has_text="Pick").wait_for()
@@ -89,9 +93,14 @@ def test_lobby_remembers_and_the_host_runs_the_match(browser: Any, live_server: 
     slider.focus()
     ada.keyboard.press("Home")
     ada.get_by_test_id("replay-banner").wait_for()
+    assert ada.get_by_test_id("chat-message").count() == 0  # nothing said yet at entry 1
     ada.keyboard.press("ArrowRight")
     ada.get_by_test_id("replay-caption").filter(has_text="Entry 2").wait_for()
+    ada.keyboard.press("PageDown")  # a phase at a time
+    ada.wait_for_function("() => { const s = window.Arena.state;"
+                          " return s.events[s.replayIndex].kind === 'phase_started'; }")
     ada.get_by_test_id("replay-exit").click()
+    ada.get_by_test_id("chat-message").filter(has_text="ready when you are").wait_for()
 
     # The host's rematch moves the seat's page to its own link in the new match.
     host.bring_to_front()

@@ -32,8 +32,10 @@ def clean_text(raw: object) -> str:
     ``MAX_CHARS`` characters. Markup is kept as typed and shown as text by every page."""
     if not isinstance(raw, str):
         raise RuleError("G-13", "a chat message is text")
-    text = raw.replace("\r\n", "\n").strip()
-    text = "".join(c for c in text if c == "\n" or c == "\t" or c >= " ")
+    # Control characters out first, then trim: cleaning a cleaned line changes nothing, so a
+    # replay stores exactly the same text (G-7).
+    text = "".join(c for c in raw.replace("\r\n", "\n")
+                   if c in "\n\t" or (c >= " " and not "\x7f" <= c <= "\x9f")).strip()
     if not text:
         raise RuleError("G-13", "the message is empty")
     if len(text) > MAX_CHARS:

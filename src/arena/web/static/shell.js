@@ -732,6 +732,14 @@ async function showReplay(index) {
   update();
 }
 
+/* The index of the previous or next phase start from ``from`` (Page Up / Page Down). */
+function phaseStep(from, dir) {
+  for (let i = from + dir; i >= 0 && i < S.events.length; i += dir) {
+    if (S.events[i].kind === "phase_started") return i;
+  }
+  return dir < 0 ? 0 : S.events.length - 1;
+}
+
 function exitReplay() {
   S.replay = null;
   S.replayIndex = null;
@@ -752,7 +760,11 @@ function Replay() {
       <button type="button" class="secondary small" data-testid="replay-next" aria-label="next entry" onClick=${() => showReplay(from + 1)}>▶</button>
       <button type="button" class="secondary small" data-testid="replay-last" aria-label="last entry" onClick=${() => showReplay(S.events.length - 1)}>▶|</button>
     </div>
-    <p class="muted small" data-testid="replay-caption">${S.replayCaption || "Step through every entry of the log (arrow keys on the slider)."}</p>
+    <div class="control-row">
+      <button type="button" class="secondary small" data-testid="replay-prev-phase" onClick=${() => showReplay(phaseStep(from, -1))}>◀ Phase</button>
+      <button type="button" class="secondary small" data-testid="replay-next-phase" onClick=${() => showReplay(phaseStep(from, 1))}>Phase ▶</button>
+    </div>
+    <p class="muted small" data-testid="replay-caption">${S.replayCaption || "Step through every entry of the log (arrow keys), or a phase at a time (Page Up, Page Down)."}</p>
   </div>`;
 }
 
@@ -903,6 +915,11 @@ async function start() {
 }
 
 document.addEventListener("keydown", (e) => {
+  if (S.replay && (e.key === "PageUp" || e.key === "PageDown") && !(e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName) && e.target.type !== "range")) {
+    e.preventDefault();
+    showReplay(phaseStep(S.replayIndex, e.key === "PageUp" ? -1 : 1));
+    return;
+  }
   if (e.target && e.target.dataset && e.target.dataset.testid === "replay-slider") return;
   if (S.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight") && !(e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName))) {
     e.preventDefault();
