@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from web.checks import page_problems
+from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
 
@@ -22,23 +22,8 @@ SMALL = {"bouts": 1, "cards_per_bout": 4}  # the smallest match the rules allow 
 SEATS = [{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}]
 
 
-def shell_contrast(problem: str) -> bool:
-    """The header link / clock note contrast of the shell: fixed in main by the lead."""
-    if not problem.startswith("color-contrast"):
-        return False
-    targets = problem.split(" at ", 1)[1].split(", ")
-    return all(t in ('a[href$="boxes"]', ".clock-note") or "clock-note" in t for t in targets)
-
-
 def check_page(page: Any, where: str) -> None:
-    """assert_page_ok with axe, leaving out only the known shell issues."""
-    problems = [p for p in page_problems(page, with_axe=True)
-                # shell contrast fixed in main
-                if not shell_contrast(p)
-                # the notation drawer's help label (shell.js, closed here) prints the phase
-                # prompt without rule links: reported to the lead, not this page's text
-                and not p.startswith('rule id not linked: "— ')]
-    assert not problems, f"{where}: " + "; ".join(problems)
+    assert_page_ok(page, where, with_axe=True)
 
 
 def own_status(page: Any) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from web.checks import page_problems
+from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
 
@@ -20,12 +20,7 @@ SHOTS = Path("/tmp/feather-shots")
 
 
 def check_page(page: Any, where: str) -> None:
-    """``assert_page_ok(page, where, with_axe=True)`` less the shell's header contrast issue
-    (shell contrast fixed in main)."""
-    problems = [p for p in page_problems(page, with_axe=True)
-                if not (p.startswith("color-contrast") and ("clock-note" in p or "game-title" in p
-                                                             or 'a[href$="feather"]' in p))]
-    assert not problems, f"{where}: " + "; ".join(problems)
+    assert_page_ok(page, where, with_axe=True)
 
 
 def wait_tick(page: Any, n: int, timeout: float = 30_000) -> None:

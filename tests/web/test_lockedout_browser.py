@@ -9,14 +9,13 @@ through the board, and the notation drawer stays closed."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from web.checks import page_problems
+from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
 
@@ -24,23 +23,8 @@ NAMES = ["Ann", "Bob", "Cleo", "Dmitri", "Eve", "Fatima"]
 COLOURS = ("black", "red", "green", "blue", "magenta", "yellow", "cyan", "white")
 
 
-def shell_issue(problem: str) -> bool:
-    """axe findings that belong to the shell (shell.js/arena.css), not to this board: reported
-    to the lead, filtered out here only."""
-    targets = re.findall(r" at (.*)$", problem)
-    nodes = targets[0].split(", ") if targets else []
-    # shell contrast fixed in main: the header's game link, the clock note and the shell's
-    # green message text (.ok-text, --ok darkened in main).
-    shell = ('a[href$="lockedout"]', ".clock-note", 'p[data-testid="lo-msg-ok"]')
-    if problem.startswith("color-contrast") and all(t in shell for t in nodes):
-        return True
-    # The shell's log list scrolls without being focusable once it is long (the host's page).
-    return problem.startswith("scrollable-region-focusable") and nodes == ["ol"]
-
-
 def assert_ok(page: Any, where: str) -> None:
-    problems = [p for p in page_problems(page, with_axe=True) if not shell_issue(p)]
-    assert not problems, f"{where}: " + "; ".join(problems)
+    assert_page_ok(page, where, with_axe=True)
 
 
 def host_view(base: str, match: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from arena.games.lockmaker.moves import Rotate, Slide
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import bar_cells
 from arena.games.lockmaker.solver import solve
-from web.checks import page_problems
+from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
 
@@ -31,12 +31,7 @@ SHOTS = Path("/tmp/lockmaker-shots")
 
 
 def check_page(page: Any, where: str) -> None:
-    """``assert_page_ok`` with axe, less the shell's header contrast issue (shell contrast
-    fixed in main)."""
-    problems = [p for p in page_problems(page, with_axe=True)
-                if not (p.startswith("color-contrast") and ("clock-note" in p or "game-title" in p
-                                                             or 'a[href$="lockmaker"]' in p))]
-    assert not problems, f"{where}: " + "; ".join(problems)
+    assert_page_ok(page, where, with_axe=True)
 
 
 def api_view(live_server: str, match: dict[str, Any], token: str) -> dict[str, Any]:

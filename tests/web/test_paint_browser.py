@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from web.checks import page_problems
+from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
 
@@ -33,20 +33,8 @@ NEXT_PHASE = """([old]) => {
 }"""
 
 
-# Contrast failures of the shell's own parts, fixed in main: the header's game link and clock
-# note, and the shell's "sent" message (.ok-text colour), which sits under the board's controls.
-SHELL_CONTRAST = {'a[href$="paint"]', ".clock-note", 'p[data-testid="pf-msg-ok"]'}
-
-
 def check(page: Any, where: str, *, with_axe: bool = False) -> None:
-    problems = []
-    for p in page_problems(page, with_axe=with_axe):
-        if p.startswith("color-contrast") and set(p.split(" at ", 1)[1].split(", ")) <= SHELL_CONTRAST:
-            continue  # shell contrast fixed in main
-        if p.startswith("rule id not linked") and "— " in p[:24]:
-            continue  # the notation drawer's help (shell.js) links its rule ids in main already
-        problems.append(p)
-    assert not problems, f"{where}: " + "; ".join(problems)
+    assert_page_ok(page, where, with_axe=with_axe)
 
 
 def token_of(url: str) -> str:
