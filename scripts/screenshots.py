@@ -20,6 +20,19 @@ from server.serverproc import ServerProcess  # noqa: E402
 from web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 GAMES = {"lockmaker": 2, "boxes": 2, "paint": 2, "feather": 2, "lockedout": 6}
+
+# A moment of play per game, reached by the board's own controls (bots answer at once here):
+# (what to click, in order; what to wait for before the picture). A trailing "*" clicks again
+# each time the seat's move comes round until the wanted part shows.
+MOMENTS: dict[str, list[tuple[str, str]]] = {
+    "lockmaker": [("lm-ready", "[data-testid=lm-board][data-stage=draft]"),
+                  ("lm-pool-0", "[data-testid=lm-pool-0][aria-pressed=true]")],
+    "boxes": [("bx-ready*", "[data-testid=bx-bets]")],
+    "paint": [("pf-design-example", "[data-testid=pf-design-check]")],
+    "feather": [("feather-ready", "[data-testid=feather-prompt]"),
+                ("feather-verb-fill", "[data-testid=feather-prompt][data-verb=fill]")],
+    "lockedout": [("lo-safe-A", "[data-testid=lo-notes]")],
+}
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 
@@ -33,12 +46,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(f"sqlite:///{tmp}/shots.db", Path(tmp) / "server.log").start()
         try:
-            matches = {
-                game: server.create(game, seats=[{"name": name, "bot": i > 0} for i, name in
-                                                 enumerate(["Ada", "Bo", "Cy", "Di", "Ed",
-                                                            "Flo"][:seats])],
-                                    settings={"bot_pace": "human"}, seed=11)
-                for game, seats in GAMES.items()}
+            def create(game: str, seats: int, pace: str) -> dict[str, object]:
+                names = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"][:seats]
+                return server.create(game, seats=[{"name": n, "bot": i > 0}
+                                                  for i, n in enumerate(names)],
+                                     settings={"bot_pace": pace}, seed=11)
+
+            matches = {game: create(game, seats, "human") for game, seats in GAMES.items()}
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for size, (width, height) in SIZES.items():
@@ -53,6 +67,26 @@ def main() -> int:
                         page.get_by_test_id("game-root").wait_for()
                         page.wait_for_load_state("networkidle")
                         path = args.out / f"{game}-{size}.png"
+                        page.screenshot(path=str(path), full_page=size == "desktop")
+                        print(path.relative_to(ROOT))
+                        m = create(game, GAMES[game], "instant")
+                        page.goto(str(m["links"]["seats"][0]))  # type: ignore[index]
+                        page.locator("[data-testid=conn][data-state=live]").wait_for()
+                        try:
+                            for testid, ready in MOMENTS[game]:
+                                again = testid.endswith("*")
+                                for _ in range(6 if again else 1):
+                                    page.get_by_test_id(testid.rstrip("*")).first.click()
+                                    if not again:
+                                        break
+                                    page.locator(f"{ready}, [data-testid={testid.rstrip('*')}]"
+                                                 ).first.wait_for(timeout=20_000)
+                                    if page.locator(ready).count():
+                                        break
+                                page.locator(ready).first.wait_for(timeout=20_000)
+                        except Exception as exc:  # a picture is still taken: say what failed
+                            print(f"  {game}: the moment was not reached ({exc.__class__.__name__})")
+                        path = args.out / f"{game}-play-{size}.png"
                         page.screenshot(path=str(path), full_page=size == "desktop")
                         print(path.relative_to(ROOT))
                     context.close()
