@@ -166,6 +166,8 @@ class Match:
         self.reserve_pick: dict[int, Submission] = {}
         self.phase_ends: dict[int, tuple[str, float]] = {}
         self.muted: set[str] = set()
+        self._svg_state: Any = None
+        self._svg_cache: dict[object, str | None] = {}
         t0 = clock.now() if start is None else start
         self.created_at = t0
         self._emit("match_started", {"game": game.name}, None, t0)
@@ -359,10 +361,7 @@ class Match:
                     for x in self.history.get(s, [])
                 ]
             seats.append(entry)
-        if reveal:
-            svg = self.game.host_svg(self.state)
-        else:
-            svg = self.game.render_svg(self.state, viewer if isinstance(viewer, int) else None)
+        svg = self._svg(reveal, viewer)
         return {
             "game": self.game.name,
             "version": self.version_for(viewer),
@@ -394,6 +393,18 @@ class Match:
                 k: {"value": v, "label": label}
                 for k, (v, label) in self.game.host_options(self.state).items()},
         }
+
+    def _svg(self, reveal: bool, viewer: Viewer) -> str | None:
+        """The board picture for a viewer, drawn once per state and kind of viewer: a broadcast
+        to many spectators draws it once, and a chat line (no new state) never redraws it."""
+        if self._svg_state is not self.state:
+            self._svg_state, self._svg_cache = self.state, {}
+        key: object = "host" if reveal else (viewer if isinstance(viewer, int) else None)
+        if key not in self._svg_cache:
+            self._svg_cache[key] = (self.game.host_svg(self.state) if reveal else
+                                    self.game.render_svg(self.state, key if isinstance(key, int)
+                                                         else None))
+        return self._svg_cache[key]
 
     # ------------------------------------------------------------------ chat (G-13, LO-12)
     def _game_channels(self) -> dict[str, chatmod.ChatChannel]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -35,7 +36,9 @@ class Subscriber:
 
     viewer: Viewer
     since: int
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    # Messages as dicts, or as JSON text already encoded once for many viewers.
+    queue: asyncio.Queue[dict[str, Any] | str] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=256))
     overflowed: bool = False
     token: str = ""
     revoked: bool = False
@@ -110,6 +113,7 @@ class MatchOwner:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._status = record.status
+        self._notify_pending = False
 
     # ------------------------------------------------------------------ commands
     async def command(self, fn: Callable[[Match], T]) -> T:
@@ -145,7 +149,7 @@ class MatchOwner:
             self.store.set_status(self.record.id, "finished", result)
             self._status = "finished"
         if new:
-            self._notify()
+            self._schedule_notify()
 
     def _roll_back(self) -> None:
         """Rebuild the match from its persisted entries alone (G-7: the inputs and the seed
@@ -197,7 +201,24 @@ class MatchOwner:
             del self.pending[seat]
         self._wake.set()
 
+    def _schedule_notify(self) -> None:
+        """Broadcast after the command has answered: the sender does not wait for the views of
+        every viewer (issue 20 point 4). Several commits in a row make one broadcast."""
+        if self._notify_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a script): broadcast now
+            self._notify()
+            return
+        self._notify_pending = True
+        loop.call_soon(self._notify)
+
     def _notify(self) -> None:
+        """Each distinct viewer's update is built and encoded once per change: 500 spectators
+        at the same version share one view and one JSON text."""
+        self._notify_pending = False
+        built: dict[tuple[Any, int], str] = {}
         for sub in list(self.subscribers):
             if sub.overflowed or sub.revoked:
                 continue
@@ -206,8 +227,13 @@ class MatchOwner:
                 # just submitted in a sealed phase.
                 sub.since = self.match.version
                 continue
+            key = (sub.viewer, sub.since)
+            text = built.get(key)
+            if text is None:
+                text = built[key] = json.dumps(
+                    update_for(self.record, self.match, sub.viewer, sub.since))
             try:
-                sub.queue.put_nowait(update_for(self.record, self.match, sub.viewer, sub.since))
+                sub.queue.put_nowait(text)
                 sub.since = self.match.version
             except asyncio.QueueFull:
                 # A viewer that stopped reading is dropped; it reconnects with ``since``.

@@ -49,6 +49,9 @@ async def match_socket(ws: WebSocket) -> None:
     async def pump() -> None:
         while True:
             message = await sub.queue.get()
+            if isinstance(message, str):
+                await ws.send_text(message)
+                continue
             await ws.send_json(message)
             if message.get("type") == "revoked":
                 await ws.close(code=4403, reason=str(message.get("reason", ""))[:100])
