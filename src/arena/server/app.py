@@ -25,8 +25,7 @@ from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
 from arena.store import Store
-from arena.web import pages
-from arena.web import season_page
+from arena.web import pages, season_page
 
 log = logging.getLogger("arena.server")
 

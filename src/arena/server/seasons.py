@@ -26,7 +26,7 @@ from arena.core.match import MatchSettings
 from arena.core.registry import get_game
 from arena.season import live as lv
 from arena.season.live import LiveSeason
-from arena.season.simulate import main_result
+from arena.season.simulate import DEATH_MATCHES, main_result
 from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
@@ -277,8 +277,8 @@ class Seasons:
             season = owner.season
             season.need(lv.DM_PICK)
             game = body.get("game")
-            if game not in lv.DEATH_MATCHES:
-                raise RuleError("SE-4", "the Death Match is one of " + ", ".join(lv.DEATH_MATCHES))
+            if game not in DEATH_MATCHES:
+                raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
             config = body.get("config") or {}
             if not isinstance(config, dict):
                 raise RuleError("G-5", "'config' must be a JSON object")
@@ -306,7 +306,7 @@ class Seasons:
         data.update({"id": owner.id, "version": owner.version, "now": time.time(),
                      "problem": owner.problem, "created": owner.head.get("created"),
                      "you": {"role": who.role, "player": who.player}})
-        data["death_matches"] = list(lv.DEATH_MATCHES)
+        data["death_matches"] = list(DEATH_MATCHES)
         for ep in data["episodes"]:
             for key in ("main", "death_match"):
                 block = ep.get(key)

@@ -20,8 +20,15 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.core.match import Event
-from arena.store.models import EventRow, MatchRow, SeatNotesRow, TokenRow
-from arena.store.models import SeasonEntryRow, SeasonRow, SeasonTokenRow
+from arena.store.models import (
+    EventRow,
+    MatchRow,
+    SeasonEntryRow,
+    SeasonRow,
+    SeasonTokenRow,
+    SeatNotesRow,
+    TokenRow,
+)
 
 StoredEvent = Event
 
