@@ -278,6 +278,7 @@ def _host(data: dict[str, Any]) -> str:
 
 
 STYLE = """<style>
+main.season a { text-decoration: underline; text-underline-offset: 2px; }
 .se-form label { display: block; margin: 6px 0; }
 .se-form select, .se-form input:not([type=radio]) { min-height: 40px; max-width: 100%; }
 .se-form button { min-height: 40px; }
