@@ -143,6 +143,8 @@ def test_gift_nomination_death_match_and_elimination(server: ServerProcess) -> N
     # Recorded by hand instead (SE-4), which needs a reason.
     assert post(server, sid, "host/record_death", host, {"loser": "Dan"}, 422)["rule"] == "SE-4"
     post(server, sid, "host/record_death", host, {"loser": "Dan", "reason": "server down"})
+    # The Death Match the hand-recorded result replaces is ended.
+    assert match_info(server, started["match"])["status"] == "finished"
     view = get(server, sid)
     standings = {s["name"]: s for s in view["standings"]}
     assert standings["Dan"]["in"] is False and standings["Dan"]["eliminated_in"] == 1

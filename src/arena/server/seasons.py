@@ -297,6 +297,14 @@ class Seasons:
                                 "t": time.time()})
             return match_id
 
+    async def end_match(self, match_id: str, reason: str) -> None:
+        """End a match of the season that the host replaced by a result recorded by hand."""
+        match = await self.matches.get(match_id)
+        if match is None or match.match.finished:
+            return
+        with contextlib.suppress(RuleError):
+            await match.command(lambda m: m.end(reason))
+
     # ------------------------------------------------------------------ views
     def view(self, request: Request, owner: SeasonOwner, who: Who) -> dict[str, Any]:
         """The season as ``who`` may see it: everything public, plus the viewer's own links
@@ -453,7 +461,13 @@ async def host_action(request: Request) -> JSONResponse:
     kind, fields, fixed = HOST_INPUTS[action]
     if action == "decide":
         owner.season.need(lv.DM_DECIDE)
+    ep = owner.season.episode
+    running = {"record_main": ep.mm_match if owner.season.stage == lv.MM else None,
+               "record_death": ep.dm_match if owner.season.stage == lv.DM else None}.get(action)
     item: dict[str, Any] = {"kind": kind, **{f: body[f] for f in fields if f in body}, **fixed,
                             "t": time.time()}
     await seasons.act(owner, item)
+    if running is not None:
+        await seasons.end_match(running, "the host recorded this match's result by hand "
+                                         "in the season (SE-2, SE-4)")
     return JSONResponse({"ok": True, "version": owner.version})

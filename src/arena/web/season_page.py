@@ -73,7 +73,7 @@ def _cast(data: dict[str, Any]) -> str:
                     f'<td>{s["tols"]} <span class="muted small">ToL</span></td>'
                     f'<td>{s["garnets"]} <span class="muted small">garnets</span></td>'
                     f'<td>{s["opals"]} <span class="muted small">opals</span></td></tr>')
-    return (f'<section class="card" data-testid="se-cast"><h2>Cast</h2><div class="table-wrap">'
+    return (f'<section class="card se-cast" data-testid="se-cast"><h2>Cast</h2><div class="table-wrap">'
             f'<table class="matches"><thead><tr><th>Player</th><th>Status</th><th>Tokens of Life'
             f'</th><th>Garnets</th><th>Opals</th></tr></thead><tbody>{"".join(rows)}</tbody>'
             f'</table></div></section>')
@@ -100,7 +100,7 @@ def _episode(ep: dict[str, Any]) -> str:
         lines.append(f'<li data-testid="se-ep{n}-gift">Token of Life given to {E(ep["gift"])} '
                      f'({_t(ep.get("gift_how") or "")}).</li>')
     elif ep.get("gift_how"):
-        lines.append(f'<li>{_t(ep["gift_how"])}</li>')
+        lines.append(f'<li>{_t(ep["gift_how"][:1].upper() + ep["gift_how"][1:])}.</li>')
     if ep.get("ec"):
         lines.append(f'<li data-testid="se-ep{n}-ec">Elimination Candidate: {E(ep["ec"])} '
                      f'({_t(ep.get("ec_how") or "")}).</li>')
@@ -118,7 +118,7 @@ def _episode(ep: dict[str, Any]) -> str:
     elif ep.get("final"):
         lines.append(f'<li>Final Death Match between {E(" and ".join(ep["players"]))}.</li>')
     if ep.get("note"):
-        lines.append(f'<li>{_t(ep["note"])}</li>')
+        lines.append(f'<li>{_t(ep["note"][:1].upper() + ep["note"][1:].rstrip("."))}.</li>')
     if ep.get("eliminated"):
         lines.append(f'<li data-testid="se-ep{n}-out"><b>{E(ep["eliminated"])} was eliminated'
                      f'</b>.</li>')
@@ -135,11 +135,11 @@ def _ledger(data: dict[str, Any]) -> str:
         change = KIND_WORDS.get(e["kind"], e["kind"])
         if e["kind"] in ("garnets", "opal", "tol"):
             change = f'{"+" if amount > 0 else ""}{amount} {change}'
-        rows.append(f'<tr data-testid="se-ledger-{i}"><td>{e["episode"]}</td><td>{E(e["player"])}'
+        rows.append(f'<tr data-testid="se-ledger-{i}"><td><span class="muted small">Ep. </span>{e["episode"]}</td><td>{E(e["player"])}'
                     f'</td><td>{E(change)}</td><td>{_t(e["cause"])}</td></tr>')
     if not rows:
         rows.append('<tr><td colspan="4" class="muted">No entries yet.</td></tr>')
-    return (f'<section class="card" data-testid="se-ledger"><h2>Ledger</h2><p class="muted small">'
+    return (f'<section class="card se-ledger" data-testid="se-ledger"><h2>Ledger</h2><p class="muted small">'
             f'Every change with its cause (<a href="/rulings#SE-5">SE-5</a>); replaying it gives '
             f'the cast table above.</p><div class="table-wrap"><table class="matches"><thead><tr>'
             f'<th>Episode</th><th>Player</th><th>Change</th><th>Cause</th></tr></thead><tbody>'
@@ -288,7 +288,11 @@ main.season a { text-decoration: underline; text-underline-offset: 2px; }
 .se-episode h3 { margin: 10px 0 4px; }
 .se-episode ul { margin: 0; padding-left: 20px; }
 .se-host details { margin: 10px 0; }
-.se-host summary { min-height: 40px; display: flex; align-items: center; cursor: pointer; }
+.se-host summary { padding: 10px 0; cursor: pointer; font-weight: 600; }
+@media (max-width: 700px) {
+  :is(.se-cast, .se-ledger) table.matches td { display: inline-block; width: auto; margin-right: 14px; }
+  .se-cast table.matches td:first-child, .se-ledger table.matches td:last-child { display: block; width: 100%; }
+}
 .se-step fieldset { border: 1px solid var(--line); border-radius: 7px; }
 </style>"""
 
