@@ -55,6 +55,7 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
     host.get_by_test_id("season-step-hours").fill("10")
     host.get_by_test_id("season-create").click()
     host.get_by_test_id("season-created").wait_for()
+    host.get_by_test_id("season-list").filter(has_text="Ann, Ben, Cat").wait_for()
     page_ok(host, "lobby after creating a season")
     host_url = host.get_by_test_id("season-host-link").get_attribute("href")
     ann_url = host.get_by_test_id("season-player-link-0").get_attribute("href")

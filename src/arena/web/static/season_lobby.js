@@ -30,6 +30,21 @@
       (id) => '<a href="/rulings#' + id + '">' + id + "</a>");
   }
 
+  async function listSeasons() {
+    try {
+      const r = await fetch("/api/seasons");
+      const seasons = r.ok ? await r.json() : [];
+      $("season-list").innerHTML = seasons.length ? seasons.map((s, i) =>
+        '<li><a data-testid="season-row-' + i + '" href="/s/' + encodeURIComponent(s.id) + '">' +
+        esc((s.cast || []).slice(0, 6).join(", ") + ((s.cast || []).length > 6 ? ", …" : "")) + "</a> · " +
+        esc(s.winner ? s.winner + " won" : "episode " + s.episode + ": " + (s.stage || "")) + "</li>").join("")
+        : '<li class="muted">No seasons yet.</li>';
+    } catch (e) {
+      $("season-list").innerHTML = '<li class="muted">The seasons could not be loaded.</li>';
+    }
+  }
+  listSeasons();
+
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const fd = new FormData(form);
@@ -71,6 +86,7 @@
       items.push('<li>Everyone: <a data-testid="season-public-link" href="' + esc(data.links.public) + '">public season page</a></li>');
       $("season-links").innerHTML = items.join("");
       $("season-created").hidden = false;
+      listSeasons();
     } catch (e) {
       $("season-error").textContent = "The server could not be reached; try again.";
     } finally {
