@@ -79,6 +79,10 @@ def _cast(data: dict[str, Any]) -> str:
             f'</table></div></section>')
 
 
+def _bars(name: str, bars: int) -> str:
+    return f"{name} ({bars} gold bar{'' if bars == 1 else 's'})"
+
+
 def _episode(ep: dict[str, Any]) -> str:
     n = ep["episode"]
     lines = []
@@ -89,8 +93,7 @@ def _episode(ep: dict[str, Any]) -> str:
         text = f"Main Match ({where}) with {', '.join(ep['players'])}"
         lines.append(f'<li>{_t(text)}. {_match_links(main, f"se-ep{n}-mm")}</li>')
         if res:
-            esc = ", ".join(f'{p} ({res["bars"].get(p, 0)} bars)' for p in res["escaped"]) \
-                or "nobody"
+            esc = ", ".join(_bars(p, res["bars"].get(p, 0)) for p in res["escaped"]) or "nobody"
             lines.append(f'<li>Escaped: {E(esc)}. Trapped: '
                          f'{E(", ".join(res["trapped"]) or "nobody")}.</li>')
             if res["winners"]:
@@ -284,7 +287,9 @@ main.season a { text-decoration: underline; text-underline-offset: 2px; }
 .se-form button { min-height: 40px; }
 .se-choice { display: flex !important; align-items: center; gap: 8px; min-height: 40px; }
 .se-choice input { width: 22px; height: 22px; }
-.se-name { min-width: 7em; display: inline-block; }
+.se-name { min-width: 5em; display: inline-block; overflow-wrap: anywhere; }
+.se-form .control-row { display: flex; flex-wrap: nowrap; align-items: center; gap: 8px; margin: 4px 0; }
+.se-form .control-row input[type=number] { width: 72px; }
 .se-episode h3 { margin: 10px 0 4px; }
 .se-episode ul { margin: 0; padding-left: 20px; }
 .se-host details { margin: 10px 0; }
