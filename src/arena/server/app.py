@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError
 from arena.server import api, hosting
+from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
 from arena.server.limits import BodyLimit
@@ -24,7 +25,7 @@ from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
 from arena.store import Store
-from arena.web import pages
+from arena.web import pages, season_page
 
 log = logging.getLogger("arena.server")
 
@@ -79,9 +80,12 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         app.state.store = s
         app.state.matches = Matches(s)
         await app.state.matches.resume_all()
+        app.state.seasons = season_api.Seasons(s, app.state.matches)
+        await app.state.seasons.start()
         try:
             yield
         finally:
+            await app.state.seasons.stop()
             await app.state.matches.shutdown()
             if own:
                 s.close()
@@ -112,6 +116,14 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/api/matches/{match_id}/next", hosting.next_match),
         Route("/api/matches/{match_id}/notes", hosting.notes, methods=["GET", "POST"]),
         Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
+        Route("/s/{season_id}", season_page.season_page),
+        Route("/api/seasons", season_api.list_seasons, methods=["GET"]),
+        Route("/api/seasons", season_api.create_season, methods=["POST"]),
+        Route("/api/seasons/{season_id}", season_api.get_season),
+        Route("/api/seasons/{season_id}/gift", season_api.gift, methods=["POST"]),
+        Route("/api/seasons/{season_id}/nominate", season_api.nominate, methods=["POST"]),
+        Route("/api/seasons/{season_id}/host/{action}", season_api.host_action,
+              methods=["POST"]),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -64,3 +64,43 @@ class SeatNotesRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
     updated: Mapped[float] = mapped_column(Double)
+
+
+class SeasonRow(Base):
+    """A season (SE-1): its head (cast, seed, settings, JSON text), a snapshot of its record
+    for lists (rebuilt from the entries on load), and whether it is still running."""
+
+    __tablename__ = "seasons"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    head: Mapped[str] = mapped_column(Text)
+    record: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created: Mapped[float] = mapped_column(Double)
+    updated: Mapped[float] = mapped_column(Double)
+
+
+class SeasonEntryRow(Base):
+    """One input of a season (a result, a gift, a nomination, an adjustment); only ever
+    inserted, in version order (SE-5)."""
+
+    __tablename__ = "season_entries"
+    __table_args__ = (UniqueConstraint("season_id", "version",
+                                       name="uq_season_entries_version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    data: Mapped[str] = mapped_column(Text)
+    t: Mapped[float] = mapped_column(Double)
+
+
+class SeasonTokenRow(Base):
+    """A season's secret link: the host's, or one cast member's (``player`` set)."""
+
+    __tablename__ = "season_tokens"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    player: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -20,7 +20,15 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.core.match import Event
-from arena.store.models import EventRow, MatchRow, SeatNotesRow, TokenRow
+from arena.store.models import (
+    EventRow,
+    MatchRow,
+    SeasonEntryRow,
+    SeasonRow,
+    SeasonTokenRow,
+    SeatNotesRow,
+    TokenRow,
+)
 
 StoredEvent = Event
 
@@ -247,6 +255,61 @@ class Store:
             value = s.scalar(select(func.max(EventRow.version))
                              .where(EventRow.match_id == match_id))
             return int(value or 0)
+
+
+    # ------------------------------------------------------------------ seasons
+    def create_season(self, season_id: str, head: dict[str, Any], record: dict[str, Any],
+                      created: float, tokens: Sequence[tuple[str, str, str | None]]) -> None:
+        """A new season with its links, ``(token, role, player)`` each, in one transaction."""
+        with self.session() as s, s.begin():
+            s.add(SeasonRow(id=season_id, head=json.dumps(head), record=json.dumps(record),
+                            status="running", created=created, updated=created))
+            s.flush()
+            for token, role, player in tokens:
+                s.add(SeasonTokenRow(token=token, season_id=season_id, role=role,
+                                     player=player))
+
+    def get_season(self, season_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """A season's head and its inputs in version order (None if there is no such season)."""
+        with self.session() as s:
+            row = s.get(SeasonRow, season_id)
+            if row is None:
+                return None
+            rows = s.scalars(select(SeasonEntryRow).where(SeasonEntryRow.season_id == season_id)
+                             .order_by(SeasonEntryRow.version))
+            return json.loads(row.head), [json.loads(r.data) for r in rows]
+
+    def append_season_entry(self, season_id: str, version: int, data: dict[str, Any],
+                            record: dict[str, Any], status: str) -> None:
+        """One more input (a stored version fails loudly) and the new snapshot, together."""
+        with self.session() as s, s.begin():
+            t = float(data.get("t", 0.0))
+            s.add(SeasonEntryRow(season_id=season_id, version=version, data=json.dumps(data),
+                                 t=t))
+            s.execute(update(SeasonRow).where(SeasonRow.id == season_id).values(
+                record=json.dumps(record), status=status, updated=t))
+
+    def list_seasons(self, limit: int = 100) -> list[tuple[str, str, dict[str, Any]]]:
+        """``(id, status, record)`` of the newest seasons."""
+        with self.session() as s:
+            rows = s.scalars(select(SeasonRow).order_by(SeasonRow.created.desc()).limit(limit))
+            return [(r.id, r.status, json.loads(r.record)) for r in rows]
+
+    def running_seasons(self) -> list[str]:
+        with self.session() as s:
+            return list(s.scalars(select(SeasonRow.id).where(SeasonRow.status == "running")
+                                  .order_by(SeasonRow.created)))
+
+    def season_token(self, token: str) -> tuple[str, str, str | None] | None:
+        """``(season_id, role, player)`` of a season link."""
+        with self.session() as s:
+            row = s.get(SeasonTokenRow, token)
+            return None if row is None else (row.season_id, row.role, row.player)
+
+    def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
+        with self.session() as s:
+            rows = s.scalars(select(SeasonTokenRow).where(SeasonTokenRow.season_id == season_id))
+            return [(r.token, r.role, r.player) for r in rows]
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

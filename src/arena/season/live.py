@@ -1,0 +1,477 @@
+"""A season run live by a host (SE-1..SE-5): the same ledger and SE-3/SE-4 steps as the
+simulation, driven by a list of inputs instead of bots. Each input is a small JSON object with
+the moment it was made; replaying the inputs from the start rebuilds the whole season (stage,
+episodes, clocks of the gift and nomination steps, ledger), the way a match is rebuilt from its
+input events. Pure: the server starts the matches and feeds their results in as inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.core import rng as rngmod
+from arena.core.errors import RuleError
+from arena.season.ledger import Entry, Ledger
+from arena.season.simulate import DEATH_MATCHES
+from arena.season.steps import (
+    MainResult,
+    check_nomination,
+    gift_targets,
+    give_tol,
+    nominees,
+    record_death_match,
+    record_main,
+)
+
+MAX_CAST = 26
+MAX_NAME = 40
+MAX_REASON = 300
+
+# Stages of the season, in the order an episode goes through them.
+MAIN = "main"            # the host starts the Main Match, or records one played elsewhere (SE-2)
+MM = "mm"                # the Main Match is being played here
+GIFT = "gift"            # the solo winner gives its Token of Life (SE-3), on its own clock
+NAME_EC = "name_ec"      # nobody was trapped, so nobody was voted: the host names the EC
+NOMINATE = "nominate"    # the EC nominates the DMO (SE-3), on its own clock
+DM_PICK = "dm_pick"      # the host picks the Death Match game or records one (SE-4)
+DM = "dm"                # the Death Match is being played here
+DM_DECIDE = "dm_decide"  # a double loss or a draw: the host decides, with a reason (SE-4)
+OVER = "over"
+
+STAGE_WORDS = {
+    MAIN: "Main Match next", MM: "Main Match in play", GIFT: "Token of Life gift",
+    NAME_EC: "Host names the Elimination Candidate", NOMINATE: "Nomination",
+    DM_PICK: "Death Match next", DM: "Death Match in play",
+    DM_DECIDE: "Host decides the Death Match", OVER: "Season over",
+}
+
+
+@dataclass
+class LiveEpisode:
+    number: int
+    final: bool = False
+    players: tuple[str, ...] = ()
+    mm_match: str | None = None
+    mm_external: bool = False
+    main: MainResult | None = None
+    gift: str | None = None
+    gift_how: str | None = None
+    ec: str | None = None
+    ec_how: str | None = None
+    dmo: str | None = None
+    dmo_how: str | None = None
+    dm_game: str | None = None
+    dm_match: str | None = None
+    dm_external: bool = False
+    dm_seats: tuple[str, str] | None = None
+    dm_winner: str | None = None
+    eliminated: str | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        mm = self.main
+        return {
+            "episode": self.number, "final": self.final, "players": list(self.players),
+            "main": None if mm is None and self.mm_match is None else {
+                "match": self.mm_match, "external": self.mm_external,
+                "result": None if mm is None else main_to_json(mm)},
+            "gift": self.gift, "gift_how": self.gift_how,
+            "ec": self.ec, "ec_how": self.ec_how, "dmo": self.dmo, "dmo_how": self.dmo_how,
+            "death_match": None if self.dm_game is None and not self.dm_external else {
+                "game": self.dm_game, "match": self.dm_match, "external": self.dm_external,
+                "seats": list(self.dm_seats or ()), "winner": self.dm_winner},
+            "eliminated": self.eliminated, "note": self.note,
+        }
+
+
+def main_to_json(mm: MainResult) -> dict[str, Any]:
+    return {"escaped": list(mm.escaped), "trapped": list(mm.trapped), "bars": dict(mm.bars),
+            "winners": list(mm.winners), "opal": mm.opal, "ec": mm.ec}
+
+
+def main_from_json(data: Any, players: tuple[str, ...]) -> MainResult:
+    """A Main Match result recorded by hand (SE-2), checked against who played it."""
+    if not isinstance(data, dict):
+        raise RuleError("SE-2", "a Main Match result needs 'escaped', 'trapped', 'bars', "
+                                "'winners', 'opal' and 'ec'")
+
+    def names(key: str) -> tuple[str, ...]:
+        raw = data.get(key) or []
+        if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            raise RuleError("SE-2", f"'{key}' must be a list of players")
+        for n in raw:
+            if n not in players:
+                raise RuleError("SE-2", f"{n} did not play this Main Match")
+        return tuple(raw)
+
+    escaped, trapped = names("escaped"), names("trapped")
+    if set(escaped) & set(trapped) or set(escaped) | set(trapped) != set(players) \
+            or len(escaped) + len(trapped) != len(players):
+        raise RuleError("SE-2", "every player of the Main Match either escaped or is trapped, "
+                                "not both")
+    bars_raw = data.get("bars") or {}
+    if not isinstance(bars_raw, dict):
+        raise RuleError("SE-2", "'bars' maps each player to a whole number of gold bars")
+    bars: dict[str, int] = {}
+    for n in players:
+        b = bars_raw.get(n, 0)
+        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 10**6:
+            raise RuleError("SE-2", f"the gold bars of {n} must be a whole number")
+        bars[n] = b if n in escaped else 0
+    winners = names("winners") if data.get("winners") is not None else ()
+    if not winners and escaped:
+        best = max(bars[n] for n in escaped)
+        winners = tuple(n for n in escaped if bars[n] == best)
+    if any(w not in escaped for w in winners):
+        raise RuleError("LO-8", "only an escaped player can win the Main Match")
+    opal = data.get("opal")
+    if opal is not None and opal not in players:
+        raise RuleError("LO-8", f"{opal} did not play this Main Match")
+    ec = data.get("ec")
+    if ec is not None and ec not in trapped:
+        raise RuleError("LO-9", "the Elimination Candidate is one of the trapped players")
+    if ec is None and trapped:
+        raise RuleError("LO-9", "name the Elimination Candidate the trapped players voted")
+    return MainResult(escaped, trapped, bars, winners, opal, ec)
+
+
+def check_cast(raw: Any) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The cast of a new season: named players (a bot flag each), names distinct the way
+    Locked Out! tells them apart (LO-10)."""
+    if not isinstance(raw, list) or not 3 <= len(raw) <= MAX_CAST:
+        raise RuleError("SE-1", f"a season has a cast of 3 to {MAX_CAST} named players")
+    names: list[str] = []
+    bots: list[bool] = []
+    for i, entry in enumerate(raw):
+        if isinstance(entry, str):
+            entry = {"name": entry}
+        if not isinstance(entry, dict):
+            raise RuleError("SE-1", f"player {i + 1} must be a name or {{name, bot}}")
+        name = " ".join(str(entry.get("name") or "").split())
+        if not name:
+            raise RuleError("SE-1", f"player {i + 1} has no name")
+        if len(name) > MAX_NAME:
+            raise RuleError("SE-1", f"the name of player {i + 1} is longer than {MAX_NAME} "
+                                    "characters")
+        names.append(name)
+        bots.append(bool(entry.get("bot", False)))
+    keys = {"".join(n.split()).lower() for n in names}
+    if len(keys) != len(names):
+        raise RuleError("LO-10", "the players' names must differ (ignoring case and spaces)")
+    return tuple(names), tuple(bots)
+
+
+def reason_of(data: dict[str, Any], rule: str, what: str) -> str:
+    reason = " ".join(str(data.get("reason") or "").split())
+    if not reason:
+        raise RuleError(rule, f"{what} needs a written reason")
+    return reason[:MAX_REASON]
+
+
+@dataclass
+class LiveSeason:
+    """The state the inputs build up. ``apply`` checks an input and changes the state; it
+    either raises (nothing changed) or succeeds."""
+
+    seed: int
+    ledger: Ledger
+    bots: tuple[bool, ...]
+    step_seconds: float
+    created: float
+    episodes: list[LiveEpisode] = field(default_factory=list)
+    stage: str = MAIN
+    deadline: float | None = None
+    ended: str | None = None
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def new(cls, cast: tuple[str, ...], bots: tuple[bool, ...], seed: int,
+            step_seconds: float, created: float) -> LiveSeason:
+        season = cls(seed, Ledger(cast), bots, step_seconds, created)
+        season._next_episode()
+        return season
+
+    @classmethod
+    def replay(cls, head: dict[str, Any], inputs: list[dict[str, Any]]) -> LiveSeason:
+        season = cls.new(tuple(head["cast"]), tuple(head["bots"]), int(head["seed"]),
+                         float(head["step_seconds"]), float(head["created"]))
+        for item in inputs:
+            season.apply(item)
+        return season
+
+    @property
+    def cast(self) -> tuple[str, ...]:
+        return self.ledger.cast
+
+    def is_bot(self, name: str) -> bool:
+        return self.bots[self.cast.index(name)]
+
+    @property
+    def episode(self) -> LiveEpisode:
+        return self.episodes[-1]
+
+    def _next_episode(self) -> None:
+        still = self.ledger.still_in()
+        ep = LiveEpisode(len(self.episodes) + 1)
+        self.episodes.append(ep)
+        if len(still) <= 2:  # SE-1: the final Death Match between the last two
+            ep.final = True
+            ep.players = tuple(still)
+            ep.dm_seats = (still[0], still[1])
+            self.stage = DM_PICK
+        else:
+            self.stage = MAIN
+        self.deadline = None
+
+    # ------------------------------------------------------------------ who acts
+    def actor(self) -> str | None:
+        """The player whose step it is (the solo winner or the EC), if any."""
+        ep = self.episode
+        if self.stage == GIFT and ep.main is not None:
+            return ep.main.solo_winner
+        if self.stage == NOMINATE:
+            return ep.ec
+        return None
+
+    def options(self) -> list[str]:
+        ep = self.episode
+        if self.stage == GIFT and ep.main is not None:
+            return gift_targets(ep.main)
+        if self.stage == NOMINATE and ep.main is not None and ep.ec is not None:
+            return nominees(self.ledger, ep.main, ep.ec)
+        return []
+
+    def default_choice(self) -> str | None:
+        """What a bot chooses, or what the clock chooses when a player lets it run out: a draw
+        from the season's seed, so a replay or a restarted server draws the same."""
+        options = self.options()
+        if not options:
+            return None
+        return rngmod.derive(self.seed, "season", self.episode.number, self.stage).choice(options)
+
+    def due(self, now: float) -> dict[str, Any] | None:
+        """The input the clock makes when a step's deadline has passed (at that moment)."""
+        if self.deadline is None or now < self.deadline:
+            return None
+        choice = self.default_choice()
+        if choice is None:
+            return None
+        key = "to" if self.stage == GIFT else "dmo"
+        return {"kind": self.stage, key: choice, "by": "clock", "t": self.deadline}
+
+    def bot_input(self, now: float) -> dict[str, Any] | None:
+        actor = self.actor()
+        if actor is None or not self.is_bot(actor):
+            return None
+        choice = self.default_choice()
+        if choice is None:
+            return None
+        key = "to" if self.stage == GIFT else "dmo"
+        return {"kind": self.stage, key: choice, "by": "bot", "t": now}
+
+    # ------------------------------------------------------------------ inputs
+    def apply(self, item: dict[str, Any]) -> None:
+        kind = item.get("kind")
+        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            raise RuleError("SE-1", f"unknown season step {kind!r}")
+        if self.stage == OVER and kind != "adjust":
+            raise RuleError("SE-1", "the season is over")
+        t = float(item.get("t", 0.0))
+        handler(item, t)
+        self.inputs.append(item)
+
+    def need(self, *stages: str) -> None:
+        if self.stage not in stages:
+            want = " or ".join(STAGE_WORDS[s].lower() for s in stages)
+            raise RuleError("SE-1", f"the season is at '{STAGE_WORDS[self.stage].lower()}', "
+                                    f"not {want}")
+
+    def _on_mm_start(self, item: dict[str, Any], t: float) -> None:
+        self.need(MAIN)
+        players = tuple(item["players"])
+        self._check_players(players)
+        ep = self.episode
+        ep.players, ep.mm_match, ep.mm_external = players, str(item["match"]), False
+        self.stage = MM
+
+    def mm_players(self, raw: Any) -> tuple[str, ...]:
+        """Who plays the next Main Match: those still in (SE-1), or the host's pick of them."""
+        still = tuple(self.ledger.still_in())
+        if raw is None:
+            if len(still) > 6:
+                raise RuleError("SE-1", "more than six are still in: name the six who play "
+                                        "this Main Match")
+            return still
+        if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            raise RuleError("SE-1", "'players' must be a list of names")
+        players = tuple(raw)
+        self._check_players(players)
+        return players
+
+    def _check_players(self, players: tuple[str, ...]) -> None:
+        still = self.ledger.still_in()
+        if not 3 <= len(players) <= 6 or len(set(players)) != len(players):
+            raise RuleError("SE-1", "Locked Out! is played by 3 to 6 players")
+        for n in players:
+            if n not in still:
+                raise RuleError("SE-1", f"{n} is not still in the season")
+        if len(still) <= 6 and set(players) != set(still):
+            raise RuleError("SE-1", "with six or fewer still in, all of them play the Main Match")
+
+    def _on_mm_result(self, item: dict[str, Any], t: float) -> None:
+        self.need(MAIN, MM)
+        ep = self.episode
+        external = bool(item.get("external"))
+        if external:
+            if self.stage == MAIN:
+                ep.players = self.mm_players(item.get("players"))
+            ep.mm_external = True
+            ep.note = ("Main Match recorded by the host (SE-2): "
+                       + reason_of(item, "SE-2", "a Main Match recorded by hand"))
+        mm = main_from_json(item.get("result"), ep.players)
+        ep.main = mm
+        record_main(self.ledger, ep.number, mm)  # SE-3: garnets and the opal
+        ep.ec = mm.ec
+        if ep.ec is not None:
+            ep.ec_how = "voted by the trapped players (LO-9)"
+        if mm.solo_winner is not None and gift_targets(mm):
+            self._step(GIFT, t)
+        else:
+            if mm.solo_winner is not None:
+                ep.gift_how = "nobody else escaped, so the token was discarded (SE-3)"
+            self._after_gift(t)
+
+    def _step(self, stage: str, t: float) -> None:
+        self.stage = stage
+        self.deadline = t + self.step_seconds
+
+    def _after_gift(self, t: float) -> None:
+        if self.episode.ec is None:
+            self.stage, self.deadline = NAME_EC, None
+        else:
+            self._step(NOMINATE, t)
+
+    def _on_gift(self, item: dict[str, Any], t: float) -> None:
+        self.need(GIFT)
+        ep = self.episode
+        assert ep.main is not None
+        to = item.get("to")
+        if not isinstance(to, str) or to not in self.cast:
+            raise RuleError("SE-3", f"choose one of {', '.join(self.options())}")
+        give_tol(self.ledger, ep.number, ep.main, to)
+        ep.gift = to
+        ep.gift_how = {"clock": "the clock ran out; drawn from the season's chance",
+                       "bot": "chosen by the bot"}.get(str(item.get("by")), "chosen by the winner")
+        self._after_gift(t)
+
+    def _on_name_ec(self, item: dict[str, Any], t: float) -> None:
+        self.need(NAME_EC)
+        ep = self.episode
+        ec = item.get("ec")
+        if not isinstance(ec, str) or ec not in ep.players:
+            raise RuleError("SE-3", "the Elimination Candidate is one of the Main Match's players")
+        ep.ec = ec
+        ep.ec_how = "named by the host: " + reason_of(item, "SE-3", "naming the EC")
+        self._step(NOMINATE, t)
+
+    def _on_nominate(self, item: dict[str, Any], t: float) -> None:
+        self.need(NOMINATE)
+        ep = self.episode
+        assert ep.main is not None and ep.ec is not None
+        dmo = item.get("dmo")
+        if not isinstance(dmo, str) or dmo not in self.cast:
+            raise RuleError("SE-3", f"choose one of {', '.join(self.options())}")
+        check_nomination(self.ledger, ep.main, ep.ec, dmo)
+        ep.dmo = dmo
+        ep.dmo_how = {"clock": "the clock ran out; drawn from the season's chance",
+                      "bot": "chosen by the bot"}.get(str(item.get("by")), "chosen by the EC")
+        ep.dm_seats = (ep.ec, dmo)  # SE-4: EC in seat 1, DMO in seat 2
+        self.stage, self.deadline = DM_PICK, None
+
+    def _on_dm_start(self, item: dict[str, Any], t: float) -> None:
+        self.need(DM_PICK)
+        game = item.get("game")
+        if game not in DEATH_MATCHES:
+            raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
+        ep = self.episode
+        ep.dm_game, ep.dm_match = str(game), str(item["match"])
+        self.stage = DM
+
+    def _on_dm_result(self, item: dict[str, Any], t: float) -> None:
+        """A Death Match's end: played here (the winner's seat), a double loss or draw the
+        host then decides, or one recorded by hand (SE-4)."""
+        self.need(DM_PICK, DM, DM_DECIDE)
+        ep = self.episode
+        assert ep.dm_seats is not None
+        external = bool(item.get("external"))
+        if self.stage == DM_DECIDE:
+            external = False
+        elif external:
+            game = item.get("game") or ep.dm_game or "external"
+            ep.dm_game, ep.dm_external = str(game)[:40], True
+        elif self.stage != DM:
+            raise RuleError("SE-4", "start the Death Match here or record one played elsewhere")
+        if item.get("draw") and self.stage == DM:
+            ep.note = str(item.get("why") or "the Death Match ended with no winner")[:MAX_REASON]
+            self.stage = DM_DECIDE
+            return
+        loser = item.get("loser")
+        winner = item.get("winner")
+        if loser is None and isinstance(winner, str) and winner in ep.dm_seats:
+            loser = ep.dm_seats[1] if winner == ep.dm_seats[0] else ep.dm_seats[0]
+        if not isinstance(loser, str) or loser not in ep.dm_seats:
+            raise RuleError("SE-4", f"the loser is {ep.dm_seats[0]} or {ep.dm_seats[1]}")
+        winner = ep.dm_seats[1] if loser == ep.dm_seats[0] else ep.dm_seats[0]
+        cause = ""
+        game = ep.dm_game or "external"
+        if self.stage == DM_DECIDE:
+            cause = (f"no winner in the Death Match ({game}); the host decided: "
+                     + reason_of(item, "SE-4", "deciding a double loss or draw (LM-21)"))
+        elif external:
+            cause = (f"lost the Death Match ({game}), recorded by the host: "
+                     + reason_of(item, "SE-4", "a Death Match recorded by hand"))
+        ep.dm_winner, ep.eliminated = winner, loser
+        record_death_match(self.ledger, ep.number, game, winner, loser, ep.final, cause)
+        if ep.final:
+            self.stage, self.deadline = OVER, None
+            self.ended = f"{winner} won the season"
+        else:
+            self._next_episode()
+
+    def _on_adjust(self, item: dict[str, Any], t: float) -> None:
+        player, what, amount = item.get("player"), item.get("what"), item.get("amount")
+        if player not in self.cast:
+            raise RuleError("SE-5", "adjust a player of the cast")
+        if what not in ("tol", "garnets", "opal"):
+            raise RuleError("SE-5", "an adjustment changes ToLs, garnets or opals")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0 \
+                or abs(amount) > 1000:
+            raise RuleError("SE-5", "an adjustment is a whole number other than 0")
+        reason = reason_of(item, "SE-5", "a host adjustment")
+        standing = self.ledger.standings()[str(player)]
+        have = {"tol": standing.tols, "garnets": standing.garnets, "opal": standing.opals}[what]
+        if have + amount < 0:
+            raise RuleError("SE-5", f"{player} has {have}, so cannot lose {-amount}")
+        self.ledger.add(Entry(self.episode.number, str(player), str(what), amount,
+                              f"host adjustment: {reason} (SE-5)"))
+
+    def _on_end(self, item: dict[str, Any], t: float) -> None:
+        self.ended = "ended by the host: " + reason_of(item, "SE-1", "ending the season")
+        self.stage, self.deadline = OVER, None
+
+    # ------------------------------------------------------------------ output
+    def to_json(self) -> dict[str, Any]:
+        standings = self.ledger.standings()
+        winner = next((n for n in self.cast if standings[n].won), None)
+        return {
+            "cast": list(self.cast), "bots": list(self.bots),
+            "stage": self.stage, "stage_words": STAGE_WORDS[self.stage],
+            "deadline": self.deadline, "step_seconds": self.step_seconds,
+            "actor": self.actor(), "options": self.options(),
+            "episode": self.episode.number, "winner": winner, "ended": self.ended,
+            "episodes": [e.to_json() for e in self.episodes],
+            "ledger": [e.to_json() for e in self.ledger.entries],
+            "standings": [standings[n].to_json() for n in self.cast],
+        }

@@ -1,0 +1,473 @@
+"""Seasons on the server (SE-1..SE-5): create one from a cast, start its Main Matches and
+Death Matches as ordinary matches, read their results back into the season, and let the solo
+winner and the EC answer their steps from their own season links, each step on its own clock.
+
+A season is its inputs: every accepted step is stored (append-only, with its version) before it
+is answered, and a restarted server replays the inputs with :class:`LiveSeason` to the very
+same season. A step's deadline that passed while the server was down resolves at its own moment
+on the first look after the restart, the way a match's deadline does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from arena.core import rng as rngmod
+from arena.core.errors import RuleError
+from arena.core.match import MatchSettings
+from arena.core.registry import get_game
+from arena.season import live as lv
+from arena.season.live import LiveSeason
+from arena.season.simulate import DEATH_MATCHES, main_result
+from arena.server.access import token_of
+from arena.server.errors import ApiError
+from arena.server.limits import read_json
+from arena.server.matches import Matches
+from arena.store import Store
+
+log = logging.getLogger("arena.server")
+
+DAY = 86400.0
+SETTINGS = ("time_scale", "bot_pace", "early_close", "reveal_at_end")
+MM_OPTIONS = ("round_seconds", "vote_seconds", "max_rounds", "helper")
+WATCH_EVERY = 0.25
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(frozen=True)
+class Who:
+    """A season link resolved: ``host``, ``player`` (with ``player``) or ``public``."""
+
+    role: str
+    player: str | None = None
+
+
+@dataclass(eq=False)
+class SeasonOwner:
+    id: str
+    head: dict[str, Any]
+    season: LiveSeason
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    problem: str | None = None
+    """Why the season waits for the host (a match that ended without a usable result)."""
+
+    @property
+    def version(self) -> int:
+        return len(self.season.inputs)
+
+
+def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool, ...]]:
+    """Check a create-season request and return the season's head (without id and time)."""
+    if not isinstance(body, dict):
+        raise RuleError("api", "the request body must be a JSON object")
+    unknown = set(body) - {"cast", "seed", "settings", "step_seconds", "mm_config"}
+    if unknown:
+        raise RuleError("api", f"unknown field(s): {', '.join(sorted(unknown))}")
+    cast, bots = lv.check_cast(body.get("cast"))
+    seed_raw = body.get("seed")
+    try:
+        seed = rngmod.fresh_seed() if seed_raw in (None, "") else rngmod.parse_seed(seed_raw)
+    except ValueError as exc:
+        raise RuleError("G-7", str(exc)) from None
+    settings_raw = body.get("settings") or {}
+    if not isinstance(settings_raw, dict) or set(settings_raw) - set(SETTINGS):
+        raise RuleError("G-5", "the season's match settings are " + ", ".join(SETTINGS))
+    settings = MatchSettings.from_json(settings_raw)  # raises naming G-5 / G-11
+    mm_raw = body.get("mm_config") or {}
+    if not isinstance(mm_raw, dict) or set(mm_raw) - set(MM_OPTIONS):
+        raise RuleError("G-5", "the Main Match options are " + ", ".join(MM_OPTIONS))
+    lockedout = get_game("lockedout")
+    lockedout.make_config({**mm_raw, "names": list(cast[:6]) if len(cast) >= 3 else []})
+    step_raw = body.get("step_seconds", DAY)
+    if isinstance(step_raw, bool) or not isinstance(step_raw, (int, float)) \
+            or not 1 <= step_raw <= 30 * DAY:
+        raise RuleError("SE-3", "a step's time is between 1 second and 30 days")
+    head = {"cast": list(cast), "bots": list(bots), "seed": seed,
+            "settings": {k: v for k, v in settings.to_json().items() if k in SETTINGS},
+            "mm_config": dict(mm_raw),
+            # The gift and the nomination each have their own clock, scaled like the matches'.
+            "step_seconds": float(step_raw) * settings.time_scale}
+    return head, cast, bots
+
+
+class Seasons:
+    """Every season the server knows, and one watcher that feeds finished matches, passed
+    deadlines and bots' choices into them."""
+
+    def __init__(self, store: Store, matches: Matches) -> None:
+        self.store = store
+        self.matches = matches
+        self.owners: dict[str, SeasonOwner] = {}
+        self._loading = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifetime
+    async def start(self) -> None:
+        for season_id in self.store.running_seasons():
+            try:
+                await self.get(season_id)
+            except (RuleError, KeyError, ValueError, TypeError) as exc:
+                log.error("cannot resume season %s: %s", season_id, exc)
+        self._task = asyncio.get_running_loop().create_task(self._watch(), name="seasons")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            for owner in list(self.owners.values()):
+                if owner.season.stage == lv.OVER:
+                    continue
+                try:
+                    await self.sync(owner)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one season's trouble must not stop the others
+                    log.exception("season %s: the watcher failed", owner.id)
+
+    # ------------------------------------------------------------------ loading
+    async def create(self, body: Any) -> tuple[SeasonOwner, str, dict[str, str]]:
+        head, cast, bots = parse_season(body)
+        season_id = secrets.token_hex(6)
+        now = time.time()
+        head.update({"id": season_id, "created": now})
+        season = LiveSeason.new(cast, bots, head["seed"], head["step_seconds"], now)
+        host = _token()
+        players = {name: _token() for name in cast}
+        tokens: list[tuple[str, str, str | None]] = [(host, "host", None)]
+        tokens += [(tok, "player", name) for name, tok in players.items()]
+        self.store.create_season(season_id, head, season.to_json(), now, tokens)
+        owner = SeasonOwner(season_id, head, season)
+        self.owners[season_id] = owner
+        return owner, host, players
+
+    async def get(self, season_id: str) -> SeasonOwner | None:
+        owner = self.owners.get(season_id)
+        if owner is not None:
+            return owner
+        async with self._loading:
+            owner = self.owners.get(season_id)
+            if owner is not None:
+                return owner
+            stored = self.store.get_season(season_id)
+            if stored is None:
+                return None
+            head, inputs = stored
+            owner = SeasonOwner(season_id, head, LiveSeason.replay(head, inputs))
+            self.owners[season_id] = owner
+            return owner
+
+    def who(self, season_id: str, token: str | None) -> Who:
+        if not token:
+            return Who("public")
+        if len(token) > 128:
+            raise ApiError(401, "access", "unknown token")
+        found = self.store.season_token(token)
+        if found is None or found[0] != season_id:
+            raise ApiError(403, "access", "this token does not belong to this season")
+        return Who(found[1], found[2])
+
+    # ------------------------------------------------------------------ changes
+    def _apply(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
+        """Apply one input and store it before anything is answered; a refused input (or a
+        failed write) leaves the season as the store has it."""
+        before = list(owner.season.inputs)
+        try:
+            owner.season.apply(item)
+            status = "finished" if owner.season.stage == lv.OVER else "running"
+            self.store.append_season_entry(owner.id, len(owner.season.inputs), item,
+                                           owner.season.to_json(), status)
+        except Exception:
+            owner.season = LiveSeason.replay(owner.head, before)
+            raise
+
+    async def act(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
+        async with owner.lock:
+            self._settle(owner, time.time())
+            self._apply(owner, item)
+            self._settle(owner, time.time())
+
+    async def sync(self, owner: SeasonOwner) -> None:
+        async with owner.lock:
+            self._settle(owner, time.time())
+
+    def _settle(self, owner: SeasonOwner, now: float) -> None:
+        """Everything that happens by itself, in order, until nothing more does: a finished
+        match's result, a bot's choice, a step's passed deadline."""
+        for _ in range(20):
+            item = self._from_match(owner, now) or owner.season.bot_input(now) \
+                or owner.season.due(now)
+            if item is None:
+                return
+            self._apply(owner, item)
+
+    def _from_match(self, owner: SeasonOwner, now: float) -> dict[str, Any] | None:
+        season, ep = owner.season, owner.season.episode
+        match_id = ep.mm_match if season.stage == lv.MM else (
+            ep.dm_match if season.stage == lv.DM else None)
+        if match_id is None:
+            return None
+        record = self.store.get_match(match_id)
+        if record is None or record.status != "finished" or not record.result:
+            return None
+        result = record.result
+        names = list(record.seat_names)
+        if season.stage == lv.MM:
+            try:
+                mm = main_result(result["detail"], names)
+            except (KeyError, TypeError, IndexError):
+                owner.problem = ("the Main Match ended without a result the season can read "
+                                 "(SE-2): record it by hand")
+                return None
+            owner.problem = None
+            return {"kind": "mm_result", "result": lv.main_to_json(mm), "match": match_id,
+                    "t": now}
+        winner = result.get("winner")
+        if winner is None:
+            how = "a double loss (LM-21)" if result.get("double_loss") else "no winner"
+            return {"kind": "dm_result", "draw": True, "match": match_id, "t": now,
+                    "why": f"the Death Match ended with {how}: {result.get('reason', '')}"[:300]}
+        return {"kind": "dm_result", "winner": names[int(winner)], "match": match_id, "t": now}
+
+    # ------------------------------------------------------------------ matches
+    def _seat(self, owner: SeasonOwner, name: str) -> dict[str, Any]:
+        return {"name": name, "bot": owner.season.is_bot(name)}
+
+    async def start_main(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+        async with owner.lock:
+            self._settle(owner, time.time())
+            season = owner.season
+            season.need(lv.MAIN)
+            players = season.mm_players(body.get("players"))
+            standings = season.ledger.standings()
+            number = season.episode.number
+            created = await self.matches.create({
+                "game": "lockedout",
+                "seed": rngmod.derive(season.seed, "mm", number).getrandbits(63),
+                "seats": [self._seat(owner, n) for n in players],
+                "settings": dict(owner.head["settings"]),
+                # LO-9's last tiebreak reads the season garnets.
+                "config": {**owner.head.get("mm_config", {}),
+                           "garnets": [standings[n].garnets for n in players]},
+            })
+            match_id = created.owner.record.id
+            self._apply(owner, {"kind": "mm_start", "players": list(players), "match": match_id,
+                                "t": time.time()})
+            return match_id
+
+    async def start_death(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+        async with owner.lock:
+            self._settle(owner, time.time())
+            season = owner.season
+            season.need(lv.DM_PICK)
+            game = body.get("game")
+            if game not in DEATH_MATCHES:
+                raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
+            config = body.get("config") or {}
+            if not isinstance(config, dict):
+                raise RuleError("G-5", "'config' must be a JSON object")
+            seats = season.episode.dm_seats
+            assert seats is not None
+            created = await self.matches.create({
+                "game": game,
+                "seed": rngmod.derive(season.seed, "dm", season.episode.number).getrandbits(63),
+                # SE-4: the EC in seat 1, the DMO in seat 2.
+                "seats": [self._seat(owner, seats[0]), self._seat(owner, seats[1])],
+                "settings": dict(owner.head["settings"]),
+                "config": config,
+            })
+            match_id = created.owner.record.id
+            self._apply(owner, {"kind": "dm_start", "game": game, "match": match_id,
+                                "t": time.time()})
+            return match_id
+
+    async def end_match(self, match_id: str, reason: str) -> None:
+        """End a match of the season that the host replaced by a result recorded by hand."""
+        match = await self.matches.get(match_id)
+        if match is None or match.match.finished:
+            return
+        with contextlib.suppress(RuleError):
+            await match.command(lambda m: m.end(reason))
+
+    # ------------------------------------------------------------------ views
+    def view(self, request: Request, owner: SeasonOwner, who: Who) -> dict[str, Any]:
+        """The season as ``who`` may see it: everything public, plus the viewer's own links
+        (a player's seat in each match; for the host every link)."""
+        base = str(request.base_url).rstrip("/")
+        data = owner.season.to_json()
+        data.update({"id": owner.id, "version": owner.version, "now": time.time(),
+                     "problem": owner.problem, "created": owner.head.get("created"),
+                     "you": {"role": who.role, "player": who.player}})
+        data["death_matches"] = list(DEATH_MATCHES)
+        for ep in data["episodes"]:
+            for key in ("main", "death_match"):
+                block = ep.get(key)
+                if block and block.get("match"):
+                    block["links"] = self._match_links(base, block["match"], who)
+        if who.role == "host":
+            data["player_links"] = {p: f"{base}/s/{owner.id}?token={tok}"
+                                    for tok, role, p in self.store.season_tokens(owner.id)
+                                    if role == "player" and p is not None}
+        return data
+
+    def _match_links(self, base: str, match_id: str, who: Who) -> dict[str, Any]:
+        record = self.store.get_match(match_id)
+        if record is None:
+            return {}
+        page = f"{base}/m/{match_id}?token="
+        tokens = self.store.tokens_for(match_id)
+        out: dict[str, Any] = {"status": record.status}
+        spectator = next((t.token for t in tokens if t.role == "spectator"), None)
+        if spectator is not None and record.settings.get("spectators") is not False:
+            out["watch"] = page + spectator
+        if who.role == "host":
+            host = next((t.token for t in tokens if t.role == "host"), None)
+            if host is not None:
+                out["host"] = page + host
+            out["seats"] = {record.seat_names[t.seat]: page + t.token for t in tokens
+                            if t.role == "seat" and t.seat is not None
+                            and not record.bots[t.seat]}
+        elif who.role == "player" and who.player in record.seat_names:
+            seat = record.seat_names.index(who.player)
+            mine = next((t.token for t in tokens if t.role == "seat" and t.seat == seat), None)
+            if mine is not None:
+                out["yours"] = page + mine
+        return out
+
+
+# ---------------------------------------------------------------------- handlers
+def seasons_of(request: Request) -> Seasons:
+    s: Seasons = request.app.state.seasons
+    return s
+
+
+async def _owner(request: Request) -> tuple[SeasonOwner, Who]:
+    seasons = seasons_of(request)
+    season_id = request.path_params["season_id"]
+    who = seasons.who(season_id, token_of(request))
+    owner = await seasons.get(season_id)
+    if owner is None:
+        raise ApiError(404, "access", "no such season")
+    return owner, who
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    return body
+
+
+async def create_season(request: Request) -> JSONResponse:
+    from arena.server.api import CREATE_LIMIT
+
+    CREATE_LIMIT.take(request.client.host if request.client else "?")
+    body = await read_json(request)
+    owner, host, players = await seasons_of(request).create(body)
+    await seasons_of(request).sync(owner)
+    base = str(request.base_url).rstrip("/")
+    page = f"{base}/s/{owner.id}?token="
+    return JSONResponse({
+        "id": owner.id,
+        "links": {"host": page + host, "players": {n: page + t for n, t in players.items()},
+                  "public": f"{base}/s/{owner.id}"},
+        "tokens": {"host": host, "players": players},
+    }, status_code=201)
+
+
+async def list_seasons(request: Request) -> JSONResponse:
+    out = []
+    for season_id, status, record in seasons_of(request).store.list_seasons():
+        out.append({"id": season_id, "status": status, "cast": record.get("cast"),
+                    "episode": record.get("episode"), "stage": record.get("stage_words"),
+                    "winner": record.get("winner")})
+    return JSONResponse(out)
+
+
+async def get_season(request: Request) -> JSONResponse:
+    owner, who = await _owner(request)
+    seasons = seasons_of(request)
+    await seasons.sync(owner)
+    return JSONResponse(seasons.view(request, owner, who))
+
+
+async def _player_step(request: Request, stage: str, key: str) -> JSONResponse:
+    owner, who = await _owner(request)
+    body = await _body(request)
+    seasons = seasons_of(request)
+    await seasons.sync(owner)
+    season = owner.season
+    if who.role != "player":
+        raise ApiError(403, "access", "only the player's own season link answers this step")
+    season.need(stage)
+    if season.actor() != who.player:
+        rule = "SE-3"
+        raise RuleError(rule, f"it is {season.actor()}'s step, not {who.player}'s")
+    await seasons.act(owner, {"kind": stage, key: body.get(key), "by": "player",
+                              "t": time.time()})
+    return JSONResponse({"ok": True, "version": owner.version})
+
+
+async def gift(request: Request) -> JSONResponse:
+    return await _player_step(request, lv.GIFT, "to")
+
+
+async def nominate(request: Request) -> JSONResponse:
+    return await _player_step(request, lv.NOMINATE, "dmo")
+
+
+HOST_INPUTS = {
+    # action: (input kind, fields copied from the body, fixed fields)
+    "record_main": ("mm_result", ("result", "players", "reason"), {"external": True}),
+    "name_ec": ("name_ec", ("ec", "reason"), {}),
+    "record_death": ("dm_result", ("winner", "loser", "game", "reason"), {"external": True}),
+    "decide": ("dm_result", ("winner", "loser", "reason"), {}),
+    "adjust": ("adjust", ("player", "what", "amount", "reason"), {}),
+    "end": ("end", ("reason",), {}),
+}
+
+
+async def host_action(request: Request) -> JSONResponse:
+    owner, who = await _owner(request)
+    if who.role != "host":
+        raise ApiError(403, "access", "only the season's host link may do this")
+    body = await _body(request)
+    seasons = seasons_of(request)
+    action = request.path_params["action"]
+    if action == "start_main":
+        match_id = await seasons.start_main(owner, body)
+        return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
+    if action == "start_death":
+        match_id = await seasons.start_death(owner, body)
+        return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
+    if action not in HOST_INPUTS:
+        raise ApiError(404, "host", f"unknown season action {action!r}")
+    kind, fields, fixed = HOST_INPUTS[action]
+    if action == "decide":
+        owner.season.need(lv.DM_DECIDE)
+    ep = owner.season.episode
+    running = {"record_main": ep.mm_match if owner.season.stage == lv.MM else None,
+               "record_death": ep.dm_match if owner.season.stage == lv.DM else None}.get(action)
+    item: dict[str, Any] = {"kind": kind, **{f: body[f] for f in fields if f in body}, **fixed,
+                            "t": time.time()}
+    await seasons.act(owner, item)
+    if running is not None:
+        await seasons.end_match(running, "the host recorded this match's result by hand "
+                                         "in the season (SE-2, SE-4)")
+    return JSONResponse({"ok": True, "version": owner.version})
