@@ -76,6 +76,9 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
     ann.get_by_test_id("se-ep1-mm-yours").click()
     ann.get_by_test_id("game-root").wait_for()
     assert ann.get_by_test_id("game-title").inner_text().lower().startswith("locked out")
+    # Ann plays her seat: this round she passes, from the board.
+    ann.get_by_test_id("lo-pass").click()
+    ann.get_by_test_id("own-status").filter(has_text="Submitted").wait_for()
     ann.goto(ann_url)
 
     # The match (and its vote, LO-9) runs out; the season reads its result.
