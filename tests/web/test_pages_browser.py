@@ -214,6 +214,9 @@ def test_results_screen_explains_the_result(page: Any, game: str, new_match: Any
     assert rows.count() == seats
     if game != "feather":
         assert page.get_by_test_id("result-breakdown").locator("li").count() >= 1
+    if game == "paint":  # everything hidden is revealed as pictures: the sets each designed
+        for seat in (0, 1):
+            assert page.get_by_test_id(f"pf-designs-{seat}").locator("li").count() == 8
     assert_page_ok(page, f"{game} results", with_axe=True)
     page.get_by_test_id("result-replay").click()
     page.get_by_test_id("replay-banner").wait_for()

@@ -340,6 +340,8 @@ class PaintGame(Game[PaintState, PaintConfig]):
         out: dict[str, JSON] = {"stage": state.stage, "turn": state.turn,
                                 "showing": state.showing_no, "turns": TURNS + 1}
         out["boards"] = [self._board_view(state, s) for s in (0, 1)]
+        if state.designs:  # the sets each seat designed for the other (hidden from the seats)
+            out["designs"] = [list(d) for d in state.designs]
         return out
 
     def private_facts(self, state: PaintState, seat: int) -> list[str]:

@@ -449,7 +449,11 @@ function Board({ view, api }) {
   if (st.boards) {
     return html`<div class="paint" data-testid="pf-root">${style}${status}
       ${api.role === "host" && !view.result ? html`<p class="muted small">As host you see both grids (<${RuleText} text="G-9"/>).</p>` : ""}
-      <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} b=${b} api=${api}/>`)}</div></div>`;
+      <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} b=${b} api=${api}/>`)}</div>
+      ${st.designs ? html`<div class="pf-designs" data-testid="pf-designs">${st.designs.map((sets, seat) => html`
+        <div><h2 class="pf-sub">Sets ${api.seatName(seat)} designed for ${api.seatName(1 - seat)}</h2>
+          <ol class="pf-design-list" data-testid=${"pf-designs-" + seat}>${sets.map((set, i) => html`<li>
+            <span class="small">Set ${i + 1}: ${colourWords(set)}</span><${SetPicture} set=${set}/></li>`)}</ol></div>`)}</div>` : ""}</div>`;
   }
   if (st.you) {
     return html`<div class="paint" data-testid="pf-root">${style}${status}<${OwnBoard} view=${view} api=${api} you=${st.you} st=${st}/></div>`;
@@ -496,6 +500,10 @@ function phaseTitle(view) {
 
 /* ------------------------------------------------------------------ looks */
 const CSS = `
+.pf-designs { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; margin-top: 12px; }
+.pf-design-list { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 8px; }
+.pf-design-list li { display: flex; flex-direction: column; align-items: center; gap: 2px; max-width: 6.5em; }
+
 .paint { --pf-c: min(60px, calc((100vw - 120px) / 5.6)); }
 .paint h2 { font-size: 1.05rem; }
 .pf-status { margin: 0 0 10px; font-weight: 600; }
