@@ -112,6 +112,14 @@ def _facts(match: Match, seat: int) -> list[str]:
     return [f for f in match.game.private_facts(match.state, seat) if f]
 
 
+def _may_see(role: str, seat: int | None, e: dict[str, Any], finished: bool) -> bool:
+    """Public entries, the seat's own, and the spectators' chat channel for spectators (and
+    for everyone once the match is over, G-13)."""
+    if e["kind"] == "chat" and e["data"]["channel"] == "spectators":
+        return role == "spectator" or finished
+    return e["to"] is None or (seat is not None and seat in e["to"])
+
+
 def _check_privacy(walk: Walk, match: Match, game: Game[Any, Any]) -> None:
     """Nothing private of seat s reaches anyone but s and the host (G-9)."""
     viewers: dict[str, int | None] = {f"seat{i}": i for i in range(game.seats)}
@@ -131,12 +139,12 @@ def _check_privacy(walk: Walk, match: Match, game: Game[Any, Any]) -> None:
                 assert what != "ws-hello", "a socket without a token was accepted"
             if what == "events" and status == 200:
                 for e in json.loads(body)["events"]:
-                    assert e["to"] is None or (seat is not None and seat in e["to"]), (role, e)
+                    assert _may_see(role, seat, e, match.finished), (role, e)
                     if e["kind"] == "match_started":
                         assert "seed" not in e["data"], "the seed would reveal every draw (G-7)"
             if what == "ws-update":
                 for e in json.loads(body)["events"]:
-                    assert e["to"] is None or (seat is not None and seat in e["to"]), (role, e)
+                    assert _may_see(role, seat, e, match.finished), (role, e)
 
 
 @pytest.mark.parametrize("game", _games(), ids=lambda g: g.name)
@@ -161,13 +169,29 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
     assert walk.post(base + "/confirm", walk.tokens["spectator"], {}).status_code == 403
     for role in ["seat0", "spectator", "none"]:
         token = None if role == "none" else walk.tokens[role]
-        for action in ["pause", "resume", "extend", "end"]:
-            assert walk.post(f"{base}/host/{action}", token, {}).status_code in (401, 403)
+        for action in ["pause", "resume", "extend", "end", "mute", "option", "reissue", "seat",
+                       "spectators", "rematch"]:
+            assert walk.post(f"{base}/host/{action}", token, {"seat": 0, "bot": True,
+                                                               "open": False}
+                             ).status_code in (401, 403), action
+        assert walk.get(f"{base}/host/links", token).status_code in (401, 403)
+    # Notes belong to a seat's own link only; chat in a channel the link may not use is refused.
+    for role in ["spectator", "host"]:
+        assert walk.get(base + "/notes", walk.tokens[role]).status_code == 403
+    assert walk.post(base + "/chat", walk.tokens["spectator"],
+                     {"channel": "table", "text": "hi"}).status_code == 422
+    assert walk.post(base + "/chat", walk.tokens["seat0"],
+                     {"channel": "spectators", "text": "hi"}).status_code == 422
     assert walk.post(base + "/host/launch", walk.tokens["host"], {}).status_code == 404
     assert walk.post(base + "/submit", walk.tokens["seat0"], {"text": "x" * 70_000}).status_code == 413
     assert walk.post(base + "/submit", walk.tokens["seat0"], {"nope": 1}).status_code == 400
 
-    for _ in range(STEPS):
+    for step in range(STEPS):
+        # G-13: talk in every channel as the walk goes; no line may reach a viewer it is not for.
+        if step % 5 == 0:
+            for token, channel in ((walk.tokens["spectator"], "spectators"),
+                                   (walk.tokens["seat0"], "table")):
+                walk.post(base + "/chat", token, {"channel": channel, "text": f"line {step}"})
         match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
                         host_events(server.http, server.url, walk.id, walk.tokens["host"]))
         if match.finished:
