@@ -565,6 +565,11 @@ function who(seat) {
    (which escapes what it prints); null to leave it out. */
 function describe(e) {
   const d = e.data || {};
+  // A game may keep its routine phases out of the log (Feather's ticks: its board tells them).
+  const impl0 = gameImpl();
+  const quiet = impl0 && impl0.quietPhases;
+  if (quiet && ["phase_started", "limit_passed", "phase_resolved"].includes(e.kind)
+      && quiet.includes(d.name || d.phase)) return null;
   switch (e.kind) {
     case "match_started": return "The match begins.";
     case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + (d.prompt ? " — " + d.prompt : "");

@@ -654,4 +654,4 @@ function describe(e, view) {
   }
 }
 
-registerGame("feather", { Board, describe, phaseTitle });
+registerGame("feather", { Board, describe, phaseTitle, quietPhases: ["tick"] });
