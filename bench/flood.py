@@ -5,7 +5,8 @@ from one address, then one a second). One process floods ``POST /api/matches`` f
 127.0.0.2 with ``--flood`` requests, ``--concurrency`` at a time; meanwhile this process reads
 ``GET /api/games`` (and the lobby, ``GET /api/matches``) from 127.0.0.1 one request after
 another. Printed: the flood's answers and rate, and the readers' p50/p99/max latency before
-the flood (quiet) and during it.
+the flood (quiet), during it, and after it (the lobby then lists the matches the flood did
+create, so "after" is the baseline for the lobby's "during").
 
     .venv/bin/python bench/flood.py [--flood 2000] [--concurrency 50] [--quiet 300]
 
@@ -24,6 +25,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import cast
 
 import httpx
 
@@ -101,8 +103,11 @@ def main() -> int:
                 for path in during:
                     during[path] += read_latencies(http, server.url, path, count=10)
             flooder.join()
-            codes, seconds = out.get(timeout=10)
-            assert isinstance(codes, dict) and isinstance(seconds, float)
+            # Afterwards, with the matches the flood did create live: the lobby lists them, so
+            # its cost after the flood is the baseline to compare "during" with.
+            after = {path: read_latencies(http, server.url, path, count=args.quiet)
+                     for path in ("/api/games", "/api/matches")}
+            codes, seconds = cast(tuple[dict[int, int], float], out.get(timeout=10))
             answers = ", ".join(f"{n} x {code or 'error'}" for code, n in sorted(codes.items()))
             print(f"flood: {args.flood} POST /api/matches from 127.0.0.2, {args.concurrency} at "
                   f"a time, in {seconds:.1f} s ({args.flood / seconds:.0f}/s): {answers}")
@@ -111,6 +116,7 @@ def main() -> int:
             for path in ("/api/games", "/api/matches"):
                 print(f"{path + ' quiet':<28} {figures(quiet[path])}")
                 print(f"{path + ' during flood':<28} {figures(during[path])}")
+                print(f"{path + ' after':<28} {figures(after[path])}")
             http.close()
         finally:
             server.stop()

@@ -46,7 +46,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def ws_url(server: ServerProcess, match: dict[str, Any], token: str | None = None) -> str:
-    token = token or match["tokens"]["spectator"]
+    token = token or str(match["tokens"]["spectator"])
     return server.url.replace("http", "ws", 1) + f"/ws/{match['id']}?token={token}"
 
 

@@ -36,7 +36,7 @@ def sqlite_path(url: str) -> Path | None:
     """The file of an SQLite URL, or None (in memory, or not SQLite)."""
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 - an unreadable URL is the store's error to report
+    except Exception:  # an unreadable URL is the store's error to report
         return None
     if parsed.get_backend_name() != "sqlite":
         return None
