@@ -31,10 +31,13 @@ class ServerProcess:
     """One server process on a database; :meth:`kill` is SIGKILL, :meth:`start` restarts."""
 
     def __init__(self, database: str, log_path: Path, port: int | None = None, *,
-                 create_limit: str | None = "10000,1000") -> None:
+                 create_limit: str | None = "10000,1000",
+                 env: dict[str, str] | None = None) -> None:
         """``create_limit`` lifts the per-address creation limit for suites that create many
-        matches at once; None keeps the server's default (the flood test)."""
+        matches at once; None keeps the server's default (the flood test). ``env`` adds to
+        the server's environment (``ARENA_WS_PER_ADDRESS`` and the like)."""
         self.create_limit = create_limit
+        self.env = dict(env or {})
         self.database = database
         self.log_path = log_path
         self.port = port or free_port()
@@ -49,6 +52,7 @@ class ServerProcess:
         if self.create_limit is not None:
             env["ARENA_CREATE_LIMIT"] = self.create_limit
             env["ARENA_ACT_LIMIT"] = self.create_limit
+        env.update(self.env)
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "tests"), str(ROOT / "src"), env.get("PYTHONPATH", "")])
         log = open(self.log_path, "ab")  # noqa: SIM115 - closed when the process ends

@@ -3,6 +3,9 @@
 With no ``--database`` the matches live in an SQLite file in the user's data directory; the
 URL and the database are printed at start. ``ARENA_EXTRA_GAMES=module:attr[,module:attr]``
 registers games that live outside ``arena.games`` (the test suite's toy game).
+
+An SQLite file serves one process: a second ``arena serve`` on the same file exits with 2 and
+one line naming the file (see :mod:`arena.store.lock`).
 """
 
 from __future__ import annotations
@@ -68,11 +71,17 @@ def _serve(args: argparse.Namespace) -> int:
 
     from arena.server import create_app
     from arena.store import Store, default_database_url
+    from arena.store.lock import DatabaseInUse, lock_database
 
     register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
     database = database_url(args.database) if args.database else default_database_url()
     if not 0 <= args.port <= 65535:
         raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
+    # One server per SQLite file: held until this process ends, however it ends.
+    try:
+        db_lock = lock_database(database)
+    except DatabaseInUse as exc:
+        raise RuleError("serve", str(exc)) from None
     # Bind first, so the banner shows the real port (``--port 0`` picks a free one) and a
     # port in use is one clear line, not a traceback.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -98,5 +107,7 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         sock.close()
         store.close()
+        if db_lock is not None:
+            db_lock.close()
     sys.stdout.flush()
     return 0

@@ -20,7 +20,7 @@ from arena.server import api, hosting
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
-from arena.server.limits import BodyLimit
+from arena.server.limits import BodyLimit, SocketCounts
 from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
@@ -127,7 +127,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=[Middleware(BodyLimit)],
         exception_handlers={
@@ -138,3 +138,5 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         },
         lifespan=lifespan,
     )
+    app.state.socket_counts = SocketCounts.from_env()
+    return app

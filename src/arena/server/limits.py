@@ -1,11 +1,12 @@
-"""Bounds on what a client may send (issue 9 point 8, issue 20 defect 7): body size and
-submission length, how long a body may take to arrive, and how often one address may create
-matches or one link may act."""
+"""Bounds on what a client may send (issue 9 point 8, issue 20 defect 7 and point 6): body size
+and submission length, how long a body may take to arrive, how often one address may create
+matches or one link may act, and how many live sockets one match or one address may hold."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from typing import Any
 
@@ -73,8 +74,18 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         raise ApiError(400, "request", "the body is nested too deeply") from None
 
 
-BODY_SECONDS = 10.0
-"""How long a request body may take to arrive: a body that trickles is cut off."""
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        value = default
+    return value if value > 0 else default
+
+
+BODY_SECONDS = _env_number("ARENA_BODY_SECONDS", 10.0)
+"""How long a request body may take to arrive: a body that trickles is cut off
+(``ARENA_BODY_SECONDS`` changes it)."""
 
 
 class RateLimit:
@@ -100,3 +111,52 @@ class RateLimit:
         if len(self.buckets) > 10_000:
             full = self.burst / self.per_second
             self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}
+
+
+WS_PER_MATCH = 2000
+"""Live sockets on one match (``ARENA_WS_PER_MATCH``): a public match's spectators."""
+
+WS_PER_ADDRESS = 200
+"""Live sockets from one client address (``ARENA_WS_PER_ADDRESS``): a club behind one NAT
+with many tabs open, but not one script holding thousands."""
+
+WS_LIMIT_CODE = 4429
+"""The close code of a socket refused for too many live connections (like HTTP 429)."""
+
+
+class SocketCounts:
+    """Live WebSocket connections per match and per client address (issue 20 point 6).
+
+    :meth:`admit` counts a socket in (or names why not); :meth:`release` counts it out and
+    must run however the socket ends. In memory per process, like :class:`RateLimit`."""
+
+    def __init__(self, per_match: int = WS_PER_MATCH, per_address: int = WS_PER_ADDRESS) -> None:
+        self.per_match = per_match
+        self.per_address = per_address
+        self.by_match: dict[str, int] = {}
+        self.by_address: dict[str, int] = {}
+
+    @classmethod
+    def from_env(cls) -> SocketCounts:
+        return cls(per_match=int(_env_number("ARENA_WS_PER_MATCH", WS_PER_MATCH)),
+                   per_address=int(_env_number("ARENA_WS_PER_ADDRESS", WS_PER_ADDRESS)))
+
+    def admit(self, match_id: str, address: str) -> str | None:
+        """None when the socket is counted in, else the reason to close it with."""
+        if self.by_address.get(address, 0) >= self.per_address:
+            return (f"too many live connections from this address (at most "
+                    f"{self.per_address}); close some tabs")
+        if self.by_match.get(match_id, 0) >= self.per_match:
+            return (f"this match has the most live connections it takes "
+                    f"({self.per_match}); try again later")
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.by_match[match_id] = self.by_match.get(match_id, 0) + 1
+        return None
+
+    def release(self, match_id: str, address: str) -> None:
+        for table, key in ((self.by_address, address), (self.by_match, match_id)):
+            left = table.get(key, 0) - 1
+            if left > 0:
+                table[key] = left
+            else:
+                table.pop(key, None)

@@ -4,6 +4,11 @@ Messages from the server: ``hello`` (who you are, the current version), then ``u
 messages (the events visible to you with versions greater than the last one sent, and your
 current view). A client that reconnects with ``since`` = the last version it saw catches up
 without a gap. The client may send ``{"type": "ping"}``; anything else is ignored.
+
+Limits (issue 20 point 6): at most ``ARENA_WS_PER_MATCH`` live sockets on one match and
+``ARENA_WS_PER_ADDRESS`` from one client address; one more is accepted and closed at once with
+code 4429 and the reason, so a page can tell the player. A client message is at most 4 KiB
+(else 1009) and text (else 1003); more than a burst of 20 then 5 a second closes with 1008.
 """
 
 from __future__ import annotations
@@ -17,13 +22,32 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from arena.server.access import resolve, token_of
 from arena.server.api import check_spectating
 from arena.server.errors import ApiError
-from arena.server.limits import MAX_WS_MESSAGE
+from arena.server.limits import MAX_WS_MESSAGE, WS_LIMIT_CODE, RateLimit, SocketCounts
 from arena.server.matches import Matches
+
+WS_MESSAGE_BURST = 20
+WS_MESSAGES_PER_SECOND = 5.0
 
 
 async def match_socket(ws: WebSocket) -> None:
-    matches: Matches = ws.app.state.matches
+    counts: SocketCounts = ws.app.state.socket_counts
     match_id = ws.path_params["match_id"]
+    address = ws.client.host if ws.client else "?"
+    refusal = counts.admit(match_id, address)
+    if refusal is not None:
+        # Accepted only to be closed: a close before the handshake reaches a browser as a bare
+        # 1006 with no reason, and the player must learn why.
+        await ws.accept()
+        await ws.close(code=WS_LIMIT_CODE, reason=refusal)
+        return
+    try:
+        await _serve(ws, match_id)
+    finally:
+        counts.release(match_id, address)
+
+
+async def _serve(ws: WebSocket, match_id: str) -> None:
+    matches: Matches = ws.app.state.matches
     try:
         access = resolve(matches.store, match_id, token_of(ws))
         raw_since = ws.query_params.get("since") or "0"
@@ -61,6 +85,8 @@ async def match_socket(ws: WebSocket) -> None:
                 return
 
     sender = asyncio.create_task(pump())
+    rate = RateLimit(burst=WS_MESSAGE_BURST, per_second=WS_MESSAGES_PER_SECOND,
+                     what="messages on this socket")
     try:
         while True:
             message = await ws.receive()
@@ -72,6 +98,12 @@ async def match_socket(ws: WebSocket) -> None:
                 break
             if len(text) > MAX_WS_MESSAGE:
                 await ws.close(code=1009, reason=f"messages are at most {MAX_WS_MESSAGE} bytes")
+                break
+            try:
+                rate.take("")
+            except ApiError:
+                await ws.close(code=1008, reason=f"too many messages: at most "
+                                                 f"{WS_MESSAGES_PER_SECOND:g} a second")
                 break
             with contextlib.suppress(ValueError):
                 msg = json.loads(text)
