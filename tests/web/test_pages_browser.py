@@ -220,3 +220,23 @@ def test_results_screen_explains_the_result(page: Any, game: str, new_match: Any
     assert_page_ok(page, f"{game} results", with_axe=True)
     page.get_by_test_id("result-replay").click()
     page.get_by_test_id("replay-banner").wait_for()
+
+
+def test_a_link_revoked_while_the_page_was_away_says_so(page: Any, live_server: str,
+                                                        new_match: Any) -> None:
+    """The socket of a revoked link is refused before it opens (the browser sees only 1006);
+    the page asks the API and shows the link error instead of retrying for ever."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 5.0})
+    page.goto(m["links"]["seats"][0])
+    page.locator("[data-testid=conn][data-state=live]").wait_for()
+    page.evaluate("() => { window.WebSocketHeld = window.WebSocket;"
+                  " window.WebSocket = function () { throw new Error('offline'); };"
+                  " window.Arena.state.ws.close(); }")
+    page.get_by_test_id("reconnecting").wait_for()
+    r = page.request.post(f"{live_server}/api/matches/{m['id']}/host/reissue"
+                          f"?token={m['tokens']['host']}", data={"seat": 0})
+    assert r.ok, r.text()
+    page.evaluate("() => { window.WebSocket = window.WebSocketHeld; }")
+    page.get_by_test_id("reconnect-now").click()
+    page.get_by_test_id("link-error").wait_for()

@@ -278,7 +278,7 @@ function Reconnecting() {
   if (S.conn !== "reconnecting") return null;
   const wait = S.reconnectAt ? Math.max(0, Math.ceil(S.reconnectAt - Date.now() / 1000)) : 0;
   return html`<div class="banner warn" data-testid="reconnecting" role="status">
-    Connection lost. Reconnecting${wait ? " in " + wait + " s" : "…"}; nothing you sent is lost.
+    ${S.reconnectReason ? "The server closed the connection: " + S.reconnectReason + ". " : "Connection lost. "}Reconnecting${wait ? " in " + wait + " s" : "…"}; nothing you sent is lost.
     <button type="button" class="secondary small" data-testid="reconnect-now" onClick=${() => { clearTimeout(S.retryTimer); connect(); }}>Retry now</button>
   </div>`;
 }
@@ -856,10 +856,13 @@ function connect() {
   let ws;
   try { ws = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
   S.ws = ws;
-  ws.onopen = () => { S.retry = 0; S.conn = "live"; S.reconnectAt = null; update(); };
+  // The back-off resets only once the server has said hello: a socket it accepts and closes at
+  // once (4429, too many connections) must not be retried every half second.
+  ws.onopen = () => { S.conn = "live"; S.reconnectAt = null; update(); };
   ws.onmessage = (msg) => {
     let data;
     try { data = JSON.parse(msg.data); } catch (e) { return; }
+    if (data.type === "hello") S.retry = 0;
     if (data.type === "update") {
       const wasFinished = S.view && S.view.result;
       const oldPhase = phaseNo();
@@ -881,11 +884,18 @@ function connect() {
     if (S.ws !== ws) return;
     if (ev.code >= 4400 && ev.code < 4405) { linkFailed(ev.reason || "this link is not valid"); return; }
     if (S.view && S.view.result && ev.code === 1000) { S.conn = "closed"; update(); return; }
-    scheduleReconnect();
+    scheduleReconnect(ev.code === 4429 || ev.code === 1008 ? ev.reason : "");
   };
 }
 
-function scheduleReconnect() {
+async function scheduleReconnect(reason) {
+  // A link revoked or closed while this page was away is refused before the socket opens (the
+  // browser sees only 1006): ask the API, which says what is wrong, before trying again.
+  if (S.retry > 0) {
+    const r = await call("GET", "/view");
+    if (!r.ok && r.status >= 400 && r.status < 500 && r.status !== 429) { linkFailed(r.error); return; }
+  }
+  S.reconnectReason = reason || "";
   S.conn = "reconnecting";
   S.retry += 1;
   const delay = Math.min(10, 0.5 * Math.pow(2, S.retry - 1));
