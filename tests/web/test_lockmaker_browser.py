@@ -117,27 +117,28 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     page.get_by_test_id("lm-submit-lock").click()
     page.get_by_test_id("lm-note").filter(has_text="already open").wait_for()
     assert not api_view(live_server, m, token)["seats"][0]["acted"]
-    # Move the key back two cells by tapping it, then its new place: now the lock is valid.
-    page.get_by_test_id("lm-cell-D2").click()
-    page.get_by_test_id("lm-cell-B2").click()
+    # Drag the key back two cells: now the lock is valid.
+    page.get_by_test_id("lm-cell-D2").drag_to(page.get_by_test_id("lm-cell-B2"))
     check.filter(has_text="valid").wait_for()
     check_page(page, "build")
     page.screenshot(path=str(SHOTS / "build-390.png"), full_page=True)
     page.get_by_test_id("lm-submit-lock").click()
 
-    # Solve the bot's lock by tapping a piece, then the cell its leading end goes to.
+    # Solve the bot's lock by dragging each piece to the cell its leading end goes to.
     page.get_by_test_id("lm-mover").wait_for(timeout=90_000)
     theirs = read_lock(api_view(live_server, m, token)["state"]["locks"][1])
     res = solve(theirs)
     if res.solvable:
         texts = format_solution(theirs.board, res.solution)
-        for move in res.solution:
+        for n, move in enumerate(res.solution, start=1):
             if isinstance(move, Rotate):
                 page.get_by_test_id(f"lm-sim-{theirs.board.name(move.axis)}").click()
                 page.get_by_test_id(f"lm-turn-{move.turn}").click()
             else:
-                page.get_by_test_id(f"lm-sim-{theirs.board.name(move.bar.cell)}").click()
-                page.get_by_test_id(f"lm-sim-{theirs.board.name(lead_cell(theirs.board, move))}").click()
+                page.get_by_test_id(f"lm-sim-{theirs.board.name(move.bar.cell)}").drag_to(
+                    page.get_by_test_id(f"lm-sim-{theirs.board.name(lead_cell(theirs.board, move))}"))
+            page.get_by_test_id("lm-move-count").filter(
+                has_text=f"{n} move{'' if n == 1 else 's'}").wait_for()
         assert page.get_by_test_id("lm-move-count").inner_text().startswith(str(len(texts)))
         listed = page.get_by_test_id("lm-move-list").locator("li").all_inner_texts()
         assert [t.strip() for t in listed] == texts

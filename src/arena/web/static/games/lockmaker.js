@@ -28,6 +28,8 @@ const STAGE_WORDS = {
 
 /* ------------------------------------------------------------------ styles (this game only) */
 const CSS = `
+.lm-draggable { touch-action: none; user-select: none; }
+
 .lm { --lm-cell: 40px; }
 .lm-status { margin: 0 0 8px; font-weight: 600; }
 .lm-section { margin: 10px 0 14px; }
@@ -363,7 +365,48 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
   for (let c = 0; c < m.w; c++) labels.push(html`<div class="lm-lab" aria-hidden="true" style=${"grid-column:" + (c + 2) + ";grid-row:1"}>${LETTERS[c]}</div>`);
   for (let r = 0; r < m.h; r++) labels.push(html`<div class="lm-lab" aria-hidden="true" style=${"grid-column:1;grid-row:" + (r + 2)}>${r + 1}</div>`);
   const cursorBox = interactive ? html`<div class="lm-cursor" aria-hidden="true" style=${place(cur, 1, 1)}></div>` : "";
-  return html`<div class="lm-gridwrap"><div class="lm-grid" ref=${ref} role="group" aria-label=${label}
+  /* Drag: pressing on a cell is a tap on it (it picks up the piece there); letting go over
+     another cell is a tap on that one (the piece goes or slides there). The click that
+     follows a drag is swallowed so it does not undo the pick. */
+  const cellAt = (e) => {
+    const el = document.elementFromPoint(e.clientX, e.clientY);
+    const btn = el && el.closest ? el.closest("[data-cell]") : null;
+    return btn && ref.current && ref.current.contains(btn) ? Number(btn.dataset.cell) : null;
+  };
+  const drag = ref.current ? (ref.current.lmDrag || (ref.current.lmDrag = {})) : {};
+  const down = (e) => {
+    if (!interactive || e.button > 0) return;
+    const cell = cellAt(e);
+    drag.from = cell;
+    drag.moved = false;
+  };
+  const move = (e) => {
+    if (drag.from == null) return;
+    const cell = cellAt(e);
+    if (cell != null && cell !== drag.from) drag.moved = true;
+  };
+  const up = (e) => {
+    const from = drag.from;
+    drag.from = null;
+    if (from == null || !drag.moved) return;
+    const to = cellAt(e);
+    drag.swallow = true;
+    // Real clicks on the two cells, each after the page has drawn the last one's effect, so
+    // the second sees the piece the first picked up.
+    const clickCell = (cell) => {
+      const el = ref.current && ref.current.querySelector('[data-cell="' + cell + '"]');
+      if (el) el.click();
+    };
+    setTimeout(() => {
+      drag.swallow = false;
+      if (to == null || to === from) return;
+      clickCell(from);
+      setTimeout(() => clickCell(to), 0);
+    }, 0);
+  };
+  const clickCapture = (e) => { if (drag.swallow) { e.stopPropagation(); e.preventDefault(); drag.swallow = false; } };
+  return html`<div class="lm-gridwrap"><div class=${"lm-grid" + (interactive ? " lm-draggable" : "")} ref=${ref} role="group" aria-label=${label}
+    onPointerDown=${down} onPointerMove=${move} onPointerUp=${up} onClickCapture=${clickCapture}
     style=${"grid-template-columns:24px repeat(" + m.w + ", var(--lm-cell));grid-template-rows:24px repeat(" + m.h + ", var(--lm-cell))"}>
     ${labels}${cells}${over}${cursorBox}</div></div>`;
 }
