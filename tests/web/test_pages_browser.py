@@ -47,6 +47,9 @@ def test_rules_pages_link_rule_ids_to_the_rulings(page: Any, live_server: str) -
     page.goto(live_server + href)
     anchor = href.split("#", 1)[1]
     assert page.locator(f"[id='{anchor}']").count() == 1
+    # Boxes' rules page carries the key to its cards, as the match page does (issue 16).
+    page.goto(live_server + "/games/boxes")
+    assert page.get_by_test_id("bx-rules-legend").locator("dt").count() >= 12
 
 
 def test_a_bad_link_says_so_within_two_seconds(page: Any, live_server: str,
