@@ -19,7 +19,9 @@ import psycopg
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from arena.core.match import Event
 from arena.server.matches import LEASE_SECONDS
+from arena.store import LeaseLost, MatchRecord, Store
 from server.serverproc import ServerProcess
 from server.shadow import host_events, normalised, rebuild
 from server.test_restart import Driver, _games
@@ -196,3 +198,32 @@ def test_sigkill_of_the_owner_hands_its_matches_over(postgres_database: str,
         stack.close()
         a.stop()
         b.stop()
+
+
+def test_leases_fence_every_append(postgres_database: str) -> None:
+    """The store's side: a lease is held, renewed, taken over only once lapsed (or from our
+    own address), and an append fenced by a superseded token writes nothing."""
+    store = Store(postgres_database)
+    try:
+        record = MatchRecord(id="m1", game="toy", config={}, seed=1, settings={}, start=0.0,
+                             seat_names=("A", "B"), bots=(False, False))
+        assert store.create_match(record, [], lease=("p1", "http://one", 30.0)) == 1
+        assert store.lease_acquire("m1", "p2", "http://two", 30.0) is None
+        assert store.lease_acquire("m1", "p1", "http://one", 30.0) == 1  # ours: same token
+        store.append_events("m1", [Event(1, "match_started", {}, None, 0.0)], ("p1", 1))
+        # A process listening on p1's address now: p1 is dead, p3 takes the match at once.
+        assert store.lease_acquire("m1", "p3", "http://one", 30.0, steal_from_url=True) == 2
+        with pytest.raises(LeaseLost):
+            store.append_events("m1", [Event(2, "seed", {}, None, 0.0)], ("p1", 1))
+        assert store.last_version("m1") == 1
+        assert store.lease_renew("p1", 30.0) == {} and store.lease_renew("p3", 30.0) == {"m1": 2}
+        assert store.lapsed_running() == []
+        store.lease_release("p3")
+        assert store.lapsed_running() == ["m1"]
+        lease = store.lease("m1")
+        assert lease is not None and lease.lapsed and lease.owner == "p3"
+        assert store.lease_acquire("m1", "p2", "http://two", 30.0) == 3
+        store.append_events("m1", [Event(2, "seed", {}, None, 0.0)], ("p2", 3))
+        assert store.last_version("m1") == 2
+    finally:
+        store.close()

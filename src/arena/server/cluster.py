@@ -80,6 +80,11 @@ async def forward(request: Request, url: str, body: bytes, sender: str) -> Respo
     return Response(answer.content, status_code=answer.status_code, headers=kept)
 
 
+def _moved(answer: Response) -> bool:
+    """The owner answered that it does not own the match (any more): nothing was applied."""
+    return answer.status_code == 503 and bytes(answer.body).startswith(b'{"ok":false,"error":"moved:')
+
+
 def routed(handler: Handler) -> Handler:
     """Run a command endpoint where the match is owned (see the module's words)."""
 
@@ -101,9 +106,14 @@ def routed(handler: Handler) -> Handler:
                     if time.monotonic() > give_up:
                         raise
                     continue
-            if not hop and target.url and target.url != matches.process_url:
+            if hop:
+                # Sent here as the owner, but the match moved on: the sender looks again.
+                raise Moved(match_id)
+            if target.url and target.url != matches.process_url:
                 try:
-                    return await forward(request, target.url, body, matches.process_id)
+                    answer = await forward(request, target.url, body, matches.process_id)
+                    if not _moved(answer):
+                        return answer
                 except httpx.TransportError:
                     pass  # the owner died: its lease lapses soon, then we take the match
             if time.monotonic() > give_up:

@@ -294,7 +294,13 @@ class Matches:
         """Own a match whose lease we just took: rebuild it from the store (deadlines that
         passed meanwhile resolve at their own times), store what that resolved, start its
         clock. A mirror keeps its sockets: it becomes the owner in place."""
-        fresh = self.rebuild(record)
+        try:
+            fresh = self.rebuild(record)
+        except Exception:
+            # Hold no lease on a match this process cannot run (another may, or an operator
+            # will see the logged reason); renewing it would freeze the match forever.
+            self.store.lease_release(self.process_id, [record.id])
+            raise
         fence = (self.process_id, token)
         owner = self.owners.get(record.id)
         if owner is None:

@@ -316,7 +316,8 @@ class Store:
         """Take a match's lease if it is free, lapsed, already ours, or (``steal_from_url``)
         held under our own address by an earlier process that has died (we listen on its
         address now). Returns the new fencing token, or None if another live process holds
-        it. Taking a lease from anyone raises the token, which fences the old holder."""
+        it. Taking a lease from another process raises the token, which fences the old
+        holder; taking back our own keeps it (nobody wrote in between, or the token moved)."""
         steal = " OR match_leases.url = EXCLUDED.url" if steal_from_url and url else ""
         with self.session() as s, s.begin():
             row = s.execute(text(
@@ -324,7 +325,8 @@ class Store:
                 f"VALUES (:m, :o, :u, 1, {_NOW} + :ttl) "
                 f"ON CONFLICT (match_id) DO UPDATE SET owner = EXCLUDED.owner, "
                 f"url = EXCLUDED.url, expires_at = EXCLUDED.expires_at, "
-                f"token = match_leases.token + 1 "
+                f"token = CASE WHEN match_leases.owner = EXCLUDED.owner "
+                f"THEN match_leases.token ELSE match_leases.token + 1 END "
                 f"WHERE match_leases.expires_at < {_NOW} OR match_leases.owner = EXCLUDED.owner"
                 f"{steal} RETURNING token"),
                 {"m": match_id, "o": owner, "u": url, "ttl": ttl}).first()
