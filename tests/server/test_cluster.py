@@ -9,6 +9,7 @@ the log, and loses no accepted submission."""
 from __future__ import annotations
 
 import json
+import signal
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -227,3 +228,52 @@ def test_leases_fence_every_append(postgres_database: str) -> None:
         assert store.last_version("m1") == 2
     finally:
         store.close()
+
+
+def test_a_stalled_owner_is_fenced_and_follows_the_new_one(postgres_database: str,
+                                                         tmp_path: Path) -> None:
+    """SIGSTOP the owner past its lease: the other process takes the match over; when the
+    stalled one wakes, its next write is refused by the fencing token (never written twice),
+    it becomes a mirror, and a command sent to it is forwarded to the new owner."""
+    a = ServerProcess(postgres_database, tmp_path / "a.log").start()
+    b = ServerProcess(postgres_database, tmp_path / "b.log").start()
+    stack = ExitStack()
+    try:
+        toy = _games(a.url)["toy"]
+        seats = [{"name": "Human", "bot": False}, {"name": "Bot 2", "bot": True}]
+        config = {"reserve_periods": 200, "rounds": 2}
+        created = a.create("toy", seats=seats, settings={"time_scale": 0.02}, config=config,
+                           seed=12)
+        driver = Driver(a, toy, created)
+        driver.play(until_accepted=1, timeout=60)
+        watch_a = _socket(stack, a, created["id"], created["tokens"]["host"])
+        assert a.proc is not None
+        a.proc.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            while (_lease(postgres_database, created["id"]) or ("", 0))[0] != b.url:
+                assert time.monotonic() - stopped < LEASE_SECONDS + 5, "no takeover"
+                time.sleep(0.05)
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        # A woke up believing it owns the match; its sockets follow B's log from now on.
+        driver.play(until_accepted=len(driver.accepted) + 1, timeout=60)  # through A
+        _wait_for(watch_a, _has("submit", text=driver.accepted[-1]))
+        driver.play(until_accepted=None, timeout=120)
+        assert driver.status() == "finished"
+        assert "the lease was taken over" in a.log() or "the lease went to another" in a.log()
+        log = host_events(b.http, b.url, driver.id, driver.host_token)
+        deadline = time.monotonic() + 5
+        while host_events(a.http, a.url, driver.id, driver.host_token) != log:
+            assert time.monotonic() < deadline, "A's mirror did not catch up"
+            time.sleep(0.05)
+        human = [str(e.data["text"]) for e in log if e.kind == "submit" and e.data["seat"] == 0]
+        assert human == driver.accepted
+        stored = toy.config_for_seats(config, [s["name"] for s in seats])
+        replayed = rebuild(toy, stored, {"time_scale": 0.02}, log)
+        assert normalised(replayed.log) == normalised(log)
+        _versions_once(postgres_database, driver.id)
+    finally:
+        stack.close()
+        a.stop()
+        b.stop()
