@@ -55,7 +55,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.db'}"
         return
-    base: str = request.getfixturevalue("postgres_url")
+    yield request.getfixturevalue("postgres_database")
+
+
+@pytest.fixture
+def postgres_database(request: pytest.FixtureRequest, postgres_url: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database on the throwaway cluster, dropped afterwards."""
+    base = postgres_url
     name = f"t{os.getpid()}_{abs(hash(request.node.nodeid)) % 10**9}"
     import psycopg
 

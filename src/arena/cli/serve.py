@@ -29,6 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="sqlite:///path.db, a plain path (an SQLite file), or "
                         "postgresql://user@host/db (default: arena.db in the user data "
                         "directory)")
+    p.add_argument("--url", default=None, metavar="URL",
+                   help="where other server processes on the same PostgreSQL database reach "
+                        "this one (default http://HOST:PORT/); commands for the matches this "
+                        "process owns are forwarded there")
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(handler=_serve)
@@ -95,9 +99,9 @@ def _serve(args: argparse.Namespace) -> int:
                         ) from None
     port = sock.getsockname()[1]
     store = Store(database)
-    app = create_app(store=store)
     shown = "127.0.0.1" if args.host in {"0.0.0.0", ""} else (
         "[::1]" if args.host == "::" else (f"[{args.host}]" if ":" in args.host else args.host))
+    app = create_app(store=store, process_url=args.url or f"http://{shown}:{port}")
     print(f"Arena is running at http://{shown}:{port}/", flush=True)
     print(f"Database: {store.describe()}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)

@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError
-from arena.server import api, hosting
+from arena.server import api, cluster, hosting
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
@@ -68,8 +68,11 @@ async def openapi(request: Request) -> JSONResponse:
     return JSONResponse(SPEC)
 
 
-def create_app(database_url: str | None = None, *, store: Store | None = None) -> Starlette:
-    """The app over one store (opened, and migrated, at start-up)."""
+def create_app(database_url: str | None = None, *, store: Store | None = None,
+               process_url: str | None = None) -> Starlette:
+    """The app over one store (opened, and migrated, at start-up). ``process_url`` is where
+    other server processes on the same PostgreSQL database reach this one (commands for the
+    matches it owns are forwarded there, issue 20)."""
 
     load_games()
 
@@ -78,8 +81,9 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         own = store is None
         s = store if store is not None else Store(database_url)
         app.state.store = s
-        app.state.matches = Matches(s)
+        app.state.matches = Matches(s, process_url)
         await app.state.matches.resume_all()
+        app.state.matches.start_cluster()
         app.state.seasons = season_api.Seasons(s, app.state.matches)
         await app.state.seasons.start()
         try:
@@ -87,6 +91,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         finally:
             await app.state.seasons.stop()
             await app.state.matches.shutdown()
+            await cluster.close()
             if own:
                 s.close()
 
@@ -105,17 +110,22 @@ def create_app(database_url: str | None = None, *, store: Store | None = None) -
         Route("/api/matches/{match_id}/view", api.get_view),
         Route("/api/matches/{match_id}/events", api.get_events),
         Route("/api/matches/{match_id}/replay", api.get_replay),
-        Route("/api/matches/{match_id}/submit", api.submit, methods=["POST"]),
-        Route("/api/matches/{match_id}/confirm", api.confirm, methods=["POST"]),
-        Route("/api/matches/{match_id}/chat", api.chat, methods=["POST"]),
+        Route("/api/matches/{match_id}/submit", cluster.routed(api.submit), methods=["POST"]),
+        Route("/api/matches/{match_id}/confirm", cluster.routed(api.confirm), methods=["POST"]),
+        Route("/api/matches/{match_id}/chat", cluster.routed(api.chat), methods=["POST"]),
         Route("/api/matches/{match_id}/host/links", hosting.host_links),
-        Route("/api/matches/{match_id}/host/reissue", hosting.reissue, methods=["POST"]),
-        Route("/api/matches/{match_id}/host/seat", hosting.replace_seat, methods=["POST"]),
-        Route("/api/matches/{match_id}/host/spectators", hosting.spectators, methods=["POST"]),
-        Route("/api/matches/{match_id}/host/rematch", hosting.rematch, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/reissue", cluster.routed(hosting.reissue),
+              methods=["POST"]),
+        Route("/api/matches/{match_id}/host/seat", cluster.routed(hosting.replace_seat),
+              methods=["POST"]),
+        Route("/api/matches/{match_id}/host/spectators", cluster.routed(hosting.spectators),
+              methods=["POST"]),
+        Route("/api/matches/{match_id}/host/rematch", cluster.routed(hosting.rematch),
+              methods=["POST"]),
         Route("/api/matches/{match_id}/next", hosting.next_match),
         Route("/api/matches/{match_id}/notes", hosting.notes, methods=["GET", "POST"]),
-        Route("/api/matches/{match_id}/host/{action}", api.host_action, methods=["POST"]),
+        Route("/api/matches/{match_id}/host/{action}", cluster.routed(api.host_action),
+              methods=["POST"]),
         Route("/s/{season_id}", season_page.season_page),
         Route("/api/seasons", season_api.list_seasons, methods=["GET"]),
         Route("/api/seasons", season_api.create_season, methods=["POST"]),

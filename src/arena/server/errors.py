@@ -11,3 +11,13 @@ class ApiError(Exception):
         self.status = status
         self.rule = rule
         self.message = message
+
+
+class Moved(ApiError):
+    """This process does not (or no longer) own the match: the command was not applied here,
+    and is sent on to the match's owner (issue 20 point 1)."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(503, "moved", f"match {match_id} is run by another server process; "
+                                        "try again")
+        self.match_id = match_id

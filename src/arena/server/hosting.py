@@ -34,6 +34,8 @@ async def _host(request: Request) -> tuple[MatchOwner, dict[str, Any]]:
     owner, access = await _owner(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the host link may do this")
+    if request.method == "POST":
+        owner.check_owned()  # a mirror sends host changes to the match's owner (issue 20)
     body = await read_json(request) if request.method == "POST" else {}
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")
@@ -163,6 +165,7 @@ async def rematch(request: Request) -> JSONResponse:
     store_of(request).set_settings(record.id, settings)
     owner.record = _with_settings(record, settings)
     owner.broadcast({"type": "rematch", "match": new_id})
+    store_of(request).notify(record.id, "record")  # other processes' pages follow too
     return JSONResponse({
         "ok": True, "id": new_id,
         "links": links(request, new_id, created.seat_tokens, created.spectator_token,

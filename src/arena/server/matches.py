@@ -8,9 +8,13 @@ events; a deadline that passed while the server was down resolves at once, at it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import secrets
+import threading
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +24,18 @@ from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server.owner import MatchOwner
-from arena.store import MatchRecord, Store, TokenRecord
+from arena.store import CHANNEL, Lease, MatchRecord, Store, TokenRecord
 
 log = logging.getLogger("arena.server")
 
 MAX_NAME = 40
+
+LEASE_SECONDS = float(os.environ.get("ARENA_LEASE_SECONDS", "4"))
+"""How long a process owns a match without renewing (PostgreSQL, issue 20): the longest a
+dead process's matches wait before another process takes them over."""
+
+RENEW_SECONDS = float(os.environ.get("ARENA_RENEW_SECONDS", "1"))
+"""How often leases are renewed and lapsed ones looked for."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +119,29 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
 
 
 class Matches:
-    """The registry of match owners of one server process."""
+    """The registry of match owners of one server process.
 
-    def __init__(self, store: Store) -> None:
+    On SQLite one process owns every match. On PostgreSQL several processes may share the
+    database (issue 20): each live match has one owner, holding a lease (``match_leases``)
+    that it renews every :data:`RENEW_SECONDS` and whose fencing token every append checks;
+    the other processes keep read-only mirrors, refreshed from the event table when
+    PostgreSQL notifies an append, and send commands on to the owner (:mod:`cluster`). A
+    lapsed lease (its process died) is taken over by whichever process sees it first.
+    """
+
+    def __init__(self, store: Store, process_url: str | None = None) -> None:
         self.store = store
         self.owners: dict[str, MatchOwner] = {}
         self._loading = asyncio.Lock()
+        self.cluster = not store.is_sqlite
+        self.process_id = uuid.uuid4().hex
+        self.process_url = process_url
+        self._tasks: list[asyncio.Task[None]] = []
+        self._dirty: dict[str, bool] = {}  # mirrors to refresh; True: reload the record too
+        self._dirty_event = asyncio.Event()
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
 
     async def create(self, body: Any) -> Created:
         name, seed, seats, settings_json, config_raw = parse_request(body)
@@ -133,8 +161,14 @@ class Matches:
         tokens = [TokenRecord(tok, match_id, "seat", i) for i, tok in enumerate(seat_tokens)]
         tokens += [TokenRecord(spectator, match_id, "spectator"),
                    TokenRecord(host, match_id, "host")]
-        self.store.create_match(record, tokens)
-        owner = MatchOwner(record, match, self.store, persisted=0)
+        fence = None
+        if self.cluster:
+            token = self.store.create_match(
+                record, tokens, lease=(self.process_id, self.process_url, LEASE_SECONDS))
+            fence = (self.process_id, token or 1)
+        else:
+            self.store.create_match(record, tokens)
+        owner = MatchOwner(record, match, self.store, persisted=0, fence=fence)
         async with owner.lock:
             owner._commit()
         self.owners[match_id] = owner
@@ -159,8 +193,35 @@ class Matches:
             raise RuntimeError(f"match {record.id}: the replay is shorter than the stored log")
         return MatchOwner(record, match, self.store, persisted)
 
+    def _mirror(self, record: MatchRecord) -> MatchOwner:
+        """A read-only copy of a match another process owns: the stored log exactly."""
+        game = get_game(record.game)
+        stored = self.store.events(record.id)
+        inputs = [e for e in stored if e.kind in INPUT_KINDS]
+        until = stored[-1].t if stored else record.start
+        match = Match.replay(game, game.make_config(record.config), record.seed,
+                             MatchSettings.from_json(record.settings), record.start, inputs,
+                             SystemClock(), until=until)
+        persisted = stored[-1].version if stored else 0
+        if match.version != persisted:
+            log.warning("match %s: the mirror's replay has %d entries, the store %d",
+                        record.id, match.version, persisted)
+        return MatchOwner(record, match, self.store, persisted, mirror=True)
+
     async def resume_all(self) -> None:
-        """Rebuild and restart every running match (on server start)."""
+        """Rebuild and restart every running match (on server start); on PostgreSQL only
+        those whose lease is free, lapsed, or held under this process's own address by a
+        process that died (this one listens there now)."""
+        if self.cluster:
+            for record in self.store.running():
+                token = self.store.lease_acquire(record.id, self.process_id, self.process_url,
+                                                 LEASE_SECONDS, steal_from_url=True)
+                if token is not None:
+                    try:
+                        await self._promote(record, token)
+                    except (RuleError, RuntimeError, ValueError, KeyError) as exc:
+                        log.error("cannot resume match %s: %s", record.id, exc)
+            return
         for record in self.store.running():
             try:
                 owner = self.rebuild(record)
@@ -184,6 +245,8 @@ class Matches:
             record = self.store.get_match(match_id)
             if record is None:
                 return None
+            if self.cluster:
+                return await self._load_clustered(record)
             try:
                 owner = self.rebuild(record)
             except RuleError:
@@ -195,5 +258,229 @@ class Matches:
             return owner
 
     async def shutdown(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        self._stop.set()
         for owner in list(self.owners.values()):
             await owner.stop()
+        if self.cluster:
+            # A clean stop hands its matches over at once instead of after the lease.
+            with contextlib.suppress(Exception):
+                self.store.lease_release(self.process_id)
+        if self._listener is not None:
+            self._listener.join(timeout=3)
+
+    # ------------------------------------------------------------------ many processes
+    async def _load_clustered(self, record: MatchRecord) -> MatchOwner | None:
+        """(Under ``_loading``.) A running match whose lease is free becomes ours; any other
+        is mirrored (a finished one too: a later command takes its lease)."""
+        try:
+            if record.status == "running":
+                token = self.store.lease_acquire(record.id, self.process_id, self.process_url,
+                                                 LEASE_SECONDS, steal_from_url=True)
+                if token is not None:
+                    return await self._promote(record, token)
+            owner = self._mirror(record)
+        except RuleError:
+            return None
+        owner.on_lost = self._lost
+        self.owners[record.id] = owner
+        return owner
+
+    async def _promote(self, record: MatchRecord, token: int) -> MatchOwner:
+        """Own a match whose lease we just took: rebuild it from the store (deadlines that
+        passed meanwhile resolve at their own times), store what that resolved, start its
+        clock. A mirror keeps its sockets: it becomes the owner in place."""
+        try:
+            fresh = self.rebuild(record)
+        except Exception:
+            # Hold no lease on a match this process cannot run (another may, or an operator
+            # will see the logged reason); renewing it would freeze the match forever.
+            self.store.lease_release(self.process_id, [record.id])
+            raise
+        fence = (self.process_id, token)
+        owner = self.owners.get(record.id)
+        if owner is None:
+            owner = fresh
+            owner.fence = fence
+            owner.on_lost = self._lost
+            self.owners[record.id] = owner
+            async with owner.lock:
+                owner._commit()
+        else:
+            await owner.stop()
+            async with owner.lock:
+                owner.record = record
+                owner.match = fresh.match
+                owner.persisted = fresh.persisted
+                owner.bots = fresh.bots
+                owner.tracker = fresh.tracker
+                owner.pending.clear()
+                owner._status = record.status
+                owner.fence = fence
+                owner.mirror = False
+                owner._commit()
+                owner._schedule_notify()
+        owner.start()
+        self.takeovers.append((record.id, time.time()))
+        log.info("process %s owns match %s (token %d)", self.process_id[:8], record.id, token)
+        return owner
+
+    def _lost(self, owner: MatchOwner) -> None:
+        self.mark_dirty(owner.record.id, record=True)
+
+    async def ensure_owner(self, match_id: str) -> MatchOwner | Lease | None:
+        """For a command: this process's owner of the match (taking the lease if it is free
+        or lapsed), else the lease of the live process that owns it (to forward to), else
+        None (no such match)."""
+        owner = await self.get(match_id)
+        if owner is None or not self.cluster or not owner.mirror:
+            return owner
+        async with self._loading:
+            owner = self.owners.get(match_id)
+            if owner is not None and not owner.mirror:
+                return owner
+            token = self.store.lease_acquire(match_id, self.process_id, self.process_url,
+                                             LEASE_SECONDS, steal_from_url=True)
+            if token is None:
+                return self.store.lease(match_id)
+            record = self.store.get_match(match_id)
+            if record is None:
+                return None
+            return await self._promote(record, token)
+
+    def start_cluster(self) -> None:
+        """Start renewing leases, taking over lapsed ones, and following other processes'
+        appends (PostgreSQL only)."""
+        if not self.cluster:
+            return
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._lease_loop(), name="arena-leases"))
+        self._tasks.append(loop.create_task(self._refresh_loop(), name="arena-mirrors"))
+        self._listener = threading.Thread(target=self._listen, args=(loop,), daemon=True,
+                                          name="arena-listen")
+        self._listener.start()
+
+    async def _lease_loop(self) -> None:
+        while True:
+            try:
+                await self._lease_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lease round failed")
+            await asyncio.sleep(RENEW_SECONDS)
+
+    async def _lease_round(self) -> None:
+        held = self.store.lease_renew(self.process_id, LEASE_SECONDS)
+        done: list[str] = []
+        for match_id, owner in list(self.owners.items()):
+            if owner.mirror:
+                if owner.subscribers:
+                    self.mark_dirty(match_id)  # a missed notification costs one second
+                continue
+            if owner.fence is not None and held.get(match_id) != owner.fence[1]:
+                log.warning("match %s: the lease went to another process", match_id)
+                async with owner.lock:
+                    owner.lose()
+            elif owner.match.finished:
+                done.append(match_id)
+                async with owner.lock:
+                    owner.lose()
+        if done:
+            self.store.lease_release(self.process_id, done)
+        for match_id in self.store.lapsed_running():
+            try:
+                await self.ensure_owner(match_id)
+            except Exception:
+                log.exception("taking over match %s failed", match_id)
+
+    def mark_dirty(self, match_id: str, *, record: bool = False) -> None:
+        self._dirty[match_id] = self._dirty.get(match_id, False) or record
+        self._dirty_event.set()
+
+    def _on_notify(self, payload: str) -> None:
+        match_id, _, what = payload.rpartition(":")
+        owner = self.owners.get(match_id)
+        if owner is None or not owner.mirror:
+            return
+        if what == "record":
+            self.mark_dirty(match_id, record=True)
+        elif what.isdigit() and int(what) > owner.persisted:
+            self.mark_dirty(match_id)
+
+    async def _refresh_loop(self) -> None:
+        while True:
+            await self._dirty_event.wait()
+            self._dirty_event.clear()
+            dirty, self._dirty = self._dirty, {}
+            for match_id, record in dirty.items():
+                owner = self.owners.get(match_id)
+                if owner is None or not owner.mirror:
+                    continue
+                try:
+                    await self.refresh(owner, record=record)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("refreshing the mirror of match %s failed", match_id)
+
+    async def refresh(self, owner: MatchOwner, *, record: bool = False) -> None:
+        """Bring a mirror to the stored log and tell its viewers; after a host's change also
+        reload the match row and close the pages of links that stopped working."""
+        async with owner.lock:
+            if not owner.mirror:
+                return
+            new = self.store.events(owner.record.id, since=owner.persisted)
+            if any(e.kind == "host_note" for e in new):
+                record = True
+            if record:
+                self._reload_record(owner)
+            if not new:
+                return
+            try:
+                owner.absorb(new)
+            except ValueError:
+                fresh = self._mirror(owner.record)
+                owner.match, owner.persisted = fresh.match, fresh.persisted
+                owner._schedule_notify()
+
+    def _reload_record(self, owner: MatchOwner) -> None:
+        record = self.store.get_match(owner.record.id)
+        if record is None:
+            return
+        rematch = record.settings.get("rematch")
+        if rematch and rematch != owner.record.settings.get("rematch"):
+            owner.broadcast({"type": "rematch", "match": rematch})
+        owner.record = record
+        owner.bots = frozenset(i for i, b in enumerate(record.bots) if b)
+        closed = record.settings.get("spectators") is False
+        for sub in list(owner.subscribers):
+            if not sub.token or sub.revoked:
+                continue
+            tok = self.store.token(sub.token)
+            if tok is None:
+                owner.revoke({sub.token}, "this link was replaced by the host")
+            elif tok.role == "spectator" and closed:
+                owner.revoke({sub.token}, "the host closed this match to spectators")
+
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A thread: LISTEN on the store's channel and hand each notification to the loop."""
+        import psycopg
+
+        url = self.store.listen_url()
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            loop.call_soon_threadsafe(self._on_notify, note.payload)
+            except Exception as exc:  # the database restarting: listen again
+                if self._stop.is_set() or loop.is_closed():
+                    return
+                log.warning("listening for match changes failed (%s); retrying", exc)
+                time.sleep(1.0)

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from arena.core import rng as rngmod
+from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bot_think, bots_to_think
-from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
-from arena.server.errors import ApiError
-from arena.store import MatchRecord, Store
+from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
+from arena.server.errors import ApiError, Moved
+from arena.store import LeaseLost, MatchRecord, Store
 
 log = logging.getLogger("arena.server")
 
@@ -93,10 +94,18 @@ def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) ->
 
 
 class MatchOwner:
-    """The single owner of a live match."""
+    """The single owner of a live match, or (on a shared PostgreSQL database, issue 20) a
+    read-only *mirror* of a match another process owns: a mirror never runs the clock or
+    writes; it follows the stored log (:meth:`absorb`) and serves reads and sockets."""
 
-    def __init__(self, record: MatchRecord, match: Match, store: Store, persisted: int) -> None:
+    def __init__(self, record: MatchRecord, match: Match, store: Store, persisted: int, *,
+                 fence: tuple[str, int] | None = None, mirror: bool = False) -> None:
         self.record = record
+        # The lease this process holds on the match (owner id, fencing token), checked by
+        # every append; None on SQLite (one process) and for mirrors.
+        self.fence = fence
+        self.mirror = mirror
+        self.on_lost: Callable[[MatchOwner], None] | None = None
         self.match = match
         self.store = store
         self.persisted = persisted
@@ -120,11 +129,17 @@ class MatchOwner:
         """Run ``fn`` on the match under the lock; persist and broadcast whatever it logged,
         even when it raised (a submission may resolve a passed deadline before failing)."""
         async with self.lock:
+            self.check_owned()
             try:
                 return fn(self.match)
             finally:
                 self._commit()
                 self._wake.set()
+
+    def check_owned(self) -> None:
+        """Refuse a change on a mirror: the caller sends it on to the owner."""
+        if self.mirror:
+            raise Moved(self.record.id)
 
     async def read(self, fn: Callable[[Match], T]) -> T:
         """Read under the lock, so no reader sees a half-applied command or bot move."""
@@ -132,10 +147,25 @@ class MatchOwner:
             return fn(self.match)
 
     def _commit(self) -> None:
+        if self.mirror:  # never written from a mirror: the owner process writes
+            if self.match.version > self.persisted:
+                self._roll_back()
+            raise Moved(self.record.id)
         new = self.match.log[self.persisted:]
         if new:
             try:
-                self.store.append_events(self.record.id, new)
+                if self.fence is None:
+                    self.store.append_events(self.record.id, new)
+                else:
+                    self.store.append_events(self.record.id, new, self.fence)
+            except LeaseLost:
+                # Another process took the match over (this one stalled past its lease): the
+                # log it continues is the stored one; this process becomes a mirror.
+                log.warning("match %s: the lease was taken over; following the new owner",
+                            self.record.id)
+                self._roll_back()
+                self.lose()
+                raise Moved(self.record.id) from None
             except Exception as exc:
                 # Memory must not run ahead of the database (issue 20 defect 6): put the
                 # match back as the store has it, and answer that nothing was applied.
@@ -150,6 +180,49 @@ class MatchOwner:
             self._status = "finished"
         if new:
             self._schedule_notify()
+
+    def lose(self) -> None:
+        """Stop owning the match (its lease went to another process): no clock, no bots."""
+        if self.mirror:
+            return
+        self.mirror = True
+        self.fence = None
+        self.pending.clear()
+        task, self._task = self._task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        if self.on_lost is not None:
+            self.on_lost(self)
+
+    def absorb(self, stored: list[Event]) -> None:
+        """Mirror: bring the match to the stored log, by re-applying the new inputs at their
+        times and resolving the deadlines up to the last entry (as :meth:`Match.replay`)."""
+        if not stored:
+            return
+        m = self.match
+        if stored[0].version != self.persisted + 1 or m.version > self.persisted:
+            raise ValueError("not the continuation of the mirrored log")
+        live_clock = m.clock
+        manual = ManualClock(m.log[-1].t if m.log else m.created_at)
+        m.clock = manual
+        try:
+            for e in stored:
+                if e.kind in INPUT_KINDS:
+                    if e.t > manual.now():
+                        manual.set(e.t)
+                    m.apply_input(e)
+            if stored[-1].t > manual.now():
+                manual.set(stored[-1].t)
+            if m.version < stored[-1].version:
+                m.advance()
+        finally:
+            m.clock = live_clock
+        mine = [(e.version, e.kind) for e in m.log[self.persisted:]]
+        if mine != [(e.version, e.kind) for e in stored]:
+            raise ValueError("the mirrored log differs from the stored one")
+        self.persisted = stored[-1].version
+        self._status = "finished" if m.finished else self._status
+        self._schedule_notify()
 
     def _roll_back(self) -> None:
         """Rebuild the match from its persisted entries alone (G-7: the inputs and the seed
@@ -241,7 +314,7 @@ class MatchOwner:
 
     # ------------------------------------------------------------------ scheduler
     def start(self) -> None:
-        if self._task is None and not self.match.finished:
+        if self._task is None and not self.match.finished and not self.mirror:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.record.id)
 
     async def stop(self) -> None:
@@ -255,12 +328,14 @@ class MatchOwner:
         self._wake.set()
 
     async def _run(self) -> None:
-        while not self.match.finished:
+        while not self.match.finished and not self.mirror:
             self._wake.clear()
             try:
                 await self._step()
             except asyncio.CancelledError:
                 raise
+            except Moved:  # the lease went to another process: it runs the clock now
+                break
             except Exception:  # a bug must not stop the clock of the match
                 log.exception("scheduler step of match %s failed", self.record.id)
                 await asyncio.sleep(0.5)
@@ -276,6 +351,8 @@ class MatchOwner:
 
     async def _step(self) -> None:
         async with self.lock:
+            if self.mirror:
+                return
             try:
                 self.match.advance()
             finally:
@@ -297,6 +374,8 @@ class MatchOwner:
             None, bot_think, self.match.game, self.match.seed, frozen[0], frozen[1], seats
         )
         async with self.lock:
+            if self.mirror:
+                return
             if self.match.settings.bot_pace == "instant":
                 try:
                     self._bots_act(moves)

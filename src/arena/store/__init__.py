@@ -4,6 +4,15 @@ SQLite in the user's data directory by default, PostgreSQL by URL. The schema is
 Alembic migrations shipped inside this package and applied on every start.
 """
 
-from arena.store.store import MatchRecord, Store, StoredEvent, TokenRecord, default_database_url
+from arena.store.store import (
+    CHANNEL,
+    Lease,
+    LeaseLost,
+    MatchRecord,
+    Store,
+    StoredEvent,
+    TokenRecord,
+    default_database_url,
+)
 
-__all__ = ["MatchRecord", "Store", "StoredEvent", "TokenRecord", "default_database_url"]
+__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "Store", "StoredEvent", "TokenRecord", "default_database_url"]

@@ -104,3 +104,17 @@ class SeasonTokenRow(Base):
     season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id"), index=True)
     role: Mapped[str] = mapped_column(String(16))
     player: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class MatchLeaseRow(Base):
+    """Which server process owns a live match on a shared PostgreSQL database (issue 20): the
+    process id, the address other processes forward its commands to, the fencing token every
+    append checks, and when the lease lapses unless renewed (database time, epoch seconds)."""
+
+    __tablename__ = "match_leases"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    url: Mapped[str | None] = mapped_column(Text, nullable=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Double, index=True)

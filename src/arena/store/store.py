@@ -15,7 +15,7 @@ from typing import Any
 import platformdirs
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -31,6 +31,31 @@ from arena.store.models import (
 )
 
 StoredEvent = Event
+
+CHANNEL = "arena_events"
+"""The PostgreSQL NOTIFY channel: ``<match id>:<version>`` after every append, and
+``<match id>:record`` after a change of the match's row (bots, settings, a rematch)."""
+
+_NOW = "extract(epoch from clock_timestamp())::float8"
+"""Leases are timed by the database's clock, so processes on machines whose clocks differ
+agree on when a lease lapsed."""
+
+
+class LeaseLost(Exception):
+    """An append fenced by a lease that another process has taken over since: nothing was
+    written, and the process no longer owns the match."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Who owns a live match (issue 20): a process id, its address, the fencing token, and
+    whether the lease has lapsed (then any process may take the match over)."""
+
+    match_id: str
+    owner: str
+    url: str | None
+    token: int
+    lapsed: bool
 
 
 @dataclass(frozen=True)
@@ -136,7 +161,11 @@ class Store:
         return self._session()
 
     # ------------------------------------------------------------------ matches
-    def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord]) -> None:
+    def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord],
+                     lease: tuple[str, str | None, float] | None = None) -> int | None:
+        """Store a new match and its links; with ``lease`` = ``(owner, url, seconds)`` the
+        creating process also holds its lease from the same transaction (so no other
+        process's scan for lapsed matches sees it unowned). Returns the fencing token."""
         with self.session() as s, s.begin():
             s.add(MatchRow(
                 id=record.id, game=record.game, config=json.dumps(record.config),
@@ -151,6 +180,14 @@ class Store:
             for tok in tokens:
                 s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role,
                                seat=tok.seat))
+            if lease is None:
+                return None
+            owner, url, ttl = lease
+            s.flush()
+            s.execute(text(f"INSERT INTO match_leases (match_id, owner, url, token, expires_at) "
+                           f"VALUES (:m, :o, :u, 1, {_NOW} + :ttl)"),
+                      {"m": record.id, "o": owner, "u": url, "ttl": ttl})
+            return 1
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         with self.session() as s:
@@ -227,11 +264,27 @@ class Store:
                 row.data, row.updated = text, when
 
     # ------------------------------------------------------------------ events
-    def append_events(self, match_id: str, events: Sequence[Event]) -> None:
-        """Insert new log entries; a version already stored is a bug and fails loudly."""
+    def append_events(self, match_id: str, events: Sequence[Event],
+                      fence: tuple[str, int] | None = None) -> None:
+        """Insert new log entries; a version already stored is a bug and fails loudly.
+
+        With ``fence`` = ``(owner, token)`` the lease row is read (and share-locked) in the
+        same transaction: if another process took the match over, nothing is written and
+        :class:`LeaseLost` is raised. A takeover waits for a running append, and an append
+        after a takeover sees the new token, so two processes never both write. On
+        PostgreSQL the append is announced on :data:`CHANNEL` when it commits."""
         if not events:
             return
         with self.session() as s, s.begin():
+            if fence is not None:
+                held = s.execute(text("SELECT owner, token FROM match_leases "
+                                      "WHERE match_id = :m FOR SHARE"),
+                                 {"m": match_id}).first()
+                if held is None or (held[0], int(held[1])) != fence:
+                    raise LeaseLost(f"match {match_id}: the lease is held by another process")
+            if not self.is_sqlite:
+                s.execute(text("SELECT pg_notify(:c, :p)"),
+                          {"c": CHANNEL, "p": f"{match_id}:{events[-1].version}"})
             for e in events:
                 s.add(EventRow(
                     match_id=match_id, version=e.version, kind=e.kind,
@@ -256,6 +309,78 @@ class Store:
                              .where(EventRow.match_id == match_id))
             return int(value or 0)
 
+
+    # ------------------------------------------------------------------ leases (PostgreSQL)
+    def lease_acquire(self, match_id: str, owner: str, url: str | None, ttl: float,
+                      *, steal_from_url: bool = False) -> int | None:
+        """Take a match's lease if it is free, lapsed, already ours, or (``steal_from_url``)
+        held under our own address by an earlier process that has died (we listen on its
+        address now). Returns the new fencing token, or None if another live process holds
+        it. Taking a lease from another process raises the token, which fences the old
+        holder; taking back our own keeps it (nobody wrote in between, or the token moved)."""
+        steal = " OR match_leases.url = EXCLUDED.url" if steal_from_url and url else ""
+        with self.session() as s, s.begin():
+            row = s.execute(text(
+                f"INSERT INTO match_leases (match_id, owner, url, token, expires_at) "
+                f"VALUES (:m, :o, :u, 1, {_NOW} + :ttl) "
+                f"ON CONFLICT (match_id) DO UPDATE SET owner = EXCLUDED.owner, "
+                f"url = EXCLUDED.url, expires_at = EXCLUDED.expires_at, "
+                f"token = CASE WHEN match_leases.owner = EXCLUDED.owner "
+                f"THEN match_leases.token ELSE match_leases.token + 1 END "
+                f"WHERE match_leases.expires_at < {_NOW} OR match_leases.owner = EXCLUDED.owner"
+                f"{steal} RETURNING token"),
+                {"m": match_id, "o": owner, "u": url, "ttl": ttl}).first()
+            return None if row is None else int(row[0])
+
+    def lease_renew(self, owner: str, ttl: float) -> dict[str, int]:
+        """Extend every lease ``owner`` still holds; returns them with their tokens (a match
+        missing here was taken over, its owner must stop)."""
+        with self.session() as s, s.begin():
+            rows = s.execute(text(f"UPDATE match_leases SET expires_at = {_NOW} + :ttl "
+                                  f"WHERE owner = :o RETURNING match_id, token"),
+                             {"o": owner, "ttl": ttl})
+            return {r[0]: int(r[1]) for r in rows}
+
+    def lease_release(self, owner: str, match_ids: Sequence[str] | None = None) -> None:
+        """Let leases lapse at once (a clean shutdown, or a finished match), so another
+        process may take them without waiting."""
+        with self.session() as s, s.begin():
+            if match_ids is None:
+                s.execute(text("UPDATE match_leases SET expires_at = 0 WHERE owner = :o"),
+                          {"o": owner})
+            else:
+                for m in match_ids:
+                    s.execute(text("UPDATE match_leases SET expires_at = 0 "
+                                   "WHERE owner = :o AND match_id = :m"), {"o": owner, "m": m})
+
+    def lease(self, match_id: str) -> Lease | None:
+        with self.session() as s:
+            row = s.execute(text(f"SELECT owner, url, token, expires_at < {_NOW} "
+                                 f"FROM match_leases WHERE match_id = :m"),
+                            {"m": match_id}).first()
+            return None if row is None else Lease(match_id, row[0], row[1], int(row[2]),
+                                                  bool(row[3]))
+
+    def lapsed_running(self, limit: int = 100) -> list[str]:
+        """Running matches nobody holds: no lease, or a lapsed one (their owner died)."""
+        with self.session() as s:
+            rows = s.execute(text(
+                f"SELECT m.id FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id "
+                f"WHERE m.status = 'running' AND (l.match_id IS NULL OR l.expires_at < {_NOW}) "
+                f"ORDER BY m.created LIMIT :n"), {"n": limit})
+            return [r[0] for r in rows]
+
+    def notify(self, match_id: str, what: str) -> None:
+        """Tell every process watching ``match_id`` (PostgreSQL only)."""
+        if self.is_sqlite:
+            return
+        with self.session() as s, s.begin():
+            s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{match_id}:{what}"})
+
+    def listen_url(self) -> str:
+        """The database URL for a plain psycopg connection (LISTEN)."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
 
     # ------------------------------------------------------------------ seasons
     def create_season(self, season_id: str, head: dict[str, Any], record: dict[str, Any],
