@@ -5,9 +5,10 @@ throwaway SQLite file, or, with ``--database postgresql://...``, on a fresh data
 on that PostgreSQL server for the run and dropped after it. The server runs with
 ``ARENA_LOOP_MONITOR=1`` (src/arena/server/loopmon.py) and with the creation and submission
 rate limits lifted. N matches are created, each with two bots at ``bot_pace`` "instant" and
-the config ``tick=1, study=0, practice=false, session_ticks=K`` (three scored sessions of K
-one-second ticks, K chosen so that no match ends inside the run). S spectator WebSockets are
-opened per match; after a short warm-up a window of ``--seconds`` is measured.
+the config ``tick=1, study=0, practice=false, session_ticks=600`` (three scored sessions of
+600 one-second ticks: no match ends inside the run). Each match's S spectator WebSockets are
+opened as soon as it is created (8 creations at a time); after a short warm-up a window of
+``--seconds`` is measured.
 
 Tick lateness, the method: a Feather tick is a phase that never closes early
 (``early_close=False``), so it always resolves at its deadline, and the engine stamps every
@@ -27,6 +28,11 @@ system time from /proc/<pid>/stat over the window; 100 % = one core) and its res
 at the end (/proc/<pid>/statm), the server's longest event-loop stall with its p99 (the
 heartbeat of ``/api/debug/loop``), and the ticks received against the ticks expected (a
 socket the server dropped for being slow shows as missing ticks and in ``closed``).
+
+``--idle`` seats two humans who never submit instead of the bots: the ticks still resolve at
+their deadlines and reach every spectator, so the difference between the two runs is what the
+bots' thinking costs (the Feather bot's search runs in the default thread pool, where it holds
+the GIL against the event loop).
 
     .venv/bin/python bench/load.py [--matches 10,100,300] [--seconds 30] [--spectators 6]
         [--database postgresql://user@host:port/db]
@@ -49,11 +55,16 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from server.serverproc import ServerProcess  # noqa: E402
+
+SETUP_CAP = 90.0
+"""Seconds for creating the matches and opening their sockets; past it a saturated server is
+measured with the matches it has taken on (the row says how many)."""
 
 WARMUP = 3.0
 """Seconds between the last socket opening and the start of the window."""
@@ -89,6 +100,7 @@ class Figures:
     lobby: dict[str, list[float]] = field(default_factory=lambda: {"/api/matches": [], "/": []})
     client_lag: list[float] = field(default_factory=list)
     closed: int = 0
+    codes: dict[int, int] = field(default_factory=dict)
     opened: int = 0
 
     def measuring(self, t: float) -> bool:
@@ -103,11 +115,11 @@ async def spectate(ws: ClientConnection, figures: Figures) -> None:
             for event in message.get("events", ()):
                 if event["kind"] == "tick" and figures.measuring(event["t"]):
                     figures.lateness.append(arrived - event["t"])
-    except Exception:  # the server closed the socket (too slow), or the run ended
-        pass
-    finally:
+    except ConnectionClosed as exc:  # the server dropped a slow socket (4408), or the end
         if time.time() < figures.window[1]:
             figures.closed += 1
+            code = exc.rcvd.code if exc.rcvd is not None else 1006
+            figures.codes[code] = figures.codes.get(code, 0) + 1
 
 
 async def heartbeat(figures: Figures, until: float) -> None:
@@ -131,46 +143,42 @@ async def lobby(http: httpx.AsyncClient, figures: Figures) -> None:
             await asyncio.sleep(0.12)
 
 
-async def run(server: ServerProcess, matches: int, spectators: int, seconds: float
-              ) -> dict[str, Any]:
-    setup_guess = 10 + matches * (0.05 + 0.01 * spectators)
-    session_ticks = min(600, int((setup_guess + WARMUP + seconds) / 3) + 30)
+async def run(server: ServerProcess, matches: int, spectators: int, seconds: float,
+              idle: bool = False) -> dict[str, Any]:
+    # Long enough that no match ends inside the run (a session has at most 600 ticks).
     body = {"game": "feather", "seed": 1,
-            "seats": [{"name": "Ann", "bot": True}, {"name": "Bob", "bot": True}],
+            "seats": [{"name": "Ann", "bot": not idle}, {"name": "Bob", "bot": not idle}],
             "settings": {"bot_pace": "instant"},
-            "config": {"tick": 1.0, "study": 0, "practice": False,
-                       "session_ticks": session_ticks}}
+            "config": {"tick": 1.0, "study": 0, "practice": False, "session_ticks": 600}}
     figures = Figures(window=(float("inf"), float("inf")))
     async with httpx.AsyncClient(base_url=server.url, timeout=60,
                                  limits=httpx.Limits(max_connections=16)) as http:
         sem = asyncio.Semaphore(8)
+        ws_base = server.url.replace("http", "ws", 1)
+        sockets: list[ClientConnection] = []
+        readers: list[asyncio.Task[None]] = []
 
-        async def create(i: int) -> dict[str, Any]:
+        async def create(i: int) -> None:
+            """Create a match and open its sockets at once, while its catch-up is short."""
             async with sem:
                 r = await http.post("/api/matches", json={**body, "seed": i + 1})
                 assert r.status_code == 201, r.text
-                data: dict[str, Any] = r.json()
-                return data
+                m = r.json()
+                url = f"{ws_base}/ws/{m['id']}?token={m['tokens']['spectator']}"
+                for _ in range(spectators):
+                    ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
+                    sockets.append(ws)
+                    readers.append(asyncio.create_task(spectate(ws, figures)))
+                    figures.opened += 1
 
         t0 = time.perf_counter()
-        created = await asyncio.gather(*(create(i) for i in range(matches)))
-        create_s = time.perf_counter() - t0
-
-        ws_base = server.url.replace("http", "ws", 1)
-        open_sem = asyncio.Semaphore(32)
-        sockets: list[ClientConnection] = []
-
-        async def open_one(m: dict[str, Any]) -> None:
-            async with open_sem:
-                ws = await connect(f"{ws_base}/ws/{m['id']}?token={m['tokens']['spectator']}",
-                                   max_size=None, ping_interval=None, open_timeout=60)
-                sockets.append(ws)
-                figures.opened += 1
-
-        t0 = time.perf_counter()
-        await asyncio.gather(*(open_one(m) for m in created for _ in range(spectators)))
-        open_s = time.perf_counter() - t0
-        readers = [asyncio.create_task(spectate(ws, figures)) for ws in sockets]
+        tasks = [asyncio.create_task(create(i)) for i in range(matches)]
+        _, late = await asyncio.wait(tasks, timeout=SETUP_CAP)
+        for task in late:  # a saturated server: measure the matches it took on so far
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        setup_s = time.perf_counter() - t0
+        running = len(sockets) // max(1, spectators)
 
         start = time.time() + WARMUP
         figures.window = (start, start + seconds)
@@ -194,10 +202,10 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
         await asyncio.gather(*readers)
     wall = wall1 - wall0
     return {
-        "matches": matches, "sockets": figures.opened, "create_s": create_s, "open_s": open_s,
+        "matches": running, "sockets": figures.opened, "setup_s": setup_s,
         "ticks": len(figures.lateness),
-        "expected": int(matches * spectators * seconds),
-        "closed": figures.closed,
+        "expected": int(len(sockets) * seconds),
+        "closed": figures.closed, "codes": figures.codes,
         "late_p50": pct(figures.lateness, 0.5), "late_p99": pct(figures.lateness, 0.99),
         "late_max": max(figures.lateness, default=0.0),
         "lobby": {p: (pct(v, 0.5), pct(v, 0.99), len(v)) for p, v in figures.lobby.items()},
@@ -239,10 +247,14 @@ def main() -> int:
     parser.add_argument("--database", default=None,
                         help="a PostgreSQL URL (a database is created on it per run); "
                              "default a throwaway SQLite file")
+    parser.add_argument("--idle", action="store_true",
+                        help="human seats that never submit (ticks still run at their "
+                             "deadlines): the server's own cost without the bots' search")
     args = parser.parse_args()
     os.environ["ARENA_LOOP_MONITOR"] = "1"
     kind = "PostgreSQL" if args.database else "SQLite"
-    print(f"Light as a Feather, 1 s ticks, 2 instant bots and {args.spectators} spectator "
+    seats = "2 idle human seats" if args.idle else "2 instant bots"
+    print(f"Light as a Feather, 1 s ticks, {seats} and {args.spectators} spectator "
           f"sockets per match, one server process on {kind}, {args.seconds:g} s windows; "
           f"times in ms (p50/p99/max); CPU 100 % = one core of {os.cpu_count()}; "
           f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
@@ -256,20 +268,21 @@ def main() -> int:
             with database(args.database, tmp, n) as url:
                 server = ServerProcess(url, Path(tmp) / f"server{n}.log").start()
                 try:
-                    r = asyncio.run(run(server, n, args.spectators, args.seconds))
+                    r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle))
                 finally:
                     server.stop()
             lm, lr = r["lobby"]["/api/matches"], r["lobby"]["/"]
             rows.append(
-                f"{n:>7} {r['sockets']:>7} {r['ticks']:>9,}/{r['expected']:<8,} "
+                f"{r['matches']:>7} {r['sockets']:>7} {r['ticks']:>9,}/{r['expected']:<8,} "
                 f"{r['closed']:>6} "
                 f"{ms(r['late_p50']) + '/' + ms(r['late_p99']) + '/' + ms(r['late_max']):>17} "
                 f"{ms(lm[0]) + '/' + ms(lm[1]):>16} {ms(lr[0]) + '/' + ms(lr[1]):>11} "
                 f"{r['cpu']:>8.0f} {r['rss']:>6.0f} "
                 f"{ms(r['stall_max']) + '/' + ms(r['stall_p99']):>18} "
                 f"{r['client_cpu']:>11.0f} {ms(r['client_lag_max']):>10}")
-            print(f"  N={n}: created in {r['create_s']:.1f} s, {r['sockets']} sockets open in "
-                  f"{r['open_s']:.1f} s", flush=True)
+            print(f"  N={n}: {r['matches']} matches created and {r['sockets']} sockets open in "
+                  f"{r['setup_s']:.1f} s; closed by the server: {r['codes'] or 'none'}",
+                  flush=True)
     print(header)
     for row in rows:
         print(row)
