@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from server.serverproc import ServerProcess  # noqa: E402
 
-SETUP_CAP = 90.0
+SETUP_CAP = 60.0
 """Seconds for creating the matches and opening their sockets; past it a saturated server is
 measured with the matches it has taken on (the row says how many)."""
 
