@@ -103,12 +103,20 @@ def test_spectating_can_be_closed(server: ServerProcess) -> None:
                       settings={"time_scale": 50.0})
     base = f"{server.url}/api/matches/{m['id']}"
     spec = m["tokens"]["spectator"]
+
+    def watch() -> str | None:
+        listed = [x for x in server.http.get(f"{server.url}/api/matches").json()
+                  if x["id"] == m["id"]]
+        link: str | None = listed[0]["watch"]
+        return link
+
+    assert watch() == f"{server.url}/m/{m['id']}?token={spec}"
     assert host_post(server, m, "spectators", {"open": False}).status_code == 200
     r = server.http.get(base + "/view", params={"token": spec})
     assert r.status_code == 403 and "spectators" in r.json()["error"]
-    listed = [x for x in server.http.get(f"{server.url}/api/matches").json() if x["id"] == m["id"]]
-    assert listed[0]["watch"] is None
+    assert watch() is None
     assert host_post(server, m, "spectators", {"open": True}).status_code == 200
+    assert watch() == f"{server.url}/m/{m['id']}?token={spec}"
     assert server.http.get(base + "/view", params={"token": spec}).status_code == 200
 
 

@@ -133,3 +133,23 @@ def test_g12_64_bit_seeds_round_trip(database_url: str, seed: int) -> None:
         assert store.get_match("m1") == rec
     finally:
         store.close()
+
+
+def test_spectator_tokens_in_one_query_match_the_tokens_of_each_match(database_url: str) -> None:
+    """The lobby's batched look-up gives what ``tokens_for`` per match gave (issue 20)."""
+    store = Store(database_url)
+    try:
+        ids = [f"m{i}" for i in range(5)]
+        for i, mid in enumerate(ids):
+            toks = [TokenRecord(f"{mid}s0", mid, "seat", 0), TokenRecord(f"{mid}h", mid, "host")]
+            if i != 3:  # m3 has no spectator link at all
+                toks.append(TokenRecord(f"{mid}sp", mid, "spectator"))
+            store.create_match(_record(mid), toks)
+        one_by_one = {mid: t.token for mid in ids for t in store.tokens_for(mid)
+                      if t.role == "spectator"}
+        assert store.spectator_tokens(ids) == one_by_one
+        assert store.spectator_tokens(ids) == {m: f"{m}sp" for m in ids if m != "m3"}
+        assert store.spectator_tokens(["m1", "nope"]) == {"m1": "m1sp"}
+        assert store.spectator_tokens([]) == {}
+    finally:
+        store.close()

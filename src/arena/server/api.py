@@ -115,12 +115,14 @@ async def list_matches(request: Request) -> JSONResponse:
     store = store_of(request)
     base = str(request.base_url).rstrip("/")
     out = []
-    for record in store.list_matches():
+    records = store.list_matches()
+    # One query for every listed match's spectator token, not one per match.
+    watch = store.spectator_tokens([r.id for r in records])
+    for record in records:
         entry = public_record(record, request)
-        spectator = [t for t in store.tokens_for(record.id) if t.role == "spectator"
-                     and record.settings.get("spectators") is not False]
+        token = watch.get(record.id) if record.settings.get("spectators") is not False else None
         # The spectator link shows public state only (G-9), so the lobby may list it.
-        entry["watch"] = f"{base}/m/{record.id}?token={spectator[0].token}" if spectator else None
+        entry["watch"] = f"{base}/m/{record.id}?token={token}" if token else None
         out.append(entry)
     return JSONResponse(out)
 

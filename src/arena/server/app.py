@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError
-from arena.server import api, cluster, hosting
+from arena.server import api, cluster, hosting, loopmon
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
@@ -68,6 +68,18 @@ async def openapi(request: Request) -> JSONResponse:
     return JSONResponse(SPEC)
 
 
+def _loop_route(monitor: loopmon.LoopMonitor) -> Callable[[Request], Awaitable[Response]]:
+    """GET: the event-loop stalls so far; POST: the same, then a new window starts."""
+
+    async def loop_stalls(request: Request) -> Response:
+        figures = monitor.snapshot()
+        if request.method == "POST":
+            monitor.reset()
+        return JSONResponse(figures)
+
+    return loop_stalls
+
+
 def create_app(database_url: str | None = None, *, store: Store | None = None,
                process_url: str | None = None) -> Starlette:
     """The app over one store (opened, and migrated, at start-up). ``process_url`` is where
@@ -75,9 +87,12 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
     matches it owns are forwarded there, issue 20)."""
 
     load_games()
+    monitor = loopmon.LoopMonitor() if loopmon.enabled() else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if monitor is not None:
+            monitor.start()
         own = store is None
         s = store if store is not None else Store(database_url)
         app.state.store = s
@@ -94,6 +109,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             await cluster.close()
             if own:
                 s.close()
+            if monitor is not None:
+                await monitor.stop()
 
     routes = [
         Route("/", pages.lobby),
@@ -137,6 +154,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
+    if monitor is not None:  # ARENA_LOOP_MONITOR=1 only: the load bench reads it
+        routes.insert(0, Route("/api/debug/loop", _loop_route(monitor), methods=["GET", "POST"]))
     app = Starlette(
         routes=routes,
         middleware=[Middleware(BodyLimit)],

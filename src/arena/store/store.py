@@ -247,6 +247,19 @@ class Store:
             rows = s.scalars(select(TokenRow).where(TokenRow.match_id == match_id))
             return [TokenRecord(r.token, r.match_id, r.role, r.seat) for r in rows]
 
+    def spectator_tokens(self, match_ids: Sequence[str]) -> dict[str, str]:
+        """The spectator token of each of these matches that has one, in one query (the lobby
+        lists 200 matches; a query per match held the event loop for each)."""
+        if not match_ids:
+            return {}
+        out: dict[str, str] = {}
+        with self.session() as s:
+            rows = s.execute(select(TokenRow.match_id, TokenRow.token).where(
+                TokenRow.match_id.in_(list(match_ids)), TokenRow.role == "spectator"))
+            for match_id, token in rows:
+                out.setdefault(match_id, token)
+        return out
+
     # ------------------------------------------------------------------ notes
     def notes(self, match_id: str, seat: int) -> tuple[Any, float]:
         """A seat's notes and when they were saved (None, 0 if it has none)."""

@@ -1,0 +1,293 @@
+"""Load on one server process (issue 20 point 7): N Light as a Feather matches at 1 s ticks.
+
+For each N a fresh ``python -m arena serve`` is started (tests/server/serverproc.py) on a
+throwaway SQLite file, or, with ``--database postgresql://...``, on a fresh database created
+on that PostgreSQL server for the run and dropped after it. The server runs with
+``ARENA_LOOP_MONITOR=1`` (src/arena/server/loopmon.py) and with the creation and submission
+rate limits lifted. N matches are created, each with two bots at ``bot_pace`` "instant" and
+the config ``tick=1, study=0, practice=false, session_ticks=600`` (three scored sessions of
+600 one-second ticks: no match ends inside the run). Each match's S spectator WebSockets are
+opened as soon as it is created (8 creations at a time); after a short warm-up a window of
+``--seconds`` is measured.
+
+Tick lateness, the method: a Feather tick is a phase that never closes early
+(``early_close=False``), so it always resolves at its deadline, and the engine stamps every
+entry it logs at a deadline with the deadline's own time, however late the server got to it
+(src/arena/core/match.py, ``advance``). The ``t`` of a ``tick`` event is therefore the moment
+the tick was scheduled for. Each spectator socket notes ``time.time()`` as each update arrives
+(client and server share the machine's clock) and, for every ``tick`` event in that update
+stamped inside the window, counts ``arrival - t``: the scheduler's own delay, the store write,
+the broadcast (views, JSON), the socket send and the bench client's own delay in reading it.
+The last part is not the server's doing, so the client's event-loop lag (a 50 ms heartbeat in
+the bench process) and CPU are printed next to the figures: when the client is saturated,
+the lateness is an upper bound for the server's.
+
+Also printed, over the same window: the latency of ``GET /api/matches`` and ``GET /`` (one
+request after another, ~8 a second, each timed from the client), the server's CPU (user +
+system time from /proc/<pid>/stat over the window; 100 % = one core) and its resident memory
+at the end (/proc/<pid>/statm), the server's longest event-loop stall with its p99 (the
+heartbeat of ``/api/debug/loop``), and the ticks received against the ticks expected (a
+socket the server dropped for being slow shows as missing ticks and in ``closed``).
+
+``--idle`` seats two humans who never submit instead of the bots: the ticks still resolve at
+their deadlines and reach every spectator, so the difference between the two runs is what the
+bots' thinking costs (the Feather bot's search runs in the default thread pool, where it holds
+the GIL against the event loop).
+
+    .venv/bin/python bench/load.py [--matches 10,100,300] [--seconds 30] [--spectators 6]
+        [--database postgresql://user@host:port/db]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from server.serverproc import ServerProcess  # noqa: E402
+
+SETUP_CAP = 60.0
+"""Seconds for creating the matches and opening their sockets; past it a saturated server is
+measured with the matches it has taken on (the row says how many)."""
+
+WARMUP = 3.0
+"""Seconds between the last socket opening and the start of the window."""
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (/proc/<pid>/stat fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * PAGE / 2**20
+
+
+@dataclass
+class Figures:
+    window: tuple[float, float] = (0.0, 0.0)
+    lateness: list[float] = field(default_factory=list)
+    lobby: dict[str, list[float]] = field(default_factory=lambda: {"/api/matches": [], "/": []})
+    client_lag: list[float] = field(default_factory=list)
+    closed: int = 0
+    codes: dict[int, int] = field(default_factory=dict)
+    opened: int = 0
+
+    def measuring(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+
+async def spectate(ws: ClientConnection, figures: Figures) -> None:
+    try:
+        async for raw in ws:
+            arrived = time.time()
+            message = json.loads(raw)
+            for event in message.get("events", ()):
+                if event["kind"] == "tick" and figures.measuring(event["t"]):
+                    figures.lateness.append(arrived - event["t"])
+    except ConnectionClosed as exc:  # the server dropped a slow socket (4408), or the end
+        if time.time() < figures.window[1]:
+            figures.closed += 1
+            code = exc.rcvd.code if exc.rcvd is not None else 1006
+            figures.codes[code] = figures.codes.get(code, 0) + 1
+
+
+async def heartbeat(figures: Figures, until: float) -> None:
+    loop = asyncio.get_running_loop()
+    while time.time() < until:
+        before = loop.time()
+        await asyncio.sleep(0.05)
+        if figures.measuring(time.time()):
+            figures.client_lag.append(loop.time() - before - 0.05)
+
+
+async def lobby(http: httpx.AsyncClient, figures: Figures) -> None:
+    while time.time() < figures.window[0]:
+        await asyncio.sleep(0.05)
+    while time.time() < figures.window[1]:
+        for path in figures.lobby:
+            t0 = time.perf_counter()
+            r = await http.get(path)
+            figures.lobby[path].append(time.perf_counter() - t0)
+            assert r.status_code == 200, (path, r.status_code)
+            await asyncio.sleep(0.12)
+
+
+async def run(server: ServerProcess, matches: int, spectators: int, seconds: float,
+              idle: bool = False) -> dict[str, Any]:
+    # Long enough that no match ends inside the run (a session has at most 600 ticks).
+    body = {"game": "feather", "seed": 1,
+            "seats": [{"name": "Ann", "bot": not idle}, {"name": "Bob", "bot": not idle}],
+            "settings": {"bot_pace": "instant"},
+            "config": {"tick": 1.0, "study": 0, "practice": False, "session_ticks": 600}}
+    figures = Figures(window=(float("inf"), float("inf")))
+    async with httpx.AsyncClient(base_url=server.url, timeout=60,
+                                 limits=httpx.Limits(max_connections=16)) as http:
+        sem = asyncio.Semaphore(8)
+        ws_base = server.url.replace("http", "ws", 1)
+        sockets: list[ClientConnection] = []
+        readers: list[asyncio.Task[None]] = []
+
+        async def create(i: int) -> None:
+            """Create a match and open its sockets at once, while its catch-up is short."""
+            async with sem:
+                r = await http.post("/api/matches", json={**body, "seed": i + 1})
+                assert r.status_code == 201, r.text
+                m = r.json()
+                url = f"{ws_base}/ws/{m['id']}?token={m['tokens']['spectator']}"
+                for _ in range(spectators):
+                    ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
+                    sockets.append(ws)
+                    readers.append(asyncio.create_task(spectate(ws, figures)))
+                    figures.opened += 1
+
+        t0 = time.perf_counter()
+        tasks = [asyncio.create_task(create(i)) for i in range(matches)]
+        _, late = await asyncio.wait(tasks, timeout=SETUP_CAP)
+        for task in late:  # a saturated server: measure the matches it took on so far
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        setup_s = time.perf_counter() - t0
+        running = len(sockets) // max(1, spectators)
+
+        start = time.time() + WARMUP
+        figures.window = (start, start + seconds)
+        beat = asyncio.create_task(heartbeat(figures, start + seconds))
+        lobby_task = asyncio.create_task(lobby(http, figures))
+        await asyncio.sleep(max(0.0, start - time.time()))
+        assert server.proc is not None
+        pid = server.proc.pid
+        await http.post("/api/debug/loop")  # a new stall window starts now
+        cpu0, client0, wall0 = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        rss_peak = 0.0
+        while time.time() < figures.window[1]:
+            rss_peak = max(rss_peak, rss_mb(pid))
+            await asyncio.sleep(1.0)
+        cpu1, client1, wall1 = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        loop = (await http.get("/api/debug/loop")).json()
+        await lobby_task
+        await beat
+        await asyncio.sleep(1.5)  # the window's last ticks are still on their way
+        await asyncio.gather(*(ws.close() for ws in sockets))
+        await asyncio.gather(*readers)
+    wall = wall1 - wall0
+    return {
+        "matches": running, "sockets": figures.opened, "setup_s": setup_s,
+        "ticks": len(figures.lateness),
+        "expected": int(len(sockets) * seconds),
+        "closed": figures.closed, "codes": figures.codes,
+        "late_p50": pct(figures.lateness, 0.5), "late_p99": pct(figures.lateness, 0.99),
+        "late_max": max(figures.lateness, default=0.0),
+        "lobby": {p: (pct(v, 0.5), pct(v, 0.99), len(v)) for p, v in figures.lobby.items()},
+        "cpu": 100 * (cpu1 - cpu0) / wall, "rss": max(rss_peak, rss_mb(pid)),
+        "client_cpu": 100 * (client1 - client0) / wall,
+        "client_lag_max": max(figures.client_lag, default=0.0),
+        "stall_max": loop["max_stall"], "stall_p99": loop["p99_stall"],
+    }
+
+
+@contextmanager
+def database(url: str | None, tmp: str, n: int) -> Iterator[str]:
+    """A fresh database for one run: a SQLite file, or a new database on the PostgreSQL
+    server of ``url`` (dropped afterwards), so no match of a previous run is resumed."""
+    if url is None:
+        yield f"sqlite:///{tmp}/load{n}.db"
+        return
+    import psycopg
+
+    name = f"arena_load_{os.getpid()}_{n}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:,.0f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", default="10,100,300")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--spectators", type=int, default=6)
+    parser.add_argument("--database", default=None,
+                        help="a PostgreSQL URL (a database is created on it per run); "
+                             "default a throwaway SQLite file")
+    parser.add_argument("--idle", action="store_true",
+                        help="human seats that never submit (ticks still run at their "
+                             "deadlines): the server's own cost without the bots' search")
+    args = parser.parse_args()
+    os.environ["ARENA_LOOP_MONITOR"] = "1"
+    kind = "PostgreSQL" if args.database else "SQLite"
+    seats = "2 idle human seats" if args.idle else "2 instant bots"
+    print(f"Light as a Feather, 1 s ticks, {seats} and {args.spectators} spectator "
+          f"sockets per match, one server process on {kind}, {args.seconds:g} s windows; "
+          f"times in ms (p50/p99/max); CPU 100 % = one core of {os.cpu_count()}; "
+          f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    header = (f"{'matches':>7} {'sockets':>7} {'ticks got/expected':>18} {'closed':>6} "
+              f"{'tick lateness':>17} {'GET /api/matches':>16} {'GET /':>11} "
+              f"{'srv CPU%':>8} {'RSS MB':>6} {'loop stall max/p99':>18} "
+              f"{'client CPU%':>11} {'client lag':>10}")
+    rows: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (int(x) for x in args.matches.split(",")):
+            with database(args.database, tmp, n) as url:
+                server = ServerProcess(url, Path(tmp) / f"server{n}.log").start()
+                try:
+                    r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle))
+                finally:
+                    server.stop()
+            lm, lr = r["lobby"]["/api/matches"], r["lobby"]["/"]
+            rows.append(
+                f"{r['matches']:>7} {r['sockets']:>7} {r['ticks']:>9,}/{r['expected']:<8,} "
+                f"{r['closed']:>6} "
+                f"{ms(r['late_p50']) + '/' + ms(r['late_p99']) + '/' + ms(r['late_max']):>17} "
+                f"{ms(lm[0]) + '/' + ms(lm[1]):>16} {ms(lr[0]) + '/' + ms(lr[1]):>11} "
+                f"{r['cpu']:>8.0f} {r['rss']:>6.0f} "
+                f"{ms(r['stall_max']) + '/' + ms(r['stall_p99']):>18} "
+                f"{r['client_cpu']:>11.0f} {ms(r['client_lag_max']):>10}")
+            print(f"  N={n}: {r['matches']} matches created and {r['sockets']} sockets open in "
+                  f"{r['setup_s']:.1f} s; closed by the server: {r['codes'] or 'none'}",
+                  flush=True)
+    print(header)
+    for row in rows:
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
