@@ -205,14 +205,14 @@ def test_a_restart_keeps_a_waiting_bot_to_its_drawn_moment(tmp_path: Path) -> No
 
 
 # ----------------------------------------------------------------------------- Lockmaker
-LM_SCALE = 0.04
+LM_SCALE = 0.1  # the bot solves in about 4.8 s: room for a loaded machine
 LM_ROUND = "......\n......\n......\npieces: H2,V2\n"
 LM_LOCKS = {"H2": "......\naa....\n.KK..@\n", "V2": "......\na.....\naKK..@\n"}
 """The human's lock for the piece the bot leaves it (one move each: K R2)."""
 LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "build": 30,
              "decide": 30}
 """One tiny round; short study, draft and build (the bot's wait is capped at 60 % of each);
-the solve phase keeps its 300 s (12 s here) so the bot's 40-150 s solve draw fits whole."""
+the solve phase keeps its 300 s (30 s here) so the bot's 40-150 s solve draw fits whole."""
 
 
 def padded(lock: Position, answer: str) -> str:
@@ -300,7 +300,7 @@ def test_lockmaker_human_faster_than_the_bots_drawn_solve_time_gets_the_point(
     """LM-19's "faster" point and LM-17's countersolve window against a human-pace bot: the
     bot's solve time is its drawn wait, so a human quicker than that takes the point, and the
     human's countersolve window lasts as long as the bot's (drawn) solve time."""
-    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 1.9 s here
+    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 4.8 s here
     created = create(server, "lockmaker", HUMAN_VS_BOT, seed=seed, scale=LM_SCALE,
                      config=LM_CONFIG)
     log = LockmakerHuman(server, created).play(timeout=60)
@@ -334,7 +334,7 @@ def test_lockmaker_bot_countersolves_inside_its_own_window(server: ServerProcess
     """LM-17: both makers countersolve in one phase as long as the longer window; the bot's
     pace is capped by its own window (the human's quick solve), not the phase's, so its
     countersolve lands in time and scores as a human's would."""
-    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 1.9 s here
+    seed = 11  # draws 47.8 s for the bot's solve (phase 5): 4.8 s here
     created = create(server, "lockmaker", HUMAN_VS_BOT, seed=seed, scale=LM_SCALE,
                      config=LM_CONFIG)
     log = LockmakerHuman(server, created, pad=True).play(timeout=60)
