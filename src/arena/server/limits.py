@@ -67,11 +67,19 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
+        if b"\\u" in raw:
+            # JSON may escape a lone surrogate ("\\ud800"): it parses, but no answer, page
+            # or database can hold it as UTF-8. Refuse it here rather than fail later.
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "request", "the body has text that is not Unicode (a lone "
+                                       "surrogate escape)") from None
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "request", "the body is not valid JSON") from None
     except RecursionError:
         raise ApiError(400, "request", "the body is nested too deeply") from None
+    return value
 
 
 def _env_number(name: str, default: float) -> float:

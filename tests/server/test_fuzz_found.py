@@ -1,0 +1,70 @@
+"""What ``bench/fuzz.py`` found (issue 20 point 7), each kept as a test against a real server,
+and a small fuzz run of its own: no 5xx, no traceback, and no change of a match after a
+request that was refused."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+from server.serverproc import ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("fuzzfound")
+    proc = ServerProcess(f"sqlite:///{folder / 'f.db'}", folder / "server.log").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_a_socket_message_nested_too_deeply_is_ignored_like_other_junk(
+        server: ServerProcess) -> None:
+    """2,000 opening brackets made ``json.loads`` raise RecursionError, which dropped the
+    socket without a close frame (1006); now it is ignored like any message that is no ping."""
+    m = server.create("toy")
+    url = server.url.replace("http", "ws", 1) + f"/ws/{m['id']}?token={m['tokens']['host']}"
+    with connect(url, open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        assert json.loads(ws.recv(timeout=10))["type"] == "update"
+        ws.send("[" * 2000)
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+    assert "Traceback" not in server.log()
+
+
+@pytest.mark.parametrize("where", ["notes", "chat", "submit", "create"])
+def test_a_lone_surrogate_escape_in_a_body_is_refused_with_400(server: ServerProcess,
+                                                               where: str) -> None:
+    """``"\\ud800"`` is valid JSON but no UTF-8 answer or database can hold it: notes saved
+    with it answered 500 and then every read of them did. Refused at the door now; the match
+    and the notes are unchanged and still readable."""
+    m = server.create("toy")
+    base = f"{server.url}/api/matches/{m['id']}"
+    seat = {"token": m["tokens"]["seats"][0]}
+    host = {"token": m["tokens"]["host"]}
+    before = server.http.get(base + "/events", params=host).json()
+    body = {"notes": '{"notes": "a\\ud800"}', "chat": '{"channel": "table", "text": "\\ud800"}',
+            "submit": '{"text": "\\udfff2", "final": true}',
+            "create": '{"game": "toy", "seats": [{"name": "\\ud800"}, {}]}'}[where]
+    url = server.url + "/api/matches" if where == "create" else f"{base}/{where}"
+    r = server.http.post(url, params=None if where == "create" else seat,
+                         content=body.encode(), headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "surrogate" in r.json()["error"], r.text
+    assert server.http.get(base + "/events", params=host).json() == before
+    notes = server.http.get(base + "/notes", params=seat)
+    assert notes.status_code == 200, notes.text
+    # A surrogate *pair* is how ASCII-only JSON writes an emoji: that is fine.
+    r = server.http.post(base + "/notes", params=seat,
+                         content=b'{"notes": "\\ud83d\\ude42"}',
+                         headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["notes"] == "\U0001f642", r.text
+    assert "Traceback" not in server.log()
