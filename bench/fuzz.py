@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import math
 import random
 import sys
@@ -251,6 +252,7 @@ class Fuzzer:
         self.changed: list[str] = []
         self.sent = 0
         self.resets = 0
+        self.moves = 0
         self.shared: Target | None = None
         self.season: dict[str, Any] = {}
 
@@ -407,13 +409,19 @@ class Fuzzer:
                                         f"moved from v{t.version} to v{version}: {path[:80]} "
                                         f"{(content or b'')[:200]!r}")
                 t.version = version
+        elif code == 599:  # no answer: the request may or may not have been applied
+            self.settle(http, t)
         elif code < 400:
             if route.path.endswith(("/host/reissue", "/host/seat")) and r is not None:
                 data = r.json()
                 link = data.get("link")
                 t.seats[data["seat"]] = None if link is None else \
                     parse_qs(urlparse(link).query)["token"][0]
+            before = t.version
             self.settle(http, t)
+            if t.version != before:
+                with self.lock:
+                    self.moves += 1
             if route.path.endswith("/submit"):
                 t.texts = []
 
@@ -544,19 +552,26 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
           f"answers {dict(sorted(classes.items()))}, 5xx {fives}, "
           f"tracebacks {tracebacks}, changed after a rejection {len(fuzz.changed)} "
           f"(oversize bodies answered by a reset before the 413 was read: {fuzz.resets})")
+    print(f"accepted requests that moved a match on: {fuzz.moves}")
     print(f"sockets {args.sockets} in {socket_s:.0f} s: "
           f"{', '.join(f'{k} x{v}' for k, v in sorted(closes.items()))}")
     print("by code:", dict(sorted(fuzz.codes.items())))
     if args.verbose:
         for name, counts in sorted(fuzz.by_route.items()):
             print(f"  {name}: {dict(sorted(counts.items()))}")
-    for line in (fuzz.server_errors + fuzz.changed)[:20]:
+    problems = fuzz.server_errors + fuzz.changed
+    for line in problems[:20]:
         print("   ", line)
+    if problems:
+        (folder / "problems.txt").write_text("\n".join(problems) + "\n", encoding="utf-8",
+                                             errors="backslashreplace")
+        print(f"all {len(problems)} problems: {folder / 'problems.txt'}")
     print(f"server log: {folder / 'server.log'}")
     return 1 if fives or tracebacks or fuzz.changed or fuzz.server_errors else 0
 
 
 def main() -> int:
+    logging.getLogger("websockets").setLevel(logging.CRITICAL)  # the client's own noise
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--requests", type=int, default=20_000)
     ap.add_argument("--sockets", type=int, default=300)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from server.serverproc import ServerProcess
@@ -16,10 +17,15 @@ from server.serverproc import ServerProcess
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server on SQLite, and one on the suite's own PostgreSQL (where a NUL byte in any text
+    the server looks up or stores used to be a 500)."""
     folder: Path = tmp_path_factory.mktemp("fuzzfound")
-    proc = ServerProcess(f"sqlite:///{folder / 'f.db'}", folder / "server.log").start()
+    database = (f"sqlite:///{folder / 'f.db'}" if request.param == "sqlite"
+                else request.getfixturevalue("postgres_url"))
+    proc = ServerProcess(database, folder / "server.log").start()
     try:
         yield proc
     finally:
@@ -67,4 +73,37 @@ def test_a_lone_surrogate_escape_in_a_body_is_refused_with_400(server: ServerPro
                          content=b'{"notes": "\\ud83d\\ude42"}',
                          headers={"content-type": "application/json"})
     assert r.status_code == 200 and r.json()["notes"] == "\U0001f642", r.text
+    assert "Traceback" not in server.log()
+
+
+def test_a_nul_byte_in_the_address_is_refused_with_400(server: ServerProcess) -> None:
+    """``?token=%00`` (or ``%00`` in a match id) made every lookup on PostgreSQL raise
+    ("text fields cannot contain NUL"), a 500 on every route and a 500 at a socket's
+    handshake. Refused at the door now, on every database alike."""
+    m = server.create("toy")
+    base = f"{server.url}/api/matches/{m['id']}"
+    host = {"token": m["tokens"]["host"]}
+    before = server.http.get(base + "/events", params=host).json()
+    for method, url, params in [
+            ("GET", base + "/view", {"token": "\x00"}),
+            ("POST", base + "/submit", {"token": "a\x00b"}),
+            ("GET", f"{server.url}/api/matches/x%00y", {}),
+            ("GET", f"{server.url}/api/seasons/x", {"token": "\x00"}),
+            ("POST", base + "/host/end", {"token": m["tokens"]["host"], "x": "\x00"})]:
+        r = server.http.request(method, url, params=params, json={"text": "ready"})
+        assert r.status_code == 400 and "NUL" in r.json()["error"], (url, r.text)
+    url = server.url.replace("http", "ws", 1) + f"/ws/{m['id']}?token=%00"
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, open_timeout=10)
+    assert refused.value.response.status_code == 403
+    assert server.http.get(base + "/events", params=host).json() == before
+    assert "Traceback" not in server.log()
+
+
+def test_a_season_player_named_with_a_control_character_is_refused(
+        server: ServerProcess) -> None:
+    """The season's player name keys its link in the store: a NUL in it was a 500 on
+    PostgreSQL. A name with a control character is refused (SE-1) on every database."""
+    r = server.http.post(server.url + "/api/seasons", json={"cast": ["A\x00n", "Bo", "Cy"]})
+    assert r.status_code == 422 and "SE-1" in r.json()["error"], r.text
     assert "Traceback" not in server.log()
