@@ -243,6 +243,7 @@ class Fuzzer:
     def __init__(self, server: ServerProcess, routes: list[Route], seed: int) -> None:
         self.s = server
         self.routes = routes
+        self.submit = next(r for r in routes if r.path.endswith("/submit"))
         self.seed = seed
         self.games = _games()
         self.lock = threading.Lock()
@@ -267,22 +268,25 @@ class Fuzzer:
         self.settle(http, t)
         return t
 
-    def host_version(self, http: httpx.Client, t: Target) -> tuple[int, int]:
+    def host_version(self, http: httpx.Client, t: Target) -> tuple[int, list[str]]:
+        """The match's version and the kinds of the entries after the one last seen."""
         r = http.get(f"{self.s.url}/api/matches/{t.id}/events",
                      params={"token": t.host, "since": t.version})
         r.raise_for_status()
         data = r.json()
-        return int(data["version"]), len(data["events"])
+        return int(data["version"]), [e["kind"] for e in data["events"]]
 
     def settle(self, http: httpx.Client, t: Target) -> None:
-        """The version once the match stops moving (bots act at once after a change)."""
+        """The version once the match stops moving: a seat the host gave to a bot acts on its
+        own right after a change, so with a bot seated the match must stay still longer."""
+        quiet = 0.3 if any(s is None for s in t.seats) else 0.02
         last = -1
         for _ in range(50):
             version, _ = self.host_version(http, t)
             if version == last:
                 break
             last = version
-            time.sleep(0.02)
+            time.sleep(quiet)
         t.version = last
 
     def legal_texts(self, http: httpx.Client, t: Target, rng: random.Random) -> None:
@@ -332,6 +336,8 @@ class Fuzzer:
 
     def one(self, http: httpx.Client, t: Target, rng: random.Random) -> None:
         route = rng.choice(self.routes)
+        if t.texts and rng.random() < 0.08:  # move the match on, to fuzz its later phases
+            route = self.submit
         path = route.path
         for name in ("match_id", "name", "season_id", "action"):
             if "{" + name + "}" in path:
@@ -406,8 +412,8 @@ class Fuzzer:
             if version != t.version or new:
                 with self.lock:
                     self.changed.append(f"{route} as {role} answered {code} but the match "
-                                        f"moved from v{t.version} to v{version}: {path[:80]} "
-                                        f"{(content or b'')[:200]!r}")
+                                        f"moved from v{t.version} to v{version} ({new}): "
+                                        f"{path[:80]} {(content or b'')[:200]!r}")
                 t.version = version
         elif code == 599:  # no answer: the request may or may not have been applied
             self.settle(http, t)
@@ -463,7 +469,7 @@ class Fuzzer:
             out[self.socket_session(url, rng)] += 1
             version, new = self.host_version(http, t)
             if version != t.version or new:
-                self.changed.append(f"socket as {role} moved the match to v{version}")
+                self.changed.append(f"socket as {role} moved the match to v{version} ({new})")
                 t.version = version
         http.close()
         return out

@@ -107,3 +107,19 @@ def test_a_season_player_named_with_a_control_character_is_refused(
     r = server.http.post(server.url + "/api/seasons", json={"cast": ["A\x00n", "Bo", "Cy"]})
     assert r.status_code == 422 and "SE-1" in r.json()["error"], r.text
     assert "Traceback" not in server.log()
+
+
+def test_notes_with_nan_or_infinity_are_refused_and_stay_readable(server: ServerProcess) -> None:
+    """Notes holding ``-Infinity`` were stored, then could not be sent back as JSON: that POST
+    and every later read of the notes answered 500. Refused with 400; the old notes stay."""
+    m = server.create("toy")
+    base = f"{server.url}/api/matches/{m['id']}"
+    seat = {"token": m["tokens"]["seats"][0]}
+    assert server.http.post(base + "/notes", params=seat, json={"notes": "kept"}).status_code == 200
+    for raw in [b'{"notes": {"x": [1, -Infinity]}}', b'{"notes": NaN}', b'{"notes": Infinity}']:
+        r = server.http.post(base + "/notes", params=seat, content=raw,
+                             headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "NaN" in r.json()["error"], r.text
+    r = server.http.get(base + "/notes", params=seat)
+    assert r.status_code == 200 and r.json()["notes"] == "kept", r.text
+    assert "Traceback" not in server.log()
