@@ -12,9 +12,10 @@ from the document's schema and then broken (wrong types, extra keys, NaN, Infini
 deep nesting, oversize, not JSON at all), and now and then a legal submission (the game's
 ``random_submission`` over the host's log) so matches move on and deeper states are fuzzed.
 
-After every rejected request (4xx) the worker's match must be unchanged: the host's
-``/events?since=V`` must still answer version V and no new entry. After an accepted one the
-worker waits for the match to settle (a seat the host handed to a bot acts at once).
+After every rejected request (4xx), and after every read (an accepted GET), the worker's match
+must be unchanged: the host's ``/events?since=V`` must still answer version V and no new
+entry. After an accepted change the worker waits for the match to settle (a seat the host
+handed to a bot acts at once) and takes its new version.
 
 Then ``--sockets`` WebSocket sessions connect with the same kinds of tokens and ``since`` and
 send random messages (ping, other JSON, junk text, binary frames, oversize text, a burst past
@@ -251,6 +252,7 @@ class Fuzzer:
         self.by_route: dict[str, Counter[int]] = {}
         self.server_errors: list[str] = []
         self.changed: list[str] = []
+        self.read_changed: list[str] = []
         self.sent = 0
         self.resets = 0
         self.moves = 0
@@ -407,13 +409,15 @@ class Fuzzer:
                 self.server_errors.append(
                     f"{route} as {role}: {code} {path[:80]} {params} {(content or b'')[:200]!r} "
                     f"-> {r.text[:200]}")
-        if 400 <= code < 500:
+        if 400 <= code < 500 or (code < 400 and route.method == "GET"):
+            # A refusal, and a read, leave the match as it was.
             version, new = self.host_version(http, t)
             if version != t.version or new:
                 with self.lock:
-                    self.changed.append(f"{route} as {role} answered {code} but the match "
-                                        f"moved from v{t.version} to v{version} ({new}): "
-                                        f"{path[:80]} {(content or b'')[:200]!r}")
+                    (self.changed if code >= 400 else self.read_changed).append(
+                        f"{route} as {role} answered {code} but the match moved from "
+                        f"v{t.version} to v{version} ({new}): {path[:80]} "
+                        f"{(content or b'')[:200]!r}")
                 t.version = version
         elif code == 599:  # no answer: the request may or may not have been applied
             self.settle(http, t)
@@ -557,6 +561,7 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
     print(f"requests {fuzz.sent} in {elapsed:.0f} s ({fuzz.sent / elapsed:.0f}/s), "
           f"answers {dict(sorted(classes.items()))}, 5xx {fives}, "
           f"tracebacks {tracebacks}, changed after a rejection {len(fuzz.changed)} "
+          f"(after a read {len(fuzz.read_changed)}) "
           f"(oversize bodies answered by a reset before the 413 was read: {fuzz.resets})")
     print(f"accepted requests that moved a match on: {fuzz.moves}")
     print(f"sockets {args.sockets} in {socket_s:.0f} s: "
@@ -565,7 +570,7 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
     if args.verbose:
         for name, counts in sorted(fuzz.by_route.items()):
             print(f"  {name}: {dict(sorted(counts.items()))}")
-    problems = fuzz.server_errors + fuzz.changed
+    problems = fuzz.server_errors + fuzz.changed + fuzz.read_changed
     for line in problems[:20]:
         print("   ", line)
     if problems:
@@ -573,7 +578,7 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
                                              errors="backslashreplace")
         print(f"all {len(problems)} problems: {folder / 'problems.txt'}")
     print(f"server log: {folder / 'server.log'}")
-    return 1 if fives or tracebacks or fuzz.changed or fuzz.server_errors else 0
+    return 1 if fives or tracebacks or problems else 0
 
 
 def main() -> int:
