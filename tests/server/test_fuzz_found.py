@@ -123,3 +123,19 @@ def test_notes_with_nan_or_infinity_are_refused_and_stay_readable(server: Server
     r = server.http.get(base + "/notes", params=seat)
     assert r.status_code == 200 and r.json()["notes"] == "kept", r.text
     assert "Traceback" not in server.log()
+
+
+def test_a_small_fuzz_run_finds_no_server_error_and_no_change_after_a_refusal() -> None:
+    """``bench/fuzz.py`` at a size that fits the suite: every route of the app and every
+    socket message type, every kind of token; 0 5xx, 0 tracebacks, 0 changes after a
+    rejected request or a read (the bench's own exit code says so)."""
+    import subprocess
+    import sys
+
+    from server.serverproc import ROOT
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "fuzz.py"), "--requests", "800",
+                           "--sockets", "30", "--workers", "2", "--seed", "7"],
+                          capture_output=True, text=True, timeout=600, cwd=str(ROOT))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert ", 5xx 0, tracebacks 0, changed after a rejection 0 (after a read 0)" in done.stdout
