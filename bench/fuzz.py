@@ -177,8 +177,15 @@ EXTRA_BODIES: dict[str, dict[str, Any]] = {
         "settings": {"type": "object"}, "step_seconds": {"type": "number"},
         "mm_config": {"type": "object"}}},
     "season_step": {"type": "object", "properties": {
-        "to": {"type": "string"}, "player": {"type": "string"}, "nominee": {"type": "string"},
-        "reason": {"type": "string"}, "game": {"type": "string"}}},
+        "to": {"enum": ["Ann", "Bob", "Cy", "Zed"]}, "dmo": {"enum": ["Ann", "Bob", "Cy"]},
+        "reason": {"type": "string"}}},
+    "season_host": {"type": "object", "properties": {
+        "result": {"type": "object"}, "players": {"type": "array"},
+        "reason": {"type": "string"}, "ec": {"enum": ["Ann", "Bob", "Cy"]},
+        "winner": {"enum": ["Ann", "Bob", "Cy"]}, "loser": {"enum": ["Ann", "Bob", "Cy"]},
+        "game": {"enum": ["lockmaker", "boxes", "paint", "feather", "x"]},
+        "player": {"enum": ["Ann", "Bob", "Cy"]}, "what": {"enum": ["tol", "garnets", "opal"]},
+        "amount": {"type": "integer"}}},
 }
 
 
@@ -221,8 +228,12 @@ def routes_of(spec: dict[str, Any]) -> list[Route]:
     for r in out:  # richer bodies than the document's for a few documented routes
         if r.path == "/api/matches" and r.method == "POST":
             r.body = EXTRA_BODIES["matches"]
-        if r.path.endswith("/host/{action}"):
+        if r.path == "/api/matches/{match_id}/host/{action}":
             r.body = EXTRA_BODIES["host"]
+        if r.path.endswith(("/gift", "/nominate")):
+            r.body = EXTRA_BODIES["season_step"]
+        if r.path == "/api/seasons/{season_id}/host/{action}":
+            r.body = EXTRA_BODIES["season_host"]
     return out
 
 
@@ -530,8 +541,8 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
         spec = server.http.get(server.url + "/api/openapi.json").json()
         routes = routes_of(spec)
         documented = sum(r.documented for r in routes)
-        print(f"routes: {documented} in the OpenAPI document, {len(routes) - documented} "
-              f"more in the app: {', '.join(repr(r) for r in routes if not r.documented)}")
+        print(f"operations: {documented} in the OpenAPI document, {len(routes) - documented} "
+              f"more routes in the app (pages): {', '.join(repr(r) for r in routes if not r.documented)}")
         fuzz = Fuzzer(server, routes, args.seed)
         fuzz.shared = fuzz.create(server.http, "toy", 1)
         r = server.http.post(server.url + "/api/seasons", json={

@@ -139,3 +139,22 @@ def test_a_small_fuzz_run_finds_no_server_error_and_no_change_after_a_refusal() 
                           capture_output=True, text=True, timeout=600, cwd=str(ROOT))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert ", 5xx 0, tracebacks 0, changed after a rejection 0 (after a read 0)" in done.stdout
+
+
+def test_every_api_route_of_the_app_is_in_the_openapi_document() -> None:
+    """The fuzzer (and any outside client) works from ``/api/openapi.json``: every JSON route
+    of the app is described there with its methods (the document itself aside)."""
+    from starlette.routing import Route
+
+    from arena.server.app import create_app
+    from arena.server.openapi import SPEC
+
+    missing = []
+    for route in create_app("sqlite://").routes:
+        if not isinstance(route, Route) or not route.path.startswith("/api/") \
+                or route.path == "/api/openapi.json":
+            continue
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            if method.lower() not in SPEC["paths"].get(route.path, {}):
+                missing.append(f"{method} {route.path}")
+    assert not missing, missing
