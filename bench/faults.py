@@ -271,9 +271,15 @@ def run(database: str, label: str, kills: int, seconds: float, seed: int,
         for th in threads:
             th.join(timeout=30)
         totals = {"finished": 0, "equal": 0, "lost": 0, "accepted": 0}
+        by_game: dict[str, list[int]] = {}
         for t in bench.tracked:
-            for k, v in bench.check(t, http).items():
+            checked = bench.check(t, http)
+            for k, v in checked.items():
                 totals[k] += v
+            row = by_game.setdefault(t.game.name, [0, 0, 0])
+            row[0] += 1
+            row[1] += checked["equal"]
+            row[2] += checked["accepted"]
         http.close()
         tracebacks = server.log().count("Traceback")
     finally:
@@ -281,7 +287,7 @@ def run(database: str, label: str, kills: int, seconds: float, seed: int,
         server.stop()
     return {"database": label, "kills": kills, "matches": len(bench.tracked), **totals,
             "refused": bench.refused, "restart_s": max(restarts, default=0.0),
-            "tracebacks": tracebacks, "errors": bench.errors,
+            "tracebacks": tracebacks, "errors": bench.errors, "by_game": by_game,
             "elapsed": time.monotonic() - started}
 
 
@@ -318,6 +324,8 @@ def _print(r: dict[str, Any]) -> None:
           f"results equal to the replay {r['equal']}/{r['finished']}, "
           f"tracebacks {r['tracebacks']}, longest restart {r['restart_s']:.1f} s, "
           f"{r['elapsed']:.0f} s", flush=True)
+    print("            by game (matches, equal to the replay, accepted): " + ", ".join(
+        f"{name} {m}/{e}/{a}" for name, (m, e, a) in sorted(r["by_game"].items())))
     for line in r["errors"][:10]:
         print("    ", line)
 

@@ -158,3 +158,14 @@ def test_every_api_route_of_the_app_is_in_the_openapi_document() -> None:
             if method.lower() not in SPEC["paths"].get(route.path, {}):
                 missing.append(f"{method} {route.path}")
     assert not missing, missing
+
+
+@pytest.mark.parametrize("value", [10**80, 10**400])
+def test_a_huge_whole_number_in_a_game_option_is_refused_with_g5(server: ServerProcess,
+                                                                 value: int) -> None:
+    """``"config": {"rounds": 10**80}`` reached ``math.isfinite``, which cannot turn so large
+    an int into a float (OverflowError, a 500). Refused like any option above the bound."""
+    r = server.http.post(server.url + "/api/matches",
+                         json={"game": "toy", "config": {"rounds": value}})
+    assert r.status_code == 422 and "G-5" in r.json()["error"], r.text
+    assert "Traceback" not in server.log()
