@@ -567,10 +567,11 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
         tracebacks = server.log().count("Traceback")
     finally:
         server.stop()
-    classes = Counter(f"{c // 100}xx" for c in fuzz.codes.elements())
-    fives = sum(n for c, n in fuzz.codes.items() if c >= 500)
+    classes = Counter(f"{c // 100}xx" for c in fuzz.codes.elements() if c != 599)
+    fives = sum(n for c, n in fuzz.codes.items() if 500 <= c < 599)
+    silent = fuzz.codes[599]  # no answer at all (the connection dropped)
     print(f"requests {fuzz.sent} in {elapsed:.0f} s ({fuzz.sent / elapsed:.0f}/s), "
-          f"answers {dict(sorted(classes.items()))}, 5xx {fives}, "
+          f"answers {dict(sorted(classes.items()))}, 5xx {fives}, no answer {silent}, "
           f"tracebacks {tracebacks}, changed after a rejection {len(fuzz.changed)} "
           f"(after a read {len(fuzz.read_changed)}) "
           f"(oversize bodies answered by a reset before the 413 was read: {fuzz.resets})")
