@@ -120,7 +120,7 @@ class Bench:
             self.errors.append(f"create {name}: {r.status_code} {r.text[:200]}")
             return None
         data = r.json()
-        stored = game.config_for_seats(config, [s["name"] for s in seats])
+        stored = game.config_for_seats(config, [str(s["name"]) for s in seats])
         t = Tracked(game, data["id"], data["tokens"]["host"],
                     data["tokens"]["seats"][0] if human else None, stored, settings)
         with self.lock:

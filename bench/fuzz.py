@@ -213,18 +213,16 @@ def routes_of(spec: dict[str, Any]) -> list[Route]:
                 "application/json", {}).get("schema")
             out.append(Route(method.upper(), path, True, op.get("parameters", []), body))
             seen.add((method.upper(), path))
-    for r in create_app("sqlite://").routes:
-        if not isinstance(r, StarRoute) or not r.methods:
+    for app_route in create_app("sqlite://").routes:
+        if not isinstance(app_route, StarRoute) or not app_route.methods:
             continue
-        for method in sorted(r.methods - {"HEAD"}):
-            if (method, r.path) in seen:
+        for method in sorted(app_route.methods - {"HEAD"}):
+            if (method, app_route.path) in seen:
                 continue
-            seen.add((method, r.path))
-            tail = r.path.rsplit("/", 1)[-1]
+            seen.add((method, app_route.path))
+            tail = app_route.path.rsplit("/", 1)[-1]
             body = EXTRA_BODIES.get(tail) if method == "POST" else None
-            if r.path.startswith("/api/seasons/{season_id}/"):
-                body = EXTRA_BODIES["season_step"]
-            out.append(Route(method, r.path, False, [], body))
+            out.append(Route(method, app_route.path, False, [], body))
     for r in out:  # richer bodies than the document's for a few documented routes
         if r.path == "/api/matches" and r.method == "POST":
             r.body = EXTRA_BODIES["matches"]
