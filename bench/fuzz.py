@@ -37,6 +37,7 @@ import json
 import logging
 import math
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -587,7 +588,7 @@ def run(database: str, args: argparse.Namespace, folder: Path) -> int:
         (folder / "problems.txt").write_text("\n".join(problems) + "\n", encoding="utf-8",
                                              errors="backslashreplace")
         print(f"all {len(problems)} problems: {folder / 'problems.txt'}")
-    print(f"server log: {folder / 'server.log'}")
+    print(f"server log: {folder / 'server.log'} (removed after a clean run unless --keep)")
     return 1 if fives or tracebacks or problems else 0
 
 
@@ -602,12 +603,18 @@ def main() -> int:
     ap.add_argument("--postgres", action="store_true",
                     help="run on a throwaway PostgreSQL cluster started here")
     ap.add_argument("--verbose", action="store_true", help="answers per route")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the server's log and database even when nothing was found")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="arena-fuzz-"))
     if args.postgres:
         with throwaway_postgres() as url:
-            return run(url, args, folder)
-    return run(args.database or f"sqlite:///{folder / 'fuzz.db'}", args, folder)
+            code = run(url, args, folder)
+    else:
+        code = run(args.database or f"sqlite:///{folder / 'fuzz.db'}", args, folder)
+    if code == 0 and not args.keep:
+        shutil.rmtree(folder, ignore_errors=True)  # a clean run leaves nothing behind
+    return code
 
 
 if __name__ == "__main__":
