@@ -326,7 +326,8 @@ def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> Gam
                 raise RuleError("G-5", f"setting {key!r} may not be negative")
             # Every duration and count is bounded: Infinity cannot be stored or shown, and a
             # huge count could keep the server resolving deadlines for minutes.
-            if not math.isfinite(value) or value > MAX_SETTING:
+            # (Compared first: a huge int cannot even be turned into a float by isfinite.)
+            if value > MAX_SETTING or not math.isfinite(value):
                 raise RuleError("G-5", f"setting {key!r} must be a finite number up to "
                                        f"{MAX_SETTING:,}")
         if isinstance(value, str) and len(value) > MAX_TEXT_SETTING:

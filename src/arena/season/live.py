@@ -153,6 +153,9 @@ def check_cast(raw: Any) -> tuple[tuple[str, ...], tuple[bool, ...]]:
         if len(name) > MAX_NAME:
             raise RuleError("SE-1", f"the name of player {i + 1} is longer than {MAX_NAME} "
                                     "characters")
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            # A NUL cannot even be stored in PostgreSQL text (the name keys the player's link).
+            raise RuleError("SE-1", f"the name of player {i + 1} holds a control character")
         names.append(name)
         bots.append(bool(entry.get("bot", False)))
     keys = {"".join(n.split()).lower() for n in names}

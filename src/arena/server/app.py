@@ -20,7 +20,7 @@ from arena.server import api, cluster, hosting, loopmon
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
-from arena.server.limits import BodyLimit, SocketCounts
+from arena.server.limits import BodyLimit, NoNulInUrl, SocketCounts
 from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
@@ -158,7 +158,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         routes.insert(0, Route("/api/debug/loop", _loop_route(monitor), methods=["GET", "POST"]))
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(BodyLimit)],
+        middleware=[Middleware(NoNulInUrl), Middleware(BodyLimit)],
         exception_handlers={
             ApiError: _api_error,
             RuleError: _rule_error,

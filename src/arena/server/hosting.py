@@ -206,7 +206,11 @@ async def notes(request: Request) -> JSONResponse:
         body = await read_json(request)
         if not isinstance(body, dict) or "notes" not in body:
             raise ApiError(400, "request", "send {\"notes\": ...}")
-        if len(json.dumps(body["notes"])) > MAX_NOTES:
+        try:  # stored as given and sent back as JSON, which has no NaN or Infinity
+            size = len(json.dumps(body["notes"], allow_nan=False))
+        except ValueError:
+            raise ApiError(400, "request", "notes are JSON: no NaN or Infinity") from None
+        if size > MAX_NOTES:
             raise ApiError(413, "request", f"notes are at most {MAX_NOTES} characters of JSON")
         store.save_notes(owner.record.id, access.seat, body["notes"], time.time())
     data, updated = store.notes(owner.record.id, access.seat)

@@ -49,6 +49,31 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
+class NoNulInUrl:
+    """Refuse a request or socket whose path or query holds a NUL byte (``%00``).
+
+    No token, id or name of the server contains one, and PostgreSQL cannot even compare a
+    text with one (every lookup raised, a 500); refusing it at the door answers 400 (a socket
+    is refused at its handshake) on every database alike."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and (
+                "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b"")):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": "a NUL byte in the address"})
+                return
+            body = json.dumps({"ok": False, "error": "request: the address holds a NUL byte"})
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": body.encode()})
+            return
+        await self.app(scope, receive, send)
+
+
 async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
     """The JSON body, read with a cap (a chunked body has no length to check up front)."""
     chunks: list[bytes] = []
@@ -67,11 +92,19 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
+        if b"\\u" in raw:
+            # JSON may escape a lone surrogate ("\\ud800"): it parses, but no answer, page
+            # or database can hold it as UTF-8. Refuse it here rather than fail later.
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "request", "the body has text that is not Unicode (a lone "
+                                       "surrogate escape)") from None
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "request", "the body is not valid JSON") from None
     except RecursionError:
         raise ApiError(400, "request", "the body is nested too deeply") from None
+    return value
 
 
 def _env_number(name: str, default: float) -> float:

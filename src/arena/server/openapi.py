@@ -10,6 +10,7 @@ from typing import Any
 _TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
           "description": "the secret token of a seat, the spectator or the host "
                          "(or send 'Authorization: Bearer <token>')"}
+_SEASON = {"name": "season_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _ERR = {"description": "refused; the body is {\"ok\": false, \"error\": \"<rule>: <message>\"}"}
 
@@ -86,6 +87,64 @@ SPEC: dict[str, Any] = {
             [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
                            "schema": {"enum": ["pause", "resume", "extend", "end", "mute",
                                                 "option"]}}],
+            {"type": "object"})},
+        "/api/matches/{match_id}/host/links": {"get": _op(
+            "host only: every human seat's link, the spectator's and the host's", [_ID, _TOKEN])},
+        "/api/matches/{match_id}/host/reissue": {"post": _op(
+            "host only: a new link for a human seat; the old one stops working", [_ID, _TOKEN],
+            {"type": "object", "properties": {"seat": {"type": "integer"}},
+             "required": ["seat"]})},
+        "/api/matches/{match_id}/host/seat": {"post": _op(
+            "host only: a bot takes a seat (true) or a person does (false, a new link)",
+            [_ID, _TOKEN],
+            {"type": "object", "properties": {"seat": {"type": "integer"},
+                                              "bot": {"type": "boolean"}},
+             "required": ["seat", "bot"]})},
+        "/api/matches/{match_id}/host/spectators": {"post": _op(
+            "host only: open or close the match to spectators", [_ID, _TOKEN],
+            {"type": "object", "properties": {"open": {"type": "boolean"}},
+             "required": ["open"]})},
+        "/api/matches/{match_id}/host/rematch": {"post": _op(
+            "host only, once the match is over: the same seats and options, a new seed",
+            [_ID, _TOKEN])},
+        "/api/matches/{match_id}/next": {"get": _op(
+            "this link's own link in the rematch", [_ID, _TOKEN])},
+        "/api/matches/{match_id}/notes": {
+            "get": _op("a seat's private notes (its own link only)", [_ID, _TOKEN]),
+            "post": _op("replace a seat's private notes (any JSON, no NaN or Infinity)",
+                        [_ID, _TOKEN], {"type": "object", "properties": {"notes": {}},
+                                        "required": ["notes"]})},
+        "/api/seasons": {
+            "get": _op("every season (public facts only)", []),
+            "post": _op("create a season from a cast of 3 or more named players (SE-1); "
+                        "answers its id and one link per player and for the host", [], {
+                            "type": "object",
+                            "properties": {
+                                "cast": {"type": "array", "items": {
+                                    "type": "object",
+                                    "properties": {"name": {"type": "string"},
+                                                   "bot": {"type": "boolean"}}}},
+                                "seed": {"type": "integer"},
+                                "settings": {"type": "object"},
+                                "step_seconds": {"type": "number"},
+                                "mm_config": {"type": "object"}},
+                            "required": ["cast"]})},
+        "/api/seasons/{season_id}": {"get": _op(
+            "the season as the link's holder may see it (public without a token)",
+            [_SEASON, {**_TOKEN, "required": False}])},
+        "/api/seasons/{season_id}/gift": {"post": _op(
+            "the solo winner gives the ToL to a player (SE-3)", [_SEASON, _TOKEN],
+            {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]})},
+        "/api/seasons/{season_id}/nominate": {"post": _op(
+            "the elimination candidate nominates the opponent (SE-3)", [_SEASON, _TOKEN],
+            {"type": "object", "properties": {"dmo": {"type": "string"}},
+             "required": ["dmo"]})},
+        "/api/seasons/{season_id}/host/{action}": {"post": _op(
+            "season host only: start a match, record a result, name the EC, adjust, end",
+            [_SEASON, _TOKEN, {"name": "action", "in": "path", "required": True,
+                               "schema": {"enum": ["start_main", "start_death",
+                                                   "record_main", "name_ec", "record_death",
+                                                   "decide", "adjust", "end"]}}],
             {"type": "object"})},
     },
 }

@@ -105,7 +105,8 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
                 await ws.close(code=1008, reason=f"too many messages: at most "
                                                  f"{WS_MESSAGES_PER_SECOND:g} a second")
                 break
-            with contextlib.suppress(ValueError):
+            # Nested brackets past the parser's depth raise RecursionError, not ValueError.
+            with contextlib.suppress(ValueError, RecursionError):
                 msg = json.loads(text)
                 if isinstance(msg, dict) and msg.get("type") == "ping":
                     with contextlib.suppress(asyncio.QueueFull):

@@ -1,0 +1,367 @@
+"""SIGKILL the server at random moments and lose nothing (issue 20 point 7).
+
+A real ``arena serve`` runs all-bot matches of the five games (instant bots, a small time
+scale, so each finishes in seconds; new ones start as old ones end) and, for each game and the
+toy game, a match whose seat 0 a scripted client plays like a person: it reads the host's log,
+rebuilds the match and submits ``Game.random_submission`` as final. Meanwhile the server is
+killed with SIGKILL at ``--kills`` random moments (seeded) within ``--seconds`` and started
+again on the same database. Then no new matches start, every match is played to its end, and:
+
+- every submission the server answered 200 must be in the stored log, at or before the
+  version the answer named (``lost`` counts those that are not);
+- every finished match's log must equal, entry for entry, an uninterrupted replay of its
+  inputs with its seed (``Match.replay``), and its result the replay's.
+
+    .venv/bin/python bench/faults.py [--kills 10] [--seconds 90] [--seed 1]
+        [--database postgresql://...] [--postgres]
+
+SQLite (a throwaway file) by default; ``--database`` runs on that database instead, and
+``--postgres`` also runs on a throwaway PostgreSQL cluster started here (initdb as the
+postgres user, as ``tests/server/conftest.py`` does; needs root and PostgreSQL installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import glob
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "src"))
+
+from arena.core.game import Game  # noqa: E402
+from arena.core.registry import all_games, register  # noqa: E402
+from arena.server.games import load_games  # noqa: E402
+from server.serverproc import ServerProcess, free_port  # noqa: E402
+from server.shadow import host_events, normalised, rebuild  # noqa: E402
+from toygame import TOY  # noqa: E402
+
+GAMES = ("lockmaker", "boxes", "paint", "feather", "lockedout")
+BOT_SCALE = 0.01
+HUMAN_SCALE = 0.02
+OPTIONS: dict[str, dict[str, Any]] = {
+    "lockmaker": {"rounds": 2},
+    "boxes": {"bouts": 2},
+    "paint": {},
+    # Clock-driven: 20 ticks of 10 s x the time scale, no practice, no study.
+    "feather": {"practice": False, "session_ticks": 20, "study": 0},
+    "lockedout": {},
+    "toy": {"rounds": 3},
+}
+SEATS = {"lockedout": 4}
+
+
+def _games() -> dict[str, Game[Any, Any]]:
+    load_games()
+    register(TOY)
+    local = all_games(include_extra=True)
+    return {name: local[name] for name in (*GAMES, "toy")}
+
+
+@dataclasses.dataclass
+class Tracked:
+    """One match this bench created, and what it needs to replay it."""
+
+    game: Game[Any, Any]
+    id: str
+    host: str
+    seat: str | None
+    config: dict[str, Any]
+    settings: dict[str, Any]
+    accepted: list[tuple[str, int]] = dataclasses.field(default_factory=list)
+    """(text, version) of every submission the server answered 200 for seat 0."""
+
+
+class Bench:
+    def __init__(self, server: ServerProcess, seed: int) -> None:
+        self.server = server
+        self.games = _games()
+        self.rng = random.Random(seed)
+        self.tracked: list[Tracked] = []
+        self.lock = threading.Lock()
+        self.creating = threading.Event()
+        self.creating.set()
+        self.stopping = threading.Event()
+        self.errors: list[str] = []
+        self.refused: int = 0
+
+    # ------------------------------------------------------------------ helpers
+    def _create(self, http: httpx.Client, name: str, human: bool, seed: int) -> Tracked | None:
+        game = self.games[name]
+        count = SEATS.get(name, game.seats)
+        seats = [{"name": f"P{i}", "bot": not (human and i == 0)} for i in range(count)]
+        fields = {f.name for f in dataclasses.fields(game.default_config())}
+        config = dict(OPTIONS[name])
+        if human and "reserve_periods" in fields and name != "feather":
+            config["reserve_periods"] = 200  # a human waiting through a kill keeps its seat
+        settings = {"time_scale": HUMAN_SCALE if human else BOT_SCALE, "bot_pace": "instant"}
+        body = {"game": name, "seats": seats, "settings": settings, "config": config,
+                "seed": seed}
+        try:
+            r = http.post(self.server.url + "/api/matches", json=body)
+        except httpx.HTTPError:
+            return None  # the server is down; an answer lost this way leaves an orphan
+        if r.status_code != 201:
+            self.errors.append(f"create {name}: {r.status_code} {r.text[:200]}")
+            return None
+        data = r.json()
+        stored = game.config_for_seats(config, [str(s["name"]) for s in seats])
+        t = Tracked(game, data["id"], data["tokens"]["host"],
+                    data["tokens"]["seats"][0] if human else None, stored, settings)
+        with self.lock:
+            self.tracked.append(t)
+        return t
+
+    def _status(self, http: httpx.Client, t: Tracked) -> str | None:
+        try:
+            r = http.get(f"{self.server.url}/api/matches/{t.id}")
+            return str(r.json()["status"]) if r.status_code == 200 else None
+        except (httpx.HTTPError, ValueError):
+            return None
+
+    # ------------------------------------------------------------------ players
+    def bots(self, name: str, seed: int) -> None:
+        """Keeps one all-bot match of ``name`` running while the bench creates matches."""
+        http = httpx.Client(timeout=30)
+        current: Tracked | None = None
+        while not self.stopping.is_set():
+            if current is None or self._status(http, current) == "finished":
+                current = None
+                if self.creating.is_set():
+                    current = self._create(http, name, human=False, seed=seed)
+                    seed += 1
+            time.sleep(0.1)
+        http.close()
+
+    def human(self, name: str, seed: int) -> None:
+        """Plays seat 0 of one match of ``name`` after another, like a person."""
+        http = httpx.Client(timeout=30)
+        rng = random.Random(seed)
+        current: Tracked | None = None
+        done_phase = -1
+        while not self.stopping.is_set():
+            try:
+                if current is None:
+                    if self.creating.is_set():
+                        current = self._create(http, name, human=True, seed=seed)
+                        seed += 1
+                        done_phase = -1
+                    if current is None:
+                        time.sleep(0.1)
+                    continue
+                over, done_phase = self._step(http, current, rng, done_phase)
+                if over:
+                    current = None
+            except (httpx.HTTPError, ValueError, KeyError):
+                pass  # the server is down or restarting
+            time.sleep(0.03)
+        http.close()
+
+    def _step(self, http: httpx.Client, t: Tracked, rng: random.Random,
+              done_phase: int) -> tuple[bool, int]:
+        base = self.server.url
+        assert t.seat is not None
+        view = http.get(f"{base}/api/matches/{t.id}/view", params={"token": t.seat}).json()
+        if view["result"] is not None:
+            return True, done_phase
+        phase = view["phase"]
+        if phase is None or 0 not in phase["waiting_for"] or phase["no"] == done_phase:
+            return False, done_phase
+        match = rebuild(t.game, t.config, t.settings, host_events(http, base, t.id, t.host))
+        if match.finished or 0 not in match.waiting_for():
+            return False, done_phase
+        text = t.game.random_submission(match.state, 0, rng)
+        if text is None:
+            return False, phase["no"]
+        r = http.post(f"{base}/api/matches/{t.id}/submit", params={"token": t.seat},
+                      json={"text": text, "final": True})
+        if r.status_code == 200:
+            t.accepted.append((text, int(r.json()["version"])))
+            return False, phase["no"]
+        if r.status_code >= 500:
+            self.errors.append(f"submit {t.game.name}: {r.status_code} {r.text[:200]}")
+        else:
+            self.refused += 1  # the phase moved on meanwhile (422), or a rate limit
+        return False, done_phase
+
+    # ------------------------------------------------------------------ checks
+    def check(self, t: Tracked, http: httpx.Client) -> dict[str, int]:
+        out = {"finished": 0, "equal": 0, "lost": 0, "accepted": len(t.accepted)}
+        log = host_events(http, self.server.url, t.id, t.host)
+        human = [(str(e.data["text"]), e.version) for e in log
+                 if e.kind == "submit" and e.data["seat"] == 0]
+        # Every 200 answer is in the log, in order, at or before the version it named; an
+        # answer lost in a kill may leave an extra entry that no answer names.
+        i = 0
+        for text, version in t.accepted:
+            while i < len(human) and not (human[i][0] == text and human[i][1] <= version):
+                i += 1
+            if i == len(human):
+                out["lost"] += 1
+                self.errors.append(f"{t.game.name} {t.id}: accepted {text!r} (v{version}) "
+                                   "is not in the log")
+            else:
+                i += 1
+        if not log or log[-1].kind != "match_ended":
+            return out
+        out["finished"] = 1
+        replayed = rebuild(t.game, t.config, t.settings, log)
+        ours, theirs = normalised(replayed.log), normalised(log)
+        final = http.get(f"{self.server.url}/api/matches/{t.id}/view",
+                         params={"token": t.host}).json()
+        if ours == theirs and replayed.result is not None \
+                and final["result"] == replayed.result.to_json():
+            out["equal"] = 1
+        else:
+            first = next((k for k, (a, b) in enumerate(zip(ours, theirs, strict=False))
+                          if a != b), min(len(ours), len(theirs)))
+            self.errors.append(f"{t.game.name} {t.id}: replay differs at entry {first}: "
+                               f"{ours[first:first + 1]} vs {theirs[first:first + 1]}")
+        return out
+
+
+def run(database: str, label: str, kills: int, seconds: float, seed: int,
+        settle: float, folder: Path) -> dict[str, Any]:
+    server = ServerProcess(database, folder / f"server-{label}.log").start()
+    bench = Bench(server, seed)
+    threads = [threading.Thread(target=bench.bots, args=(name, seed * 1000 + 100 * k),
+                                daemon=True) for k, name in enumerate(GAMES)]
+    threads += [threading.Thread(target=bench.human, args=(name, seed * 1000 + 100 * k + 50),
+                                 daemon=True) for k, name in enumerate((*GAMES, "toy"))]
+    rng = random.Random(seed)
+    moments = sorted(rng.uniform(1.0, seconds) for _ in range(kills))
+    restarts: list[float] = []
+    started = time.monotonic()
+    try:
+        for th in threads:
+            th.start()
+        for at in moments:
+            time.sleep(max(0.0, started + at - time.monotonic()))
+            server.kill()
+            time.sleep(rng.uniform(0.0, 0.5))  # deadlines may pass while it is down
+            t0 = time.monotonic()
+            server.start()
+            restarts.append(time.monotonic() - t0)
+        time.sleep(max(0.0, started + seconds - time.monotonic()))
+        bench.creating.clear()
+        http = httpx.Client(timeout=30)
+        deadline = time.monotonic() + settle
+        while time.monotonic() < deadline:
+            with bench.lock:
+                tracked = list(bench.tracked)
+            if all(bench._status(http, t) == "finished" for t in tracked):
+                break
+            time.sleep(0.5)
+        bench.stopping.set()
+        for th in threads:
+            th.join(timeout=30)
+        totals = {"finished": 0, "equal": 0, "lost": 0, "accepted": 0}
+        by_game: dict[str, list[int]] = {}
+        for t in bench.tracked:
+            checked = bench.check(t, http)
+            for k, v in checked.items():
+                totals[k] += v
+            row = by_game.setdefault(t.game.name, [0, 0, 0])
+            row[0] += 1
+            row[1] += checked["equal"]
+            row[2] += checked["accepted"]
+        http.close()
+        tracebacks = server.log().count("Traceback")
+    finally:
+        bench.stopping.set()
+        server.stop()
+    return {"database": label, "kills": kills, "matches": len(bench.tracked), **totals,
+            "refused": bench.refused, "restart_s": max(restarts, default=0.0),
+            "tracebacks": tracebacks, "errors": bench.errors, "by_game": by_game,
+            "elapsed": time.monotonic() - started}
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL cluster in a temporary folder (initdb as postgres, as the test suite)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found or os.geteuid() != 0 or shutil.which("runuser") is None:
+        raise SystemExit("--postgres needs PostgreSQL installed and root (to run initdb)")
+    bindir = Path(found[-1]).parent
+    folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+    shutil.chown(folder, "postgres", "postgres")
+    data, port = folder / "data", free_port()
+
+    def as_postgres(*cmd: str) -> None:
+        subprocess.run(["runuser", "-u", "postgres", "--", *cmd], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+
+    as_postgres(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                "--no-sync")
+    as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
+                "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _print(r: dict[str, Any]) -> None:
+    print(f"{r['database']:>10}: kills {r['kills']}, accepted submissions {r['accepted']}, "
+          f"lost {r['lost']}, matches {r['matches']}, finished {r['finished']}, "
+          f"results equal to the replay {r['equal']}/{r['finished']}, "
+          f"tracebacks {r['tracebacks']}, longest restart {r['restart_s']:.1f} s, "
+          f"{r['elapsed']:.0f} s", flush=True)
+    print("            by game (matches, equal to the replay, accepted): " + ", ".join(
+        f"{name} {m}/{e}/{a}" for name, (m, e, a) in sorted(r["by_game"].items())))
+    for line in r["errors"][:10]:
+        print("    ", line)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kills", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=90.0,
+                    help="how long matches start and kills happen, per database")
+    ap.add_argument("--settle", type=float, default=60.0,
+                    help="how long the running matches may take to finish afterwards")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--database", help="a database URL instead of a throwaway SQLite file")
+    ap.add_argument("--postgres", action="store_true",
+                    help="also run on a throwaway PostgreSQL cluster started here")
+    args = ap.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="arena-faults-"))
+    results = []
+    if args.database:
+        label = args.database.split(":", 1)[0].split("+", 1)[0]
+        results.append(run(args.database, label, args.kills, args.seconds, args.seed,
+                           args.settle, folder))
+    else:
+        results.append(run(f"sqlite:///{folder / 'faults.db'}", "sqlite", args.kills,
+                           args.seconds, args.seed, args.settle, folder))
+    _print(results[-1])
+    if args.postgres:
+        with throwaway_postgres() as url:
+            results.append(run(url, "postgresql", args.kills, args.seconds, args.seed,
+                               args.settle, folder))
+        _print(results[-1])
+    bad = any(r["lost"] or r["equal"] != r["finished"] or r["finished"] != r["matches"]
+              for r in results)
+    print(f"server logs in {folder}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
