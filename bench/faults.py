@@ -23,18 +23,12 @@ postgres user, as ``tests/server/conftest.py`` does; needs root and PostgreSQL i
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import glob
-import os
 import random
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +41,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from arena.core.game import Game  # noqa: E402
 from arena.core.registry import all_games, register  # noqa: E402
 from arena.server.games import load_games  # noqa: E402
-from server.serverproc import ServerProcess, free_port  # noqa: E402
+from server.pgcluster import NoPostgres, throwaway_postgres  # noqa: E402
+from server.serverproc import ServerProcess  # noqa: E402
 from server.shadow import host_events, normalised, rebuild  # noqa: E402
 from toygame import TOY  # noqa: E402
 
@@ -291,33 +286,6 @@ def run(database: str, label: str, kills: int, seconds: float, seed: int,
             "elapsed": time.monotonic() - started}
 
 
-@contextlib.contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """A PostgreSQL cluster in a temporary folder (initdb as postgres, as the test suite)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found or os.geteuid() != 0 or shutil.which("runuser") is None:
-        raise SystemExit("--postgres needs PostgreSQL installed and root (to run initdb)")
-    bindir = Path(found[-1]).parent
-    folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
-    shutil.chown(folder, "postgres", "postgres")
-    data, port = folder / "data", free_port()
-
-    def as_postgres(*cmd: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", *cmd], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-
-    as_postgres(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                "--no-sync")
-    as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
-                "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off",
-                "start")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def _print(r: dict[str, Any]) -> None:
     print(f"{r['database']:>10}: kills {r['kills']}, accepted submissions {r['accepted']}, "
           f"lost {r['lost']}, matches {r['matches']}, finished {r['finished']}, "
@@ -353,9 +321,12 @@ def main() -> int:
                            args.seconds, args.seed, args.settle, folder))
     _print(results[-1])
     if args.postgres:
-        with throwaway_postgres() as url:
-            results.append(run(url, "postgresql", args.kills, args.seconds, args.seed,
-                               args.settle, folder))
+        try:
+            with throwaway_postgres() as url:
+                results.append(run(url, "postgresql", args.kills, args.seconds, args.seed,
+                                   args.settle, folder))
+        except NoPostgres as exc:
+            raise SystemExit(f"--postgres: {exc}") from None
         _print(results[-1])
     bad = any(r["lost"] or r["equal"] != r["finished"] or r["finished"] != r["matches"]
               for r in results)

@@ -20,8 +20,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from arena.server.access import resolve, token_of
-from arena.server.errors import ApiError, Moved
-from arena.server.limits import BODY_SECONDS, MAX_BODY
+from arena.server.errors import Moved
+from arena.server.limits import read_body
 from arena.server.matches import LEASE_SECONDS, Matches
 from arena.server.owner import MatchOwner
 
@@ -50,21 +50,7 @@ async def close() -> None:
 async def _body(request: Request) -> bytes:
     """The body, read once with the server's cap and kept on the request, so the handler
     (through ``read_json``) or a forward can both use it."""
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async with asyncio.timeout(BODY_SECONDS):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > MAX_BODY:
-                    raise ApiError(413, "request", f"the body may be at most {MAX_BODY} bytes")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise ApiError(408, "request", f"the body did not arrive within {BODY_SECONDS:g} s"
-                       ) from None
-    raw = b"".join(chunks)
-    request._body = raw  # Starlette's cache: ``request.stream()`` yields it again
-    return raw
+    return await read_body(request)
 
 
 async def forward(request: Request, url: str, body: bytes, sender: str) -> Response:

@@ -74,8 +74,9 @@ class NoNulInUrl:
         await self.app(scope, receive, send)
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    """The JSON body, read with a cap (a chunked body has no length to check up front)."""
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The raw body, read with a cap and a time limit (a chunked body has no length to check
+    up front), and kept on the request so a later reader (a forward) gets it again."""
     chunks: list[bytes] = []
     size = 0
     try:
@@ -89,6 +90,13 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         raise ApiError(408, "request", f"the body did not arrive within {BODY_SECONDS:g} s"
                        ) from None
     raw = b"".join(chunks)
+    request._body = raw  # Starlette's cache: ``request.stream()`` yields it again
+    return raw
+
+
+async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
+    """The JSON body, read with a cap (see ``read_body``)."""
+    raw = await read_body(request, limit)
     if not raw.strip():
         return {}
     try:
