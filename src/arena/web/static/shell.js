@@ -318,8 +318,9 @@ function NotationDrawer() {
   // Closed by default where the board has controls; open for a game that has none.
   const [chosen, setOpen] = useState(null);
   const open = chosen == null ? !(impl && (impl.Board || impl.render)) : chosen;
-  if (!v || v.role !== "seat") return null;
-  const closed = !!v.result;
+  // Nothing is left to type once the match is over: the drawer goes with the controls.
+  if (!v || v.role !== "seat" || v.result) return null;
+  const closed = false;
   const text = S.notationDraft == null ? "" : S.notationDraft;
   const send = (final) => submit(S.notationDraft == null ? "" : S.notationDraft, final, "notation");
   const last = S.lastSent && S.lastSent.phase === phaseNo() ? S.lastSent.text : null;
