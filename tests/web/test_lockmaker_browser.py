@@ -163,7 +163,7 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     winner = page.get_by_test_id("winner").inner_text()
     assert winner == ("You win" if server["winner"] == 0 else f"{names[server['winner']]} wins")
     check_page(page, "result")
-    assert not page.get_by_test_id("notation").evaluate("(d) => d.open")
+    assert page.locator("[data-testid=notation][open]").count() == 0  # never opened
     page.screenshot(path=str(SHOTS / "result-390.png"), full_page=True)
 
     # A spectator sees both locks and the public move counts.
