@@ -36,7 +36,8 @@ def test_human_plays_toy_match_against_bot(page: Any, live_server: str, new_matc
     page.goto(m["links"]["seats"][0])
     page.get_by_test_id("role").filter(has_text="Seat 1").wait_for()
     page.get_by_test_id("phase-name").filter(has_text="Study").wait_for()
-    assert page.get_by_test_id("conn").inner_text() == "live"
+    # The first view comes over HTTP; the socket opens just after it.
+    page.locator("[data-testid=conn][data-state=live]").wait_for()
 
     # G-6: a bad submission is refused next to the control, naming the rule.
     page.get_by_test_id("notation-input").fill("go")
