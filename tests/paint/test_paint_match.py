@@ -142,6 +142,54 @@ def test_grids_are_private_until_the_end() -> None:
         assert fact not in str(match.view(1)) and fact in str(match.view(0))
 
 
+def test_grids_become_public_at_each_showing_only() -> None:
+    """Issue 16: spectators follow both grids. Each grid is made public as it stands at every
+    new showing (and after turn 24), for seats and spectators alike; the set being played stays
+    private (G-9), so the grid a seat is shoving now never reaches the other seat or a
+    spectator before the next showing."""
+    match, _ = new_match(seed=5)
+    both(match, (D1, D2))
+    player = GreedyPlayer()
+    seen_turns: list[int] = []
+    while not match.finished:
+        state: PaintState = match.state
+        spectator = match.view(SPECTATOR)["state"]
+        progress = spectator.get("progress")
+        if state.showing_no <= 1 and state.stage in (PICK, SHOVE):
+            assert progress is None
+        else:
+            assert progress is not None and [p["seat"] for p in progress] == [0, 1]
+            for p, b in zip(progress, state.boards, strict=True):
+                assert "".join(p["grid"]) == b.public and p["turn"] == b.public_turn
+                assert p["turn"] == 4 * (state.showing_no - 1) or state.stage == LAST
+            if state.stage == PICK:  # the showing has just made the grids public
+                assert [p["turn"] for p in progress] == [state.turn, state.turn]
+                assert all("".join(p["grid"]) == b.grid
+                           for p, b in zip(progress, state.boards, strict=True))
+            if not seen_turns or seen_turns[-1] != progress[0]["turn"]:
+                seen_turns.append(progress[0]["turn"])
+            assert match.view(0)["state"]["progress"] == progress  # the same for the seats
+        for seat in (0, 1):  # what is still private never reaches the other seat
+            for fact in GAME.private_facts(state, seat):
+                assert fact not in str(match.view(1 - seat)) and fact not in str(spectator)
+        texts = tuple(decide(player, state, s) or "" for s in (0, 1))
+        both(match, (texts[0], texts[1]))
+    assert seen_turns == [4, 8, 12, 16, 20, 24]
+    svg = GAME.render_svg(match.state, None)
+    assert svg is not None and "seat 2" in svg
+
+
+def test_spectator_picture_follows_the_public_grids() -> None:
+    state = replace(GAME.initial_state(GAME.default_config(), random.Random(0)), stage=SHOVE,
+                    turn=6, showing_no=2)
+    grid = "." + "R" * 5 + "." * 19
+    boards = tuple(replace(Board(), grid=grid, public=grid.replace(".", "G", 1)[:25],
+                           public_turn=4) for _ in range(2))
+    svg = GAME.render_svg(replace(state, boards=boards), None)
+    assert svg is not None and "seat 1 after turn 4" in svg and "seat 2 after turn 4" in svg
+    assert GAME.render_svg(replace(state, boards=(Board(), Board())), None) is None
+
+
 def test_reserve_then_forfeit_g3() -> None:
     match, clock = new_match()
     both(match, (D1, D2))

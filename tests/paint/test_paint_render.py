@@ -33,14 +33,17 @@ def test_chains_marked_with_lengths_and_loops_crossed() -> None:
 def test_views_render_own_grid_and_both_at_the_end() -> None:
     match = simulate(GAME, 2)
     state = match.state
-    # G-9: a spectator never gets the private grids; the host (or everyone, once the engine
-    # reveals the finished match) gets both.
-    assert GAME.render_svg(state, None) is None
+    # G-9: a spectator gets the grids only as made public after turn 24 (not the final A1);
+    # the host (or everyone, once the engine reveals the finished match) gets both as they are.
+    public = GAME.render_svg(state, None)
+    assert public is not None and "seat 1 after turn 24" in public
+    assert "chain-length" not in public
     both = GAME.host_svg(state)
     assert both is not None
     assert match.view(1)["svg"] == both  # revealed at the end by default
     kept = simulate(GAME, 2, settings=MatchSettings(reveal_at_end=False))
-    assert kept.view("spectator")["svg"] is None
+    hidden = kept.view("spectator")["svg"]
+    assert hidden is not None and "after turn 24" in hidden and hidden != kept.view("host")["svg"]
     ET.fromstring(both)
     assert both.count("chain-length") >= 2
     own = GAME.render_svg(state, 0)

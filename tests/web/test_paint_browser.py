@@ -4,8 +4,8 @@ At phone size a human seat designs its eight sets by tapping slots (a live PF-4 
 two identical sets before anything is sent), then plays all 31 decisions against an instant bot
 with the board alone: tapping an offered set twice (PF-5), tapping a row or column handle to
 preview the shove and again to confirm it (PF-2, PF-3), and choosing the last colour. The page
-passes the page checks at several moments, a spectator sees what the server gives it (the grids
-are private until the end, G-9) and then both grids, and the result equals the server's and
+passes the page checks at several moments, a spectator sees both grids as they stood at the last
+showing (the set being played stays private, G-9) and then both final grids, and the result equals the server's and
 that of the same moves sent as notation to a fresh match with the same seed."""
 
 from __future__ import annotations
@@ -135,6 +135,20 @@ def test_whole_match_on_the_board_at_phone_size(browser: Any, live_server: str,
                     spectator.goto(m["links"]["spectator"])
                     spectator.get_by_test_id("pf-spectator-note").wait_for()
                     assert spectator.get_by_test_id("pf-status").filter(has_text="Turn 12").count()
+                    # Both grids as they stood at the third showing (after turn 8), the same as
+                    # the host's record of them; the set being played stays private (G-9).
+                    seen = httpx.get(f"{live_server}/api/matches/{m['id']}/view",
+                                     params={"token": m["tokens"]["host"]}).json()
+                    for p in seen["state"]["progress"]:
+                        assert p["turn"] == 8
+                        board = spectator.get_by_test_id(f"pf-progress-grid-{p['seat']}")
+                        colours = board.locator("[data-cell]").evaluate_all(
+                            "cs => cs.map(c => c.dataset.colour).join('')")
+                        assert colours == "".join(p["grid"])
+                    assert spectator.get_by_test_id("pf-progress").filter(
+                        has_text="Robo’s grid after turn 8").count() == 1
+                    assert page.get_by_test_id("pf-opponent").filter(
+                        has_text="Robo’s grid after turn 8").count() == 1
                     check(spectator, "spectator mid-match", with_axe=True)
                     page.bring_to_front()  # a page in the background gets no animation frames
                 shove_on_board(page, turn)

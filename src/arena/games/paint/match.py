@@ -7,8 +7,12 @@ each followed by four ``shove`` decisions (one per container of the set), and fi
 ``last`` colour for A1. Every decision has 2 minutes and may use the reserve (ten 30-second
 periods); running out loses the match (G-3, handled by the engine).
 
-A seat's grid, the sets it designed and the sets it is shown are its private state (G-9): the
-other seat and spectators see only the turn and the stage until the match ends.
+A seat's grid, the sets it designed and the sets it is shown are its private state (G-9) while
+a set is being played. At every new showing (and after turn 24) both grids, as they stand then,
+become public: seats and spectators alike see them (``progress``), so a spectator can follow the
+match while the set being played stays sealed, and a seat gains nothing by opening the
+spectator link. The rules are silent on whether the opponent's grid is secret; this is the
+reading the project follows (noted for a ruling in the issue 16 note).
 
 Notation: ``GRBR,RGBB,...`` (design), ``pick 5`` (pick), ``B then 1`` / ``1`` / ``A``
 (shove), ``R`` (last colour).
@@ -66,7 +70,9 @@ class Board:
     Sets are referred to by 0-based index into ``sets`` (players see them numbered 1-8);
     ``first`` is the first showing (PF-5 keeps it out of the second), ``shown`` the showing
     open now, ``queue`` the containers of the picked set still to enter after the one on A1,
-    ``seen`` every set ever shown to this seat, ``decisions`` its accepted texts in order.
+    ``seen`` every set ever shown to this seat, ``decisions`` its accepted texts in order;
+    ``public`` the grid as it stood at the last showing (made public then, see the module
+    docstring; empty before the second showing) and ``public_turn`` the turn it stood after.
     """
 
     sets: tuple[str, ...] = ()
@@ -77,6 +83,11 @@ class Board:
     queue: str = ""
     seen: tuple[int, ...] = ()
     decisions: tuple[str, ...] = ()
+    public: str = ""
+    public_turn: int = 0
+
+    def publish(self, turn: int) -> Board:
+        return replace(self, public=self.grid, public_turn=turn)
 
     def show(self, shown: tuple[int, ...]) -> Board:
         return replace(self, shown=shown, seen=tuple(sorted(set(self.seen) | set(shown))))
@@ -248,6 +259,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
                                     frozenset({seat})))
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, str(action))))
         if state.turn >= TURNS:
+            boards = [b.publish(state.turn) for b in boards]
             return replace(state, stage=LAST, boards=tuple(boards)), events
         if boards[0].queue:
             placed = []
@@ -264,7 +276,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
         number = state.showing_no + 1
         shown_boards = []
         for seat in (0, 1):
-            b = boards[seat]
+            b = boards[seat].publish(state.turn)
             shown = showing(rng, number, b.used, b.first)
             shown_boards.append(b.show(shown))
             events.append(GameEvent("shown", self._shown_data(b.sets, shown, number),
@@ -329,16 +341,29 @@ class PaintGame(Game[PaintState, PaintConfig]):
         out["score"] = score_grid(b.grid).to_json()
         return out
 
-    def view(self, state: PaintState, viewer: int | None) -> JSON:
+    @staticmethod
+    def _progress(state: PaintState) -> list[JSON]:
+        """Both grids as made public at the last showing, with their scores (public state)."""
+        return [{"seat": s, "turn": b.public_turn, "grid": grid_rows(b.public),
+                 "score": score_grid(b.public).to_json()}
+                for s, b in enumerate(state.boards) if b.public]
+
+    def _public_view(self, state: PaintState) -> dict[str, JSON]:
         out: dict[str, JSON] = {"stage": state.stage, "turn": state.turn,
                                 "showing": state.showing_no, "turns": TURNS + 1}
+        progress = self._progress(state)
+        if progress and state.stage != OVER:
+            out["progress"] = progress
+        return out
+
+    def view(self, state: PaintState, viewer: int | None) -> JSON:
+        out = self._public_view(state)
         if viewer is not None and viewer in (0, 1):
             out["you"] = self._board_view(state, viewer)
         return out
 
     def host_view(self, state: PaintState) -> JSON:
-        out: dict[str, JSON] = {"stage": state.stage, "turn": state.turn,
-                                "showing": state.showing_no, "turns": TURNS + 1}
+        out = self._public_view(state)
         out["boards"] = [self._board_view(state, s) for s in (0, 1)]
         if state.designs:  # the sets each seat designed for the other (hidden from the seats)
             out["designs"] = [list(d) for d in state.designs]
@@ -346,8 +371,9 @@ class PaintGame(Game[PaintState, PaintConfig]):
 
     def private_facts(self, state: PaintState, seat: int) -> list[str]:
         facts = []
-        if state.stage != DESIGN:
-            facts.append(grid_text(seat, state.boards[seat].grid))
+        board = state.boards[seat]
+        if state.stage != DESIGN and board.grid != board.public:  # else public since the showing
+            facts.append(grid_text(seat, board.grid))
             facts.append(design_text(seat, state.designs[seat]))
         return facts
 

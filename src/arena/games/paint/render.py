@@ -131,9 +131,10 @@ def board(grid: str, *, chains: bool = False, title: str | None = None,
 
 
 def render_state(state: PaintState, viewer: int | None, *, reveal: bool = False) -> str | None:
-    """A seat's own grid; for a spectator (``None``) nothing, since the grids are private
-    (G-9); with ``reveal`` (the host, or everyone once the engine reveals a finished match)
-    both grids, chains marked once they are full."""
+    """A seat's own grid; for a spectator (``None``) both grids as made public at the last
+    showing (nothing before the second showing: the grids are private while a set is played,
+    G-9); with ``reveal`` (the host, or everyone once the engine reveals a finished match)
+    both grids as they are, chains marked once they are full."""
     from arena.games.paint.match import DESIGN, OVER
 
     if state.stage == DESIGN:
@@ -142,10 +143,14 @@ def render_state(state: PaintState, viewer: int | None, *, reveal: bool = False)
     if viewer in (0, 1):
         assert viewer is not None
         return board(state.boards[viewer].grid, chains=over, title=f"seat {viewer + 1}")
-    if not reveal:
+    if reveal:
+        one = board(state.boards[0].grid, chains=over, title="seat 1")
+        two = board(state.boards[1].grid, chains=over, title="seat 2")
+    elif all(b.public for b in state.boards):
+        one, two = (board(b.public, title=f"seat {s + 1} after turn {b.public_turn}")
+                    for s, b in enumerate(state.boards))
+    else:
         return None
-    one = board(state.boards[0].grid, chains=over, title="seat 1")
-    two = board(state.boards[1].grid, chains=over, title="seat 2")
     w = MARGIN + SIZE * CELL + 8
     h = MARGIN + SIZE * CELL + 48
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 16}" height="{h}" '

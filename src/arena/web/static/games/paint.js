@@ -425,6 +425,7 @@ function OwnBoard({ view, api, you, st }) {
     ${!shoving && !lastStage ? html`<h2 class="pf-sub">Your grid</h2><${Grid} grid=${grid} score=${sc} label="your grid" testid="pf-own-grid"/>` : ""}
     <${ScoreBox} sc=${sc}/>
     ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${p.set.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
+    <${OpponentProgress} st=${st} api=${api}/>
     ${you.designed ? html`<details class="pf-designed"><summary>The sets you designed for your opponent</summary>
       <p class="small">${String(you.designed).replace(/^seat \d+ designed /, "").split(",").map((s, i) => html`<span class="pf-taken">set ${i + 1} ${s.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
   </div>`;
@@ -458,9 +459,34 @@ function Board({ view, api }) {
   if (st.you) {
     return html`<div class="paint" data-testid="pf-root">${style}${status}<${OwnBoard} view=${view} api=${api} you=${st.you} st=${st}/></div>`;
   }
+  const progress = st.progress || [];
   return html`<div class="paint" data-testid="pf-root">${style}${status}
-    <p data-testid="pf-spectator-note">Each seat plays its own grid from the sets the other designed. The grids, the sets and the scores
-      are private while the match runs (<${RuleText} text="G-9"/>); both grids, with their chains and scores, appear here when it ends.</p></div>`;
+    <p data-testid="pf-spectator-note">Each seat plays its own grid from the sets the other designed. The set being played stays private
+      (<${RuleText} text="G-9"/>); at every new showing both grids are shown here as they stand then, and at the end with their chains and final scores.</p>
+    ${progress.length ? html`<div class="pf-boards" data-testid="pf-progress">${progress.map((p) => html`<${PublicBoard} key=${p.seat} p=${p} api=${api}/>`)}</div>`
+      : st.stage !== "design" ? html`<p class="muted" data-testid="pf-progress-none">The grids are first shown at the second showing, after turn 4.</p>` : ""}</div>`;
+}
+
+function PublicBoard({ p, api, compact }) {
+  const grid = (p.grid || []).join("");
+  const sc = p.score ? fromServerScore(p.score) : scoreGrid(grid);
+  const who = api.seatName(p.seat) + "’s grid after turn " + p.turn;
+  return html`<div class="pf-seat-board" data-testid=${"pf-progress-" + p.seat}>
+    ${compact ? "" : html`<h2 class="pf-sub">${who}</h2>`}
+    <${Grid} grid=${grid} score=${sc} label=${who} testid=${"pf-progress-grid-" + p.seat}/>
+    <${ScoreBox} sc=${sc} testid=${"pf-progress-score-" + p.seat} title=${"Score after turn " + p.turn}/>
+  </div>`;
+}
+
+function OpponentProgress({ st, api }) {
+  const other = (st.progress || []).find((p) => p.seat !== api.seat);
+  if (!other) return null;
+  const sc = other.score ? fromServerScore(other.score) : scoreGrid((other.grid || []).join(""));
+  return html`<details class="pf-designed" data-testid="pf-opponent">
+    <summary>${api.seatName(other.seat)}’s grid after turn ${other.turn}: score ${fmtNum(sc.score)}</summary>
+    <p class="muted small">Both grids are shown to everyone at each new showing; the set being played stays private (<${RuleText} text="G-9"/>).</p>
+    <${PublicBoard} p=${other} api=${api} compact=${true}/>
+  </details>`;
 }
 
 /* ------------------------------------------------------------------ the log and header */
