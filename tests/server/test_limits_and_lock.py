@@ -144,6 +144,20 @@ def test_a_socket_that_floods_messages_is_closed_with_a_reason(server: ServerPro
     ws.close()
 
 
+@pytest.mark.parametrize("size", [5 * 1024, 70 * 1024, 2 * 1024 * 1024])
+def test_an_oversized_message_is_closed_with_1009(server: ServerProcess, size: int) -> None:
+    """Over the message cap (4 KiB) the app closes with 1009; over the frame cap (64 KiB)
+    uvicorn's protocol does the same, with a close frame rather than a reset."""
+    m = server.create("toy")
+    ws = open_when_free(ws_url(server, m))
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.send("x" * size)
+        while True:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    ws.close()
+
+
 def test_a_body_that_trickles_is_cut_off_with_408(server: ServerProcess) -> None:
     """Issue 20 defect 7: a declared body that never finishes arriving is answered 408 after
     ``ARENA_BODY_SECONDS`` (1 s here), and the server keeps answering others meanwhile."""
