@@ -277,3 +277,45 @@ def test_a_stalled_owner_is_fenced_and_follows_the_new_one(postgres_database: st
         stack.close()
         a.stop()
         b.stop()
+
+
+def test_a_season_served_by_two_processes_writes_each_step_once(postgres_database: str,
+                                                                  tmp_path: Path) -> None:
+    """Both processes watch every running season (optimistic writes on the unique version):
+    each automatic step (a match's result, a bot's gift or vote, a passed deadline) is stored
+    once; when the process that created the season is killed, the other carries it on."""
+    from server.test_seasons_api import FAST, SHORT_MM, get, match_info, post, wait_stage
+
+    a = ServerProcess(postgres_database, tmp_path / "a.log").start()
+    b = ServerProcess(postgres_database, tmp_path / "b.log").start()
+    try:
+        created = a.http.post(a.url + "/api/seasons", json={
+            "cast": [{"name": n, "bot": True} for n in ("Ann", "Ben", "Cat")], "seed": 7,
+            "settings": FAST, "mm_config": SHORT_MM}).json()
+        sid, host = created["id"], created["tokens"]["host"]
+        post(b, sid, "host/start_main", host, {})  # B has not seen the season before
+        view = wait_stage(a, sid, host, ("main", "mm", "gift", "nominate"))
+        assert view["stage"] == "dm_pick"
+        assert get(b, sid, host)["ledger"] == view["ledger"]
+        started = post(a, sid, "host/start_death", host, {"game": "boxes",
+                                                          "config": {"bouts": 2}})
+        a.kill()  # B takes the Death Match over and finds the season within seconds
+        view = wait_stage(b, sid, host, ("dm",), timeout=120)
+        if view["stage"] == "dm_decide":
+            seats = match_info(b, started["match"])["names"]
+            post(b, sid, "host/decide", host, {"loser": seats[1], "reason": "coin"})
+        view = wait_stage(b, sid, host, ("dm", "dm_decide"))
+        assert view["stage"] == "dm_pick" and view["episodes"][0]["eliminated"]
+        a.start()
+        assert get(a, sid, host)["ledger"] == get(b, sid, host)["ledger"]
+        with psycopg.connect(postgres_database, autocommit=True) as conn:
+            rows = conn.execute("SELECT version, data FROM season_entries WHERE season_id = %s"
+                                " ORDER BY version", (sid,)).fetchall()
+        kinds = [json.loads(r[1])["kind"] for r in rows]
+        assert [r[0] for r in rows] == list(range(1, len(rows) + 1))
+        assert kinds.count("mm_start") == 1 and kinds.count("mm_result") == 1
+        assert kinds.count("dm_start") == 1 and kinds.count("dm_result") == 1
+        assert kinds.count("gift") <= 1 and kinds.count("nominate") == 1
+    finally:
+        a.stop()
+        b.stop()

@@ -4,7 +4,10 @@ winner and the EC answer their steps from their own season links, each step on i
 
 A season is its inputs: every accepted step is stored (append-only, with its version) before it
 is answered, and a restarted server replays the inputs with :class:`LiveSeason` to the very
-same season. A step's deadline that passed while the server was down resolves at its own moment
+same season. On a shared PostgreSQL (issue 20) every process may serve and watch a season:
+each reads the inputs other processes stored before it decides anything, and the unique
+version makes each write optimistic: the process that loses the race reads the winner's
+input and decides again, so two processes never disagree about a season. A step's deadline that passed while the server was down resolves at its own moment
 on the first look after the restart, the way a match's deadline does."""
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
 from arena.server.matches import Matches
-from arena.store import Store
+from arena.store import SeasonConflict, Store
 
 log = logging.getLogger("arena.server")
 
@@ -39,6 +42,9 @@ DAY = 86400.0
 SETTINGS = ("time_scale", "bot_pace", "early_close", "reveal_at_end")
 MM_OPTIONS = ("round_seconds", "vote_seconds", "max_rounds", "helper")
 WATCH_EVERY = 0.25
+DISCOVER_EVERY = 5.0
+"""On a shared database, how often a process looks for running seasons another one created
+(so a season's clocks and bots go on when the process that created it dies)."""
 
 
 def _token() -> str:
@@ -129,8 +135,14 @@ class Seasons:
                 await task
 
     async def _watch(self) -> None:
+        discovered = time.monotonic()
         while True:
             await asyncio.sleep(WATCH_EVERY)
+            if self.matches.cluster and time.monotonic() - discovered > DISCOVER_EVERY:
+                discovered = time.monotonic()
+                for season_id in self.store.running_seasons():
+                    with contextlib.suppress(RuleError, KeyError, ValueError, TypeError):
+                        await self.get(season_id)
             for owner in list(self.owners.values()):
                 if owner.season.stage == lv.OVER:
                     continue
@@ -186,21 +198,45 @@ class Seasons:
     # ------------------------------------------------------------------ changes
     def _apply(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
         """Apply one input and store it before anything is answered; a refused input (or a
-        failed write) leaves the season as the store has it."""
+        failed write) leaves the season as the store has it. :class:`SeasonConflict` means
+        another process stored this version first: the season has been brought up to the
+        store, and the caller decides again."""
         before = list(owner.season.inputs)
         try:
             owner.season.apply(item)
             status = "finished" if owner.season.stage == lv.OVER else "running"
             self.store.append_season_entry(owner.id, len(owner.season.inputs), item,
                                            owner.season.to_json(), status)
-        except Exception:
+        except Exception as exc:
             owner.season = LiveSeason.replay(owner.head, before)
+            if isinstance(exc, SeasonConflict):
+                self._catch_up(owner)
             raise
+
+    def _catch_up(self, owner: SeasonOwner) -> None:
+        """Apply the inputs other processes stored since this one last read (on SQLite there
+        is one process, so there are none to read)."""
+        if not self.matches.cluster:
+            return
+        newer = self.store.season_entries_after(owner.id, owner.version)
+        if not newer:
+            return
+        try:
+            for item in newer:
+                owner.season.apply(item)
+        except Exception:  # stored inputs were accepted once: replay them from the start
+            stored = self.store.get_season(owner.id)
+            if stored is not None:
+                owner.season = LiveSeason.replay(owner.head, stored[1])
 
     async def act(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
         async with owner.lock:
             self._settle(owner, time.time())
-            self._apply(owner, item)
+            try:
+                self._apply(owner, item)
+            except SeasonConflict:  # decided again on the newer season: accepted or refused
+                self._settle(owner, time.time())
+                self._apply(owner, item)
             self._settle(owner, time.time())
 
     async def sync(self, owner: SeasonOwner) -> None:
@@ -209,13 +245,16 @@ class Seasons:
 
     def _settle(self, owner: SeasonOwner, now: float) -> None:
         """Everything that happens by itself, in order, until nothing more does: a finished
-        match's result, a bot's choice, a step's passed deadline."""
+        match's result, a bot's choice, a step's passed deadline. Each is decided on the
+        season as stored, so two processes watching it write each step once."""
+        self._catch_up(owner)
         for _ in range(20):
             item = self._from_match(owner, now) or owner.season.bot_input(now) \
                 or owner.season.due(now)
             if item is None:
                 return
-            self._apply(owner, item)
+            with contextlib.suppress(SeasonConflict):  # the other process stored it first
+                self._apply(owner, item)
 
     def _from_match(self, owner: SeasonOwner, now: float) -> dict[str, Any] | None:
         season, ep = owner.season, owner.season.episode
@@ -267,8 +306,8 @@ class Seasons:
                            "garnets": [standings[n].garnets for n in players]},
             })
             match_id = created.owner.record.id
-            self._apply(owner, {"kind": "mm_start", "players": list(players), "match": match_id,
-                                "t": time.time()})
+            await self._start(owner, match_id, {"kind": "mm_start", "players": list(players),
+                                                "match": match_id, "t": time.time()})
             return match_id
 
     async def start_death(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
@@ -293,9 +332,20 @@ class Seasons:
                 "config": config,
             })
             match_id = created.owner.record.id
-            self._apply(owner, {"kind": "dm_start", "game": game, "match": match_id,
-                                "t": time.time()})
+            await self._start(owner, match_id, {"kind": "dm_start", "game": game,
+                                                "match": match_id, "t": time.time()})
             return match_id
+
+    async def _start(self, owner: SeasonOwner, match_id: str, item: dict[str, Any]) -> None:
+        """Record a match this process has just created as the episode's; if another process
+        changed the season meanwhile (the host pressed start on two of them), the match is
+        ended unplayed and the host is told to look again."""
+        try:
+            self._apply(owner, item)
+        except (SeasonConflict, RuleError):
+            await self.end_match(match_id, "the season moved on before this match started")
+            raise ApiError(409, "season", "the season changed meanwhile (another request was "
+                                          "first); reload the season page") from None
 
     async def end_match(self, match_id: str, reason: str) -> None:
         """End a match of the season that the host replaced by a result recorded by hand."""

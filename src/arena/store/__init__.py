@@ -9,10 +9,11 @@ from arena.store.store import (
     Lease,
     LeaseLost,
     MatchRecord,
+    SeasonConflict,
     Store,
     StoredEvent,
     TokenRecord,
     default_database_url,
 )
 
-__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "Store", "StoredEvent", "TokenRecord", "default_database_url"]
+__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "SeasonConflict", "Store", "StoredEvent", "TokenRecord", "default_database_url"]

@@ -17,6 +17,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.core.match import Event
@@ -44,6 +45,11 @@ agree on when a lease lapsed."""
 class LeaseLost(Exception):
     """An append fenced by a lease that another process has taken over since: nothing was
     written, and the process no longer owns the match."""
+
+
+class SeasonConflict(Exception):
+    """A season input whose version another process stored first: nothing was written; the
+    writer reads the newer inputs and decides again."""
 
 
 @dataclass(frozen=True)
@@ -419,13 +425,30 @@ class Store:
 
     def append_season_entry(self, season_id: str, version: int, data: dict[str, Any],
                             record: dict[str, Any], status: str) -> None:
-        """One more input (a stored version fails loudly) and the new snapshot, together."""
-        with self.session() as s, s.begin():
-            t = float(data.get("t", 0.0))
-            s.add(SeasonEntryRow(season_id=season_id, version=version, data=json.dumps(data),
-                                 t=t))
-            s.execute(update(SeasonRow).where(SeasonRow.id == season_id).values(
-                record=json.dumps(record), status=status, updated=t))
+        """One more input and the new snapshot, together. The unique version makes this an
+        optimistic write: when another process (on a shared PostgreSQL) stored that version
+        first, nothing is written and :class:`SeasonConflict` says so."""
+        try:
+            with self.session() as s, s.begin():
+                t = float(data.get("t", 0.0))
+                s.add(SeasonEntryRow(season_id=season_id, version=version,
+                                     data=json.dumps(data), t=t))
+                s.execute(update(SeasonRow).where(SeasonRow.id == season_id).values(
+                    record=json.dumps(record), status=status, updated=t))
+        except IntegrityError as exc:
+            if self.season_entries_after(season_id, version - 1):
+                raise SeasonConflict(f"season {season_id} version {version}") from exc
+            raise
+
+    def season_entries_after(self, season_id: str, version: int) -> list[dict[str, Any]]:
+        """The season's inputs stored after ``version``, in order (what another process
+        added since this one last read)."""
+        with self.session() as s:
+            rows = s.scalars(select(SeasonEntryRow.data)
+                             .where(SeasonEntryRow.season_id == season_id,
+                                    SeasonEntryRow.version > version)
+                             .order_by(SeasonEntryRow.version))
+            return [json.loads(r) for r in rows]
 
     def list_seasons(self, limit: int = 100) -> list[tuple[str, str, dict[str, Any]]]:
         """``(id, status, record)`` of the newest seasons."""
