@@ -1,5 +1,6 @@
 """Issue 19 in the browser: a host creates a season of six (five bots) from the lobby, starts
-the first episode's Main Match (Ann's seat link leads to her Locked Out! seat), the vote
+the first episode's Main Match (Ann's seat link leads to her Locked Out! seat, where she plans
+an attempt on the board), the vote
 happens in the match and the nomination appears on the EC's own season page (or is made by
 the bot at once), the Death Match starts with the EC in seat 1 and the DMO in seat 2, and the
 season page shows the elimination and the ledger with its causes."""
@@ -50,8 +51,8 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
     host.get_by_test_id("season-time-scale").fill("0.01")
     host.get_by_test_id("season-bot-pace").select_option("instant")
     host.get_by_test_id("season-seed").fill("5")
-    host.get_by_test_id("season-round-seconds").fill("60")
-    host.get_by_test_id("season-max-rounds").fill("6")
+    host.get_by_test_id("season-round-seconds").fill("500")  # 5 s at time scale 0.01
+    host.get_by_test_id("season-max-rounds").fill("3")
     host.get_by_test_id("season-step-hours").fill("10")
     host.get_by_test_id("season-create").click()
     host.get_by_test_id("season-created").wait_for()
@@ -76,9 +77,31 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
     ann.get_by_test_id("se-ep1-mm-yours").click()
     ann.get_by_test_id("game-root").wait_for()
     assert ann.get_by_test_id("game-title").inner_text().lower().startswith("locked out")
-    # Her seat offers the round's plan on the board (rounds last 0.6 s here, so the test does
-    # not race them with a move of its own).
+    # She plays the Main Match from her seat: a Solo attempt on the board, in the first round
+    # that leaves her time for it (rounds last 5 s here; plans are never final, so each round
+    # runs to its deadline).
     ann.get_by_test_id("lo-board").wait_for()
+    mm_url = ann.url
+    mm_id = mm_url.split("/m/", 1)[1].split("?", 1)[0]
+    planned = ""
+    for _ in range(3):
+        ann.get_by_test_id("phase-name").filter(has_text="Round").wait_for()
+        phase = ann.get_by_test_id("phase-name").inner_text()
+        ann.locator(".lo-safe.closed").first.click()
+        ann.get_by_test_id("lo-solo-here").click()
+        ann.get_by_test_id("lo-solo-left-1").click()
+        ann.get_by_test_id("lo-solo-right-2").click()
+        ann.get_by_test_id("lo-submit").click()
+        ann.wait_for_function(
+            "() => !!document.querySelector('[data-testid=lo-msg-ok], [data-testid=lo-msg]')"
+            " || !!document.querySelector('[data-testid=result]')")
+        if ann.get_by_test_id("lo-msg-ok").count():
+            planned = phase
+            break
+        ann.wait_for_function("p => { const h = document.querySelector("
+                              "'[data-testid=phase-name]'); return !h || h.textContent !== p; }",
+                              arg=phase)
+    assert planned, "no round left Ann the time to plan"
     ann.goto(ann_url)
 
     # The match (and its vote, LO-9) runs out; the season reads its result.
@@ -90,6 +113,13 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
         time.sleep(0.3)
     assert data["stage"] in ("nominate", "dm_pick"), data["stage"]
     ec = data["episodes"][0]["ec"]
+    # Ann's attempt is in the Main Match's record, as her own submission.
+    mm = httpx.get(f"{live_server}/api/matches/{mm_id}", timeout=30).json()
+    ann_seat = mm["names"].index("Ann")
+    log = httpx.get(f"{live_server}/api/matches/{mm_id}/events",
+                    params={"token": mm_url.split("?token=")[1]}, timeout=30).json()["events"]
+    mine = [e for e in log if e["kind"] == "submit" and e["data"]["seat"] == ann_seat]
+    assert mine and "solo" in str(mine[0]["data"]["text"]).lower(), mine
     if data["stage"] == "nominate":
         # The nomination appears on the EC's page only; the host sees whom it waits for.
         assert data["actor"] == ec == "Ann"
