@@ -328,7 +328,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.matches.split(",")):
             with database(args.database, tmp, n) as url:
-                server = ServerProcess(url, Path(tmp) / f"server{n}.log").start()
+                # One client address holds every socket: lift the per-address cap (4429).
+                server = ServerProcess(url, Path(tmp) / f"server{n}.log",
+                                       env={"ARENA_WS_PER_ADDRESS": "1000000"}).start()
                 try:
                     r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle,
                                       args.setup))
