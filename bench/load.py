@@ -25,17 +25,21 @@ the lateness is an upper bound for the server's.
 Also printed, over the same window: the latency of ``GET /api/matches`` and ``GET /`` (one
 request after another, ~8 a second, each timed from the client), the server's CPU (user +
 system time from /proc/<pid>/stat over the window; 100 % = one core) and its resident memory
-at the end (/proc/<pid>/statm), the server's longest event-loop stall with its p99 (the
-heartbeat of ``/api/debug/loop``), and the ticks received against the ticks expected (a
+at the end (/proc/<pid>/statm), the same for the processes under the server (the bot
+workers and their forkserver, src/arena/server/thinkers.py: their count, CPU over the
+window, summed RSS, which counts the pages they share once per process, and summed PSS,
+which shares those pages out; peaks over the window), the server's
+longest event-loop stall with its p99 (the heartbeat of ``/api/debug/loop``), and the ticks received against the ticks expected (a
 socket the server dropped for being slow shows as missing ticks and in ``closed``).
 
 ``--idle`` seats two humans who never submit instead of the bots: the ticks still resolve at
 their deadlines and reach every spectator, so the difference between the two runs is what the
-bots' thinking costs (the Feather bot's search runs in the default thread pool, where it holds
-the GIL against the event loop).
+bots' thinking costs (the bots' search runs in worker processes; with ``ARENA_BOT_WORKERS=0``
+in the environment it runs in the server's default thread pool, where it holds the GIL
+against the event loop).
 
     .venv/bin/python bench/load.py [--matches 10,100,300] [--seconds 30] [--spectators 6]
-        [--database postgresql://user@host:port/db]
+        [--setup 60] [--database postgresql://user@host:port/db]
 """
 
 from __future__ import annotations
@@ -93,6 +97,52 @@ def rss_mb(pid: int) -> float:
         return int(f.read().split()[1]) * PAGE / 2**20
 
 
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid``: the bot workers are children of the forkserver, itself a
+    child of the server (src/arena/server/thinkers.py)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            for task in os.listdir(f"/proc/{parent}/task"):
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    kids = [int(x) for x in f.read().split()]
+                found.extend(kids)
+                todo.extend(kids)
+        except OSError:  # it ended meanwhile
+            continue
+    return found
+
+
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds so far of each process under ``pid`` (still running)."""
+    out: dict[int, float] = {}
+    for child in descendants(pid):
+        try:
+            out[child] = cpu_seconds(child)
+        except OSError:
+            continue
+    return out
+
+
+def children_memory_mb(pid: int) -> tuple[float, float]:
+    """The summed RSS and PSS of the processes under ``pid``. RSS counts the pages the workers
+    share with the forkserver they were forked from once per process; PSS shares them out."""
+    rss = pss = 0.0
+    for child in descendants(pid):
+        try:
+            rss += rss_mb(child)
+            with open(f"/proc/{child}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1]) / 1024
+                        break
+        except OSError:
+            continue
+    return rss, pss
+
+
 @dataclass
 class Figures:
     window: tuple[float, float] = (0.0, 0.0)
@@ -144,7 +194,7 @@ async def lobby(http: httpx.AsyncClient, figures: Figures) -> None:
 
 
 async def run(server: ServerProcess, matches: int, spectators: int, seconds: float,
-              idle: bool = False) -> dict[str, Any]:
+              idle: bool = False, setup_cap: float = SETUP_CAP) -> dict[str, Any]:
     # Long enough that no match ends inside the run (a session has at most 600 ticks).
     body = {"game": "feather", "seed": 1,
             "seats": [{"name": "Ann", "bot": not idle}, {"name": "Bob", "bot": not idle}],
@@ -173,7 +223,7 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
 
         t0 = time.perf_counter()
         tasks = [asyncio.create_task(create(i)) for i in range(matches)]
-        _, late = await asyncio.wait(tasks, timeout=SETUP_CAP)
+        _, late = await asyncio.wait(tasks, timeout=setup_cap)
         for task in late:  # a saturated server: measure the matches it took on so far
             task.cancel()
         await asyncio.gather(*late, return_exceptions=True)
@@ -189,11 +239,16 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
         pid = server.proc.pid
         await http.post("/api/debug/loop")  # a new stall window starts now
         cpu0, client0, wall0 = cpu_seconds(pid), time.process_time(), time.perf_counter()
-        rss_peak = 0.0
+        kids0 = children_cpu(pid)
+        rss_peak = kids_rss_peak = kids_pss_peak = 0.0
         while time.time() < figures.window[1]:
             rss_peak = max(rss_peak, rss_mb(pid))
+            kids_rss, kids_pss = children_memory_mb(pid)
+            kids_rss_peak, kids_pss_peak = max(kids_rss_peak, kids_rss), max(kids_pss_peak,
+                                                                             kids_pss)
             await asyncio.sleep(1.0)
         cpu1, client1, wall1 = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        kids1 = children_cpu(pid)
         loop = (await http.get("/api/debug/loop")).json()
         await lobby_task
         await beat
@@ -210,6 +265,9 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
         "late_max": max(figures.lateness, default=0.0),
         "lobby": {p: (pct(v, 0.5), pct(v, 0.99), len(v)) for p, v in figures.lobby.items()},
         "cpu": 100 * (cpu1 - cpu0) / wall, "rss": max(rss_peak, rss_mb(pid)),
+        "kids": len(kids1),
+        "kids_cpu": 100 * sum(t - kids0.get(p, 0.0) for p, t in kids1.items()) / wall,
+        "kids_rss": kids_rss_peak, "kids_pss": kids_pss_peak,
         "client_cpu": 100 * (client1 - client0) / wall,
         "client_lag_max": max(figures.client_lag, default=0.0),
         "stall_max": loop["max_stall"], "stall_p99": loop["p99_stall"],
@@ -250,6 +308,9 @@ def main() -> int:
     parser.add_argument("--idle", action="store_true",
                         help="human seats that never submit (ticks still run at their "
                              "deadlines): the server's own cost without the bots' search")
+    parser.add_argument("--setup", type=float, default=SETUP_CAP,
+                        help="seconds for creating the matches and opening their sockets "
+                             f"(default {SETUP_CAP:g})")
     args = parser.parse_args()
     os.environ["ARENA_LOOP_MONITOR"] = "1"
     kind = "PostgreSQL" if args.database else "SQLite"
@@ -260,24 +321,30 @@ def main() -> int:
           f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     header = (f"{'matches':>7} {'sockets':>7} {'ticks got/expected':>18} {'closed':>6} "
               f"{'tick lateness':>17} {'GET /api/matches':>16} {'GET /':>11} "
-              f"{'srv CPU%':>8} {'RSS MB':>6} {'loop stall max/p99':>18} "
+              f"{'srv CPU%':>8} {'RSS MB':>6} {'children: CPU%/RSS/PSS MB':>26} "
+              f"{'loop stall max/p99':>18} "
               f"{'client CPU%':>11} {'client lag':>10}")
     rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.matches.split(",")):
             with database(args.database, tmp, n) as url:
-                server = ServerProcess(url, Path(tmp) / f"server{n}.log").start()
+                # One client address holds every socket: lift the per-address cap (4429).
+                server = ServerProcess(url, Path(tmp) / f"server{n}.log",
+                                       env={"ARENA_WS_PER_ADDRESS": "1000000"}).start()
                 try:
-                    r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle))
+                    r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle,
+                                      args.setup))
                 finally:
                     server.stop()
             lm, lr = r["lobby"]["/api/matches"], r["lobby"]["/"]
+            children = f"{r['kids']}: {r['kids_cpu']:.0f}/{r['kids_rss']:.0f}/{r['kids_pss']:.0f}"
             rows.append(
                 f"{r['matches']:>7} {r['sockets']:>7} {r['ticks']:>9,}/{r['expected']:<8,} "
                 f"{r['closed']:>6} "
                 f"{ms(r['late_p50']) + '/' + ms(r['late_p99']) + '/' + ms(r['late_max']):>17} "
                 f"{ms(lm[0]) + '/' + ms(lm[1]):>16} {ms(lr[0]) + '/' + ms(lr[1]):>11} "
                 f"{r['cpu']:>8.0f} {r['rss']:>6.0f} "
+                f"{children:>26} "
                 f"{ms(r['stall_max']) + '/' + ms(r['stall_p99']):>18} "
                 f"{r['client_cpu']:>11.0f} {ms(r['client_lag_max']):>10}")
             print(f"  N={n}: {r['matches']} matches created and {r['sockets']} sockets open in "

@@ -76,8 +76,13 @@ def bot_apply(match: Match, moves: list[BotMove], tracker: BotTracker) -> list[t
         if move.text is None:
             continue
         try:
-            match.submit(move.seat, move.text, final=True, bot=True)
+            # Sent as an answer to its own phase: if that phase's deadline passed while the bot
+            # thought (and nothing has resolved it yet), the submission resolves it and is
+            # refused as late, instead of being read as an answer to the next phase.
+            match.submit(move.seat, move.text, final=True, bot=True, phase=move.phase_no)
         except RuleError as exc:
+            if match.finished or match.phase_no != move.phase_no:
+                continue  # stale: its seat thinks again in the new phase
             raise BotError(
                 f"{match.game.name} bot in seat {move.seat + 1} submitted {move.text!r} in phase "
                 f"{move.phase_no} and it was rejected: {exc}"

@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError
-from arena.server import api, cluster, hosting, loopmon
+from arena.server import api, cluster, hosting, loopmon, thinkers
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
 from arena.server.games import load_games
@@ -94,6 +94,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         if monitor is not None:
             monitor.start()
         own = store is None
+        thinkers.THINKERS.hold()
         s = store if store is not None else Store(database_url)
         app.state.store = s
         app.state.matches = Matches(s, process_url)
@@ -107,6 +108,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             await app.state.seasons.stop()
             await app.state.matches.shutdown()
             await cluster.close()
+            await thinkers.THINKERS.release()
             if own:
                 s.close()
             if monitor is not None:

@@ -21,8 +21,9 @@ from typing import Any, TypeVar
 
 from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
-from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bot_think, bots_to_think
+from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
+from arena.server import thinkers
 from arena.server.errors import ApiError, Moved
 from arena.store import LeaseLost, MatchRecord, Store
 
@@ -368,10 +369,10 @@ class MatchOwner:
         if not seats:
             return
         # Bots think on a frozen state outside the lock, so humans' commands (and reads) go on
-        # meanwhile; a decision for a phase that has ended by then is dropped (bot_apply).
-        loop = asyncio.get_running_loop()
-        moves = await loop.run_in_executor(
-            None, bot_think, self.match.game, self.match.seed, frozen[0], frozen[1], seats
+        # meanwhile; a decision for a phase that has ended by then is dropped (bot_apply). The
+        # search runs in a worker process, off the event loop's GIL (thinkers).
+        moves = await thinkers.think(
+            self.match.game, self.match.seed, frozen[0], frozen[1], seats
         )
         async with self.lock:
             if self.mirror:

@@ -1,0 +1,179 @@
+"""Bots think in worker processes (issue 20), so their search never holds the event loop.
+
+A bot's search is pure Python: run in a thread, it holds the GIL against the event loop that
+runs every match's clock, store writes and sockets (at 100 Feather matches with bots, tick
+lateness p50 was 617 ms against 42 ms with idle seats, ``bench/README.md``). Here it runs in a
+:class:`~concurrent.futures.ProcessPoolExecutor` shared by every match of the process: the
+owner sends :func:`~arena.core.driver.bot_think`'s arguments (the game, the seed, the frozen
+state, the phase number, the seats; all of them pickle, ``tests/server/test_thinkers.py``)
+and gets the moves back. ``bot_think`` is pure and draws its chance from the seed, so a worker
+decides exactly what the server's own process would (G-7, G-11).
+
+The pool is made on the first decision and kept for the life of the process (its workers
+start once, not per match); the app holds it while it runs and the last app to stop shuts it
+down. Workers come from a *forkserver* (``spawn`` where there is none), never from ``fork``:
+the server has threads, and a forked copy of a lock some thread held would never be released.
+The forkserver imports the games once, so each worker starts in milliseconds.
+
+``ARENA_BOT_WORKERS`` sets the number of workers; ``0`` thinks in the event loop's default
+thread pool, as before this module. If a worker dies (the pool is then broken), the decision
+is made in a thread instead, logged, and the next decision gets a new pool: a match never
+waits on a dead worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+from collections.abc import Collection
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from arena.core.driver import BotMove, bot_think
+from arena.core.game import Game
+
+log = logging.getLogger("arena.server")
+
+ENV = "ARENA_BOT_WORKERS"
+
+
+def configured_workers() -> int:
+    """Workers from ``ARENA_BOT_WORKERS``; by default one fewer than the cores, but at least
+    two, so one long search (a Lockmaker bot may think two seconds) does not hold up every
+    other match's bots."""
+    raw = os.environ.get(ENV, "").strip()
+    if not raw:
+        return max(2, (os.cpu_count() or 2) - 1)
+    try:
+        workers = int(raw)
+    except ValueError:
+        raise ValueError(f"{ENV} must be a whole number of worker processes (0 thinks in a "
+                         f"thread), not {raw!r}") from None
+    if workers < 0:
+        raise ValueError(f"{ENV} must be 0 or more, not {workers}")
+    return workers
+
+
+def _start_worker() -> None:
+    """A worker leaves Ctrl-C to the server, which stops it (no traceback per worker), and
+    exits when the server does, even when the server was killed and shut nothing down: the
+    pool's workers would otherwise wait for work forever, holding the forkserver too."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
+                         name="exit with the server").start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # ready once the server's end is closed
+    os._exit(0)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    # Only heeded before the forkserver starts: the games (the registered extra games too)
+    # are imported there once, and every worker is a fork of that process.
+    from arena.core.registry import all_games
+
+    modules = sorted({type(g).__module__ for g in all_games(include_extra=True).values()})
+    ctx.set_forkserver_preload(["arena.core.driver", *modules])
+    return ctx
+
+
+class Thinkers:
+    """The process's pool of bot workers, made on first use (None: think in a thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+        self._workers: int | None = None
+        self._holders = 0
+        self.replaced = 0  # pools found broken and replaced: for tests and logs
+
+    @property
+    def workers(self) -> int:
+        if self._workers is None:
+            self._workers = configured_workers()
+        return self._workers
+
+    def configure(self, workers: int | None) -> None:
+        """Set the number of workers (None: from the environment again); the current pool,
+        if any, is shut down and the next decision makes one of the new size."""
+        self.shutdown()
+        self._workers = workers
+
+    def pool(self) -> ProcessPoolExecutor | None:
+        with self._lock:
+            if self._pool is None and self.workers > 0:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
+                                                 initializer=_start_worker)
+            return self._pool
+
+    def _discard(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is not broken:
+                return  # another decision already replaced it
+            self._pool = None
+            self.replaced += 1
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def think(self, game: Game[Any, Any], seed: int, state: Any, phase_no: int,
+                    seats: Collection[int]) -> list[BotMove]:
+        """:func:`bot_think` in a worker process (in a thread when there are none, or when
+        the pool broke under this decision)."""
+        loop = asyncio.get_running_loop()
+        args = (game, seed, state, phase_no, sorted(seats))
+        pool = self.pool()
+        if pool is not None:
+            try:
+                return await loop.run_in_executor(pool, bot_think, *args)
+            except BrokenProcessPool as exc:
+                log.warning("a bot worker process died (%s); %s bot in seats %s of phase %d "
+                            "thinks in a thread, and the next decision gets a new pool",
+                            exc, game.name, args[4], phase_no)
+                self._discard(pool)
+            except RuntimeError as exc:
+                if "shutdown" not in str(exc):  # the pool was shut down under this decision
+                    raise
+        return await loop.run_in_executor(None, bot_think, *args)
+
+    def hold(self) -> None:
+        """An app starts using the pool (it is still made on the first decision); a bad
+        ``ARENA_BOT_WORKERS`` stops the app here, at start-up."""
+        _ = self.workers
+        with self._lock:
+            self._holders += 1
+
+    async def release(self) -> None:
+        """An app stopped; the last one shuts the workers down (without blocking the loop
+        while a search under way finishes)."""
+        with self._lock:
+            self._holders = max(0, self._holders - 1)
+            last = self._holders == 0
+        if last:
+            await asyncio.to_thread(self.shutdown)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+THINKERS = Thinkers()
+"""The one pool of the process: every match's owner thinks through it."""
+
+
+async def think(game: Game[Any, Any], seed: int, state: Any, phase_no: int,
+                seats: Collection[int]) -> list[BotMove]:
+    """Decide for ``seats`` from a frozen state, in a worker process (:class:`Thinkers`)."""
+    return await THINKERS.think(game, seed, state, phase_no, seats)
