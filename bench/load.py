@@ -39,7 +39,12 @@ in the environment it runs in the server's default thread pool, where it holds t
 against the event loop).
 
     .venv/bin/python bench/load.py [--matches 10,100,300] [--seconds 30] [--spectators 6]
-        [--setup 60] [--database postgresql://user@host:port/db]
+        [--setup 60] [--database postgresql://user@host:port/db | --postgres] [--processes 2]
+
+With ``--processes 2`` both servers run on the one PostgreSQL database: match ``i`` is created
+on (and owned by) process ``i % 2`` and its spectator sockets alternate between the processes,
+so half of them follow a match the other process owns. CPU and RSS are then the busiest
+process's, the stall the longest of either, and the children those of both.
 """
 
 from __future__ import annotations
@@ -193,8 +198,12 @@ async def lobby(http: httpx.AsyncClient, figures: Figures) -> None:
             await asyncio.sleep(0.12)
 
 
-async def run(server: ServerProcess, matches: int, spectators: int, seconds: float,
+async def run(servers: list[ServerProcess], matches: int, spectators: int, seconds: float,
               idle: bool = False, setup_cap: float = SETUP_CAP) -> dict[str, Any]:
+    """With several processes (on one PostgreSQL), match ``i`` is created on process ``i % P``
+    (which then owns it), and its spectator sockets are spread over every process in turn,
+    so most of them follow a match another process owns (LISTEN/NOTIFY, issue 20)."""
+    server = servers[0]
     # Long enough that no match ends inside the run (a session has at most 600 ticks).
     body = {"game": "feather", "seed": 1,
             "seats": [{"name": "Ann", "bot": not idle}, {"name": "Bob", "bot": not idle}],
@@ -204,18 +213,19 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
     async with httpx.AsyncClient(base_url=server.url, timeout=60,
                                  limits=httpx.Limits(max_connections=16)) as http:
         sem = asyncio.Semaphore(8)
-        ws_base = server.url.replace("http", "ws", 1)
         sockets: list[ClientConnection] = []
         readers: list[asyncio.Task[None]] = []
 
         async def create(i: int) -> None:
             """Create a match and open its sockets at once, while its catch-up is short."""
             async with sem:
-                r = await http.post("/api/matches", json={**body, "seed": i + 1})
+                home = servers[i % len(servers)].url
+                r = await http.post(home + "/api/matches", json={**body, "seed": i + 1})
                 assert r.status_code == 201, r.text
                 m = r.json()
-                url = f"{ws_base}/ws/{m['id']}?token={m['tokens']['spectator']}"
-                for _ in range(spectators):
+                for k in range(spectators):
+                    base = servers[(i + k) % len(servers)].url.replace("http", "ws", 1)
+                    url = f"{base}/ws/{m['id']}?token={m['tokens']['spectator']}"
                     ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
                     sockets.append(ws)
                     readers.append(asyncio.create_task(spectate(ws, figures)))
@@ -235,21 +245,24 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
         beat = asyncio.create_task(heartbeat(figures, start + seconds))
         lobby_task = asyncio.create_task(lobby(http, figures))
         await asyncio.sleep(max(0.0, start - time.time()))
-        assert server.proc is not None
-        pid = server.proc.pid
-        await http.post("/api/debug/loop")  # a new stall window starts now
-        cpu0, client0, wall0 = cpu_seconds(pid), time.process_time(), time.perf_counter()
-        kids0 = children_cpu(pid)
+        pids = [s.proc.pid for s in servers if s.proc is not None]
+        for s in servers:  # a new stall window starts now
+            await http.post(s.url + "/api/debug/loop")
+        cpu0, client0, wall0 = ([cpu_seconds(p) for p in pids], time.process_time(),
+                                time.perf_counter())
+        kids0 = {k: v for p in pids for k, v in children_cpu(p).items()}
         rss_peak = kids_rss_peak = kids_pss_peak = 0.0
         while time.time() < figures.window[1]:
-            rss_peak = max(rss_peak, rss_mb(pid))
-            kids_rss, kids_pss = children_memory_mb(pid)
-            kids_rss_peak, kids_pss_peak = max(kids_rss_peak, kids_rss), max(kids_pss_peak,
-                                                                             kids_pss)
+            rss_peak = max(rss_peak, max(rss_mb(p) for p in pids))
+            kids = [children_memory_mb(p) for p in pids]
+            kids_rss_peak = max(kids_rss_peak, sum(k[0] for k in kids))
+            kids_pss_peak = max(kids_pss_peak, sum(k[1] for k in kids))
             await asyncio.sleep(1.0)
-        cpu1, client1, wall1 = cpu_seconds(pid), time.process_time(), time.perf_counter()
-        kids1 = children_cpu(pid)
-        loop = (await http.get("/api/debug/loop")).json()
+        cpu1, client1, wall1 = ([cpu_seconds(p) for p in pids], time.process_time(),
+                                time.perf_counter())
+        kids1 = {k: v for p in pids for k, v in children_cpu(p).items()}
+        stalls = [(await http.get(s.url + "/api/debug/loop")).json() for s in servers]
+        loop = max(stalls, key=lambda x: float(x["max_stall"]))
         await lobby_task
         await beat
         await asyncio.sleep(1.5)  # the window's last ticks are still on their way
@@ -264,7 +277,9 @@ async def run(server: ServerProcess, matches: int, spectators: int, seconds: flo
         "late_p50": pct(figures.lateness, 0.5), "late_p99": pct(figures.lateness, 0.99),
         "late_max": max(figures.lateness, default=0.0),
         "lobby": {p: (pct(v, 0.5), pct(v, 0.99), len(v)) for p, v in figures.lobby.items()},
-        "cpu": 100 * (cpu1 - cpu0) / wall, "rss": max(rss_peak, rss_mb(pid)),
+        # Per process: the busiest process's CPU, the largest RSS.
+        "cpu": 100 * max(b - a for a, b in zip(cpu0, cpu1, strict=True)) / wall,
+        "rss": max(rss_peak, *(rss_mb(p) for p in pids)),
         "kids": len(kids1),
         "kids_cpu": 100 * sum(t - kids0.get(p, 0.0) for p, t in kids1.items()) / wall,
         "kids_rss": kids_rss_peak, "kids_pss": kids_pss_peak,
@@ -311,12 +326,32 @@ def main() -> int:
     parser.add_argument("--setup", type=float, default=SETUP_CAP,
                         help="seconds for creating the matches and opening their sockets "
                              f"(default {SETUP_CAP:g})")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway PostgreSQL cluster for the run (as the test "
+                             "suite does; needs root) instead of --database")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes on the one database (PostgreSQL for more "
+                             "than one); matches and sockets are spread over them")
     args = parser.parse_args()
+    if args.postgres:
+        from server.pgcluster import throwaway_postgres
+
+        with throwaway_postgres() as url:
+            args.database = url
+            return measure(args)
+    if args.processes > 1 and not args.database:
+        parser.error("several processes share a PostgreSQL database: give --database or "
+                     "--postgres")
+    return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
     os.environ["ARENA_LOOP_MONITOR"] = "1"
     kind = "PostgreSQL" if args.database else "SQLite"
     seats = "2 idle human seats" if args.idle else "2 instant bots"
     print(f"Light as a Feather, 1 s ticks, {seats} and {args.spectators} spectator "
-          f"sockets per match, one server process on {kind}, {args.seconds:g} s windows; "
+          f"sockets per match, {args.processes} server process(es) on {kind}, "
+          f"{args.seconds:g} s windows; "
           f"times in ms (p50/p99/max); CPU 100 % = one core of {os.cpu_count()}; "
           f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     header = (f"{'matches':>7} {'sockets':>7} {'ticks got/expected':>18} {'closed':>6} "
@@ -329,13 +364,17 @@ def main() -> int:
         for n in (int(x) for x in args.matches.split(",")):
             with database(args.database, tmp, n) as url:
                 # One client address holds every socket: lift the per-address cap (4429).
-                server = ServerProcess(url, Path(tmp) / f"server{n}.log",
-                                       env={"ARENA_WS_PER_ADDRESS": "1000000"}).start()
+                servers = [ServerProcess(url, Path(tmp) / f"server{n}-{k}.log",
+                                         env={"ARENA_WS_PER_ADDRESS": "1000000"})
+                           for k in range(args.processes)]
                 try:
-                    r = asyncio.run(run(server, n, args.spectators, args.seconds, args.idle,
+                    for server in servers:
+                        server.start()
+                    r = asyncio.run(run(servers, n, args.spectators, args.seconds, args.idle,
                                       args.setup))
                 finally:
-                    server.stop()
+                    for server in servers:
+                        server.stop()
             lm, lr = r["lobby"]["/api/matches"], r["lobby"]["/"]
             children = f"{r['kids']}: {r['kids_cpu']:.0f}/{r['kids_rss']:.0f}/{r['kids_pss']:.0f}"
             rows.append(
