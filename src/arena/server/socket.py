@@ -107,12 +107,14 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
                                                  f"{WS_MESSAGES_PER_SECOND:g} a second")
                 break
             # Nested brackets past the parser's depth raise RecursionError, not ValueError.
+            msg: object = None
             with contextlib.suppress(ValueError, RecursionError):
                 msg = json.loads(text)
-                if isinstance(msg, dict) and msg.get("type") == "ping":
-                    with contextlib.suppress(asyncio.QueueFull):
-                        sub.queue.put_nowait({"type": "pong",
-                                              "version": owner.match.version_for(access.viewer)})
+            if isinstance(msg, dict) and msg.get("type") == "ping":
+                async with owner.lock:  # not a version whose entries are still being stored
+                    version = owner.match.version_for(access.viewer)
+                with contextlib.suppress(asyncio.QueueFull):
+                    sub.queue.put_nowait({"type": "pong", "version": version})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
