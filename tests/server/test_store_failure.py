@@ -15,6 +15,7 @@ from arena.core.match import Match
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
 from arena.store import MatchRecord, Store
+from arena.store.asyncstore import AsyncStore
 from toygame import TOY
 
 
@@ -36,7 +37,7 @@ def test_a_failed_write_rolls_memory_back_and_the_next_command_is_stored(tmp_pat
                          seat_names=("A", "B"), bots=(False, False), status="running",
                          created=match.created_at)
     store.create_match(record, [])
-    owner = MatchOwner(record, match, store, persisted=0)
+    owner = MatchOwner(record, match, AsyncStore(store), persisted=0)
 
     async def run() -> None:
         await owner.command(lambda m: None)  # store the opening entries

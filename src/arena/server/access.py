@@ -13,7 +13,8 @@ from starlette.requests import HTTPConnection
 
 from arena.core.match import HOST, SPECTATOR, Viewer
 from arena.server.errors import ApiError
-from arena.store import Store, TokenRecord
+from arena.store import TokenRecord
+from arena.store.asyncstore import AsyncStore
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,12 @@ def token_of(conn: HTTPConnection) -> str | None:
     return None
 
 
-def resolve(store: Store, match_id: str, token: str | None) -> Access:
+async def resolve(store: AsyncStore, match_id: str, token: str | None) -> Access:
     if not token:
         raise ApiError(401, "access", "this link needs the token of a seat, a spectator or the host")
     if len(token) > 128:
         raise ApiError(401, "access", "unknown token")
-    record: TokenRecord | None = store.token(token)
+    record: TokenRecord | None = await store.token(token)
     if record is None or record.match_id != match_id:
         raise ApiError(403, "access", "this token does not belong to this match")
     return Access(record.match_id, record.role, record.seat)

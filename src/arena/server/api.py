@@ -23,7 +23,8 @@ from arena.server.errors import ApiError
 from arena.server.limits import MAX_TEXT, RateLimit, read_json
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner, events_json, view_for
-from arena.store import MatchRecord, Store
+from arena.store import MatchRecord
+from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
 
@@ -33,8 +34,8 @@ def matches_of(request: Request) -> Matches:
     return m
 
 
-def store_of(request: Request) -> Store:
-    s: Store = request.app.state.store
+def store_of(request: Request) -> AsyncStore:
+    s: AsyncStore = request.app.state.store
     return s
 
 
@@ -115,9 +116,9 @@ async def list_matches(request: Request) -> JSONResponse:
     store = store_of(request)
     base = str(request.base_url).rstrip("/")
     out = []
-    records = store.list_matches()
+    records = await store.list_matches()
     # One query for every listed match's spectator token, not one per match.
-    watch = store.spectator_tokens([r.id for r in records])
+    watch = await store.spectator_tokens([r.id for r in records])
     for record in records:
         entry = public_record(record, request)
         token = watch.get(record.id) if record.settings.get("spectators") is not False else None
@@ -129,7 +130,7 @@ async def list_matches(request: Request) -> JSONResponse:
 
 async def _owner(request: Request) -> tuple[MatchOwner, Access]:
     match_id = request.path_params["match_id"]
-    access = resolve(store_of(request), match_id, token_of(request))
+    access = await resolve(store_of(request), match_id, token_of(request))
     owner = await matches_of(request).get(match_id)
     if owner is None:
         raise ApiError(404, "access", "no such match")
@@ -144,7 +145,7 @@ def check_spectating(owner: MatchOwner, access: Access) -> None:
 
 
 async def match_info(request: Request) -> JSONResponse:
-    record = store_of(request).get_match(request.path_params["match_id"])
+    record = await store_of(request).get_match(request.path_params["match_id"])
     if record is None:
         raise ApiError(404, "access", "no such match")
     return JSONResponse(public_record(record, request))
@@ -159,8 +160,9 @@ async def get_view(request: Request) -> JSONResponse:
 async def get_events(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     since = _int_param(request, "since", 0)
-    events = await owner.read(lambda m: events_json(m, access.viewer, since))
-    return JSONResponse({"version": owner.match.version, "events": events})
+    version, events = await owner.read(
+        lambda m: (m.version, events_json(m, access.viewer, since)))
+    return JSONResponse({"version": version, "events": events})
 
 
 def _int_param(request: Request, name: str, default: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -25,6 +26,7 @@ from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
 from arena.store import Store
+from arena.store.asyncstore import AsyncStore
 from arena.web import pages, season_page
 
 log = logging.getLogger("arena.server")
@@ -95,12 +97,14 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             monitor.start()
         own = store is None
         thinkers.THINKERS.hold()
-        s = store if store is not None else Store(database_url)
-        app.state.store = s
-        app.state.matches = Matches(s, process_url)
+        # Opening a store migrates its schema: in a thread, like every later call.
+        s = store if store is not None else await asyncio.to_thread(Store, database_url)
+        db = AsyncStore(s)
+        app.state.store = db
+        app.state.matches = Matches(db, process_url)
         await app.state.matches.resume_all()
         app.state.matches.start_cluster()
-        app.state.seasons = season_api.Seasons(s, app.state.matches)
+        app.state.seasons = season_api.Seasons(db, app.state.matches)
         await app.state.seasons.start()
         try:
             yield
@@ -109,6 +113,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             await app.state.matches.shutdown()
             await cluster.close()
             await thinkers.THINKERS.release()
+            await db.close()
             if own:
                 s.close()
             if monitor is not None:

@@ -79,7 +79,7 @@ def routed(handler: Handler) -> Handler:
         if not matches.cluster:
             return await handler(request)
         match_id = request.path_params["match_id"]
-        resolve(matches.store, match_id, token_of(request))  # refuse a bad link here
+        await resolve(matches.store, match_id, token_of(request))  # refuse a bad link here
         body = await _body(request)
         give_up = time.monotonic() + LEASE_SECONDS + 5.0
         hop = bool(request.headers.get(FORWARDED))

@@ -59,7 +59,7 @@ async def host_links(request: Request) -> JSONResponse:
     """Every human seat's link (none for a bot's seat), the spectator's and the host's."""
     owner, _ = await _host(request)
     rid = owner.record.id
-    tokens = store_of(request).tokens_for(rid)
+    tokens = await store_of(request).tokens_for(rid)
     by_seat = {t.seat: t.token for t in tokens if t.role == "seat"}
     seats = []
     for i, name in enumerate(owner.record.seat_names):
@@ -87,9 +87,9 @@ async def reissue(request: Request) -> JSONResponse:
         raise RuleError("host", "a bot plays this seat; give it to a person first")
     token = secrets.token_urlsafe(18)
     async with owner.lock:
-        old = store_of(request).replace_seat_token(owner.record.id, seat, token)
+        old = await store_of(request).replace_seat_token(owner.record.id, seat, token)
         owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
-        owner._commit()
+        await owner._commit()
     owner.revoke(set(old), "the host gave this seat a new link")
     return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
 
@@ -108,11 +108,11 @@ async def replace_seat(request: Request) -> JSONResponse:
     bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
     store = store_of(request)
     async with owner.lock:
-        old = store.replace_seat_token(owner.record.id, seat, token)
-        store.set_bots(owner.record.id, bots)
+        old = await store.replace_seat_token(owner.record.id, seat, token)
+        await store.set_bots(owner.record.id, bots)
         owner.set_bots(bots)
         owner.match.host_note({"what": "seat", "seat": seat, "bot": bot, "public": True})
-        owner._commit()
+        await owner._commit()
     owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else "someone else"))
     link = None if token is None else _page(request, owner.record.id, token)
     return JSONResponse({"ok": True, "seat": seat, "bot": bot, "link": link})
@@ -126,12 +126,13 @@ async def spectators(request: Request) -> JSONResponse:
     settings = dict(owner.record.settings, spectators=open_)
     store = store_of(request)
     async with owner.lock:
-        store.set_settings(owner.record.id, settings)
+        await store.set_settings(owner.record.id, settings)
         owner.record = _with_settings(owner.record, settings)
         owner.match.host_note({"what": "spectators", "open": open_, "public": True})
-        owner._commit()
+        await owner._commit()
     if not open_:
-        tokens = {t.token for t in store.tokens_for(owner.record.id) if t.role == "spectator"}
+        tokens = {t.token for t in await store.tokens_for(owner.record.id)
+                  if t.role == "spectator"}
         owner.revoke(tokens, "the host closed this match to spectators")
     return JSONResponse({"ok": True, "open": open_})
 
@@ -162,10 +163,10 @@ async def rematch(request: Request) -> JSONResponse:
     created = await matches_of(request).create(body)
     new_id = created.owner.record.id
     settings = dict(record.settings, rematch=new_id)
-    store_of(request).set_settings(record.id, settings)
+    await store_of(request).set_settings(record.id, settings)
     owner.record = _with_settings(record, settings)
     owner.broadcast({"type": "rematch", "match": new_id})
-    store_of(request).notify(record.id, "record")  # other processes' pages follow too
+    await store_of(request).notify(record.id, "record")  # other processes' pages follow too
     return JSONResponse({
         "ok": True, "id": new_id,
         "links": links(request, new_id, created.seat_tokens, created.spectator_token,
@@ -177,14 +178,14 @@ async def next_match(request: Request) -> JSONResponse:
     """Where this link's holder plays or watches in the rematch (its own new link)."""
     match_id = request.path_params["match_id"]
     store = store_of(request)
-    access: Access = resolve(store, match_id, token_of(request))
-    record = store.get_match(match_id)
+    access: Access = await resolve(store, match_id, token_of(request))
+    record = await store.get_match(match_id)
     new_id = None if record is None else record.settings.get("rematch")
     if not new_id:
         raise ApiError(404, "host", "this match has no rematch yet")
-    for t in store.tokens_for(new_id):
+    for t in await store.tokens_for(new_id):
         if t.role == access.role and t.seat == access.seat:
-            new = store.get_match(new_id)
+            new = await store.get_match(new_id)
             if access.role == "seat" and new is not None and access.seat is not None \
                     and new.bots[access.seat]:
                 break
@@ -212,6 +213,6 @@ async def notes(request: Request) -> JSONResponse:
             raise ApiError(400, "request", "notes are JSON: no NaN or Infinity") from None
         if size > MAX_NOTES:
             raise ApiError(413, "request", f"notes are at most {MAX_NOTES} characters of JSON")
-        store.save_notes(owner.record.id, access.seat, body["notes"], time.time())
-    data, updated = store.notes(owner.record.id, access.seat)
+        await store.save_notes(owner.record.id, access.seat, body["notes"], time.time())
+    data, updated = await store.notes(owner.record.id, access.seat)
     return JSONResponse({"notes": data, "updated": updated})

@@ -24,7 +24,8 @@ from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server.owner import MatchOwner
-from arena.store import CHANNEL, Lease, MatchRecord, Store, TokenRecord
+from arena.store import CHANNEL, Lease, MatchRecord, TokenRecord
+from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
 
@@ -129,7 +130,7 @@ class Matches:
     lapsed lease (its process died) is taken over by whichever process sees it first.
     """
 
-    def __init__(self, store: Store, process_url: str | None = None) -> None:
+    def __init__(self, store: AsyncStore, process_url: str | None = None) -> None:
         self.store = store
         self.owners: dict[str, MatchOwner] = {}
         self._loading = asyncio.Lock()
@@ -163,22 +164,22 @@ class Matches:
                    TokenRecord(host, match_id, "host")]
         fence = None
         if self.cluster:
-            token = self.store.create_match(
+            token = await self.store.create_match(
                 record, tokens, lease=(self.process_id, self.process_url, LEASE_SECONDS))
             fence = (self.process_id, token or 1)
         else:
-            self.store.create_match(record, tokens)
+            await self.store.create_match(record, tokens)
         owner = MatchOwner(record, match, self.store, persisted=0, fence=fence)
         async with owner.lock:
-            owner._commit()
+            await owner._commit()
         self.owners[match_id] = owner
         owner.start()
         return Created(owner, seat_tokens, spectator, host)
 
-    def rebuild(self, record: MatchRecord) -> MatchOwner:
+    async def rebuild(self, record: MatchRecord) -> MatchOwner:
         """A match from its stored inputs, brought to now (passed deadlines resolve at once)."""
         game = get_game(record.game)
-        stored = self.store.events(record.id)
+        stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
         match = Match.replay(game, game.make_config(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
@@ -193,10 +194,10 @@ class Matches:
             raise RuntimeError(f"match {record.id}: the replay is shorter than the stored log")
         return MatchOwner(record, match, self.store, persisted)
 
-    def _mirror(self, record: MatchRecord) -> MatchOwner:
+    async def _mirror(self, record: MatchRecord) -> MatchOwner:
         """A read-only copy of a match another process owns: the stored log exactly."""
         game = get_game(record.game)
-        stored = self.store.events(record.id)
+        stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
         until = stored[-1].t if stored else record.start
         match = Match.replay(game, game.make_config(record.config), record.seed,
@@ -213,24 +214,25 @@ class Matches:
         those whose lease is free, lapsed, or held under this process's own address by a
         process that died (this one listens there now)."""
         if self.cluster:
-            for record in self.store.running():
-                token = self.store.lease_acquire(record.id, self.process_id, self.process_url,
-                                                 LEASE_SECONDS, steal_from_url=True)
+            for record in await self.store.running():
+                token = await self.store.lease_acquire(
+                    record.id, self.process_id, self.process_url, LEASE_SECONDS,
+                    steal_from_url=True)
                 if token is not None:
                     try:
                         await self._promote(record, token)
                     except (RuleError, RuntimeError, ValueError, KeyError) as exc:
                         log.error("cannot resume match %s: %s", record.id, exc)
             return
-        for record in self.store.running():
+        for record in await self.store.running():
             try:
-                owner = self.rebuild(record)
+                owner = await self.rebuild(record)
             except (RuleError, RuntimeError, ValueError, KeyError) as exc:
                 log.error("cannot resume match %s: %s", record.id, exc)
                 continue
             self.owners[record.id] = owner
             async with owner.lock:
-                owner._commit()
+                await owner._commit()
             owner.start()
 
     async def get(self, match_id: str) -> MatchOwner | None:
@@ -242,18 +244,18 @@ class Matches:
             owner = self.owners.get(match_id)
             if owner is not None:
                 return owner
-            record = self.store.get_match(match_id)
+            record = await self.store.get_match(match_id)
             if record is None:
                 return None
             if self.cluster:
                 return await self._load_clustered(record)
             try:
-                owner = self.rebuild(record)
+                owner = await self.rebuild(record)
             except RuleError:
                 return None
             self.owners[match_id] = owner
             async with owner.lock:
-                owner._commit()
+                await owner._commit()
             owner.start()
             return owner
 
@@ -269,7 +271,7 @@ class Matches:
         if self.cluster:
             # A clean stop hands its matches over at once instead of after the lease.
             with contextlib.suppress(Exception):
-                self.store.lease_release(self.process_id)
+                await self.store.lease_release(self.process_id)
         if self._listener is not None:
             self._listener.join(timeout=3)
 
@@ -279,11 +281,12 @@ class Matches:
         is mirrored (a finished one too: a later command takes its lease)."""
         try:
             if record.status == "running":
-                token = self.store.lease_acquire(record.id, self.process_id, self.process_url,
-                                                 LEASE_SECONDS, steal_from_url=True)
+                token = await self.store.lease_acquire(
+                    record.id, self.process_id, self.process_url, LEASE_SECONDS,
+                    steal_from_url=True)
                 if token is not None:
                     return await self._promote(record, token)
-            owner = self._mirror(record)
+            owner = await self._mirror(record)
         except RuleError:
             return None
         owner.on_lost = self._lost
@@ -295,11 +298,11 @@ class Matches:
         passed meanwhile resolve at their own times), store what that resolved, start its
         clock. A mirror keeps its sockets: it becomes the owner in place."""
         try:
-            fresh = self.rebuild(record)
+            fresh = await self.rebuild(record)
         except Exception:
             # Hold no lease on a match this process cannot run (another may, or an operator
             # will see the logged reason); renewing it would freeze the match forever.
-            self.store.lease_release(self.process_id, [record.id])
+            await self.store.lease_release(self.process_id, [record.id])
             raise
         fence = (self.process_id, token)
         owner = self.owners.get(record.id)
@@ -309,7 +312,7 @@ class Matches:
             owner.on_lost = self._lost
             self.owners[record.id] = owner
             async with owner.lock:
-                owner._commit()
+                await owner._commit()
         else:
             await owner.stop()
             async with owner.lock:
@@ -322,7 +325,7 @@ class Matches:
                 owner._status = record.status
                 owner.fence = fence
                 owner.mirror = False
-                owner._commit()
+                await owner._commit()
                 owner._schedule_notify()
         owner.start()
         self.takeovers.append((record.id, time.time()))
@@ -343,11 +346,12 @@ class Matches:
             owner = self.owners.get(match_id)
             if owner is not None and not owner.mirror:
                 return owner
-            token = self.store.lease_acquire(match_id, self.process_id, self.process_url,
-                                             LEASE_SECONDS, steal_from_url=True)
+            token = await self.store.lease_acquire(match_id, self.process_id,
+                                                   self.process_url, LEASE_SECONDS,
+                                                   steal_from_url=True)
             if token is None:
-                return self.store.lease(match_id)
-            record = self.store.get_match(match_id)
+                return await self.store.lease(match_id)
+            record = await self.store.get_match(match_id)
             if record is None:
                 return None
             return await self._promote(record, token)
@@ -375,7 +379,7 @@ class Matches:
             await asyncio.sleep(RENEW_SECONDS)
 
     async def _lease_round(self) -> None:
-        held = self.store.lease_renew(self.process_id, LEASE_SECONDS)
+        held = await self.store.lease_renew(self.process_id, LEASE_SECONDS)
         done: list[str] = []
         for match_id, owner in list(self.owners.items()):
             if owner.mirror:
@@ -391,8 +395,8 @@ class Matches:
                 async with owner.lock:
                     owner.lose()
         if done:
-            self.store.lease_release(self.process_id, done)
-        for match_id in self.store.lapsed_running():
+            await self.store.lease_release(self.process_id, done)
+        for match_id in await self.store.lapsed_running():
             try:
                 await self.ensure_owner(match_id)
             except Exception:
@@ -434,22 +438,25 @@ class Matches:
         async with owner.lock:
             if not owner.mirror:
                 return
-            new = self.store.events(owner.record.id, since=owner.persisted)
+            new = await self.store.events(owner.record.id, since=owner.persisted)
             if any(e.kind == "host_note" for e in new):
                 record = True
             if record:
-                self._reload_record(owner)
+                await self._reload_record(owner)
             if not new:
                 return
             try:
                 owner.absorb(new)
             except ValueError:
-                fresh = self._mirror(owner.record)
+                fresh = await self._mirror(owner.record)
                 owner.match, owner.persisted = fresh.match, fresh.persisted
                 owner._schedule_notify()
 
-    def _reload_record(self, owner: MatchOwner) -> None:
-        record = self.store.get_match(owner.record.id)
+    async def _reload_record(self, owner: MatchOwner) -> None:
+        # A host's change may have replaced a link: stop trusting cached tokens of the match
+        # (its owner process did so itself when it replaced the link).
+        self.store.forget_tokens(owner.record.id)
+        record = await self.store.get_match(owner.record.id)
         if record is None:
             return
         rematch = record.settings.get("rematch")
@@ -461,7 +468,7 @@ class Matches:
         for sub in list(owner.subscribers):
             if not sub.token or sub.revoked:
                 continue
-            tok = self.store.token(sub.token)
+            tok = await self.store.token(sub.token)
             if tok is None:
                 owner.revoke({sub.token}, "this link was replaced by the host")
             elif tok.role == "spectator" and closed:

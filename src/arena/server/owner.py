@@ -5,6 +5,12 @@ actor per game), the store, the viewers connected over WebSocket, and the schedu
 calls :meth:`Match.advance` at :meth:`Match.next_deadline` and lets bots act. Every command ends
 with :meth:`_commit`, which appends the new log entries to the store (so no accepted
 submission is ever lost, issue 9 point 6) and then notifies the viewers.
+
+The append is awaited in the store's thread (issue 20 point 3) with the lock still held: the
+next command of the match waits for it, so appends stay in order and a command is answered
+only once its entries are stored, while other matches go on meanwhile. During that wait the
+match in memory is ahead of the database, so nothing is sent to viewers then (:meth:`_notify`
+waits for the commit to end, which rolls memory back if the write failed).
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
 from arena.server import thinkers
 from arena.server.errors import ApiError, Moved
-from arena.store import LeaseLost, MatchRecord, Store
+from arena.store import LeaseLost, MatchRecord
+from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
 
@@ -99,7 +106,7 @@ class MatchOwner:
     read-only *mirror* of a match another process owns: a mirror never runs the clock or
     writes; it follows the stored log (:meth:`absorb`) and serves reads and sockets."""
 
-    def __init__(self, record: MatchRecord, match: Match, store: Store, persisted: int, *,
+    def __init__(self, record: MatchRecord, match: Match, store: AsyncStore, persisted: int, *,
                  fence: tuple[str, int] | None = None, mirror: bool = False) -> None:
         self.record = record
         # The lease this process holds on the match (owner id, fencing token), checked by
@@ -134,7 +141,7 @@ class MatchOwner:
             try:
                 return fn(self.match)
             finally:
-                self._commit()
+                await self._commit()
                 self._wake.set()
 
     def check_owned(self) -> None:
@@ -147,7 +154,9 @@ class MatchOwner:
         async with self.lock:
             return fn(self.match)
 
-    def _commit(self) -> None:
+    async def _commit(self) -> None:
+        """(Under the lock.) Store what the match logged since the last commit, then let the
+        viewers know; on a failed write put the match back as the store has it."""
         if self.mirror:  # never written from a mirror: the owner process writes
             if self.match.version > self.persisted:
                 self._roll_back()
@@ -155,16 +164,14 @@ class MatchOwner:
         new = self.match.log[self.persisted:]
         if new:
             try:
-                if self.fence is None:
-                    self.store.append_events(self.record.id, new)
-                else:
-                    self.store.append_events(self.record.id, new, self.fence)
+                await self.store.append_events(self.record.id, new, self.fence)
             except LeaseLost:
                 # Another process took the match over (this one stalled past its lease): the
                 # log it continues is the stored one; this process becomes a mirror.
                 log.warning("match %s: the lease was taken over; following the new owner",
                             self.record.id)
                 self._roll_back()
+                self._schedule_notify()
                 self.lose()
                 raise Moved(self.record.id) from None
             except Exception as exc:
@@ -172,12 +179,13 @@ class MatchOwner:
                 # match back as the store has it, and answer that nothing was applied.
                 log.exception("match %s: storing %d events failed", self.record.id, len(new))
                 self._roll_back()
+                self._schedule_notify()  # a broadcast held back meanwhile goes out now
                 raise ApiError(503, "store", "the change could not be saved, so nothing was "
                                              "applied; try again") from exc
-            self.persisted = self.match.log[-1].version
+            self.persisted = new[-1].version
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
-            self.store.set_status(self.record.id, "finished", result)
+            await self.store.set_status(self.record.id, "finished", result)
             self._status = "finished"
         if new:
             self._schedule_notify()
@@ -292,6 +300,10 @@ class MatchOwner:
         """Each distinct viewer's update is built and encoded once per change: 500 spectators
         at the same version share one view and one JSON text."""
         self._notify_pending = False
+        if self.match.version > self.persisted:
+            # A commit is storing these entries right now: they may yet be rolled back, so
+            # the viewers hear of them when it ends (it schedules the broadcast again).
+            return
         built: dict[tuple[Any, int], str] = {}
         for sub in list(self.subscribers):
             if sub.overflowed or sub.revoked:
@@ -357,13 +369,13 @@ class MatchOwner:
             try:
                 self.match.advance()
             finally:
-                self._commit()
+                await self._commit()
             due = self._due_moves()
             if due:
                 try:
                     self._bots_act(due)
                 finally:
-                    self._commit()
+                    await self._commit()
             seats = self._seats_to_think()
             frozen = (self.match.state, self.match.phase_no)
         if not seats:
@@ -381,7 +393,7 @@ class MatchOwner:
                 try:
                     self._bots_act(moves)
                 finally:
-                    self._commit()
+                    await self._commit()
             else:
                 for move in moves:
                     self.pending[move.seat] = (self._wait(move, frozen[0]), move)

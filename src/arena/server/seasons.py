@@ -34,7 +34,8 @@ from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
 from arena.server.matches import Matches
-from arena.store import SeasonConflict, Store
+from arena.store import SeasonConflict
+from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
 
@@ -111,7 +112,7 @@ class Seasons:
     """Every season the server knows, and one watcher that feeds finished matches, passed
     deadlines and bots' choices into them."""
 
-    def __init__(self, store: Store, matches: Matches) -> None:
+    def __init__(self, store: AsyncStore, matches: Matches) -> None:
         self.store = store
         self.matches = matches
         self.owners: dict[str, SeasonOwner] = {}
@@ -120,7 +121,7 @@ class Seasons:
 
     # ------------------------------------------------------------------ lifetime
     async def start(self) -> None:
-        for season_id in self.store.running_seasons():
+        for season_id in await self.store.running_seasons():
             try:
                 await self.get(season_id)
             except (RuleError, KeyError, ValueError, TypeError) as exc:
@@ -140,7 +141,7 @@ class Seasons:
             await asyncio.sleep(WATCH_EVERY)
             if self.matches.cluster and time.monotonic() - discovered > DISCOVER_EVERY:
                 discovered = time.monotonic()
-                for season_id in self.store.running_seasons():
+                for season_id in await self.store.running_seasons():
                     with contextlib.suppress(RuleError, KeyError, ValueError, TypeError):
                         await self.get(season_id)
             for owner in list(self.owners.values()):
@@ -164,7 +165,7 @@ class Seasons:
         players = {name: _token() for name in cast}
         tokens: list[tuple[str, str, str | None]] = [(host, "host", None)]
         tokens += [(tok, "player", name) for name, tok in players.items()]
-        self.store.create_season(season_id, head, season.to_json(), now, tokens)
+        await self.store.create_season(season_id, head, season.to_json(), now, tokens)
         owner = SeasonOwner(season_id, head, season)
         self.owners[season_id] = owner
         return owner, host, players
@@ -177,7 +178,7 @@ class Seasons:
             owner = self.owners.get(season_id)
             if owner is not None:
                 return owner
-            stored = self.store.get_season(season_id)
+            stored = await self.store.get_season(season_id)
             if stored is None:
                 return None
             head, inputs = stored
@@ -185,18 +186,18 @@ class Seasons:
             self.owners[season_id] = owner
             return owner
 
-    def who(self, season_id: str, token: str | None) -> Who:
+    async def who(self, season_id: str, token: str | None) -> Who:
         if not token:
             return Who("public")
         if len(token) > 128:
             raise ApiError(401, "access", "unknown token")
-        found = self.store.season_token(token)
+        found = await self.store.season_token(token)
         if found is None or found[0] != season_id:
             raise ApiError(403, "access", "this token does not belong to this season")
         return Who(found[1], found[2])
 
     # ------------------------------------------------------------------ changes
-    def _apply(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
+    async def _apply(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
         """Apply one input and store it before anything is answered; a refused input (or a
         failed write) leaves the season as the store has it. :class:`SeasonConflict` means
         another process stored this version first: the season has been brought up to the
@@ -205,64 +206,64 @@ class Seasons:
         try:
             owner.season.apply(item)
             status = "finished" if owner.season.stage == lv.OVER else "running"
-            self.store.append_season_entry(owner.id, len(owner.season.inputs), item,
+            await self.store.append_season_entry(owner.id, len(owner.season.inputs), item,
                                            owner.season.to_json(), status)
         except Exception as exc:
             owner.season = LiveSeason.replay(owner.head, before)
             if isinstance(exc, SeasonConflict):
-                self._catch_up(owner)
+                await self._catch_up(owner)
             raise
 
-    def _catch_up(self, owner: SeasonOwner) -> None:
+    async def _catch_up(self, owner: SeasonOwner) -> None:
         """Apply the inputs other processes stored since this one last read (on SQLite there
         is one process, so there are none to read)."""
         if not self.matches.cluster:
             return
-        newer = self.store.season_entries_after(owner.id, owner.version)
+        newer = await self.store.season_entries_after(owner.id, owner.version)
         if not newer:
             return
         try:
             for item in newer:
                 owner.season.apply(item)
         except Exception:  # stored inputs were accepted once: replay them from the start
-            stored = self.store.get_season(owner.id)
+            stored = await self.store.get_season(owner.id)
             if stored is not None:
                 owner.season = LiveSeason.replay(owner.head, stored[1])
 
     async def act(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
         async with owner.lock:
-            self._settle(owner, time.time())
+            await self._settle(owner, time.time())
             try:
-                self._apply(owner, item)
+                await self._apply(owner, item)
             except SeasonConflict:  # decided again on the newer season: accepted or refused
-                self._settle(owner, time.time())
-                self._apply(owner, item)
-            self._settle(owner, time.time())
+                await self._settle(owner, time.time())
+                await self._apply(owner, item)
+            await self._settle(owner, time.time())
 
     async def sync(self, owner: SeasonOwner) -> None:
         async with owner.lock:
-            self._settle(owner, time.time())
+            await self._settle(owner, time.time())
 
-    def _settle(self, owner: SeasonOwner, now: float) -> None:
+    async def _settle(self, owner: SeasonOwner, now: float) -> None:
         """Everything that happens by itself, in order, until nothing more does: a finished
         match's result, a bot's choice, a step's passed deadline. Each is decided on the
         season as stored, so two processes watching it write each step once."""
-        self._catch_up(owner)
+        await self._catch_up(owner)
         for _ in range(20):
-            item = self._from_match(owner, now) or owner.season.bot_input(now) \
+            item = await self._from_match(owner, now) or owner.season.bot_input(now) \
                 or owner.season.due(now)
             if item is None:
                 return
             with contextlib.suppress(SeasonConflict):  # the other process stored it first
-                self._apply(owner, item)
+                await self._apply(owner, item)
 
-    def _from_match(self, owner: SeasonOwner, now: float) -> dict[str, Any] | None:
+    async def _from_match(self, owner: SeasonOwner, now: float) -> dict[str, Any] | None:
         season, ep = owner.season, owner.season.episode
         match_id = ep.mm_match if season.stage == lv.MM else (
             ep.dm_match if season.stage == lv.DM else None)
         if match_id is None:
             return None
-        record = self.store.get_match(match_id)
+        record = await self.store.get_match(match_id)
         if record is None or record.status != "finished" or not record.result:
             return None
         result = record.result
@@ -290,7 +291,7 @@ class Seasons:
 
     async def start_main(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
         async with owner.lock:
-            self._settle(owner, time.time())
+            await self._settle(owner, time.time())
             season = owner.season
             season.need(lv.MAIN)
             players = season.mm_players(body.get("players"))
@@ -312,7 +313,7 @@ class Seasons:
 
     async def start_death(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
         async with owner.lock:
-            self._settle(owner, time.time())
+            await self._settle(owner, time.time())
             season = owner.season
             season.need(lv.DM_PICK)
             game = body.get("game")
@@ -341,7 +342,7 @@ class Seasons:
         changed the season meanwhile (the host pressed start on two of them), the match is
         ended unplayed and the host is told to look again."""
         try:
-            self._apply(owner, item)
+            await self._apply(owner, item)
         except (SeasonConflict, RuleError):
             await self.end_match(match_id, "the season moved on before this match started")
             raise ApiError(409, "season", "the season changed meanwhile (another request was "
@@ -356,7 +357,7 @@ class Seasons:
             await match.command(lambda m: m.end(reason))
 
     # ------------------------------------------------------------------ views
-    def view(self, request: Request, owner: SeasonOwner, who: Who) -> dict[str, Any]:
+    async def view(self, request: Request, owner: SeasonOwner, who: Who) -> dict[str, Any]:
         """The season as ``who`` may see it: everything public, plus the viewer's own links
         (a player's seat in each match; for the host every link)."""
         base = str(request.base_url).rstrip("/")
@@ -369,19 +370,19 @@ class Seasons:
             for key in ("main", "death_match"):
                 block = ep.get(key)
                 if block and block.get("match"):
-                    block["links"] = self._match_links(base, block["match"], who)
+                    block["links"] = await self._match_links(base, block["match"], who)
         if who.role == "host":
             data["player_links"] = {p: f"{base}/s/{owner.id}?token={tok}"
-                                    for tok, role, p in self.store.season_tokens(owner.id)
+                                    for tok, role, p in await self.store.season_tokens(owner.id)
                                     if role == "player" and p is not None}
         return data
 
-    def _match_links(self, base: str, match_id: str, who: Who) -> dict[str, Any]:
-        record = self.store.get_match(match_id)
+    async def _match_links(self, base: str, match_id: str, who: Who) -> dict[str, Any]:
+        record = await self.store.get_match(match_id)
         if record is None:
             return {}
         page = f"{base}/m/{match_id}?token="
-        tokens = self.store.tokens_for(match_id)
+        tokens = await self.store.tokens_for(match_id)
         out: dict[str, Any] = {"status": record.status}
         spectator = next((t.token for t in tokens if t.role == "spectator"), None)
         if spectator is not None and record.settings.get("spectators") is not False:
@@ -410,7 +411,7 @@ def seasons_of(request: Request) -> Seasons:
 async def _owner(request: Request) -> tuple[SeasonOwner, Who]:
     seasons = seasons_of(request)
     season_id = request.path_params["season_id"]
-    who = seasons.who(season_id, token_of(request))
+    who = await seasons.who(season_id, token_of(request))
     owner = await seasons.get(season_id)
     if owner is None:
         raise ApiError(404, "access", "no such season")
@@ -443,7 +444,7 @@ async def create_season(request: Request) -> JSONResponse:
 
 async def list_seasons(request: Request) -> JSONResponse:
     out = []
-    for season_id, status, record in seasons_of(request).store.list_seasons():
+    for season_id, status, record in await seasons_of(request).store.list_seasons():
         out.append({"id": season_id, "status": status, "cast": record.get("cast"),
                     "episode": record.get("episode"), "stage": record.get("stage_words"),
                     "winner": record.get("winner")})
@@ -453,8 +454,9 @@ async def list_seasons(request: Request) -> JSONResponse:
 async def get_season(request: Request) -> JSONResponse:
     owner, who = await _owner(request)
     seasons = seasons_of(request)
-    await seasons.sync(owner)
-    return JSONResponse(seasons.view(request, owner, who))
+    async with owner.lock:  # no view of an input that is still being stored
+        await seasons._settle(owner, time.time())
+        return JSONResponse(await seasons.view(request, owner, who))
 
 
 async def _player_step(request: Request, stage: str, key: str) -> JSONResponse:

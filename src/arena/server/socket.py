@@ -49,7 +49,7 @@ async def match_socket(ws: WebSocket) -> None:
 async def _serve(ws: WebSocket, match_id: str) -> None:
     matches: Matches = ws.app.state.matches
     try:
-        access = resolve(matches.store, match_id, token_of(ws))
+        access = await resolve(matches.store, match_id, token_of(ws))
         raw_since = ws.query_params.get("since") or "0"
         since = max(0, int(raw_since)) if raw_since.isdigit() else 0
     except ApiError as exc:
@@ -67,8 +67,9 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
     await ws.accept()
     async with owner.lock:
         sub = owner.subscribe(access.viewer, since, token=token_of(ws) or "")
+        version = owner.match.version_for(access.viewer)
     await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
-                        "seat": access.seat, "version": owner.match.version_for(access.viewer)})
+                        "seat": access.seat, "version": version})
 
     async def pump() -> None:
         while True:
@@ -106,12 +107,14 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
                                                  f"{WS_MESSAGES_PER_SECOND:g} a second")
                 break
             # Nested brackets past the parser's depth raise RecursionError, not ValueError.
+            msg: object = None
             with contextlib.suppress(ValueError, RecursionError):
                 msg = json.loads(text)
-                if isinstance(msg, dict) and msg.get("type") == "ping":
-                    with contextlib.suppress(asyncio.QueueFull):
-                        sub.queue.put_nowait({"type": "pong",
-                                              "version": owner.match.version_for(access.viewer)})
+            if isinstance(msg, dict) and msg.get("type") == "ping":
+                async with owner.lock:  # not a version whose entries are still being stored
+                    version = owner.match.version_for(access.viewer)
+                with contextlib.suppress(asyncio.QueueFull):
+                    sub.queue.put_nowait({"type": "pong", "version": version})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

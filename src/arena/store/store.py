@@ -1,7 +1,9 @@
-"""The store: a thin, synchronous layer over SQLAlchemy that the server's match owners call.
+"""The store: a thin, synchronous layer over SQLAlchemy.
 
-Writes are small and few (one transaction per accepted command), so the server calls these
-methods directly; the schema is brought up to date by Alembic every time a store opens.
+Writes are small and few (one transaction per accepted command). The server never calls
+these methods on its event loop: it goes through :class:`arena.store.asyncstore.AsyncStore`,
+which runs them on its own threads. The schema is brought up to date by Alembic every time a
+store opens.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from arena.core.match import Event
 from arena.store.models import (
@@ -138,7 +141,16 @@ class Store:
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite and parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(self.url, future=True)
+        if self.is_sqlite and (parsed.database or ":memory:") == ":memory:":
+            # One connection shared by every thread: the server calls the store from its
+            # store thread (``AsyncStore``), and each thread would otherwise get a memory
+            # database of its own, empty and without the schema.
+            self.engine: Engine = create_engine(
+                self.url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+        else:
+            # A file SQLite gets a QueuePool with ``check_same_thread=False`` from SQLAlchemy
+            # itself: the connections move between the store's threads.
+            self.engine = create_engine(self.url, future=True)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._session = sessionmaker(self.engine, expire_on_commit=False)

@@ -94,7 +94,7 @@ async def rules_page(request: Request) -> HTMLResponse:
 async def match_page(request: Request) -> HTMLResponse:
     match_id = request.path_params["match_id"]
     store = request.app.state.store
-    record = store.get_match(match_id)
+    record = await store.get_match(match_id)
     if record is None:
         return error_page(404, "there is no such match")
     try:

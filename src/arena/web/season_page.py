@@ -311,7 +311,8 @@ async def season_page(request: Request) -> HTMLResponse:
         return error_page(exc.status, str(exc))
     seasons = seasons_of(request)
     await seasons.sync(owner)
-    data = seasons.view(request, owner, who)
+    async with owner.lock:  # no view of an input that is still being stored
+        data = await seasons.view(request, owner, who)
     if data["winner"]:
         status = f"{data['winner']} won the season."
     elif data["ended"]:

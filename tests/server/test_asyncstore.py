@@ -1,0 +1,169 @@
+"""Issue 20 point 3: the event loop never waits on the database.
+
+A store write is held in its thread here (a stand-in store that waits for the test), and the
+loop is seen to go on meanwhile; the command is answered only once its entries are stored,
+viewers hear nothing until then (nor of a change that is then rolled back), and a command
+whose task is cancelled during the write still ends with memory and database in step."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.core.clock import SystemClock
+from arena.core.match import HOST, Match
+from arena.server.errors import ApiError
+from arena.server.owner import MatchOwner, Subscriber
+from arena.store import MatchRecord, Store, TokenRecord
+from arena.store.asyncstore import AsyncStore
+from toygame import TOY
+
+
+class HeldStore(Store):
+    """Appends wait in the store's thread until the test lets them go (or makes them fail)."""
+
+    hold = False
+    fail = False
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.entered = threading.Event()
+        self.go = threading.Event()
+
+    def append_events(self, match_id: str, events: Any) -> None:
+        if self.hold:
+            self.entered.set()
+            self.go.wait(30)
+        if self.fail:
+            raise OSError("disk full")
+        super().append_events(match_id, events)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[HeldStore]:
+    s = HeldStore(f"sqlite:///{tmp_path / 'h.db'}")
+    yield s
+    s.go.set()
+    s.close()
+
+
+def _owner(store: HeldStore) -> MatchOwner:
+    match = Match(TOY, TOY.default_config(), 3, SystemClock())
+    record = MatchRecord(id="m1", game="toy", config={}, seed=3,
+                         settings=match.settings.to_json(), start=match.created_at,
+                         seat_names=("A", "B"), bots=(False, False), status="running",
+                         created=match.created_at)
+    store.create_match(record, [TokenRecord("seat-a", "m1", "seat", 0)])
+    return MatchOwner(record, match, AsyncStore(store), persisted=0)
+
+
+async def _held(store: HeldStore) -> None:
+    """Until the append has reached the store's thread (awaited there, not on the loop)."""
+    assert await asyncio.to_thread(store.entered.wait, 10)
+
+
+def _kinds(store: Store) -> list[str]:
+    return [e.kind for e in store.events("m1")]
+
+
+async def _opened(owner: MatchOwner) -> Subscriber:
+    await owner.command(lambda m: None)  # the opening entries, stored
+    async with owner.lock:
+        sub = owner.subscribe(HOST, owner.match.version)
+    sub.queue.get_nowait()  # the catch-up message
+    return sub
+
+
+def test_the_loop_runs_while_a_command_is_stored_and_the_answer_waits_for_it(
+        store: HeldStore) -> None:
+    owner = _owner(store)
+
+    async def run() -> None:
+        sub = await _opened(owner)
+        store.hold = True
+        task = asyncio.create_task(owner.command(lambda m: m.submit(0, "ready", final=True)))
+        await _held(store)  # the loop went on while the write waits in its thread
+        assert not task.done()
+        assert "submit" not in _kinds(store)
+        # A broadcast that comes due meanwhile (say, from an earlier commit) holds back the
+        # entries that are not stored yet.
+        owner._schedule_notify()
+        await asyncio.sleep(0)  # let the scheduled broadcast run (call_soon comes first)
+        assert sub.queue.empty()
+        store.go.set()
+        await task
+        assert _kinds(store)[-3:] == ["submit", "accepted", "seat_acted"]
+        update = await asyncio.wait_for(sub.queue.get(), 5)
+        assert isinstance(update, str) and '"submit"' in update
+
+    asyncio.run(run())
+
+
+def test_viewers_never_hear_of_a_change_that_failed_to_be_stored(store: HeldStore) -> None:
+    owner = _owner(store)
+
+    async def run() -> None:
+        sub = await _opened(owner)
+        before = [(e.version, e.kind) for e in owner.match.log]
+        store.hold = store.fail = True
+        task = asyncio.create_task(owner.command(lambda m: m.submit(0, "ready", final=True)))
+        await _held(store)
+        owner._schedule_notify()
+        await asyncio.sleep(0)
+        store.go.set()
+        with pytest.raises(ApiError) as err:
+            await task
+        assert err.value.status == 503
+        assert [(e.version, e.kind) for e in owner.match.log] == before
+        await asyncio.sleep(0)  # the broadcast the failed commit scheduled again
+        while not sub.queue.empty():
+            assert '"submit"' not in str(sub.queue.get_nowait())
+
+    asyncio.run(run())
+
+
+def test_a_command_cancelled_during_its_write_leaves_memory_and_database_in_step(
+        store: HeldStore) -> None:
+    owner = _owner(store)
+
+    async def run() -> None:
+        await _opened(owner)
+        store.hold = True
+        task = asyncio.create_task(owner.command(lambda m: m.submit(0, "ready", final=True)))
+        await _held(store)
+        task.cancel()
+        store.go.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task  # the cancellation arrives, but only after the write ended
+        assert owner.persisted == owner.match.version == store.last_version("m1")
+        assert _kinds(store)[-3:] == ["submit", "accepted", "seat_acted"]
+        store.hold = False
+        await owner.command(lambda m: m.submit(1, "ready", final=True))  # no version clash
+        assert store.last_version("m1") == owner.match.version
+
+    asyncio.run(run())
+
+
+def test_a_replaced_link_stops_working_at_once_despite_the_token_cache(
+        store: HeldStore) -> None:
+    async def run() -> None:
+        db = AsyncStore(store)
+        _owner(store)
+        assert await db.token("seat-a") == TokenRecord("seat-a", "m1", "seat", 0)
+        assert await db.token("seat-a") is not None  # from the cache now
+        assert await db.replace_seat_token("m1", 0, "seat-a2") == ["seat-a"]
+        assert await db.token("seat-a") is None
+        assert await db.token("seat-a2") == TokenRecord("seat-a2", "m1", "seat", 0)
+        # Another process replaced it (here: the store directly): this one learns of it
+        # from the match's notification, which makes it forget the match's tokens.
+        store.replace_seat_token("m1", 0, "seat-a3")
+        db.forget_tokens("m1")
+        assert await db.token("seat-a2") is None
+        await db.close()
+
+    asyncio.run(run())
