@@ -203,7 +203,8 @@ def test_sigkill_of_the_owner_hands_its_matches_over(postgres_database: str,
 
 def test_leases_fence_every_append(postgres_database: str) -> None:
     """The store's side: a lease is held, renewed, taken over only once lapsed (or from our
-    own address), and an append fenced by a superseded token writes nothing."""
+    own address), and an append (or a write outside the log: links, bot seats, settings,
+    status) fenced by a superseded token writes nothing."""
     store = Store(postgres_database)
     try:
         record = MatchRecord(id="m1", game="toy", config={}, seed=1, settings={}, start=0.0,
@@ -217,6 +218,20 @@ def test_leases_fence_every_append(postgres_database: str) -> None:
         with pytest.raises(LeaseLost):
             store.append_events("m1", [Event(2, "seed", {}, None, 0.0)], ("p1", 1))
         assert store.last_version("m1") == 1
+        # The writes outside the log are fenced the same way: the old owner changes nothing.
+        store.replace_seat_token("m1", 0, "seat-0", ("p3", 2))
+        for write in (lambda: store.replace_seat_token("m1", 0, "stale", ("p1", 1)),
+                      lambda: store.set_bots("m1", (True, False), ("p1", 1)),
+                      lambda: store.set_settings("m1", {"spectators": False}, ("p1", 1)),
+                      lambda: store.set_status("m1", "finished", {}, ("p1", 1))):
+            with pytest.raises(LeaseLost):
+                write()
+        kept = store.get_match("m1")
+        assert kept is not None and kept.bots == (False, False) and kept.settings == {}
+        assert kept.status == "running"
+        assert [t.token for t in store.tokens_for("m1")] == ["seat-0"]
+        store.set_bots("m1", (False, True), ("p3", 2))
+        assert store.get_match("m1").bots == (False, True)  # type: ignore[union-attr]
         assert store.lease_renew("p1", 30.0) == {} and store.lease_renew("p3", 30.0) == {"m1": 2}
         assert store.lapsed_running() == []
         store.lease_release("p3")

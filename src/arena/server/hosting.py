@@ -86,8 +86,10 @@ async def reissue(request: Request) -> JSONResponse:
     if owner.record.bots[seat]:
         raise RuleError("host", "a bot plays this seat; give it to a person first")
     token = secrets.token_urlsafe(18)
+    store = store_of(request)
     async with owner.lock:
-        old = await store_of(request).replace_seat_token(owner.record.id, seat, token)
+        old = await owner.write(
+            lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
         owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
         await owner._commit()
     owner.revoke(set(old), "the host gave this seat a new link")
@@ -108,8 +110,9 @@ async def replace_seat(request: Request) -> JSONResponse:
     bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
     store = store_of(request)
     async with owner.lock:
-        old = await store.replace_seat_token(owner.record.id, seat, token)
-        await store.set_bots(owner.record.id, bots)
+        old = await owner.write(
+            lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
+        await owner.write(lambda fence: store.set_bots(owner.record.id, bots, fence))
         owner.set_bots(bots)
         owner.match.host_note({"what": "seat", "seat": seat, "bot": bot, "public": True})
         await owner._commit()
@@ -126,7 +129,7 @@ async def spectators(request: Request) -> JSONResponse:
     settings = dict(owner.record.settings, spectators=open_)
     store = store_of(request)
     async with owner.lock:
-        await store.set_settings(owner.record.id, settings)
+        await owner.write(lambda fence: store.set_settings(owner.record.id, settings, fence))
         owner.record = _with_settings(owner.record, settings)
         owner.match.host_note({"what": "spectators", "open": open_, "public": True})
         await owner._commit()
@@ -163,6 +166,7 @@ async def rematch(request: Request) -> JSONResponse:
     created = await matches_of(request).create(body)
     new_id = created.owner.record.id
     settings = dict(record.settings, rematch=new_id)
+    # A finished match has no lease (nothing runs it any more): a plain write.
     await store_of(request).set_settings(record.id, settings)
     owner.record = _with_settings(record, settings)
     owner.broadcast({"type": "rematch", "match": new_id})

@@ -21,7 +21,7 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -185,10 +185,29 @@ class MatchOwner:
             self.persisted = new[-1].version
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
-            await self.store.set_status(self.record.id, "finished", result)
+            try:
+                await self.store.set_status(self.record.id, "finished", result, self.fence)
+            except LeaseLost:
+                # The events are stored (the command stands); the new owner rebuilds the
+                # match from them and marks it finished itself.
+                self.lose()
+                return
             self._status = "finished"
         if new:
             self._schedule_notify()
+
+    async def write(self, fn: Callable[[tuple[str, int] | None], Awaitable[T]]) -> T:
+        """A store write outside the log (links, bot seats, settings) made under this
+        process's lease: ``fn`` gets the fence. If another process has taken the match over,
+        nothing is written and the caller's request goes on to the new owner (Moved)."""
+        self.check_owned()
+        try:
+            return await fn(self.fence)
+        except LeaseLost:
+            log.warning("match %s: the lease was taken over; following the new owner",
+                        self.record.id)
+            self.lose()
+            raise Moved(self.record.id) from None
 
     def lose(self) -> None:
         """Stop owning the match (its lease went to another process): no clock, no bots."""

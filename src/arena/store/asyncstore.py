@@ -99,20 +99,23 @@ class AsyncStore:
     async def running(self) -> list[MatchRecord]:
         return await self._call(self.sync.running)
 
-    async def set_status(self, match_id: str, status: str,
-                         result: dict[str, Any] | None) -> None:
-        await self._call(self.sync.set_status, match_id, status, result)
+    async def set_status(self, match_id: str, status: str, result: dict[str, Any] | None,
+                         fence: tuple[str, int] | None = None) -> None:
+        await self._call(self.sync.set_status, match_id, status, result, fence)
 
-    async def set_bots(self, match_id: str, bots: Sequence[bool]) -> None:
-        await self._call(self.sync.set_bots, match_id, bots)
+    async def set_bots(self, match_id: str, bots: Sequence[bool],
+                       fence: tuple[str, int] | None = None) -> None:
+        await self._call(self.sync.set_bots, match_id, bots, fence)
 
-    async def set_settings(self, match_id: str, settings: dict[str, Any]) -> None:
-        await self._call(self.sync.set_settings, match_id, settings)
+    async def set_settings(self, match_id: str, settings: dict[str, Any],
+                           fence: tuple[str, int] | None = None) -> None:
+        await self._call(self.sync.set_settings, match_id, settings, fence)
 
     # ------------------------------------------------------------------ tokens
-    async def replace_seat_token(self, match_id: str, seat: int, token: str | None) -> list[str]:
+    async def replace_seat_token(self, match_id: str, seat: int, token: str | None,
+                                 fence: tuple[str, int] | None = None) -> list[str]:
         try:
-            return await self._call(self.sync.replace_seat_token, match_id, seat, token)
+            return await self._call(self.sync.replace_seat_token, match_id, seat, token, fence)
         finally:
             self.forget_tokens(match_id)
 

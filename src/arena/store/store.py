@@ -223,26 +223,36 @@ class Store:
                              .order_by(MatchRow.created))
             return [_to_record(r) for r in rows]
 
-    def set_status(self, match_id: str, status: str, result: dict[str, Any] | None) -> None:
+    # The writes below, outside the log, take the same ``fence`` as :meth:`append_events`:
+    # a process that lost a match's lease changes nothing of it (LeaseLost).
+    def set_status(self, match_id: str, status: str, result: dict[str, Any] | None,
+                   fence: tuple[str, int] | None = None) -> None:
         with self.session() as s, s.begin():
+            _check_fence(s, match_id, fence)
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
                 status=status, result=None if result is None else json.dumps(result)))
 
-    def set_bots(self, match_id: str, bots: Sequence[bool]) -> None:
+    def set_bots(self, match_id: str, bots: Sequence[bool],
+                 fence: tuple[str, int] | None = None) -> None:
         with self.session() as s, s.begin():
+            _check_fence(s, match_id, fence)
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
                 bots=json.dumps(list(bots))))
 
-    def set_settings(self, match_id: str, settings: dict[str, Any]) -> None:
+    def set_settings(self, match_id: str, settings: dict[str, Any],
+                     fence: tuple[str, int] | None = None) -> None:
         with self.session() as s, s.begin():
+            _check_fence(s, match_id, fence)
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
                 settings=json.dumps(settings)))
 
     # ------------------------------------------------------------------ tokens
-    def replace_seat_token(self, match_id: str, seat: int, token: str | None) -> list[str]:
+    def replace_seat_token(self, match_id: str, seat: int, token: str | None,
+                           fence: tuple[str, int] | None = None) -> list[str]:
         """Revoke the seat's link(s) and, unless ``token`` is None, give it a new one, in one
         transaction; returns the revoked tokens (their open pages are told at once)."""
         with self.session() as s, s.begin():
+            _check_fence(s, match_id, fence)
             rows = list(s.scalars(select(TokenRow).where(
                 TokenRow.match_id == match_id, TokenRow.role == "seat", TokenRow.seat == seat)))
             old = [r.token for r in rows]
@@ -307,12 +317,7 @@ class Store:
         if not events:
             return
         with self.session() as s, s.begin():
-            if fence is not None:
-                held = s.execute(text("SELECT owner, token FROM match_leases "
-                                      "WHERE match_id = :m FOR SHARE"),
-                                 {"m": match_id}).first()
-                if held is None or (held[0], int(held[1])) != fence:
-                    raise LeaseLost(f"match {match_id}: the lease is held by another process")
+            _check_fence(s, match_id, fence)
             if not self.is_sqlite:
                 s.execute(text("SELECT pg_notify(:c, :p)"),
                           {"c": CHANNEL, "p": f"{match_id}:{events[-1].version}"})
@@ -483,6 +488,18 @@ class Store:
         with self.session() as s:
             rows = s.scalars(select(SeasonTokenRow).where(SeasonTokenRow.season_id == season_id))
             return [(r.token, r.role, r.player) for r in rows]
+
+
+def _check_fence(s: Session, match_id: str, fence: tuple[str, int] | None) -> None:
+    """With a fence ``(owner, token)``, read (and share-lock) the match's lease row in the
+    write's own transaction: if another process took the match over, nothing is written. A
+    takeover waits for a running write, and a write after a takeover sees the new token."""
+    if fence is None:
+        return
+    held = s.execute(text("SELECT owner, token FROM match_leases WHERE match_id = :m FOR SHARE"),
+                     {"m": match_id}).first()
+    if held is None or (held[0], int(held[1])) != fence:
+        raise LeaseLost(f"match {match_id}: the lease is held by another process")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
