@@ -66,6 +66,9 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     assert page.get_by_test_id("feather-prompt").get_attribute("data-verb") == "fill"
     page.get_by_test_id("feather-tap-0-A").click()
     page.get_by_test_id("feather-msg-ok").filter(has_text="fill Z A").wait_for()
+    # The queued action and the bucket's next level come with the view the socket brings.
+    page.get_by_test_id("feather-queued-action").filter(has_text="fill Z A").wait_for()
+    page.get_by_test_id("feather-next-0-A").filter(has_text="next: 10/10").wait_for()
     assert page.get_by_test_id("feather-queued-action").inner_text() == "fill Z A"
     assert page.get_by_test_id("feather-next-0-A").inner_text() == "next: 10/10"
 
