@@ -28,7 +28,8 @@ MOMENTS: dict[str, list[tuple[str, str]]] = {
     "lockmaker": [("lm-ready", "[data-testid=lm-board][data-stage=draft]"),
                   ("lm-pool-0", "[data-testid=lm-pool-0][aria-pressed=true]")],
     "boxes": [("bx-ready*", "[data-testid=bx-bets]")],
-    "paint": [("pf-design-example", "[data-testid=pf-design-check]")],
+    "paint": [("pf-design-example", "[data-testid=pf-design-check]"),
+              ("pf-design-submit", "[data-testid=pf-pick-confirm]")],
     "feather": [("feather-ready", "[data-testid=feather-prompt]"),
                 ("feather-verb-fill", "[data-testid=feather-prompt][data-verb=fill]")],
     "lockedout": [("lo-safe-A", "[data-testid=lo-notes]")],
@@ -67,6 +68,7 @@ def main() -> int:
                         page.get_by_test_id("game-root").wait_for()
                         page.wait_for_load_state("networkidle")
                         path = args.out / f"{game}-{size}.png"
+                        page.evaluate("window.scrollTo(0, 0)")
                         page.screenshot(path=str(path), full_page=size == "desktop")
                         print(path.relative_to(ROOT))
                         m = create(game, GAMES[game], "instant")
@@ -87,6 +89,9 @@ def main() -> int:
                         except Exception as exc:  # a picture is still taken: say what failed
                             print(f"  {game}: the moment was not reached ({exc.__class__.__name__})")
                         path = args.out / f"{game}-play-{size}.png"
+                        # From the top: a full-page picture of a scrolled page draws the
+                        # sticky header where the scroll left it.
+                        page.evaluate("window.scrollTo(0, 0)")
                         page.screenshot(path=str(path), full_page=size == "desktop")
                         print(path.relative_to(ROOT))
                     context.close()
