@@ -105,7 +105,13 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Arena is running at http://{shown}:{port}/", flush=True)
     print(f"Database: {store.describe()}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024)
+    # Per-message compression of socket updates is off by default: each socket compresses
+    # its own copy of the same update, which cost about half of the server's CPU with six
+    # spectators per match (bench/README.md); an update is a few KB. ARENA_WS_DEFLATE=1
+    # turns it on where bandwidth is dearer than CPU.
+    deflate = os.environ.get("ARENA_WS_DEFLATE", "0") not in ("", "0")
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024,
+                            ws_per_message_deflate=deflate)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
