@@ -7,7 +7,7 @@ import contextlib
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arena.core.chat import MAX_CHARS, clean_text
@@ -98,6 +98,9 @@ def test_chat_closes_with_the_match() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([0, 1, HOST, SPECTATOR]),
                           st.text(min_size=1, max_size=40), st.integers(0, 30)), max_size=12))
+# Found by CI: a line at the very moment of one deadline, then a line at the very moment of
+# the next; the replay resolved both deadlines before the second line (apply_input).
+@example(lines=[(0, "0", 30)] * 3)
 def test_replay_rebuilds_every_chat_line_at_its_moment(lines: list[tuple[object, str, int]]
                                                        ) -> None:
     """G-7: the inputs alone rebuild the log, chat included (a restart loses no message)."""

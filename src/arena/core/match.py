@@ -541,9 +541,14 @@ class Match:
         """Re-apply one recorded input at the clock's current time (its ``t``).
 
         A deadline and an input can share a timestamp; which came first is recorded in the
-        version numbers: if the live match logged events before this input that the replay has
-        not produced yet, they came from deadlines at exactly this time, so resolve those first.
+        version numbers. If the live match logged events before this input that the replay has
+        not produced yet, they came from deadlines before this time (a live input resolves
+        those first, but the replay of the previous input may have stopped short of them when
+        they fell at *its* moment) and then, if some are still missing, from deadlines at
+        exactly this time: resolve them in that order, and no further.
         """
+        if self.version + 1 < event.version:
+            self._process(self.clock.now(), inclusive=False)
         if self.version + 1 < event.version:
             self._process(self.clock.now(), inclusive=True)
         data = event.data
