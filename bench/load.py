@@ -256,7 +256,7 @@ async def run(servers: list[ServerProcess], matches: int, spectators: int, secon
         await asyncio.sleep(max(0.0, start - time.time()))
         pids = [s.proc.pid for s in servers if s.proc is not None]
         for s in servers:  # a new stall window starts now
-            await http.post(s.url + "/api/debug/loop")
+            await http.post(s.url + "/api/debug/loop", timeout=300)
         cpu0, client0, wall0 = ([cpu_seconds(p) for p in pids], time.process_time(),
                                 time.perf_counter())
         kids0 = {k: v for p in pids for k, v in children_cpu(p).items()}
@@ -270,7 +270,8 @@ async def run(servers: list[ServerProcess], matches: int, spectators: int, secon
         cpu1, client1, wall1 = ([cpu_seconds(p) for p in pids], time.process_time(),
                                 time.perf_counter())
         kids1 = {k: v for p in pids for k, v in children_cpu(p).items()}
-        stalls = [(await http.get(s.url + "/api/debug/loop")).json() for s in servers]
+        stalls = [(await http.get(s.url + "/api/debug/loop", timeout=300)).json()
+                  for s in servers]
         loop = max(stalls, key=lambda x: float(x["max_stall"]))
         await lobby_task
         await beat
