@@ -306,16 +306,10 @@ def database(url: str | None, tmp: str, n: int) -> Iterator[str]:
     if url is None:
         yield f"sqlite:///{tmp}/load{n}.db"
         return
-    import psycopg
+    from server.pgcluster import fresh_database
 
-    name = f"arena_load_{os.getpid()}_{n}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(url, f"arena_load_{os.getpid()}_{n}") as fresh:
+        yield fresh
 
 
 def ms(x: float) -> str:

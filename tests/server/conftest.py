@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.pgcluster import NoPostgres, throwaway_postgres
+from server.pgcluster import NoPostgres, fresh_database, throwaway_postgres
 
 
 @pytest.fixture(scope="session")
@@ -34,15 +34,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def postgres_database(request: pytest.FixtureRequest, postgres_url: str) -> Iterator[str]:
     """A fresh, empty PostgreSQL database on the throwaway cluster, dropped afterwards."""
-    base = postgres_url
     name = f"t{os.getpid()}_{abs(hash(request.node.nodeid)) % 10**9}"
-    import psycopg
-
-    admin = base.replace("postgresql://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield base.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database(postgres_url, name) as url:
+        yield url

@@ -50,3 +50,18 @@ def throwaway_postgres() -> Iterator[str]:
     finally:
         as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def fresh_database(url: str, name: str) -> Iterator[str]:
+    """The URL of a new, empty database ``name`` on the server of ``url``, dropped on exit
+    (even with sessions still open), so no match of an earlier run is ever resumed."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

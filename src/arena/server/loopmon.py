@@ -11,12 +11,13 @@ Without the variable neither the task nor the routes exist.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
 from collections import deque
 from typing import Any
+
+from arena.server.tasks import stop_task
 
 log = logging.getLogger("arena.server")
 
@@ -44,9 +45,7 @@ class LoopMonitor:
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
             log.info("event loop: longest stall %.1f ms over %d beats",
                      self.max_stall * 1000, len(self.stalls))
 

@@ -23,7 +23,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
@@ -31,6 +31,7 @@ from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
 from arena.server import thinkers
 from arena.server.errors import ApiError, Moved
+from arena.server.tasks import stop_task
 from arena.store import LeaseLost, MatchRecord
 from arena.store.asyncstore import AsyncStore
 
@@ -168,12 +169,9 @@ class MatchOwner:
             except LeaseLost:
                 # Another process took the match over (this one stalled past its lease): the
                 # log it continues is the stored one; this process becomes a mirror.
-                log.warning("match %s: the lease was taken over; following the new owner",
-                            self.record.id)
                 self._roll_back()
                 self._schedule_notify()
-                self.lose()
-                raise Moved(self.record.id) from None
+                self._taken_over()
             except Exception as exc:
                 # Memory must not run ahead of the database (issue 20 defect 6): put the
                 # match back as the store has it, and answer that nothing was applied.
@@ -204,10 +202,15 @@ class MatchOwner:
         try:
             return await fn(self.fence)
         except LeaseLost:
-            log.warning("match %s: the lease was taken over; following the new owner",
-                        self.record.id)
-            self.lose()
-            raise Moved(self.record.id) from None
+            self._taken_over()
+
+    def _taken_over(self) -> NoReturn:
+        """A fenced write found the lease in another process's hands: follow it as a mirror,
+        and send the request on to the new owner."""
+        log.warning("match %s: the lease was taken over; following the new owner",
+                    self.record.id)
+        self.lose()
+        raise Moved(self.record.id) from None
 
     def lose(self) -> None:
         """Stop owning the match (its lease went to another process): no clock, no bots."""
@@ -351,10 +354,7 @@ class MatchOwner:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
     def wake(self) -> None:
         self._wake.set()

@@ -34,6 +34,7 @@ from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
 from arena.server.matches import Matches
+from arena.server.tasks import stop_task
 from arena.store import SeasonConflict
 from arena.store.asyncstore import AsyncStore
 
@@ -130,10 +131,7 @@ class Seasons:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
     async def _watch(self) -> None:
         discovered = time.monotonic()
