@@ -496,11 +496,13 @@ function detailWords(key) { return capital(String(key).replace(/_/g, " ")); }
 function DetailTable({ result, seats }) {
   const d = result.detail && typeof result.detail === "object" ? result.detail : {};
   const cols = [];
+  // A game's detail may repeat a column the table already has (its own "score"): shown once.
+  const add = (title, cell) => { if (!["seat", "score"].includes(title.toLowerCase())) cols.push([title, cell]); };
   for (const [k, val] of Object.entries(d)) {
     if (Array.isArray(val) && val.length === seats && val.every((x) => x === null || typeof x !== "object")) {
-      cols.push([detailWords(k), (i) => (typeof val[i] === "number" ? fmtNum(val[i]) : String(val[i] ?? ""))]);
+      add(detailWords(k), (i) => (typeof val[i] === "number" ? fmtNum(val[i]) : String(val[i] ?? "")));
     } else if (Array.isArray(val) && val.length === seats && val.every((x) => x && typeof x === "object")) {
-      for (const sub of Object.keys(val[0])) cols.push([detailWords(sub), (i) => { const x = val[i][sub]; return typeof x === "number" ? fmtNum(x) : String(x ?? ""); }]);
+      for (const sub of Object.keys(val[0])) add(detailWords(sub), (i) => { const x = val[i][sub]; return typeof x === "number" ? fmtNum(x) : String(x ?? ""); });
     }
   }
   const lists = Object.entries(d).filter(([k, val]) => Array.isArray(val) && val.length !== seats && val.every((x) => typeof x === "number"));
