@@ -12,6 +12,8 @@ still reaches the same state as one that never stopped.
 
 from __future__ import annotations
 
+import bisect
+import copy
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,6 +43,11 @@ Viewer = int | Literal["host", "spectator"]
 INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note", "host_option"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
+
+CHECKPOINT_EVERY = 32
+"""Log entries between two checkpoints of a match: a replay view starts from the nearest one
+before the asked version, so it costs at most this many entries' work whatever the match's
+length (issue 25 point 5)."""
 
 MIN_TIME_SCALE = 0.001
 MAX_TIME_SCALE = 1000.0
@@ -168,6 +175,10 @@ class Match:
         self.muted: set[str] = set()
         self._svg_state: Any = None
         self._svg_cache: dict[object, str | None] = {}
+        # Per viewer: (entries scanned, finished then, the versions it may see), G-10.
+        self._seen: dict[Viewer, tuple[int, bool, list[int]]] = {}
+        # (version, clock time, frozen copy): see :meth:`checkpoint` and :meth:`replay_to`.
+        self._checkpoints: list[tuple[int, float, Match]] = []
         t0 = clock.now() if start is None else start
         self.created_at = t0
         self._emit("match_started", {"game": game.name}, None, t0)
@@ -323,16 +334,51 @@ class Match:
             return True
         return isinstance(viewer, int) and viewer in event.to
 
+    def visible_versions(self, viewer: Viewer) -> list[int]:
+        """The log versions of the entries ``viewer`` may see, in order (kept up to date as
+        the log grows; rebuilt when the end of the match reveals more, G-9)."""
+        scanned, finished, versions = self._seen.get(viewer, (0, self.finished, []))
+        if finished != self.finished or scanned > len(self.log):
+            scanned, versions = 0, []
+        if scanned < len(self.log):
+            versions.extend(e.version for e in self.log[scanned:] if self.can_see(viewer, e))
+            self._seen[viewer] = (len(self.log), self.finished, versions)
+        return versions
+
     def version_for(self, viewer: Viewer) -> int:
-        """The last version ``viewer`` may see: the log's own version would tell a seat that
-        hidden events (another seat's sealed submission, G-10) were just written."""
-        for e in reversed(self.log):
-            if self.can_see(viewer, e):
-                return e.version
-        return 0
+        """The viewer's own version: how many log entries it may see (G-10).
+
+        A viewer counts only what it sees. The log's own numbers would tell a seat that hidden
+        entries (another seat's sealed submission) were written, and when; so every version a
+        reader is shown, in any answer, is a position in its own sequence. The host sees every
+        entry, so for the host (and for everyone once a finished match reveals its log) this
+        is the log's version."""
+        return len(self.visible_versions(viewer))
+
+    def seq_of(self, viewer: Viewer, version: int) -> int:
+        """The viewer's version that log version ``version`` corresponds to: how many entries
+        up to it the viewer may see."""
+        return bisect.bisect_right(self.visible_versions(viewer), version)
+
+    def log_version_of(self, viewer: Viewer, seq: int) -> int:
+        """The log version of the viewer's ``seq``-th visible entry (0 for 0); ``seq`` past
+        the viewer's last is taken as its last."""
+        versions = self.visible_versions(viewer)
+        seq = min(max(seq, 0), len(versions))
+        return versions[seq - 1] if seq else 0
 
     def events_for(self, viewer: Viewer, since: int = 0) -> list[Event]:
+        """The entries ``viewer`` may see after log version ``since`` (engine-side: every
+        number a reader is shown goes through :meth:`events_seen` instead)."""
         return [e for e in self.log if e.version > since and self.can_see(viewer, e)]
+
+    def events_seen(self, viewer: Viewer, since: int = 0) -> list[tuple[int, Event]]:
+        """The entries ``viewer`` may see after its own version ``since``, each with its
+        position in the viewer's sequence."""
+        versions = self.visible_versions(viewer)
+        since = max(since, 0)
+        # Versions are the log's positions plus one (the log is append-only from 1).
+        return [(i + 1, self.log[v - 1]) for i, v in enumerate(versions[since:], start=since)]
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` sees now: the engine's part (phase, clocks) and the game's (G-9)."""
@@ -527,6 +573,7 @@ class Match:
             if event.t > manual.now():
                 manual.set(event.t)
             match.apply_input(event)
+            match.checkpoint()
         match.clock = clock
         if until is not None:
             manual.set(max(until, manual.now()))
@@ -536,6 +583,62 @@ class Match:
         else:
             match.advance()
         return match
+
+    def checkpoint(self) -> None:
+        """Keep a frozen copy of the match as it is now, if :data:`CHECKPOINT_EVERY` entries
+        were logged since the last one. Called between inputs (never inside one), where the
+        match is exactly what a replay of its log so far would build."""
+        last = self._checkpoints[-1][0] if self._checkpoints else 0
+        if self.log and self.version - last >= CHECKPOINT_EVERY:
+            self._checkpoints.append((self.version, self.log[-1].t, self._copy([])))
+
+    def replay_to(self, version: int) -> Match:
+        """The match as it stood right after log entry ``version`` (the replay viewer): the
+        same as replaying the inputs up to it and resolving the deadlines up to its time,
+        but started from the nearest checkpoint, so its cost does not grow with the log."""
+        from arena.core.clock import ManualClock
+
+        if not 1 <= version <= self.version:
+            raise ValueError(f"no log entry {version}")
+        t = self.log[version - 1].t
+        at = bisect.bisect_right([c[0] for c in self._checkpoints], version) - 1
+        if at >= 0:
+            cp_version, cp_t, frozen = self._checkpoints[at]
+            manual = ManualClock(cp_t)
+            match = frozen._copy(self.log[:cp_version])
+            match.clock = manual
+        else:
+            cp_version, manual = 0, ManualClock(self.created_at)
+            match = Match(self.game, self.config, self.seed, manual, self.settings,
+                          start=self.created_at)
+        for event in self.log[cp_version:version]:
+            if event.kind in INPUT_KINDS:
+                if event.t > manual.now():
+                    manual.set(event.t)
+                match.apply_input(event)
+        manual.set(max(t, manual.now()))
+        match.advance()
+        return match
+
+    def _copy(self, log: list[Event]) -> Match:
+        """An independent copy sharing only immutable values (the game state is immutable)
+        with ``log`` as its log."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if name in ("log", "_checkpoints", "_seen", "_svg_cache"):
+                continue
+            if isinstance(value, list):
+                setattr(other, name, list(value))
+            elif isinstance(value, dict):
+                setattr(other, name, {k: list(v) if isinstance(v, list) else v
+                                      for k, v in value.items()})
+            elif isinstance(value, set):
+                setattr(other, name, set(value))
+        other.log = log
+        other._svg_state, other._svg_cache = None, {}
+        other._seen = {}
+        other._checkpoints = []
+        return other
 
     def apply_input(self, event: Event) -> None:
         """Re-apply one recorded input at the clock's current time (its ``t``).

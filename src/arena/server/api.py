@@ -14,9 +14,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from arena.core.clock import ManualClock
 from arena.core.errors import RuleError
-from arena.core.match import HOST, INPUT_KINDS, Match, Viewer
+from arena.core.match import HOST, Match, Viewer
 from arena.core.registry import all_games, get_game
 from arena.server.access import Access, resolve, token_of
 from arena.server.errors import ApiError
@@ -96,6 +95,9 @@ CREATE_LIMIT = _limit("ARENA_CREATE_LIMIT", 60, 1.0, "matches created from this 
 ACT_LIMIT = _limit("ARENA_ACT_LIMIT", 100, 10.0, "submissions from this link")
 # G-13: a few lines in a burst, then about one a second, per link.
 CHAT_LIMIT = _limit("ARENA_CHAT_LIMIT", 6, 1.0, "chat messages from this link")
+# Replay views cost a rebuild from a checkpoint each (issue 25 point 5): a page stepping
+# through a replay asks a few a second; one address shares one budget over every match.
+REPLAY_LIMIT = _limit("ARENA_REPLAY_LIMIT", 60, 20.0, "replay requests from this address")
 
 
 async def create_match(request: Request) -> JSONResponse:
@@ -160,8 +162,9 @@ async def get_view(request: Request) -> JSONResponse:
 async def get_events(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     since = _int_param(request, "since", 0)
+    # G-10: the version and the numbers are the reader's own (see Match.version_for).
     version, events = await owner.read(
-        lambda m: (m.version, events_json(m, access.viewer, since)))
+        lambda m: (m.version_for(access.viewer), events_json(m, access.viewer, since)))
     return JSONResponse({"version": version, "events": events})
 
 
@@ -176,25 +179,31 @@ def _int_param(request: Request, name: str, default: int) -> int:
 
 
 def _replay_view(owner: MatchOwner, viewer: Viewer, version: int) -> dict[str, Any]:
-    """The viewer's view as it stood right after log entry ``version`` (the replay viewer)."""
+    """The viewer's view as it stood right after its own entry ``version`` (the replay
+    viewer). ``version`` counts the entries the viewer may see (G-10), and so does the range
+    an error names; the match is rebuilt from its nearest checkpoint (issue 25 point 5)."""
     live = owner.match
-    if not 1 <= version <= live.version:
-        raise ApiError(400, "request", f"'version' must be between 1 and {live.version}")
-    t = live.log[version - 1].t
-    inputs = [e for e in live.log if e.kind in INPUT_KINDS and e.version <= version]
-    clock = ManualClock(t)
-    match = Match.replay(live.game, live.config, live.seed, live.settings, live.created_at,
-                         inputs, clock, until=t)
+    last = live.version_for(viewer)
+    if not 1 <= version <= last:
+        raise ApiError(400, "request", f"'version' must be between 1 and {last}")
     seen_as: Viewer = HOST if (viewer == HOST or (live.finished and live.settings.reveal_at_end)) \
         else viewer
-    view = view_for(owner.record, match, seen_as)
+    key = (seen_as, live.finished, owner.record.bots, live.log_version_of(viewer, version))
+    cached = owner.replay_cache.get(key)
+    if cached is None:
+        match = live.replay_to(key[3])
+        cached = view_for(owner.record, match, seen_as)
+        owner.replay_cache.put(key, cached)
+    view = dict(cached)
     view["you"] = viewer if isinstance(viewer, int) else None
+    view["version"] = version
     view["replay_version"] = version
     return view
 
 
 async def get_replay(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
+    REPLAY_LIMIT.take(request.client.host if request.client else "?")
     version = _int_param(request, "version", 1)
     view = await owner.read(lambda m: _replay_view(owner, access.viewer, version))
     return JSONResponse(view)
@@ -240,8 +249,8 @@ async def submit(request: Request) -> JSONResponse:
             log.exception("validate failed in match %s", owner.record.id)
             raise RuleError("G-6", f"the submission could not be read ({type(exc).__name__})"
                             ) from exc
-        return {"ok": True, "version": m.version, "final": sub.final, "value": sub.value,
-                "in_reserve": sub.in_reserve}
+        return {"ok": True, "version": m.version_for(seat), "final": sub.final,
+                "value": sub.value, "in_reserve": sub.in_reserve}
 
     return JSONResponse(await owner.command(act))
 
@@ -257,7 +266,7 @@ async def confirm(request: Request) -> JSONResponse:
 
     def act(m: Match) -> dict[str, Any]:
         m.confirm(seat, phase=phase)
-        return {"ok": True, "version": m.version}
+        return {"ok": True, "version": m.version_for(seat)}
 
     return JSONResponse(await owner.command(act))
 
@@ -274,7 +283,8 @@ async def chat(request: Request) -> JSONResponse:
 
     def act(m: Match) -> dict[str, Any]:
         event = m.chat(viewer, channel, text)  # type: ignore[arg-type]
-        return {"ok": True, "version": event.version}
+        # G-10: the sender's own number for its line, not the log's.
+        return {"ok": True, "version": m.seq_of(viewer, event.version)}
 
     return JSONResponse(await owner.command(act))
 
@@ -316,6 +326,6 @@ async def host_action(request: Request) -> JSONResponse:
             m.mute(body.get("channel"), muted)  # type: ignore[arg-type]
         else:
             raise ApiError(404, "host", f"unknown host action {action!r}")
-        return {"ok": True, "version": m.version}
+        return {"ok": True, "version": m.version_for(HOST)}
 
     return JSONResponse(await owner.command(act))

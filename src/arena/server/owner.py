@@ -16,6 +16,7 @@ waits for the commit to end, which rolls memory back if the write failed).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import json
@@ -85,21 +86,50 @@ def seed_visible(match: Match, viewer: Viewer) -> bool:
 
 
 def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]]:
-    """The log entries ``viewer`` may see after ``since``, as JSON (the engine already keeps
-    the seed for the host alone until the end, G-7, G-9)."""
-    return [e.to_json() for e in match.events_for(viewer, since)]
+    """The log entries ``viewer`` may see after its own version ``since``, as JSON, each
+    numbered in the viewer's own sequence (G-10: the log's numbers would count the entries it
+    may not see). The engine already keeps the seed for the host alone until the end (G-7)."""
+    out = []
+    for seq, e in match.events_seen(viewer, since):
+        entry = e.to_json()
+        entry["version"] = seq
+        out.append(entry)
+    return out
 
 
 def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) -> dict[str, Any]:
-    """The socket message bringing ``viewer`` from ``since`` to now: the events it may see
-    (with their versions) and its current view."""
+    """The socket message bringing ``viewer`` from log version ``since`` (the owner's own
+    cursor) to now: the events it may see and its current view, numbered in its sequence."""
+    seen = match.seq_of(viewer, since)
     return {
         "type": "update",
         "version": match.version_for(viewer),
-        "since": since,
-        "events": events_json(match, viewer, since),
+        "since": seen,
+        "events": events_json(match, viewer, seen),
         "view": view_for(record, match, viewer),
     }
+
+
+class ReplayCache:
+    """The last few replay views built, by (seen as, finished, bots, log version): a page
+    stepping back and forth through a replay, or many spectators on one step, cost one
+    rebuild (issue 25 point 5)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._views: collections.OrderedDict[tuple[Any, ...], dict[str, Any]] = \
+            collections.OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        view = self._views.get(key)
+        if view is not None:
+            self._views.move_to_end(key)
+        return view
+
+    def put(self, key: tuple[Any, ...], view: dict[str, Any]) -> None:
+        self._views[key] = view
+        while len(self._views) > self.size:
+            self._views.popitem(last=False)
 
 
 class MatchOwner:
@@ -132,6 +162,7 @@ class MatchOwner:
         self._task: asyncio.Task[None] | None = None
         self._status = record.status
         self._notify_pending = False
+        self.replay_cache = ReplayCache()
 
     # ------------------------------------------------------------------ commands
     async def command(self, fn: Callable[[Match], T]) -> T:
@@ -181,6 +212,7 @@ class MatchOwner:
                 raise ApiError(503, "store", "the change could not be saved, so nothing was "
                                              "applied; try again") from exc
             self.persisted = new[-1].version
+            self.match.checkpoint()  # replay views start near any version (issue 25 point 5)
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
             try:
@@ -252,6 +284,7 @@ class MatchOwner:
         if mine != [(e.version, e.kind) for e in stored]:
             raise ValueError("the mirrored log differs from the stored one")
         self.persisted = stored[-1].version
+        m.checkpoint()
         self._status = "finished" if m.finished else self._status
         self._schedule_notify()
 
@@ -273,6 +306,8 @@ class MatchOwner:
 
     # ------------------------------------------------------------------ viewers
     def subscribe(self, viewer: Viewer, since: int, token: str = "") -> Subscriber:
+        """``since`` is the viewer's own version (what its page last saw, G-10)."""
+        since = self.match.log_version_of(viewer, since)
         sub = Subscriber(viewer, since, token=token)
         self.subscribers.add(sub)
         sub.queue.put_nowait(update_for(self.record, self.match, viewer, since))

@@ -820,8 +820,11 @@ function absorb(events) {
 }
 
 async function refetchAll() {
+  // At the end the whole log is revealed (G-9) and renumbered: every viewer's numbers become
+  // the log's own (G-10 numbers each viewer's entries in its own sequence while it runs), so
+  // the entries are replaced, not merged.
   const r = await call("GET", "/events?since=0");
-  if (r.ok) { absorb(r.events); update(); }
+  if (r.ok) { S.events = []; S.seen = new Set(); absorb(r.events); S.version = r.version; update(); }
 }
 
 function alertPhase(view) {
