@@ -200,10 +200,15 @@ class Bench:
         log = host_events(http, self.server.url, t.id, t.host)
         human = [(str(e.data["text"]), e.version) for e in log
                  if e.kind == "submit" and e.data["seat"] == 0]
+        # An answer names the seat's own version (G-10): the log version of its n-th
+        # visible entry (a finished match numbers as the log does, which only loosens this).
+        seen = [e.version for e in log if (e.to is None or 0 in e.to) and not (
+            e.kind == "chat" and isinstance(e.data, dict) and e.data.get("channel") == "spectators")]
         # Every 200 answer is in the log, in order, at or before the version it named; an
         # answer lost in a kill may leave an extra entry that no answer names.
         i = 0
-        for text, version in t.accepted:
+        for text, seq in t.accepted:
+            version = seen[seq - 1] if 1 <= seq <= len(seen) else seq
             while i < len(human) and not (human[i][0] == text and human[i][1] <= version):
                 i += 1
             if i == len(human):
