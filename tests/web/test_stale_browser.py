@@ -110,3 +110,29 @@ def test_a_plan_sent_offline_across_the_deadline_is_refused_kept_and_never_recor
     page.get_by_test_id("lo-submitted").filter(has_text="Submitted").wait_for()
     hv = api_get(live_server, m, "view", m["tokens"]["host"])
     assert hv["seats"][0]["submissions"][-1]["text"] == plan
+
+
+def test_a_double_clicked_final_send_is_refused_out_loud(page: Any, live_server: str,
+                                                         new_match: Any) -> None:
+    """The first "Submit as final" closes the phase (the other seat was final already); the
+    second, made for the same phase, is refused as late and says so in the new phase instead
+    of vanishing with the phase it was stamped with (G-2, G-4). The notation drawer is the
+    shared send path of every game."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  config={"rounds": 1, "study": 600, "pick": 600})
+    r = httpx.post(f"{live_server}/api/matches/{m['id']}/submit",
+                   params={"token": m["tokens"]["seats"][1]},
+                   json={"text": "ready", "final": True, "phase": 1}, timeout=10)
+    assert r.status_code == 200, r.text
+    page.goto(m["links"]["seats"][0])
+    page.get_by_test_id("phase-name").filter(has_text="Study").wait_for()
+    page.get_by_test_id("notation-input").fill("ready")
+    page.get_by_test_id("submit-final").dblclick()
+    page.get_by_test_id("phase-name").filter(has_text="Pick").wait_for()
+    # The two answers may come back in either order; the turn line says it in both cases.
+    page.get_by_test_id("own-status").filter(
+        has_text="Phase 1 (study) closed before your submission was sent").wait_for()
+    events = api_get(live_server, m, "events", m["tokens"]["host"])["events"]
+    assert [e["data"]["text"] for e in events
+            if e["kind"] == "submit" and e["data"]["seat"] == 0] == ["ready"]
+    assert_page_ok(page, "a double-clicked send refused as late", with_axe=True)

@@ -159,7 +159,15 @@ async function confirmFinal(source) {
    kept (``api.keepDraft``); "Submitted" is never shown for it. A send that cannot reach the
    server waits and goes once the connection is back. */
 async function deliver(item) {
-  const { kind, phase, source } = item;
+  const { kind, phase } = item;
+  item.seq = S.sent = (S.sent || 0) + 1;
+  // An answer speaks only if no later send has spoken: with a double click the two answers
+  // can come back in either order, and the older one must not hide the newer one's words.
+  const say = (ok, text, stamp) => {
+    if (item.seq < (S.said || 0)) return;
+    S.said = item.seq;
+    setMsg(item.source, ok, text, stamp);
+  };
   S.msg = null;
   if (S.stale && S.stale.phase === phaseNo()) S.stale = null;
   if (kind === "submit") S.lastSent = { text: item.text, phase };
@@ -171,10 +179,10 @@ async function deliver(item) {
   if (r.ok) {
     S.lost.clear(); // a send reached the match: older drafts are history
     S.applied.add(phase);
-    if (kind === "confirm") setMsg(source, true, "Confirmed as final.", phase);
+    if (kind === "confirm") say(true, "Confirmed as final.", phase);
     else {
       const open = !!(S.view && S.view.phase);
-      setMsg(source, true, r.final ? "Sent as final: " + item.text : "Sent: " + item.text + (open ? " (you can change it until the phase ends)" : ""), phase);
+      say(true, r.final ? "Sent as final: " + item.text : "Sent: " + item.text + (open ? " (you can change it until the phase ends)" : ""), phase);
     }
     return kind === "submit" ? { ok: true, final: r.final, value: r.value } : { ok: true };
   }
@@ -183,7 +191,7 @@ async function deliver(item) {
     S.unsent = item;
     S.lost.add(phase);
     const label = S.view && S.view.phase ? phaseLabel(phase, S.view.phase.name) : "the phase";
-    setMsg(source, false, "Not sent: the server could not be reached. Your " + item.word + " will be sent when the connection is back, if " + label.charAt(0).toLowerCase() + label.slice(1) + " is still open.", phase);
+    say(false, "Not sent: the server could not be reached. Your " + item.word + " will be sent when the connection is back, if " + label.charAt(0).toLowerCase() + label.slice(1) + " is still open.", phase);
     return { ok: false, error: r.error, offline: true };
   }
   if (r.stale) {
@@ -194,12 +202,12 @@ async function deliver(item) {
     const words = "G-2: " + phaseLabel(r.phase, r.phase_title) + " closed before your " + word + " was sent" +
       (again ? " again; nothing more was sent, and what you sent before it stands." : "; nothing was sent.");
     const now = r.current_phase == null ? phaseNo() : r.current_phase;
-    S.stale = { text: words, phase: now };
-    setMsg(source, false, words, now);
+    S.stale = { text: words, phase: now }; // in the turn line whatever the order of answers
+    say(false, words, now);
     refreshView();
     return { ok: false, error: words, stale: true };
   }
-  setMsg(source, false, r.error); // any other refusal is news in the phase it is read in
+  say(false, r.error); // any other refusal is news in the phase it is read in
   return { ok: false, error: r.error };
 }
 
