@@ -145,12 +145,18 @@ function sentWord(kind) {
   return "submission";
 }
 
+/* A send remembers the phase it was made for, in number and words, and what it is called. */
+function sendOf(kind, source) {
+  const p = S.view && S.view.phase;
+  return { kind, phase: p ? p.no : undefined, title: p ? p.name : "", word: sentWord(kind), source: source || "board" };
+}
+
 async function submit(text, final, source) {
-  return deliver({ kind: "submit", text: String(text), final: !!final, phase: phaseNo(), word: sentWord("submit"), source: source || "board" });
+  return deliver(Object.assign(sendOf("submit", source), { text: String(text), final: !!final }));
 }
 
 async function confirmFinal(source) {
-  return deliver({ kind: "confirm", phase: phaseNo(), word: sentWord("confirm"), source: source || "board" });
+  return deliver(sendOf("confirm", source));
 }
 
 /* Send one submission or confirmation, always naming the phase it was made for (G-2): the
@@ -190,7 +196,7 @@ async function deliver(item) {
     // Offline: nothing reached the match. Held, and sent as made (for its own phase) later.
     S.unsent = item;
     S.lost.add(phase);
-    const label = S.view && S.view.phase ? phaseLabel(phase, S.view.phase.name) : "the phase";
+    const label = phase != null ? phaseLabel(phase, item.title) : "the phase";
     say(false, "Not sent: the server could not be reached. Your " + item.word + " will be sent when the connection is back, if " + label.charAt(0).toLowerCase() + label.slice(1) + " is still open.", phase);
     return { ok: false, error: r.error, offline: true };
   }
