@@ -184,14 +184,14 @@ class Bench:
         if text is None:
             return False, phase["no"]
         r = http.post(f"{base}/api/matches/{t.id}/submit", params={"token": t.seat},
-                      json={"text": text, "final": True})
+                      json={"text": text, "final": True, "phase": match.phase_no})
         if r.status_code == 200:
             t.accepted.append((text, int(r.json()["version"])))
             return False, phase["no"]
         if r.status_code >= 500:
             self.errors.append(f"submit {t.game.name}: {r.status_code} {r.text[:200]}")
         else:
-            self.refused += 1  # the phase moved on meanwhile (422), or a rate limit
+            self.refused += 1  # the phase moved on meanwhile (409, G-2), or a rate limit
         return False, done_phase
 
     # ------------------------------------------------------------------ checks

@@ -9,7 +9,7 @@ import pytest
 
 from arena.core.clock import ManualClock
 from arena.core.driver import simulate
-from arena.core.errors import RuleError
+from arena.core.errors import RuleError, StalePhase
 from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
 from toygame import TOY, ToyConfig
 
@@ -325,10 +325,12 @@ def test_g2_a_late_submission_names_the_phase_that_closed_and_changes_nothing() 
     match.submit(1, "2", final=True, phase=pick)  # closes the phase early (G-4)
     assert match.phase_no != pick
     before = match.snapshot()
-    with pytest.raises(RuleError, match=r"G-2: the pick phase ended at \d\d:\d\d:\d\d") as err:
+    with pytest.raises(StalePhase, match=rf"G-2: phase {pick} \(pick\) closed at "
+                       r"\d\d:\d\d:\d\d UTC, before this was sent") as err:
         match.submit(0, "3", phase=pick)
     assert "nothing was applied" in str(err.value)
-    with pytest.raises(RuleError, match="the pick phase ended"):
+    assert (err.value.phase, err.value.title, err.value.current) == (pick, "pick", match.phase_no)
+    with pytest.raises(StalePhase, match=r"phase \d+ \(pick\) closed"):
         match.confirm(0, phase=pick)
     assert match.snapshot() == before
     with pytest.raises(RuleError, match="G-2: there is no phase"):

@@ -222,8 +222,8 @@ def test_g2_late_submission_and_non_boolean_final_are_refused(server: ServerProc
     before = server.http.get(base + "/events", params={"token": m["tokens"]["host"]}).json()
     r = server.http.post(base + "/submit", params={"token": t0},
                          json={"text": "1", "phase": study})
-    assert r.status_code == 422
-    assert "the study phase ended at" in r.json()["error"] and "G-2" in r.json()["error"]
+    assert r.status_code == 409
+    assert f"G-2: phase {study} (study) closed at" in r.json()["error"]
     after = server.http.get(base + "/events", params={"token": m["tokens"]["host"]}).json()
     assert after == before
 

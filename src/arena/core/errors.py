@@ -28,3 +28,18 @@ class ParseError(RuleError):
         super().__init__(rule, where + message)
         self.line = line
         self.column = column
+
+
+class StalePhase(RuleError):
+    """A submission or confirmation made for a phase that closed before it arrived (G-2).
+
+    Nothing was applied: it is not read as an answer to the phase that followed (a page offline
+    across a deadline would otherwise send its old plan, or an empty one, into the next round).
+    It carries the phase it was for and the phase now open, so the API can answer 409 with both
+    and a page can tell its player in the game's own words and keep the draft."""
+
+    def __init__(self, message: str, *, phase: int, title: str, current: int | None) -> None:
+        super().__init__("G-2", message)
+        self.phase = phase
+        self.title = title
+        self.current = current

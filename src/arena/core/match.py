@@ -23,7 +23,7 @@ from typing import Any, Literal
 from arena.core import chat as chatmod
 from arena.core import rng as rngmod
 from arena.core.clock import Clock
-from arena.core.errors import RuleError
+from arena.core.errors import RuleError, StalePhase
 from arena.core.game import (
     JSON,
     Game,
@@ -139,6 +139,12 @@ class Event:
         )
 
 
+def phase_label(no: int, name: str) -> str:
+    """A phase in words: its own name where the game numbers it ("round 1", "bout 2: bet"),
+    otherwise its number and name ("phase 4 (draft)"), since a draft or a pick recurs."""
+    return name if any(c.isdigit() for c in name) else f"phase {no} ({name})"
+
+
 class Match:
     """A live (or replayed) match of one game."""
 
@@ -172,6 +178,9 @@ class Match:
         self.history: dict[int, list[Submission]] = {}
         self.reserve_pick: dict[int, Submission] = {}
         self.phase_ends: dict[int, tuple[str, float]] = {}
+        # The phase (number, name) the last accepted submit or confirm was applied to, for the
+        # API's answer: a client that sent no phase number learns which phase took it (G-2).
+        self.answered: tuple[int, str] | None = None
         self.muted: set[str] = set()
         self._svg_state: Any = None
         self._svg_cache: dict[object, str | None] = {}
@@ -238,10 +247,12 @@ class Match:
         self._process(t, inclusive=False)
         self._check_phase(phase)
         spec = self._open_for(seat)
+        answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
         ctx = SubmitContext(at=at, previous=previous, scale=self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
+        self.answered = answered
         in_reserve = seat in self.reserve_end
         sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
         self.history.setdefault(seat, []).append(sub)
@@ -273,6 +284,7 @@ class Match:
         subs = self.history.get(seat)
         if not subs:
             raise RuleError("G-4", "there is no submission to confirm")
+        self.answered = (self.phase_no, spec.name)
         subs[-1] = dataclasses.replace(subs[-1], final=True)
         self._emit("confirm", {"seat": seat}, frozenset({seat}), t)
         self._emit("seat_acted", {"seat": seat, "final": True}, self._activity_to(spec), t)
@@ -717,7 +729,7 @@ class Match:
 
     def _check_phase(self, phase: int | None) -> None:
         """G-2: a submission meant for a phase that has closed is late, not an answer to the
-        phase that followed it."""
+        phase that followed it; it is refused (:class:`StalePhase`) and nothing is applied."""
         if phase is None or (phase == self.phase_no and not self.finished):
             return
         ended = self.phase_ends.get(phase)
@@ -728,7 +740,9 @@ class Match:
                                    f"{self.phase_no})")
         name, when = ended
         stamp = datetime.fromtimestamp(when, UTC).strftime("%H:%M:%S")
-        raise RuleError("G-2", f"the {name} phase ended at {stamp} UTC; nothing was applied")
+        raise StalePhase(f"{phase_label(phase, name)} closed at {stamp} UTC, before this was "
+                         "sent; nothing was applied", phase=phase, title=name,
+                         current=None if self.finished else self.phase_no)
 
     @staticmethod
     def _activity_to(spec: PhaseSpec) -> frozenset[int] | None:

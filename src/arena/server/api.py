@@ -216,13 +216,23 @@ def _seat_of(access: Access) -> int:
 
 
 def _phase_of(body: dict[str, Any]) -> int | None:
-    """The phase number the page was answering (optional; G-2 late submissions)."""
+    """The phase number the sender was answering (G-2). The page, the bots and the bench
+    clients always send it, so one made for a phase that has closed meanwhile is refused (409)
+    instead of landing in the next phase; a client that omits it is applied to the phase open
+    now, and the answer names that phase."""
     phase = body.get("phase")
     if phase is None:
         return None
     if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < 10**9:
         raise ApiError(400, "request", "'phase' must be the phase number the page shows")
     return phase
+
+
+def _answered(m: Match) -> dict[str, Any]:
+    """The phase a submission or confirmation was applied to (G-2): its number and the game's
+    own name for it ("round 2"), so a client that sent no phase number knows which took it."""
+    no, title = m.answered or (m.phase_no, "")
+    return {"phase": no, "phase_title": title}
 
 
 async def submit(request: Request) -> JSONResponse:
@@ -250,7 +260,7 @@ async def submit(request: Request) -> JSONResponse:
             raise RuleError("G-6", f"the submission could not be read ({type(exc).__name__})"
                             ) from exc
         return {"ok": True, "version": m.version_for(seat), "final": sub.final,
-                "value": sub.value, "in_reserve": sub.in_reserve}
+                "value": sub.value, "in_reserve": sub.in_reserve, **_answered(m)}
 
     return JSONResponse(await owner.command(act))
 
@@ -266,7 +276,7 @@ async def confirm(request: Request) -> JSONResponse:
 
     def act(m: Match) -> dict[str, Any]:
         m.confirm(seat, phase=phase)
-        return {"ok": True, "version": m.version_for(seat)}
+        return {"ok": True, "version": m.version_for(seat), **_answered(m)}
 
     return JSONResponse(await owner.command(act))
 

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from arena.core.errors import RuleError
+from arena.core.errors import RuleError, StalePhase
 from arena.server import api, cluster, hosting, loopmon, thinkers
 from arena.server import seasons as season_api
 from arena.server.errors import ApiError
@@ -50,6 +50,15 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 async def _rule_error(request: Request, exc: Exception) -> Response:
     # G-6: a refused submission (or form) names the rule it breaks.
     assert isinstance(exc, RuleError)
+    if isinstance(exc, StalePhase):
+        # G-2: made for a phase that closed before it arrived; nothing was applied. 409 (the
+        # request conflicts with the match's state, it is not malformed) with the phase it was
+        # for and the phase open now, so a page can say so in the game's words.
+        if not _wants_json(request):
+            return pages.error_page(409, str(exc))
+        return JSONResponse({"ok": False, "error": str(exc), "rule": exc.rule, "stale": True,
+                             "phase": exc.phase, "phase_title": exc.title,
+                             "current_phase": exc.current}, status_code=409)
     if not _wants_json(request):
         return pages.error_page(422, str(exc))
     return JSONResponse({"ok": False, "error": str(exc), "rule": exc.rule}, status_code=422)

@@ -14,12 +14,19 @@ _SEASON = {"name": "season_id", "in": "path", "required": True, "schema": {"type
 _ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _ERR = {"description": "refused; the body is {\"ok\": false, \"error\": \"<rule>: <message>\"}"}
 
+_PHASE = {"type": "integer", "minimum": 0,
+          "description": "the number of the phase this answers (the view's phase.no)"}
+_STALE = {"description": "made for a phase that has closed (G-2); nothing was applied. The "
+                         "body adds 'stale': true, 'phase', 'phase_title' and 'current_phase'"}
+
 
 def _op(summary: str, params: list[dict[str, Any]], body: dict[str, Any] | None = None,
-        extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        extra: dict[str, Any] | None = None, *, stale: bool = False) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "parameters": params,
                           "responses": {"200": {"description": "ok"}, "400": _ERR,
                                         "401": _ERR, "403": _ERR, "404": _ERR, "422": _ERR}}
+    if stale:
+        op["responses"]["409"] = _STALE
     if body is not None:
         op["requestBody"] = {"required": True,
                              "content": {"application/json": {"schema": body}}}
@@ -69,12 +76,20 @@ SPEC: dict[str, Any] = {
             "the viewer's view right after log entry 'version'",
             [_ID, _TOKEN, {"name": "version", "in": "query", "schema": {"type": "integer"}}])},
         "/api/matches/{match_id}/submit": {"post": _op(
-            "submit text in the game's notation for the token's seat", [_ID, _TOKEN],
+            "submit text in the game's notation for the token's seat; 'phase' is the phase "
+            "number it answers (G-2): if that phase has closed, 409 and nothing is applied; "
+            "without it, the phase open now takes it. The answer names the phase ('phase', "
+            "'phase_title')", [_ID, _TOKEN],
             {"type": "object", "properties": {"text": {"type": "string"},
-                                              "final": {"type": "boolean"}},
-             "required": ["text"]})},
+                                              "final": {"type": "boolean"},
+                                              "phase": _PHASE},
+             "required": ["text"]}, stale=True)},
         "/api/matches/{match_id}/confirm": {"post": _op(
-            "confirm the seat's standing submission as final (G-4)", [_ID, _TOKEN])},
+            "confirm the seat's standing submission as final (G-4); 'phase' as for submit",
+            [_ID, _TOKEN], None, {"requestBody": {"required": False, "content": {
+                "application/json": {"schema": {"type": "object",
+                                                "properties": {"phase": _PHASE}}}}}},
+            stale=True)},
         "/api/matches/{match_id}/chat": {"post": _op(
             "post a chat line in a channel the viewer may post in (G-13); the view's 'chat' "
             "lists them", [_ID, _TOKEN],

@@ -16,6 +16,11 @@ const S = {
   ws: null, retry: 0, replay: null, replayIndex: null, conn: "connecting", linkError: null,
   reconnectAt: null, msg: null, lastSent: null, hostError: "", now: Date.now() / 1000,
   prefs: loadPrefs(), lastPhaseAlert: null,
+  // G-2 (issue 25 point 7): a send that could not reach the server waits here and goes, with
+  // the phase it was made for, once the connection is back; ``lost`` holds the phases whose
+  // last send was refused as late (or never left), so a board keeps that draft; ``applied``
+  // the phases where a send of this page was taken; ``stale`` the words of the last refusal.
+  unsent: null, lost: new Set(), applied: new Set(), stale: null,
 };
 
 // Older game scripts call window.Arena.registerGame(name, {render, describe}).
@@ -111,7 +116,8 @@ async function call(method, path, body) {
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
     if (res.ok) return Object.assign({ ok: true, status: res.status }, data || {});
-    return { ok: false, status: res.status, error: (data && data.error) || "the server answered " + res.status };
+    // A refusal keeps the server's fields (a late one names its phase, G-2).
+    return Object.assign({}, data || {}, { ok: false, status: res.status, error: (data && data.error) || "the server answered " + res.status });
   } catch (e) {
     return { ok: false, status: 0, error: "the server could not be reached; check your connection and try again" };
   }
@@ -126,29 +132,114 @@ function setMsg(source, ok, text, phase) {
   update();
 }
 
+/* "Round 1", or "Phase 4 (draft)" where the game's name for a phase has no number. */
+function phaseLabel(no, title) {
+  return title && /\d/.test(title) ? capital(title) : "Phase " + no + (title ? " (" + title + ")" : "");
+}
+
+/* What the player sent, in the game's word ("plan", "vote"; a game's ``sentWord``). */
+function sentWord(kind) {
+  if (kind === "confirm") return "confirmation";
+  const impl = gameImpl();
+  try { const w = impl && impl.sentWord && S.view ? impl.sentWord(S.view) : null; if (w) return w; } catch (e) { console.error(e); }
+  return "submission";
+}
+
+/* A send remembers the phase it was made for, in number and words, and what it is called. */
+function sendOf(kind, source) {
+  const p = S.view && S.view.phase;
+  return { kind, phase: p ? p.no : undefined, title: p ? p.name : "", word: sentWord(kind), source: source || "board" };
+}
+
 async function submit(text, final, source) {
-  source = source || "board";
-  S.msg = null;
-  const phase = phaseNo();
-  S.lastSent = { text: String(text), phase };
-  update();
-  const r = await call("POST", "/submit", { text: String(text), final: !!final, phase });
-  if (r.ok) {
-    const sealed = !!(S.view && S.view.phase);
-    setMsg(source, true, r.final ? "Sent as final: " + text : "Sent: " + text + (sealed ? " (you can change it until the phase ends)" : ""), phase);
-  } else setMsg(source, false, r.error); // a refusal (say, too late, G-2) is news in the new phase too
-  return r.ok ? { ok: true, final: r.final, value: r.value } : { ok: false, error: r.error };
+  return deliver(Object.assign(sendOf("submit", source), { text: String(text), final: !!final }));
 }
 
 async function confirmFinal(source) {
-  source = source || "board";
+  return deliver(sendOf("confirm", source));
+}
+
+/* Send one submission or confirmation, always naming the phase it was made for (G-2): the
+   server refuses it (409) if that phase closed before it arrived, instead of applying it to
+   the next phase. A refusal is said plainly and stays in view in the new phase; the draft is
+   kept (``api.keepDraft``); "Submitted" is never shown for it. A send that cannot reach the
+   server waits and goes once the connection is back. */
+async function deliver(item) {
+  const { kind, phase } = item;
+  item.seq = S.sent = (S.sent || 0) + 1;
+  // An answer speaks only if no later send has spoken: with a double click the two answers
+  // can come back in either order, and the older one must not hide the newer one's words.
+  const say = (ok, text, stamp) => {
+    if (item.seq < (S.said || 0)) return;
+    S.said = item.seq;
+    setMsg(item.source, ok, text, stamp);
+  };
   S.msg = null;
-  const phase = phaseNo();
+  if (S.stale && S.stale.phase === phaseNo()) S.stale = null;
+  if (kind === "submit") S.lastSent = { text: item.text, phase };
+  if (S.unsent && S.unsent !== item) S.unsent = null; // a newer send replaces a waiting one
   update();
-  const r = await call("POST", "/confirm", { phase });
-  if (r.ok) setMsg(source, true, "Confirmed as final.", phase);
-  else setMsg(source, false, r.error);
-  return r.ok ? { ok: true } : { ok: false, error: r.error };
+  const body = kind === "submit" ? { text: item.text, final: item.final, phase } : { phase };
+  const r = await call("POST", "/" + kind, body);
+  if (S.unsent === item) S.unsent = null;
+  if (r.ok) {
+    S.lost.clear(); // a send reached the match: older drafts are history
+    S.applied.add(phase);
+    if (kind === "confirm") say(true, "Confirmed as final.", phase);
+    else {
+      const open = !!(S.view && S.view.phase);
+      say(true, r.final ? "Sent as final: " + item.text : "Sent: " + item.text + (open ? " (you can change it until the phase ends)" : ""), phase);
+    }
+    return kind === "submit" ? { ok: true, final: r.final, value: r.value } : { ok: true };
+  }
+  if (r.status === 0) {
+    // Offline: nothing reached the match. Held, and sent as made (for its own phase) later.
+    S.unsent = item;
+    S.lost.add(phase);
+    const label = phase != null ? phaseLabel(phase, item.title) : "the phase";
+    say(false, "Not sent: the server could not be reached. Your " + item.word + " will be sent when the connection is back, if " + label.charAt(0).toLowerCase() + label.slice(1) + " is still open.", phase);
+    return { ok: false, error: r.error, offline: true };
+  }
+  if (r.stale) {
+    // G-2: made for a phase that closed before it arrived; the server applied nothing.
+    S.lost.add(phase);
+    const again = S.applied.has(phase);
+    const word = item.word;
+    const words = "G-2: " + phaseLabel(r.phase, r.phase_title) + " closed before your " + word + " was sent" +
+      (again ? " again; nothing more was sent, and what you sent before it stands." : "; nothing was sent.");
+    const now = r.current_phase == null ? phaseNo() : r.current_phase;
+    S.stale = { text: words, phase: now }; // in the turn line whatever the order of answers
+    say(false, words, now);
+    refreshView();
+    return { ok: false, error: words, stale: true };
+  }
+  say(false, r.error); // any other refusal is news in the phase it is read in
+  return { ok: false, error: r.error };
+}
+
+/* Send the waiting submission, once the connection is back (G-2: for its own phase). */
+function flushUnsent() {
+  const item = S.unsent;
+  if (item && !item.flying) { item.flying = true; deliver(item).finally(() => { item.flying = false; }); }
+}
+
+/* The view now, without waiting for the socket (a refusal said the match moved on). */
+async function refreshView() {
+  const r = await call("GET", "/view");
+  if (!r.ok || (S.view && S.view.phase && r.phase && r.phase.no < S.view.phase.no)) return;
+  delete r.ok;
+  delete r.status;
+  const old = phaseNo();
+  S.view = r;
+  S.offset = r.now - Date.now() / 1000;
+  if (phaseNo() !== old) phaseMoved();
+  update();
+}
+
+/* The phase moved on: the messages and the last sent text of older phases go. */
+function phaseMoved() {
+  if (S.msg && S.msg.phase !== phaseNo()) S.msg = null;
+  if (S.lastSent && S.lastSent.phase !== phaseNo()) S.lastSent = null;
 }
 
 function makeApi(view, readOnly) {
@@ -163,6 +254,9 @@ function makeApi(view, readOnly) {
     submit: readOnly ? refuse : (text, final, source) => submit(text, final, source),
     confirm: readOnly ? refuse : (source) => confirmFinal(source),
     setNotation(text) { S.notationDraft = text; update(); },
+    /* Whether a draft made in ``phase`` never reached the match (refused as late, G-2, or
+       still waiting for the connection): the board keeps it for the next phase. */
+    keepDraft: (phase) => phase != null && S.lost.has(phase),
     /* A seat's private notes, kept by the server so they follow the player (issue 17). */
     loadNotes: () => call("GET", "/notes"),
     saveNotes: (notes) => call("POST", "/notes", { notes }),
@@ -257,6 +351,10 @@ function TurnBanner() {
   const v = S.view;
   if (!v || v.role !== "seat" || v.result || !v.phase) return null;
   const me = v.seats[v.you] || {};
+  if (S.stale && S.stale.phase === v.phase.no && !me.acted) {
+    const next = yourMove(v) ? " " + capital(phaseWords(v)) + ": your move." : "";
+    return html`<p class="turn stale" data-testid="own-status"><${ErrorText} message=${S.stale.text} game=${S.boot.game}/>${next}</p>`;
+  }
   if (me.final) return html`<p class="turn done" data-testid="own-status">Your submission is final. Waiting for the phase to end.</p>`;
   if (me.acted) return html`<p class="turn done" data-testid="own-status">Submitted — you can change it until the phase ends.</p>`;
   const impl = gameImpl();
@@ -864,7 +962,7 @@ function connect() {
   S.ws = ws;
   // The back-off resets only once the server has said hello: a socket it accepts and closes at
   // once (4429, too many connections) must not be retried every half second.
-  ws.onopen = () => { S.conn = "live"; S.reconnectAt = null; update(); };
+  ws.onopen = () => { S.conn = "live"; S.reconnectAt = null; update(); flushUnsent(); };
   ws.onmessage = (msg) => {
     let data;
     try { data = JSON.parse(msg.data); } catch (e) { return; }
@@ -876,7 +974,7 @@ function connect() {
       S.version = Math.max(S.version, data.version);
       S.view = data.view;
       S.offset = data.view.now - Date.now() / 1000;
-      if (phaseNo() !== oldPhase) { S.msg = null; S.lastSent = null; }
+      if (phaseNo() !== oldPhase) phaseMoved();
       alertPhase(data.view);
       update();
       if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
@@ -932,6 +1030,11 @@ async function start() {
     if (first.result) followRematch(false); // an old page shows the way, without moving
   }
   setInterval(() => { if (S.view && !S.view.result) update(); }, 250);
+  // Back online: reconnect at once (not after the back-off) and send what waited (G-2).
+  window.addEventListener("online", () => {
+    if (S.conn !== "live") { clearTimeout(S.retryTimer); connect(); }
+    flushUnsent();
+  });
   connect();
 }
 

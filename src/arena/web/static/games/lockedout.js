@@ -537,8 +537,11 @@ function Board({ view, api }) {
   const phaseNo = view.phase ? view.phase.no : null;
   const meView = (view.seats || [])[api.seat] || {};
   const subs = meView.submissions || [];
-  // A new phase starts from the standing submission (a reload shows what was sent) or empty.
-  const plan = planState.phase === phaseNo ? planState.plan
+  // A new phase starts from the standing submission (a reload shows what was sent) or empty;
+  // a plan whose round closed before it reached the match (G-2: refused as late, or still
+  // waiting for the connection) is kept for this round instead of being lost.
+  const kept = planState.phase !== phaseNo && api.keepDraft && api.keepDraft(planState.phase);
+  const plan = planState.phase === phaseNo || kept ? planState.plan
     : subs.length ? planFromValue(subs[subs.length - 1].value) : emptyPlan();
   const setPlan = (p) => setPlanState({ phase: phaseNo, plan: p });
   const events = eventsOf(view, api);
@@ -703,4 +706,10 @@ function injectStyle() {
   document.head.appendChild(s);
 }
 
-registerGame("lockedout", { Board, describe, phaseTitle });
+/* What a seat sends in this phase, for the page's own words ("your plan was not sent"). */
+function sentWord(view) {
+  const stage = (view.state || {}).stage;
+  return stage === "vote" || stage === "tie" ? "vote" : "plan";
+}
+
+registerGame("lockedout", { Board, describe, phaseTitle, sentWord });
