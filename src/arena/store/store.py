@@ -78,7 +78,12 @@ def is_outage(exc: BaseException) -> bool:
     if isinstance(exc, StoreUnavailable | OperationalError | InterfaceError | DisconnectionError
                   | PoolTimeout):
         return True
-    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+    if isinstance(exc, DBAPIError):
+        return bool(exc.connection_invalidated)
+    # The driver's own, unwrapped (the LISTEN thread uses psycopg directly).
+    kind = type(exc)
+    return kind.__module__.split(".")[0] in ("psycopg", "sqlite3") and any(
+        base.__name__ in ("OperationalError", "InterfaceError") for base in kind.__mro__)
 
 
 def describe_failure(exc: BaseException, url: str | None = None) -> str:
