@@ -287,6 +287,10 @@ class MatchOwner:
         # Entries past the stored log (a deadline at that very moment) are real and are
         # stored by the next commit, since ``persisted`` still points at the stored end.
         self.match = rebuilt
+        # Bot moves of the rolled-back entries are gone with them: those seats act again
+        # (a bot's stored final move leaves its seat no longer waiting, so none acts twice).
+        # Without this a bot whose move met an outage never acted again in that phase.
+        self.tracker.acted = {(p, s) for p, s in self.tracker.acted if p < rebuilt.phase_no}
 
     # ------------------------------------------------------------------ viewers
     def subscribe(self, viewer: Viewer, since: int, token: str = "") -> Subscriber:
