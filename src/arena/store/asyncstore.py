@@ -160,7 +160,7 @@ class AsyncStore:
             return
         self._down_since = time.monotonic()
         self._up.clear()
-        log.warning("the database cannot be used (%s): reads are served from memory and "
+        log.warning("the database cannot be used: %s; reads are served from memory and "
                     "commands are refused until it is back", self.reason)
         self._tell(False)
         if self._probe is None:

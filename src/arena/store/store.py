@@ -123,7 +123,7 @@ def describe_failure(exc: BaseException, url: str | None = None) -> str:
         return "the SQLite file is locked by another connection"
     if "shutting down" in low or "terminating connection" in low or "server closed" in low \
             or "connection is closed" in low or "consuming input failed" in low:
-        return f"the server at {where} closed the connection (shut down or restarting)"
+        return f"the server at {where} closed the connection (it shut down or is restarting)"
     if "unable to open database file" in low:
         return "the SQLite file cannot be opened"
     first = raw.strip().splitlines()[0] if raw.strip() else type(exc).__name__
