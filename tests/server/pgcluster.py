@@ -24,9 +24,33 @@ def pg_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+class Cluster:
+    """A running throwaway cluster: its URL, and :meth:`stop` / :meth:`start` to take the
+    server away and bring it back (the outage bench)."""
+
+    def __init__(self, bindir: Path, folder: Path, port: int) -> None:
+        self.bindir, self.folder, self.port = bindir, folder, port
+        self.data = folder / "data"
+        self.url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+
+    def _as_postgres(self, *cmd: str) -> None:
+        subprocess.run(["runuser", "-u", "postgres", "--", *cmd], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+
+    def start(self) -> None:
+        self._as_postgres(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l",
+                          str(self.folder / "log"), "-w", "-o",
+                          f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                          "-c fsync=off", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._as_postgres(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w",
+                          "stop")
+
+
 @contextlib.contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """The URL of a fresh cluster, stopped and deleted on exit."""
+def throwaway_cluster() -> Iterator[Cluster]:
+    """A fresh cluster, stopped and deleted on exit."""
     bindir = pg_bin()
     if bindir is None:
         raise NoPostgres("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)")
@@ -34,22 +58,23 @@ def throwaway_postgres() -> Iterator[str]:
         raise NoPostgres("starting a throwaway PostgreSQL needs root (to run initdb as postgres)")
     folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
     shutil.chown(folder, "postgres", "postgres")
-    data, port = folder / "data", free_port()
-
-    def as_postgres(*cmd: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", *cmd], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-
-    as_postgres(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                "--no-sync")
-    as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
-                "-o", f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off",
-                "start")
+    cluster = Cluster(bindir, folder, free_port())
+    cluster._as_postgres(str(bindir / "initdb"), "-D", str(cluster.data), "-A", "trust", "-U",
+                         "postgres", "--no-sync")
+    cluster.start()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        as_postgres(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        with contextlib.suppress(subprocess.CalledProcessError):
+            cluster.stop("immediate")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """The URL of a fresh cluster, stopped and deleted on exit."""
+    with throwaway_cluster() as cluster:
+        yield cluster.url
 
 
 @contextlib.contextmanager

@@ -5,7 +5,9 @@ URL and the database are printed at start. ``ARENA_EXTRA_GAMES=module:attr[,modu
 registers games that live outside ``arena.games`` (the test suite's toy game).
 
 An SQLite file serves one process: a second ``arena serve`` on the same file exits with 2 and
-one line naming the file (see :mod:`arena.store.lock`).
+one line naming the file (see :mod:`arena.store.lock`). So does every ``--database`` that
+cannot be used (issue 25 point 6): an unknown kind of database, a host that refuses or does
+not answer (within the store's connect timeout), a missing database, a refused user.
 """
 
 from __future__ import annotations
@@ -53,12 +55,21 @@ def register_extra_games(spec: str) -> list[str]:
     return names
 
 
+SCHEMES = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
+"""The kinds of ``--database`` URL the store can use."""
+
+
 def database_url(given: str) -> str:
     """The ``--database`` argument as a URL: a plain path is an SQLite file, and an SQLite
     file's folder must already exist (a typo must not quietly create directories)."""
     from pathlib import Path
 
     url = given if "://" in given else f"sqlite:///{Path(given).expanduser().resolve()}"
+    scheme = url.split("://", 1)[0].lower()
+    if scheme not in SCHEMES:
+        raise RuleError("serve", f"--database: {scheme}:// databases are not supported; give "
+                                 "an SQLite file (a path or sqlite:///path.db) or "
+                                 "postgresql://user@host/db")
     if url.startswith("sqlite:"):
         path = url.split(":///", 1)[1].split("?", 1)[0] if ":///" in url else ""
         if path and path != ":memory:":
@@ -70,11 +81,23 @@ def database_url(given: str) -> str:
     return url
 
 
+def _shown(url: str) -> str:
+    """The URL without its password."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "the given URL"
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
     from arena.server import create_app
-    from arena.store import Store, default_database_url
+    from arena.store import Store, default_database_url, describe_failure, is_outage
     from arena.store.lock import DatabaseInUse, lock_database
 
     register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
@@ -98,7 +121,17 @@ def _serve(args: argparse.Namespace) -> int:
         raise RuleError("serve", f"cannot listen on {args.host}:{args.port}: {exc.strerror}"
                         ) from None
     port = sock.getsockname()[1]
-    store = Store(database)
+    try:
+        store = Store(database)
+    except Exception as exc:
+        sock.close()
+        if db_lock is not None:
+            db_lock.close()
+        if not is_outage(exc) and not isinstance(exc, ArgumentError | DBAPIError
+                                                 | ModuleNotFoundError | NoSuchModuleError):
+            raise
+        raise RuleError("serve", f"--database: cannot use {_shown(database)}: "
+                                 f"{describe_failure(exc, database)}") from None
     shown = "127.0.0.1" if args.host in {"0.0.0.0", ""} else (
         "[::1]" if args.host == "::" else (f"[{args.host}]" if ":" in args.host else args.host))
     app = create_app(store=store, process_url=args.url or f"http://{shown}:{port}")

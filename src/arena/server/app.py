@@ -21,13 +21,13 @@ from starlette.staticfiles import StaticFiles
 from arena.core.errors import RuleError, StalePhase
 from arena.server import api, cluster, hosting, loopmon, thinkers
 from arena.server import seasons as season_api
-from arena.server.errors import ApiError
+from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
 from arena.server.limits import BodyLimit, NoNulInUrl, SocketCounts
 from arena.server.matches import Matches
 from arena.server.openapi import SPEC
 from arena.server.socket import match_socket
-from arena.store import Store
+from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 from arena.web import pages, season_page
 
@@ -42,9 +42,21 @@ def _wants_json(request: Request) -> bool:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
     if not _wants_json(request):
-        return pages.error_page(exc.status, str(exc))
-    return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.status)
+        page = pages.error_page(exc.status, str(exc))
+        if headers:
+            page.headers.update(headers)
+        return page
+    return JSONResponse({"ok": False, "error": str(exc)}, status_code=exc.status,
+                        headers=headers)
+
+
+async def _store_down(request: Request, exc: Exception) -> Response:
+    """The database cannot be used (issue 25 point 4): the store logged it once; a request
+    that needed it is answered 503 in one sentence, never a traceback."""
+    return await _api_error(request, StoreDown(NOT_SAVED if request.method == "POST"
+                                               else NOT_READ))
 
 
 async def _rule_error(request: Request, exc: Exception) -> Response:
@@ -184,6 +196,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         middleware=[Middleware(NoNulInUrl), Middleware(BodyLimit)],
         exception_handlers={
             ApiError: _api_error,
+            StoreUnavailable: _store_down,
             RuleError: _rule_error,
             HTTPException: _http_error,
             Exception: _server_error,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -24,7 +25,7 @@ from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server.owner import MatchOwner
-from arena.store import CHANNEL, Lease, MatchRecord, TokenRecord
+from arena.store import CHANNEL, Lease, MatchRecord, StoreUnavailable, TokenRecord
 from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
@@ -119,6 +120,15 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     return name, seed, seats, settings_json, dict(config_raw)
 
 
+def _current(owner: MatchOwner) -> MatchRecord:
+    record = owner.record
+    m = owner.match
+    if m.finished and record.status != "finished":
+        result = None if m.result is None else m.result.to_json()
+        record = dataclasses.replace(record, status="finished", result=result)
+    return record
+
+
 class Matches:
     """The registry of match owners of one server process.
 
@@ -143,6 +153,54 @@ class Matches:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
+        store.on_change(self._store_changed)
+
+    # ------------------------------------------------------------------ outages (issue 25)
+    def _store_changed(self, ok: bool) -> None:
+        """Tell every open page whether commands are taken (the page shows or drops its
+        banner); once the database is back, store what an outage left unwritten."""
+        for owner in list(self.owners.values()):
+            owner.broadcast({"type": "store", "ok": ok})
+            if ok:
+                owner.wake()
+        if ok and any(o.unsaved_status for o in self.owners.values()):
+            task = asyncio.get_running_loop().create_task(self._save_statuses())
+            self._tasks.append(task)
+            task.add_done_callback(self._forget_task)
+
+    def _forget_task(self, task: asyncio.Task[None]) -> None:
+        if task in self._tasks:
+            self._tasks.remove(task)
+
+    async def _save_statuses(self) -> None:
+        for owner in list(self.owners.values()):
+            if owner.unsaved_status:
+                async with owner.lock:
+                    with contextlib.suppress(Exception):  # down again: the next recovery tries
+                        await owner._commit()
+
+    def in_memory(self, match_id: str) -> MatchRecord | None:
+        """The record of a match this process holds, with its status as memory has it."""
+        owner = self.owners.get(match_id)
+        return None if owner is None else _current(owner)
+
+    async def record(self, match_id: str) -> MatchRecord | None:
+        """A match's record from the store, or (the database being down) from memory."""
+        try:
+            return await self.store.get_match(match_id)
+        except StoreUnavailable:
+            record = self.in_memory(match_id)
+            if record is None:
+                raise
+            return record
+
+    def listing(self, stored: list[MatchRecord], limit: int) -> list[MatchRecord]:
+        """The lobby's matches while the database is down: the last listing read, brought up
+        to date with the matches in memory (created since, or finished since)."""
+        by_id = {r.id: r for r in stored}
+        for owner in self.owners.values():
+            by_id[owner.record.id] = _current(owner)
+        return sorted(by_id.values(), key=lambda r: r.created, reverse=True)[:limit]
 
     async def create(self, body: Any) -> Created:
         name, seed, seats, settings_json, config_raw = parse_request(body)
@@ -374,6 +432,8 @@ class Matches:
                 await self._lease_round()
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable:
+                pass  # logged once by the store; leases are renewed once it is back
             except Exception:
                 log.exception("lease round failed")
             await asyncio.sleep(RENEW_SECONDS)
@@ -429,6 +489,8 @@ class Matches:
                     await self.refresh(owner, record=record)
                 except asyncio.CancelledError:
                     raise
+                except StoreUnavailable:
+                    self._dirty[match_id] = self._dirty.get(match_id, False) or record
                 except Exception:
                     log.exception("refreshing the mirror of match %s failed", match_id)
 
@@ -489,5 +551,6 @@ class Matches:
             except Exception as exc:  # the database restarting: listen again
                 if self._stop.is_set() or loop.is_closed():
                     return
-                log.warning("listening for match changes failed (%s); retrying", exc)
+                if not self.store.note_failure(exc):  # an outage is logged once, by the store
+                    log.warning("listening for match changes failed (%s); retrying", exc)
                 time.sleep(1.0)

@@ -11,6 +11,11 @@ next command of the match waits for it, so appends stay in order and a command i
 only once its entries are stored, while other matches go on meanwhile. During that wait the
 match in memory is ahead of the database, so nothing is sent to viewers then (:meth:`_notify`
 waits for the commit to end, which rolls memory back if the write failed).
+
+While the database is down (issue 25 point 4) a command is refused before it touches the
+match (503, :class:`~arena.server.errors.StoreDown`), the clock and the bots wait (the
+deadlines that pass meanwhile resolve at their own times once it is back, as after a
+restart), and reads go on from memory.
 """
 
 from __future__ import annotations
@@ -31,9 +36,9 @@ from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
 from arena.server import thinkers
-from arena.server.errors import ApiError, Moved
+from arena.server.errors import Moved, StoreDown
 from arena.server.tasks import stop_task
-from arena.store import LeaseLost, MatchRecord
+from arena.store import LeaseLost, MatchRecord, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
@@ -170,6 +175,8 @@ class MatchOwner:
         even when it raised (a submission may resolve a passed deadline before failing)."""
         async with self.lock:
             self.check_owned()
+            if self.store.down:  # nothing is applied that could not be stored
+                raise StoreDown()
             try:
                 return fn(self.match)
             finally:
@@ -203,14 +210,18 @@ class MatchOwner:
                 self._roll_back()
                 self._schedule_notify()
                 self._taken_over()
+            except StoreUnavailable:
+                # The database is down: the store logged it once; no traceback per command.
+                self._roll_back()
+                self._schedule_notify()
+                raise StoreDown() from None
             except Exception as exc:
                 # Memory must not run ahead of the database (issue 20 defect 6): put the
                 # match back as the store has it, and answer that nothing was applied.
                 log.exception("match %s: storing %d events failed", self.record.id, len(new))
                 self._roll_back()
                 self._schedule_notify()  # a broadcast held back meanwhile goes out now
-                raise ApiError(503, "store", "the change could not be saved, so nothing was "
-                                             "applied; try again") from exc
+                raise StoreDown() from exc
             self.persisted = new[-1].version
             self.match.checkpoint()  # replay views start near any version (issue 25 point 5)
         if self.match.finished and self._status != "finished":
@@ -221,6 +232,12 @@ class MatchOwner:
                 # The events are stored (the command stands); the new owner rebuilds the
                 # match from them and marks it finished itself.
                 self.lose()
+                return
+            except StoreUnavailable:
+                # The events are stored (the command stands); the status is written by the
+                # next commit, which :meth:`Matches` runs when the database is back.
+                if new:
+                    self._schedule_notify()
                 return
             self._status = "finished"
         if new:
@@ -303,6 +320,10 @@ class MatchOwner:
         # Entries past the stored log (a deadline at that very moment) are real and are
         # stored by the next commit, since ``persisted`` still points at the stored end.
         self.match = rebuilt
+        # Bot moves of the rolled-back entries are gone with them: those seats act again
+        # (a bot's stored final move leaves its seat no longer waiting, so none acts twice).
+        # Without this a bot whose move met an outage never acted again in that phase.
+        self.tracker.acted = {(p, s) for p, s in self.tracker.acted if p < rebuilt.phase_no}
 
     # ------------------------------------------------------------------ viewers
     def subscribe(self, viewer: Viewer, since: int, token: str = "") -> Subscriber:
@@ -394,15 +415,30 @@ class MatchOwner:
     def wake(self) -> None:
         self._wake.set()
 
+    @property
+    def unsaved_status(self) -> bool:
+        """The match ended but its row still says running (the database went down then)."""
+        return self.match.finished and self._status != "finished" and not self.mirror
+
     async def _run(self) -> None:
         while not self.match.finished and not self.mirror:
             self._wake.clear()
+            if self.store.down:
+                # Nothing can be stored: the clock and the bots wait for the database.
+                await self.store.until_up()
+                continue
             try:
                 await self._step()
             except asyncio.CancelledError:
                 raise
             except Moved:  # the lease went to another process: it runs the clock now
                 break
+            except StoreDown:
+                # The database went down meanwhile: wait for it (above); a write that failed
+                # for another reason (logged by the commit) is tried again a little later.
+                if not self.store.down:
+                    await asyncio.sleep(0.5)
+                continue
             except Exception:  # a bug must not stop the clock of the match
                 log.exception("scheduler step of match %s failed", self.record.id)
                 await asyncio.sleep(0.5)
@@ -418,7 +454,7 @@ class MatchOwner:
 
     async def _step(self) -> None:
         async with self.lock:
-            if self.mirror:
+            if self.mirror or self.store.down:
                 return
             try:
                 self.match.advance()
@@ -441,7 +477,7 @@ class MatchOwner:
             self.match.game, self.match.seed, frozen[0], frozen[1], seats
         )
         async with self.lock:
-            if self.mirror:
+            if self.mirror or self.store.down:
                 return
             if self.match.settings.bot_pace == "instant":
                 try:

@@ -35,7 +35,7 @@ from arena.server.errors import ApiError
 from arena.server.limits import read_json
 from arena.server.matches import Matches
 from arena.server.tasks import stop_task
-from arena.store import SeasonConflict
+from arena.store import SeasonConflict, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
@@ -139,7 +139,11 @@ class Seasons:
             await asyncio.sleep(WATCH_EVERY)
             if self.matches.cluster and time.monotonic() - discovered > DISCOVER_EVERY:
                 discovered = time.monotonic()
-                for season_id in await self.store.running_seasons():
+                try:
+                    running = await self.store.running_seasons()
+                except StoreUnavailable:  # the database is down: logged once, by the store
+                    running = []
+                for season_id in running:
                     with contextlib.suppress(RuleError, KeyError, ValueError, TypeError):
                         await self.get(season_id)
             for owner in list(self.owners.values()):
@@ -149,6 +153,8 @@ class Seasons:
                     await self.sync(owner)
                 except asyncio.CancelledError:
                     raise
+                except StoreUnavailable:
+                    break  # the database is down: logged once, by the store; tried again later
                 except Exception:  # one season's trouble must not stop the others
                     log.exception("season %s: the watcher failed", owner.id)
 

@@ -24,6 +24,7 @@ from arena.server.api import check_spectating
 from arena.server.errors import ApiError
 from arena.server.limits import MAX_WS_MESSAGE, WS_LIMIT_CODE, RateLimit, SocketCounts
 from arena.server.matches import Matches
+from arena.store import StoreUnavailable
 
 WS_MESSAGE_BURST = 20
 WS_MESSAGES_PER_SECOND = 5.0
@@ -46,16 +47,25 @@ async def match_socket(ws: WebSocket) -> None:
         counts.release(match_id, address)
 
 
+STORE_DOWN_CODE = 1013
+"""Close code ("try again later") for a socket whose link or match only the database knows,
+while it is down (issue 25 point 4); the page reconnects."""
+
+
 async def _serve(ws: WebSocket, match_id: str) -> None:
     matches: Matches = ws.app.state.matches
     try:
         access = await resolve(matches.store, match_id, token_of(ws))
         raw_since = ws.query_params.get("since") or "0"
         since = max(0, int(raw_since)) if raw_since.isdigit() else 0
+        owner = await matches.get(match_id)
     except ApiError as exc:
         await ws.close(code=4401 if exc.status == 401 else 4403, reason=exc.message[:100])
         return
-    owner = await matches.get(match_id)
+    except StoreUnavailable:
+        await ws.accept()
+        await ws.close(code=STORE_DOWN_CODE, reason="the database cannot be reached; try again")
+        return
     if owner is None:
         await ws.close(code=4404, reason="no such match")
         return
@@ -70,6 +80,8 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
         version = owner.match.version_for(access.viewer)
     await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
                         "seat": access.seat, "version": version})
+    if matches.store.down:  # the page shows its banner until a "store ok" message
+        await ws.send_json({"type": "store", "ok": False})
 
     async def pump() -> None:
         while True:

@@ -12,8 +12,11 @@ from arena.store.store import (
     SeasonConflict,
     Store,
     StoredEvent,
+    StoreUnavailable,
     TokenRecord,
     default_database_url,
+    describe_failure,
+    is_outage,
 )
 
-__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "SeasonConflict", "Store", "StoredEvent", "TokenRecord", "default_database_url"]
+__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "SeasonConflict", "Store", "StoreUnavailable", "StoredEvent", "TokenRecord", "default_database_url", "describe_failure", "is_outage"]

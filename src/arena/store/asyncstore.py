@@ -20,19 +20,39 @@ Token lookups (one per request) are cached in memory: a token only ever disappea
 the same PostgreSQL database learns of a replacement from the notification of the
 ``host_note`` appended with it (:meth:`forget_tokens`), and a cached token is trusted for at
 most :data:`TOKEN_TTL` seconds there in case a notification was missed.
+
+Outages (issue 25 point 4): when a call meets an unreachable, shut-down or locked database
+(:func:`~arena.store.store.is_outage`) the store is *down*: one log line says so, every write
+is refused at once with :class:`StoreUnavailable` (nothing waits on a dead connection or a
+held lock), and a probe every :data:`PROBE_SECONDS` tries a write; when one goes through, one
+more line says the database is back. Meanwhile reads answer from what this process already
+knows: cached tokens (even past their time to live), the last lobby listing, spectator links
+and notes. On SQLite, reads run on threads of their own, so a write waiting on a lock another
+connection holds never queues a read behind it; WAL readers do not wait for writers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from arena.core.match import Event
-from arena.store.store import Lease, MatchRecord, Store, TokenRecord
+from arena.store.store import (
+    Lease,
+    MatchRecord,
+    Store,
+    StoreUnavailable,
+    TokenRecord,
+    describe_failure,
+    is_outage,
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -46,6 +66,20 @@ costs at most this long of a replaced link still working for reads on another pr
 
 TOKEN_CACHE_SIZE = 20_000
 
+PROBE_SECONDS = 0.5
+"""While the database is down, how often a write is tried to learn that it is back."""
+
+SQLITE_READ_THREADS = 2
+
+log = logging.getLogger("arena.server")
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
 
 class AsyncStore:
     """Awaitable versions of the :class:`Store` methods the server uses."""
@@ -55,6 +89,27 @@ class AsyncStore:
         self.is_sqlite = store.is_sqlite
         n = threads or (1 if store.is_sqlite else POSTGRES_THREADS)
         self._pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="arena-store")
+        # SQLite: one writing thread (above) and reading threads of their own, so a write
+        # waiting on another connection's lock holds up no read. A memory database has one
+        # shared connection, which two threads must not use at once.
+        memory = getattr(store, "is_memory", False)
+        self._reads = self._pool if not store.is_sqlite or memory else ThreadPoolExecutor(
+            max_workers=SQLITE_READ_THREADS, thread_name_prefix="arena-store-read")
+        # Outage state: ``down`` is set by the thread that met the failure (so the writes
+        # queued behind it give up at once), the rest on the event loop.
+        self.down = False
+        self.reason = ""
+        self.probe_seconds = PROBE_SECONDS
+        self._down_since: float | None = None
+        self._probe: asyncio.Task[None] | None = None
+        self._up = asyncio.Event()
+        self._up.set()
+        self._listeners: list[Callable[[bool], None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flag = threading.Lock()
+        self._listing: list[MatchRecord] | None = None
+        self._watch: dict[str, str] = {}
+        self._notes: dict[tuple[str, int], tuple[Any, float]] = {}
         self._tokens: dict[str, tuple[TokenRecord, float]] = {}
         # Bumped whenever tokens are forgotten: a lookup that started before does not put
         # back what it read (it may be the replaced token).
@@ -63,12 +118,110 @@ class AsyncStore:
 
     async def close(self) -> None:
         """Let running calls finish, then stop the threads (the store itself stays open)."""
-        await asyncio.get_running_loop().run_in_executor(
-            None, functools.partial(self._pool.shutdown, wait=True))
+        probe, self._probe = self._probe, None
+        if probe is not None:
+            probe.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await probe
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, functools.partial(self._pool.shutdown, wait=True))
+        if self._reads is not self._pool:
+            await loop.run_in_executor(None, functools.partial(self._reads.shutdown, wait=True))
+
+    # ------------------------------------------------------------------ outages
+    def on_change(self, listener: Callable[[bool], None]) -> None:
+        """Call ``listener(ok)`` on the event loop when an outage starts (False) or ends."""
+        self._listeners.append(listener)
+
+    async def until_up(self) -> None:
+        """Return once the database takes writes again (at once if it does now)."""
+        await self._up.wait()
+
+    def note_failure(self, exc: BaseException) -> bool:
+        """Any thread: if ``exc`` is an outage, mark the store down (the loop logs it once)
+        and return True; otherwise False (the caller reports it as it would)."""
+        if not is_outage(exc):
+            return False
+        with self._flag:
+            first = not self.down
+            self.down = True
+            if first:
+                self.reason = describe_failure(exc, self.sync.url)
+        loop = self._loop
+        if first and loop is not None and not loop.is_closed():
+            if _on_loop(loop):
+                self._outage_started()
+            else:
+                loop.call_soon_threadsafe(self._outage_started)
+        return True
+
+    def _outage_started(self) -> None:
+        if self._down_since is not None or not self.down:
+            return
+        self._down_since = time.monotonic()
+        self._up.clear()
+        log.warning("the database cannot be used: %s; reads are served from memory and "
+                    "commands are refused until it is back", self.reason)
+        self._tell(False)
+        if self._probe is None:
+            self._probe = asyncio.get_running_loop().create_task(self._probe_until_up(),
+                                                                 name="arena-store-probe")
+
+    async def _probe_until_up(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await asyncio.sleep(self.probe_seconds)
+                try:
+                    await loop.run_in_executor(self._pool, self.sync.probe)
+                except Exception as exc:  # still down (or down for another reason)
+                    if not is_outage(exc):
+                        log.warning("the database probe failed: %s", describe_failure(exc))
+                    continue
+                break
+        finally:
+            self._probe = None
+        since = self._down_since or time.monotonic()
+        with self._flag:
+            self.down = False
+        self._down_since = None
+        self._up.set()
+        log.warning("the database is back after %.1f s: commands are accepted again",
+                    time.monotonic() - since)
+        self._tell(True)
+
+    def _tell(self, ok: bool) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(ok)
+            except Exception:  # a listener's bug must not stop the others
+                log.exception("store listener failed")
+
+    def _guard(self, fn: Callable[[], T], write: bool) -> T:
+        """(In a store thread.) Refuse a write at once while the database is down (also a
+        read on PostgreSQL, whose server is then unreachable; SQLite's WAL reads still work
+        under another connection's write lock); turn an outage into StoreUnavailable."""
+        if self.down and (write or not self.is_sqlite):
+            raise StoreUnavailable(self.reason)
+        try:
+            return fn()
+        except Exception as exc:
+            if self.note_failure(exc):
+                raise StoreUnavailable(self.reason or describe_failure(exc)) from exc
+            raise
 
     async def _call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(fn, True, *args, **kwargs)
+
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(fn, False, *args, **kwargs)
+
+    async def _run(self, fn: Callable[P, T], write: bool, *args: P.args,
+                   **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        self._loop = loop
+        job = functools.partial(self._guard, functools.partial(fn, *args, **kwargs), write)
+        future = loop.run_in_executor(self._pool if write else self._reads, job)
         task = asyncio.current_task()
         cancelled = False
         try:
@@ -88,16 +241,31 @@ class AsyncStore:
     # ------------------------------------------------------------------ matches
     async def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord],
                            lease: tuple[str, str | None, float] | None = None) -> int | None:
-        return await self._call(self.sync.create_match, record, tokens, lease)
+        token = await self._call(self.sync.create_match, record, tokens, lease)
+        # What this process made it knows: its links resolve, and the lobby lists it, even
+        # if the database goes away next.
+        expires = time.monotonic() + self._ttl
+        for tok in tokens:
+            self._keep_token(tok, expires)
+            if tok.role == "spectator":
+                self._watch.setdefault(tok.match_id, tok.token)
+        return token
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
-        return await self._call(self.sync.get_match, match_id)
+        return await self._read(self.sync.get_match, match_id)
 
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
-        return await self._call(self.sync.list_matches, limit)
+        try:
+            listing = await self._read(self.sync.list_matches, limit)
+        except StoreUnavailable:
+            if self._listing is None:
+                raise
+            return self._listing[:limit]
+        self._listing = listing
+        return listing
 
     async def running(self) -> list[MatchRecord]:
-        return await self._call(self.sync.running)
+        return await self._read(self.sync.running)
 
     async def set_status(self, match_id: str, status: str, result: dict[str, Any] | None,
                          fence: tuple[str, int] | None = None) -> None:
@@ -124,15 +292,25 @@ class AsyncStore:
         if cached is not None and cached[1] > time.monotonic():
             return cached[0]
         epoch = self._epoch
-        record = await self._call(self.sync.token, token)
+        try:
+            record = await self._read(self.sync.token, token)
+        except StoreUnavailable:
+            # The database is down: a link this process knew still works for reads (a
+            # replacement meanwhile cannot have been stored, since writes are refused).
+            if cached is None:
+                raise
+            return cached[0]
         # Unknown tokens are not kept (a flood of them must not fill memory), nor one read
         # while a replacement was under way.
         if record is None or epoch != self._epoch:
             return record
+        self._keep_token(record, time.monotonic() + self._ttl)
+        return record
+
+    def _keep_token(self, record: TokenRecord, expires: float) -> None:
         if len(self._tokens) >= TOKEN_CACHE_SIZE:
             self._tokens.clear()
-        self._tokens[token] = (record, time.monotonic() + self._ttl)
-        return record
+        self._tokens[record.token] = (record, expires)
 
     def forget_tokens(self, match_id: str) -> None:
         """Stop trusting the cached tokens of ``match_id`` (one of its links was replaced,
@@ -142,17 +320,37 @@ class AsyncStore:
             del self._tokens[token]
 
     async def tokens_for(self, match_id: str) -> list[TokenRecord]:
-        return await self._call(self.sync.tokens_for, match_id)
+        return await self._read(self.sync.tokens_for, match_id)
 
     async def spectator_tokens(self, match_ids: Sequence[str]) -> dict[str, str]:
-        return await self._call(self.sync.spectator_tokens, match_ids)
+        try:
+            found = await self._read(self.sync.spectator_tokens, match_ids)
+        except StoreUnavailable:
+            return {m: self._watch[m] for m in match_ids if m in self._watch}
+        if len(self._watch) >= TOKEN_CACHE_SIZE:
+            self._watch.clear()
+        self._watch.update(found)
+        return found
 
     # ------------------------------------------------------------------ notes
     async def notes(self, match_id: str, seat: int) -> tuple[Any, float]:
-        return await self._call(self.sync.notes, match_id, seat)
+        try:
+            found = await self._read(self.sync.notes, match_id, seat)
+        except StoreUnavailable:
+            if (match_id, seat) not in self._notes:
+                raise
+            return self._notes[(match_id, seat)]
+        self._remember_notes(match_id, seat, found)
+        return found
 
     async def save_notes(self, match_id: str, seat: int, data: Any, when: float) -> None:
         await self._call(self.sync.save_notes, match_id, seat, data, when)
+        self._remember_notes(match_id, seat, (data, when))
+
+    def _remember_notes(self, match_id: str, seat: int, notes: tuple[Any, float]) -> None:
+        if len(self._notes) >= TOKEN_CACHE_SIZE:
+            self._notes.clear()
+        self._notes[(match_id, seat)] = notes
 
     # ------------------------------------------------------------------ events
     async def append_events(self, match_id: str, events: Sequence[Event],
@@ -163,7 +361,7 @@ class AsyncStore:
             await self._call(self.sync.append_events, match_id, events, fence)
 
     async def events(self, match_id: str, since: int = 0) -> list[Event]:
-        return await self._call(self.sync.events, match_id, since)
+        return await self._read(self.sync.events, match_id, since)
 
     # ------------------------------------------------------------------ leases (PostgreSQL)
     async def lease_acquire(self, match_id: str, owner: str, url: str | None, ttl: float,
@@ -178,10 +376,10 @@ class AsyncStore:
         await self._call(self.sync.lease_release, owner, match_ids)
 
     async def lease(self, match_id: str) -> Lease | None:
-        return await self._call(self.sync.lease, match_id)
+        return await self._read(self.sync.lease, match_id)
 
     async def lapsed_running(self, limit: int = 100) -> list[str]:
-        return await self._call(self.sync.lapsed_running, limit)
+        return await self._read(self.sync.lapsed_running, limit)
 
     async def notify(self, match_id: str, what: str) -> None:
         await self._call(self.sync.notify, match_id, what)
@@ -197,7 +395,7 @@ class AsyncStore:
 
     async def get_season(self, season_id: str
                          ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        return await self._call(self.sync.get_season, season_id)
+        return await self._read(self.sync.get_season, season_id)
 
     async def append_season_entry(self, season_id: str, version: int, data: dict[str, Any],
                                   record: dict[str, Any], status: str) -> None:
@@ -205,16 +403,16 @@ class AsyncStore:
                          status)
 
     async def season_entries_after(self, season_id: str, version: int) -> list[dict[str, Any]]:
-        return await self._call(self.sync.season_entries_after, season_id, version)
+        return await self._read(self.sync.season_entries_after, season_id, version)
 
     async def list_seasons(self, limit: int = 100) -> list[tuple[str, str, dict[str, Any]]]:
-        return await self._call(self.sync.list_seasons, limit)
+        return await self._read(self.sync.list_seasons, limit)
 
     async def running_seasons(self) -> list[str]:
-        return await self._call(self.sync.running_seasons)
+        return await self._read(self.sync.running_seasons)
 
     async def season_token(self, token: str) -> tuple[str, str, str | None] | None:
-        return await self._call(self.sync.season_token, token)
+        return await self._read(self.sync.season_token, token)
 
     async def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
-        return await self._call(self.sync.season_tokens, season_id)
+        return await self._read(self.sync.season_tokens, season_id)

@@ -19,7 +19,16 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    IntegrityError,
+    InterfaceError,
+    NoSuchModuleError,
+    OperationalError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -43,6 +52,83 @@ CHANNEL = "arena_events"
 _NOW = "extract(epoch from clock_timestamp())::float8"
 """Leases are timed by the database's clock, so processes on machines whose clocks differ
 agree on when a lease lapsed."""
+
+
+SQLITE_BUSY_SECONDS = 0.05
+"""How long an SQLite statement waits for a lock another connection holds (issue 25 point
+4). One server process writes its file (see :mod:`arena.store.lock`), from one thread, and
+WAL readers never wait for a writer, so in normal running nothing waits at all: only an
+outside connection (a backup script, the ``sqlite3`` shell) holding a write lock does. Then
+the write gives up quickly and the command is refused (503), instead of holding its match's
+lock, and every read of the match behind it, for seconds."""
+
+CONNECT_SECONDS = 5
+"""How long a PostgreSQL connection attempt may take (a host that does not answer): the
+command line says so within 10 s, and during an outage a request is refused in time."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used right now (unreachable, shut down, or locked by another
+    connection): nothing was written. The message is one line naming the problem."""
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached or used for now (as opposed to a
+    bug, such as a constraint violated): an outage is answered 503 and logged once."""
+    if isinstance(exc, StoreUnavailable | OperationalError | InterfaceError | DisconnectionError
+                  | PoolTimeout):
+        return True
+    if isinstance(exc, DBAPIError):
+        return bool(exc.connection_invalidated)
+    # The driver's own, unwrapped (the LISTEN thread uses psycopg directly).
+    kind = type(exc)
+    return kind.__module__.split(".")[0] in ("psycopg", "sqlite3") and any(
+        base.__name__ in ("OperationalError", "InterfaceError") for base in kind.__mro__)
+
+
+def describe_failure(exc: BaseException, url: str | None = None) -> str:
+    """One line naming why the database at ``url`` cannot be used (never a password, never a
+    traceback): for the command line and for the log line of an outage."""
+    where = ""
+    parsed = None
+    if url is not None:
+        try:
+            parsed = make_url(_normalise_url(url))
+        except ArgumentError:
+            parsed = None
+    if parsed is not None and parsed.get_backend_name() != "sqlite":
+        where = f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
+    if isinstance(exc, NoSuchModuleError | ModuleNotFoundError):
+        return "this kind of database is not supported; use sqlite:///path.db or postgresql://"
+    if isinstance(exc, ArgumentError):
+        return "the database URL cannot be read"
+    raw = str(getattr(exc, "orig", None) or exc)
+    text = " ".join(raw.split())
+    low = text.lower()
+    user = parsed.username if parsed is not None else None
+    name = parsed.database if parsed is not None else None
+    if ("role" in low and "does not exist" in low) or "authentication failed" in low \
+            or "no password supplied" in low or "no pg_hba.conf entry" in low:
+        return f"the server at {where} refused the user {user!r} (authentication failed)"
+    if "does not exist" in low and "database" in low:
+        return f"the database {name!r} does not exist on the server at {where}"
+    if "connection refused" in low:
+        return f"nothing is listening at {where} (connection refused)"
+    if "timeout expired" in low or "timed out" in low:
+        return f"the server at {where} did not answer within {CONNECT_SECONDS} s"
+    if "name or service not known" in low or "could not translate host name" in low \
+            or "nodename nor servname" in low or "temporary failure in name resolution" in low:
+        return f"the host {parsed.host if parsed else '?'!r} cannot be found"
+    if "database is locked" in low:
+        return "the SQLite file is locked by another connection"
+    if "shutting down" in low or "terminating connection" in low or "server closed" in low \
+            or "connection is closed" in low or "consuming input failed" in low:
+        return f"the server at {where} closed the connection (it shut down or is restarting)"
+    if "unable to open database file" in low:
+        return "the SQLite file cannot be opened"
+    first = raw.strip().splitlines()[0] if raw.strip() else type(exc).__name__
+    # psycopg prefixes "connection failed: connection to server at ... failed: "
+    return first.rsplit("failed: ", 1)[-1][:200]
 
 
 class LeaseLost(Exception):
@@ -147,10 +233,17 @@ class Store:
             # database of its own, empty and without the schema.
             self.engine: Engine = create_engine(
                 self.url, poolclass=StaticPool, connect_args={"check_same_thread": False})
-        else:
+        elif self.is_sqlite:
             # A file SQLite gets a QueuePool with ``check_same_thread=False`` from SQLAlchemy
             # itself: the connections move between the store's threads.
-            self.engine = create_engine(self.url, future=True)
+            self.engine = create_engine(self.url, future=True,
+                                        connect_args={"timeout": SQLITE_BUSY_SECONDS})
+        else:
+            # After the server restarts, pooled connections are dead: each is checked as it
+            # is taken, so the first command after an outage does not fail on one.
+            self.engine = create_engine(self.url, future=True, pool_pre_ping=True,
+                                        connect_args={"connect_timeout": CONNECT_SECONDS})
+        self.is_memory = self.is_sqlite and (parsed.database or ":memory:") == ":memory:"
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
@@ -164,6 +257,16 @@ class Store:
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+
+    def probe(self) -> None:
+        """Raise unless a write could go through now: on SQLite, take the write lock and let
+        it go (another connection may hold it); on PostgreSQL, ask the server anything."""
+        with self.engine.connect() as conn:
+            if self.is_sqlite:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                conn.exec_driver_sql("ROLLBACK")
+            else:
+                conn.execute(text("SELECT 1"))
 
     def describe(self) -> str:
         """Where the data lives, for the start-up banner (never prints a password)."""

@@ -15,7 +15,7 @@ const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
   ws: null, retry: 0, replay: null, replayIndex: null, conn: "connecting", linkError: null,
   reconnectAt: null, msg: null, lastSent: null, hostError: "", now: Date.now() / 1000,
-  prefs: loadPrefs(), lastPhaseAlert: null,
+  prefs: loadPrefs(), lastPhaseAlert: null, outage: false,
   // G-2 (issue 25 point 7): a send that could not reach the server waits here and goes, with
   // the phase it was made for, once the connection is back; ``lost`` holds the phases whose
   // last send was refused as late (or never left), so a board keeps that draft; ``applied``
@@ -115,12 +115,23 @@ async function call(method, path, body) {
     const res = await fetch(url, opts);
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
+    // Issue 25 point 4: a 503 "store:" answer means the database is away and commands are
+    // refused; a command that goes through means it is back.
+    const storeDown = res.status === 503 && data && String(data.error || "").startsWith("store:");
+    if (storeDown) setOutage(true);
+    else if (res.ok && method === "POST") setOutage(false);
     if (res.ok) return Object.assign({ ok: true, status: res.status }, data || {});
     // A refusal keeps the server's fields (a late one names its phase, G-2).
     return Object.assign({}, data || {}, { ok: false, status: res.status, error: (data && data.error) || "the server answered " + res.status });
   } catch (e) {
     return { ok: false, status: 0, error: "the server could not be reached; check your connection and try again" };
   }
+}
+
+function setOutage(down) {
+  if (S.outage === down) return;
+  S.outage = down;
+  update();
 }
 
 /* A message belongs to the control that caused it and to the phase it was made in; it goes
@@ -370,6 +381,17 @@ function LinkError() {
     <p class="muted">Ask the host for a fresh link, or start a match of your own.</p>
     <p><a class="button" href="/" data-testid="to-lobby">Go to the lobby</a></p>
   </section></main>`;
+}
+
+/* While the server cannot save the match (its database is away), nothing sent is applied:
+   say so above the board until the server says saving works again (a socket "store"
+   message) or a command goes through. */
+function OutageBanner() {
+  if (!S.outage) return null;
+  return html`<div class="banner warn" data-testid="outage-banner" role="status">
+    The server cannot save the match just now, so moves and messages are not accepted; nothing
+    you sent was applied. The match is still shown; this note goes away when saving works again.
+  </div>`;
 }
 
 function Reconnecting() {
@@ -881,6 +903,7 @@ function App() {
   return html`
     <${Header}/>
     <${Reconnecting}/>
+    <${OutageBanner}/>
     <div class="match-grid">
       <section class="board-col" aria-label="board">
         <${TurnBanner}/>
@@ -978,6 +1001,8 @@ function connect() {
       alertPhase(data.view);
       update();
       if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
+    } else if (data.type === "store") {
+      setOutage(!data.ok);
     } else if (data.type === "rematch") {
       followRematch(true);
     } else if (data.type === "revoked") {
