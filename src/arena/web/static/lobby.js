@@ -20,17 +20,23 @@
     $("seats").innerHTML = rows.join("");
   }
 
+  /* Each option comes with its schema (issue 25): bounds become min/max/maxlength, the help
+     text a tooltip, so the form refuses what the server would refuse before it is sent. */
   function renderOptions(game) {
     const out = [];
     for (const o of game.options) {
       const id = "opt-" + o.name;
+      const help = o.help ? ' title="' + esc(o.help) + '"' : "";
+      const name = esc(label(o.name)) + (o.unit === "s" ? " (s)" : "");
       if (o.type === "bool") {
-        out.push('<label class="check"><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + esc(label(o.name)) + "</label>");
+        out.push('<label class="check"' + help + '><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + name + "</label>");
       } else if (o.type === "int" || o.type === "float") {
-        out.push("<label>" + esc(label(o.name)) + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '" min="0" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
+        const bounds = (o.min != null ? ' min="' + esc(o.min) + '"' : "") + (o.max != null ? ' max="' + esc(o.max) + '"' : "");
+        out.push("<label" + help + ">" + name + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '"' + bounds + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
       } else {
         const value = o.type === "str" ? o.default : JSON.stringify(o.default);
-        out.push("<label>" + esc(label(o.name)) + '<input type="text" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
+        const max = o.type === "str" && o.max_length != null ? ' maxlength="' + esc(o.max_length) + '"' : "";
+        out.push("<label" + help + ">" + name + '<input type="text"' + max + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
       }
     }
     $("options").innerHTML = out.join("") || '<p class="muted">This game has no options.</p>';
