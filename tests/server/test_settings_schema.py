@@ -106,7 +106,7 @@ def refused_properly(err: RuleError, body: dict[str, Any], game: Game[Any, Any])
 
 def check_bounded(game: Game[Any, Any], body: dict[str, Any]) -> tuple[Any, MatchSettings]:
     """The request, through the server's own parser; an accepted one has a bounded match."""
-    name, seed, seats, settings_json, config_raw = parse_request(body)
+    _, seed, _, settings_json, config_raw = parse_request(body)
     config = game.make_config(config_raw)
     match_settings = MatchSettings.from_json(settings_json)
     assert game.max_phases(config) <= schema.MAX_MATCH_PHASES
