@@ -9,6 +9,12 @@
 
   function label(name) { return name.replace(/_/g, " "); }
 
+  /* A refusal names its rule (G-5 and the setting, issue 25): the id links to the rulings. */
+  function linkRules(text) {
+    return esc(text).replace(/\b(?:G|LM|BX|PF|LF|LO|SE)-\d{1,3}\b/g,
+      (id) => '<a href="/rulings#' + id + '">' + id + "</a>");
+  }
+
   function renderSeats(game) {
     const rows = [];
     for (let i = 0; i < game.seats; i++) {
@@ -84,7 +90,7 @@
     try { body = readForm(); } catch (e) { $("create-error").textContent = e.message; return; }
     const res = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
     const data = await res.json().catch(() => ({ error: "HTTP " + res.status }));
-    if (!res.ok) { $("create-error").textContent = data.error || "HTTP " + res.status; return; }
+    if (!res.ok) { $("create-error").innerHTML = linkRules(data.error || "HTTP " + res.status); return; }
     const game = gameByName(body.game);
     const entry = {
       id: data.id, game: body.game, title: game ? game.title : body.game, created: Date.now() / 1000,
