@@ -234,3 +234,17 @@ def test_every_option_of_every_game_has_bounds_and_help() -> None:
                 assert "max_length" in o, (game.name, o["name"])
             elif o["type"] == "list":
                 assert "max_items" in o, (game.name, o["name"])
+
+
+def test_a_seasons_main_match_settings_are_bounded_at_creation() -> None:
+    """A season stores its Main Match options and starts matches later: a zero-length round
+    is refused when the season is created, not when its first match would start."""
+    from arena.server.seasons import parse_season
+
+    cast = [{"name": n} for n in ("Ann", "Bob", "Cy")]
+    with pytest.raises(RuleError, match=r"^G-5: setting 'round_seconds'"):
+        parse_season({"cast": cast, "mm_config": {"round_seconds": 0}})
+    with pytest.raises(RuleError, match=r"^G-5: setting 'round_seconds': 10 x time scale"):
+        parse_season({"cast": cast, "mm_config": {"round_seconds": 10},
+                      "settings": {"time_scale": 0.001}})
+    parse_season({"cast": cast, "mm_config": {"round_seconds": 60}})
