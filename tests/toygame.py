@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Annotated
+
+from pydantic import Field
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -19,19 +22,22 @@ from arena.core.game import (
     GameEvent,
     PhaseOutcome,
     PhaseSpec,
+    ReservePeriod,
+    ReservePeriods,
     Result,
     SubmitContext,
 )
+from arena.core.settings import count, seconds
 
 
 @dataclass(frozen=True)
 class ToyConfig(GameConfig):
-    rounds: int = 3
-    study: float = 60.0
-    pick: float = 30.0
-    reserve_periods: int = 3
-    reserve_period: float = 30.0
-    use_reserve: bool = True
+    rounds: Annotated[int, count("TOY-3: how many rounds of picks", 1, 50)] = 3
+    study: Annotated[float, seconds("TOY-1: seconds to study")] = 60.0
+    pick: Annotated[float, seconds("TOY-2: seconds per pick")] = 30.0
+    reserve_periods: ReservePeriods = 3
+    reserve_period: ReservePeriod = 30.0
+    use_reserve: Annotated[bool, Field(description="G-3: picks may use reserve")] = True
 
 
 @dataclass(frozen=True)

@@ -279,11 +279,20 @@ def test_seat_not_acting_and_unknown_seat_are_rejected() -> None:
 
 
 def test_config_is_typed_and_rejects_nonsense() -> None:
-    assert TOY.make_config({"rounds": "4", "pick": "12.5"}) == replace(
+    """JSON values are taken strictly (issue 25: "4" is not a count); text from a command
+    line is read as the field's type says, with the same bounds."""
+    assert TOY.make_config({"rounds": 4, "pick": 12.5}) == replace(
         ToyConfig(), rounds=4, pick=12.5
     )
+    assert TOY.config_from_strings({"rounds": "4", "pick": "12.5"}) == replace(
+        ToyConfig(), rounds=4, pick=12.5
+    )
+    with pytest.raises(RuleError, match="G-5: setting 'rounds'"):
+        TOY.make_config({"rounds": "4"})
     with pytest.raises(RuleError, match="G-5"):
         TOY.make_config({"rounds": "many"})
+    with pytest.raises(RuleError, match="G-5"):
+        TOY.config_from_strings({"rounds": "many"})
     with pytest.raises(RuleError, match="G-5"):
         TOY.make_config({"pick": -3})
 

@@ -54,6 +54,12 @@ def test_create_gives_one_link_per_seat_and_spectator_and_host(server: ServerPro
     ({"game": "toy", "config": {"rounds": -1}}, 422, "G-5"),
     ({"game": "toy", "config": {"colour": "red"}}, 422, "G-5"),
     ({"game": "toy", "extra": 1}, 422, "unknown field"),
+    # Issue 25: a truthy string is not a flag; the audit's zero-length rounds are refused.
+    ({"game": "toy", "seats": [{"bot": "false"}, {}]}, 422, "G-8: seat 1 field 'bot'"),
+    ({"game": "toy", "settings": {"early_close": "false"}}, 422, "'early_close'"),
+    ({"game": "toy", "config": {"rounds": 1.5}}, 422, "G-5: setting 'rounds'"),
+    ({"game": "lockedout", "config": {"round_seconds": 0}}, 422,
+     "G-5: setting 'round_seconds'"),
     ([1, 2], 422, "JSON object"),
 ])
 def test_bad_create_requests_name_the_rule(server: ServerProcess, body: Any, status: int,

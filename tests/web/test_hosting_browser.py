@@ -112,3 +112,26 @@ def test_lobby_remembers_and_the_host_runs_the_match(browser: Any, live_server: 
     ada.wait_for_url(lambda url: new_link.split("/m/")[1].split("?")[0] not in url)
     ada.get_by_test_id("role").filter(has_text="Seat 1").wait_for()
     ada.get_by_test_id("phase-name").filter(has_text="Study").wait_for()
+
+
+def test_the_lobby_form_takes_its_bounds_and_help_from_the_schema(browser: Any,
+                                                                 live_server: str) -> None:
+    """Issue 25: the options' inputs carry the schema's bounds, so the browser itself refuses
+    Locked Out!'s zero-length rounds; a bad value that gets through is answered with the
+    server's 422 naming the field."""
+    page = new_page(browser)
+    page.goto(live_server + "/")
+    page.get_by_test_id("new-game").select_option("lockedout")
+    rounds = page.get_by_test_id("opt-round_seconds")
+    assert rounds.get_attribute("min") == "0.05" and rounds.get_attribute("max") == "604800"
+    assert "LO-11" in (page.locator("label", has=rounds).get_attribute("title") or "")
+    assert page.get_by_test_id("opt-max_rounds").get_attribute("max") == "400"
+    rounds.fill("0")
+    assert rounds.evaluate("i => i.checkValidity()") is False
+    # Past the browser's check (min removed, as a script could): the server names the field.
+    rounds.evaluate("i => i.removeAttribute('min')")
+    page.get_by_test_id("create").click()
+    error = page.locator("#create-error")
+    error.filter(has_text="round_seconds").wait_for()
+    assert error.inner_text().startswith("G-5: setting 'round_seconds'")
+    assert_page_ok(page, "lobby with a refused option", with_axe=True)

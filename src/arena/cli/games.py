@@ -6,6 +6,7 @@ import argparse
 import json
 
 from arena.core import rng as rngmod
+from arena.core import settings as schema
 from arena.core.errors import RuleError
 from arena.core.registry import all_games, get_game
 
@@ -21,7 +22,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="a whole number 0..2^64-1 (default: a fresh random seed, G-12)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game setting (repeatable), e.g. --set rounds=2")
+                   help="a game setting (repeatable), e.g. --set rounds=2; typed and bounded "
+                        "as the API's (G-5); --settings lists them")
+    s.add_argument("--settings", action="store_true",
+                   help="list the game's settings (type, bounds, default, help) and exit")
     s.set_defaults(handler=_simulate)
 
 
@@ -37,7 +41,8 @@ def _games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([
             {"name": g.name, "title": g.title, "seats": g.seats, "chance": g.chance,
-             "hidden_information": g.hidden_information, "summary": g.summary}
+             "hidden_information": g.hidden_information, "summary": g.summary,
+             "options": schema.options(g.config_type)}
             for g in games.values()
         ]))
     else:
@@ -51,11 +56,16 @@ def _simulate(args: argparse.Namespace) -> int:
     from arena.core.match import MatchSettings
 
     game = get_game(args.game)
+    if args.settings:
+        _print_settings(game.config_type, as_json=args.json)
+        return 0
     bad = [item for item in args.set if "=" not in item]
     if bad:
         raise RuleError("G-5", f"--set takes NAME=VALUE, not {bad[0]!r}")
     values = dict(item.split("=", 1) for item in args.set)
-    config = game.make_config(values)
+    # The same schema as the API's, read from text; the same whole-match bound (issue 25).
+    config = game.config_from_strings(values)
+    schema.check_game_config(game, config, MatchSettings().time_scale)
     if args.seed is None:
         args.seed = rngmod.fresh_seed()
     # G-11: a simulation has no wall clock to wait on; its record says so.
@@ -79,3 +89,22 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"{game.title}, seed {args.seed}: {who} ({result.reason}); scores "
               f"{', '.join(f'{x:g}' for x in result.scores)}; {len(match.log)} events")
     return 0
+
+
+def _print_settings(cls: type[object], *, as_json: bool) -> None:
+    """The settings a game takes, from its schema: what ``--set`` accepts."""
+    options = schema.options(cls)
+    if as_json:
+        print(json.dumps(options))
+        return
+    for o in options:
+        bounds = ""
+        if "min" in o or "max" in o:
+            bounds = f" {o.get('min', '')}..{o.get('max', '')}"
+        elif "max_length" in o:
+            bounds = f" up to {o['max_length']:,} characters"
+        elif "max_items" in o:
+            bounds = f" up to {o['max_items']} items"
+        unit = " s" if o.get("unit") == "s" else ""
+        print(f"{o['name']:<20} {o['type']}{bounds}{unit}, default {json.dumps(o['default'])}"
+              f"{'  ' + o['help'] if o['help'] else ''}")

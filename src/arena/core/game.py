@@ -7,19 +7,28 @@ ruling texts' "seat 1" (the Elimination Candidate, G-8) and seat 1 is the DMO.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
+from pydantic import ConfigDict
+
+from arena.core import settings as schema
 from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
 
 JSON = Any
 """A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
+
+
+ReservePeriods = Annotated[int, schema.count(
+    "G-3: how many reserve periods each seat's bank holds (0: no reserve)",
+    0, schema.MAX_RESERVE_PERIODS)]
+ReservePeriod = Annotated[float, schema.seconds(
+    "G-3: seconds in one reserve period (spent whole as soon as it begins)",
+    when="reserve_periods", high=3600.0)]
 
 
 @dataclass(frozen=True)
@@ -29,10 +38,16 @@ class GameConfig:
     Durations are seconds as the rule texts give them (G-5); the engine multiplies them by the
     match's time scale. Reserve is a bank of ``reserve_periods`` periods of ``reserve_period``
     seconds each (G-3); a game without reserve leaves ``reserve_periods`` at 0.
+
+    Every field of a game's config is typed and bounded (``Annotated`` with
+    :mod:`arena.core.settings`'s helpers) and validated strictly (issue 25): a subclass that
+    changes a default keeps the annotation, e.g. ``reserve_periods: ReservePeriods = 16``.
     """
 
-    reserve_periods: int = 0
-    reserve_period: float = 30.0
+    __pydantic_config__: ClassVar[ConfigDict] = schema.STRICT
+
+    reserve_periods: ReservePeriods = 0
+    reserve_period: ReservePeriod = 30.0
 
 
 @dataclass(frozen=True)
@@ -176,9 +191,26 @@ class Game(ABC, Generic[S, C]):
         """The name of a seat its creator left unnamed."""
         return f"Bot {seat + 1}" if bot else f"Seat {seat + 1}"
 
+    phase_fields: ClassVar[tuple[str, ...]] = ()
+    """The settings that decide how many phases a match runs (named when the whole-match
+    bound of :func:`arena.core.settings.check_match_work` refuses them)."""
+
     def make_config(self, values: Mapping[str, Any] | None = None) -> C:
-        """A config from plain values (a form, a JSON body), rejecting unknown names."""
-        return config_from_mapping(self.config_type, values or {})  # type: ignore[return-value]
+        """A config from JSON values (a request body, a form), strictly typed and bounded:
+        unknown names, wrong types and values out of bounds raise ``RuleError`` (G-5)."""
+        config: C = schema.validate(self.config_type, values or {})
+        return config
+
+    def config_from_strings(self, values: Mapping[str, str]) -> C:
+        """A config from text values (the command line's ``--set NAME=VALUE``)."""
+        config: C = schema.config_from_strings(self.config_type, values)
+        return config
+
+    def config_from_record(self, values: Mapping[str, Any]) -> C:
+        """The config of a stored match: the same schema, read leniently about types for
+        records created before settings were strict (issue 25)."""
+        config: C = schema.validate(self.config_type, values, stored=True)
+        return config
 
     @abstractmethod
     def initial_state(self, config: C, rng: random.Random) -> S: ...
@@ -289,52 +321,3 @@ class Game(ABC, Generic[S, C]):
         """A one-line reminder of what to type in the current phase."""
         spec = self.phase(state)
         return spec.prompt if spec else ""
-
-
-MAX_SETTING = 10_000_000
-"""The largest number a game setting may hold (seconds: about 115 days; counts)."""
-MAX_TEXT_SETTING = 200_000
-
-
-def config_from_mapping(cls: type[GameConfig], values: Mapping[str, Any]) -> GameConfig:
-    """Build a frozen config dataclass from plain values with type coercion and clear errors."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    kwargs: dict[str, Any] = {}
-    for key, raw in values.items():
-        if key not in fields:
-            known = ", ".join(sorted(fields))
-            raise RuleError("G-5", f"unknown setting {key!r} (known: {known})")
-        default = getattr(cls(), key)
-        try:
-            if isinstance(default, bool):
-                value: Any = raw if isinstance(raw, bool) else str(raw).lower() in {"1", "true", "yes", "on"}
-            elif isinstance(default, int):
-                value = int(raw)
-            elif isinstance(default, float):
-                value = float(raw)
-            elif isinstance(default, str):
-                value = str(raw)
-            elif isinstance(default, tuple):
-                # A form or command line gives a list as "a,b,c"; JSON gives a real list.
-                value = tuple(x.strip() for x in raw.split(",")) if isinstance(raw, str) else tuple(raw)
-            else:
-                value = raw
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise RuleError("G-5", f"setting {key!r}: {exc}") from None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            if value < 0:
-                raise RuleError("G-5", f"setting {key!r} may not be negative")
-            # Every duration and count is bounded: Infinity cannot be stored or shown, and a
-            # huge count could keep the server resolving deadlines for minutes.
-            # (Compared first: a huge int cannot even be turned into a float by isfinite.)
-            if value > MAX_SETTING or not math.isfinite(value):
-                raise RuleError("G-5", f"setting {key!r} must be a finite number up to "
-                                       f"{MAX_SETTING:,}")
-        if isinstance(value, str) and len(value) > MAX_TEXT_SETTING:
-            raise RuleError("G-5", f"setting {key!r} is longer than {MAX_TEXT_SETTING:,} "
-                                   "characters")
-        if isinstance(value, tuple) and len(value) > 64:
-            raise RuleError("G-5", f"setting {key!r} has more than 64 entries")
-        kwargs[key] = value
-    return cls(**kwargs)
-

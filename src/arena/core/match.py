@@ -18,10 +18,13 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import ConfigDict, Field
 
 from arena.core import chat as chatmod
 from arena.core import rng as rngmod
+from arena.core import settings as schema
 from arena.core.clock import Clock
 from arena.core.errors import RuleError, StalePhase
 from arena.core.game import (
@@ -53,58 +56,42 @@ MIN_TIME_SCALE = 0.001
 MAX_TIME_SCALE = 1000.0
 
 
+BOT_PACES = ("human", "instant")
+
+
 @dataclass(frozen=True)
 class MatchSettings:
-    """Settings of one match that are not the game's: G-4 early close, G-5 time scale, G-9."""
+    """Settings of one match that are not the game's: G-4 early close, G-5 time scale, G-9,
+    G-11 bot pace. Typed and bounded like a game's config (:mod:`arena.core.settings`)."""
 
-    time_scale: float = 1.0
-    early_close: bool = True
-    reveal_at_end: bool = True
+    __pydantic_config__: ClassVar[ConfigDict] = schema.STRICT
+
+    # A time scale near zero turns a whole match into a burst of deadlines that the server
+    # must resolve at once; the whole-match rule also holds every scaled phase to a floor.
+    time_scale: Annotated[float, Field(
+        ge=MIN_TIME_SCALE, le=MAX_TIME_SCALE,
+        description="G-5: real seconds per rule second (1: the texts' durations; 0.05 for "
+                    "fast practice)")] = 1.0
+    early_close: Annotated[bool, Field(
+        description="G-4: a phase ends once every seat that must act has confirmed")] = True
+    reveal_at_end: Annotated[bool, Field(
+        description="G-9: everything private becomes public when the match ends")] = True
     # G-11: "human" bots wait a plausible, seeded time before acting (and are charged it);
     # "instant" bots act at once, for simulations and tests.
-    bot_pace: str = "human"
+    bot_pace: Annotated[Literal["human", "instant"], Field(
+        description="G-11: bots act at a human pace, or at once")] = "human"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchSettings:
-        settings = cls(
-            time_scale=_number(data.get("time_scale", 1.0)),
-            early_close=_flag(data.get("early_close", True), "early_close"),
-            reveal_at_end=_flag(data.get("reveal_at_end", True), "reveal_at_end"),
-            bot_pace=_pace(data.get("bot_pace", "human")),
-        )
-        if not MIN_TIME_SCALE <= settings.time_scale <= MAX_TIME_SCALE:
-            # A time scale near zero turns a whole match into a burst of deadlines that the
-            # server must resolve at once; Infinity cannot be stored.
-            raise RuleError("G-5", f"the time scale must be between {MIN_TIME_SCALE} and "
-                                   f"{MAX_TIME_SCALE:g}")
+        """Settings from JSON, strictly (issue 25); keys that are not the engine's (the
+        server's ``spectators``) are left to their owner."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        ours = {k: v for k, v in data.items() if k in known} if isinstance(data, dict) else data
+        settings: MatchSettings = schema.validate(cls, ours, what="match setting")
         return settings
-
-
-BOT_PACES = ("human", "instant")
-
-
-def _pace(raw: object) -> str:
-    if raw not in BOT_PACES:
-        raise RuleError("G-11", f"'bot_pace' must be \"human\" or \"instant\", not {raw!r}"[:120])
-    return str(raw)
-
-
-def _flag(raw: object, name: str) -> bool:
-    if not isinstance(raw, bool):  # "false" is a true string: refuse rather than guess
-        raise RuleError("G-5", f"{name!r} must be true or false")
-    return raw
-
-
-def _number(raw: object) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-        raise RuleError("G-5", f"a number is needed, not {raw!r}"[:100])
-    try:
-        return float(raw)
-    except (ValueError, OverflowError):
-        raise RuleError("G-5", f"a number is needed, not {raw!r}"[:100]) from None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ submissions answer 422 with ``{"ok": false, "error": "<rule id>: <message>"}`` (
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from arena.core import settings as schema
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match, Viewer
 from arena.core.registry import all_games, get_game
@@ -39,17 +39,10 @@ def store_of(request: Request) -> AsyncStore:
 
 
 def game_info(name: str) -> dict[str, Any]:
-    """A game's metadata and its options (the fields of its config dataclass, with defaults)."""
+    """A game's metadata and its options, from the config's schema (issue 25): name, type,
+    default, bounds (``min``/``max``, ``max_length``, ``max_items``) and help text."""
     game = get_game(name)
-    config = game.default_config()
-    options = []
-    for f in dataclasses.fields(config):
-        value = getattr(config, f.name)
-        kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int)
-                else "float" if isinstance(value, float) else "str" if isinstance(value, str)
-                else "list" if isinstance(value, tuple) else "json")
-        options.append({"name": f.name, "type": kind,
-                        "default": list(value) if isinstance(value, tuple) else value})
+    options = schema.options(game.config_type)
     return {"name": game.name, "title": game.title, "summary": game.summary,
             "seats": game.seats, "chance": game.chance,
             "hidden_information": game.hidden_information, "rules_prefix": game.rules_prefix,

@@ -25,7 +25,7 @@ from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
 from arena.server.limits import BodyLimit, NoNulInUrl, SocketCounts
 from arena.server.matches import Matches
-from arena.server.openapi import SPEC
+from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
 from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
@@ -90,7 +90,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 
 async def openapi(request: Request) -> JSONResponse:
-    return JSONResponse(SPEC)
+    return JSONResponse(openapi_document())
 
 
 def _loop_route(monitor: loopmon.LoopMonitor) -> Callable[[Request], Awaitable[Response]]:

@@ -17,9 +17,12 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar
+
+from pydantic import ConfigDict, Field
 
 from arena.core import rng as rngmod
+from arena.core import settings as schema
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
@@ -31,6 +34,28 @@ from arena.store.asyncstore import AsyncStore
 log = logging.getLogger("arena.server")
 
 MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """One entry of a create request's ``seats`` (G-8): strictly typed, so ``{"bot": "false"}``
+    is refused instead of read as a true string (issue 25 point 6)."""
+
+    __pydantic_config__: ClassVar[ConfigDict] = schema.STRICT
+
+    name: Annotated[str | None, Field(
+        max_length=MAX_NAME, description="G-8: the seat's display name (empty: a default)")
+    ] = None
+    bot: Annotated[bool, Field(description="G-8: a bot plays this seat")] = False
+
+
+@dataclass(frozen=True)
+class HostSettings(MatchSettings):
+    """The host's settings of a create request: the engine's, and who may watch (the
+    server's own)."""
+
+    spectators: Annotated[bool, Field(
+        description="G-9: the spectator link works (the lobby lists it)")] = True
 
 LEASE_SECONDS = float(os.environ.get("ARENA_LEASE_SECONDS", "4"))
 """How long a process owns a match without renewing (PostgreSQL, issue 20): the longest a
@@ -88,35 +113,22 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     for i, entry in enumerate(seats_raw):
         if not isinstance(entry, dict):
             raise RuleError("G-8", f"seat {i + 1} must be an object with 'name' and 'bot'")
-        seat_name = " ".join(str(entry.get("name") or "").split()) or game.default_seat_name(
-            i, bool(entry.get("bot")))
-        if len(seat_name) > MAX_NAME:
-            raise RuleError("G-8", f"the name of seat {i + 1} is longer than {MAX_NAME} characters")
-        seats.append({"name": seat_name, "bot": bool(entry.get("bot", False))})
+        seat: SeatEntry = schema.validate(SeatEntry, entry, rule="G-8",
+                                          what=f"seat {i + 1} field")
+        seat_name = " ".join((seat.name or "").split()) or game.default_seat_name(i, seat.bot)
+        seats.append({"name": seat_name, "bot": seat.bot})
     settings_raw = body.get("settings") or {}
     config_raw = body.get("config") or {}
     if not isinstance(settings_raw, dict) or not isinstance(config_raw, dict):
         raise RuleError("api", "'settings' and 'config' must be JSON objects")
-    extra = set(settings_raw) - {"time_scale", "early_close", "reveal_at_end", "bot_pace",
-                                 "spectators"}
-    if extra:
-        raise RuleError("G-5", f"unknown match setting(s): {', '.join(sorted(extra))}")
-    try:
-        settings = MatchSettings.from_json(settings_raw)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, RuleError):
-            raise
-        raise RuleError("G-5", f"bad match setting: {exc}") from None
-    if settings.time_scale > 1000:
-        raise RuleError("G-5", "the time scale may be at most 1000")
+    host: HostSettings = schema.validate(HostSettings, settings_raw, what="match setting")
     # The game sees the seats it is created with: their count and names (SE-1, LO-10).
     config_raw = game.config_for_seats(dict(config_raw), [s["name"] for s in seats])
-    game.make_config(config_raw)  # raises RuleError naming G-5 on a bad option
-    settings_json = settings.to_json()
-    spectators = settings_raw.get("spectators", True)
-    if not isinstance(spectators, bool):
-        raise RuleError("G-5", "'spectators' must be true or false")
-    settings_json["spectators"] = spectators  # the server's, not the engine's: who may watch
+    config = game.make_config(config_raw)  # raises RuleError naming G-5 and the field
+    # The whole match's work is bounded: every phase lasts long enough after the time scale
+    # and the phases are few enough (issue 25 point 1).
+    schema.check_game_config(game, config, host.time_scale)
+    settings_json = host.to_json()  # ``spectators`` is the server's, not the engine's
     return name, seed, seats, settings_json, dict(config_raw)
 
 
@@ -239,7 +251,7 @@ class Matches:
         game = get_game(record.game)
         stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
-        match = Match.replay(game, game.make_config(record.config), record.seed,
+        match = Match.replay(game, game.config_from_record(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
                              SystemClock())
         for old, new in zip(stored, match.log, strict=False):
@@ -258,7 +270,7 @@ class Matches:
         stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
         until = stored[-1].t if stored else record.start
-        match = Match.replay(game, game.make_config(record.config), record.seed,
+        match = Match.replay(game, game.config_from_record(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
                              SystemClock(), until=until)
         persisted = stored[-1].version if stored else 0

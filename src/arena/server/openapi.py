@@ -1,11 +1,18 @@
 """The OpenAPI description of the JSON API, served at ``/api/openapi.json``.
 
-Written by hand: Starlette has no model layer to derive it from, and the API is small.
+Written by hand: Starlette has no model layer to derive it from, and the API is small. The
+settings of a match (each game's config, the host's settings, a seat entry) are the schemas
+that validate them (issue 25): :func:`document` adds them as components from pydantic.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+from arena.core import settings as schema
+from arena.core.registry import all_games
+from arena.server.matches import HostSettings, SeatEntry
 
 _TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
           "description": "the secret token of a seat, the spectator or the host "
@@ -54,15 +61,13 @@ SPEC: dict[str, Any] = {
                                 "game": {"type": "string"},
                                 "seed": {"type": "integer"},
                                 "seats": {"type": "array", "items": {
-                                    "type": "object",
-                                    "properties": {"name": {"type": "string"},
-                                                   "bot": {"type": "boolean"}}}},
-                                "settings": {"type": "object", "properties": {
-                                    "time_scale": {"type": "number"},
-                                    "early_close": {"type": "boolean"},
-                                    "reveal_at_end": {"type": "boolean"}}},
+                                    "$ref": "#/components/schemas/SeatEntry"}},
+                                "settings": {"$ref": "#/components/schemas/HostSettings"},
                                 "config": {"type": "object",
-                                           "description": "the game's own options"},
+                                           "description": "the game's own options: the "
+                                           "schema components.schemas.<game>_config (every "
+                                           "field typed and bounded; refused with 422 "
+                                           "naming the field, G-5)"},
                             },
                             "required": ["game"]}),
         },
@@ -163,3 +168,20 @@ SPEC: dict[str, Any] = {
             {"type": "object"})},
     },
 }
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document with the settings schemas as components, built from the same
+    pydantic schemas that validate a create request (so the two cannot disagree)."""
+    doc = copy.deepcopy(SPEC)
+    schemas: dict[str, Any] = {"SeatEntry": schema.json_schema(SeatEntry),
+                               "HostSettings": schema.json_schema(HostSettings)}
+    refs = []
+    for name, game in all_games(include_extra=True).items():
+        key = f"{name}_config"
+        schemas[key] = schema.json_schema(game.config_type)
+        refs.append({"$ref": f"#/components/schemas/{key}"})
+    doc["components"] = {"schemas": schemas}
+    create = doc["paths"]["/api/matches"]["post"]["requestBody"]["content"]["application/json"]
+    create["schema"]["properties"]["config"]["anyOf"] = refs
+    return doc

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core import rng as rngmod
+from arena.core import settings as schema
 from arena.core.errors import RuleError
 from arena.core.match import MatchSettings
 from arena.core.registry import get_game
@@ -96,7 +97,9 @@ def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool
     if not isinstance(mm_raw, dict) or set(mm_raw) - set(MM_OPTIONS):
         raise RuleError("G-5", "the Main Match options are " + ", ".join(MM_OPTIONS))
     lockedout = get_game("lockedout")
-    lockedout.make_config({**mm_raw, "names": list(cast[:6]) if len(cast) >= 3 else []})
+    mm = lockedout.make_config({**mm_raw, "names": list(cast[:6]) if len(cast) >= 3 else []})
+    # The season's Main Matches are bounded like any match, checked now (issue 25).
+    schema.check_match_work(lockedout, mm, settings.time_scale, lockedout.phase_fields)
     step_raw = body.get("step_seconds", DAY)
     if isinstance(step_raw, bool) or not isinstance(step_raw, (int, float)) \
             or not 1 <= step_raw <= 30 * DAY:

@@ -81,6 +81,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
     hidden_information = True
     rules_prefix = "BX"
     config_type = BoxesConfig
+    phase_fields = ("bouts",)
 
     # --- setup ---------------------------------------------------------------------------
     def initial_state(self, config: BoxesConfig, rng: random.Random) -> BoxesState:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Annotated
 
-from arena.core.game import GameConfig
+from pydantic import Field
+
+from arena.core.game import GameConfig, ReservePeriod, ReservePeriods
+from arena.core.settings import count, seconds, text
 from arena.games.boxes.bets import Bet, Settled
 from arena.games.boxes.board import Board, Tile
 from arena.games.boxes.conditions import Usage
@@ -24,19 +28,28 @@ class BoxesConfig(GameConfig):
     drawn from the seed, BX-1); ``deck`` is a host deck as TOML text (empty: BX-10's);
     ``odds_helper`` lets seats see the odds helper (LO-12)."""
 
-    bouts: int = 7
-    cards_per_bout: int = 8
-    study_boards: float = 120.0
-    study_cards: float = 120.0
-    bet: float = 150.0
-    pick: float = 60.0
-    reserve_periods: int = 16
-    reserve_period: float = 30.0
-    start_points: int = 20
-    bout_bonus: int = 3
-    board: str = ""
-    deck: str = ""
-    odds_helper: bool = False
+    # The deck must also hold bouts x cards_per_bout cards (BX-10, checked by the game).
+    bouts: Annotated[int, count("BX-11: how many bouts (7 in the text)", 1, 30)] = 7
+    cards_per_bout: Annotated[int, count("BX-6: cards drawn per bout (8 in the text; at "
+                                         "least one per round)", 4, 16)] = 8
+    study_boards: Annotated[float, seconds("BX-12: seconds to study the boards before "
+                                           "bout 1")] = 120.0
+    study_cards: Annotated[float, seconds("BX-12: seconds to study each bout's cards")] = 120.0
+    bet: Annotated[float, seconds("BX-12: seconds to place the bets")] = 150.0
+    pick: Annotated[float, seconds("BX-12: seconds per round to pick a card")] = 60.0
+    reserve_periods: ReservePeriods = 16
+    reserve_period: ReservePeriod = 30.0
+    start_points: Annotated[int, count("BX-2: points each seat starts with", 0, 1000)] = 20
+    bout_bonus: Annotated[int, count("BX-2: points each seat gets at the start of every "
+                                     "bout after the first", 0, 1000)] = 3
+    # A 7 x 7 board is a few hundred characters (BX-1).
+    board: Annotated[str, text("BX-1: a host's board as text (empty: drawn from the seed)",
+                               2_000)] = ""
+    # The shipped deck is 3,600 characters; 50,000 is room for a much larger host deck.
+    deck: Annotated[str, text("BX-10: a host's deck as TOML (empty: the shipped deck)",
+                              50_000)] = ""
+    odds_helper: Annotated[bool, Field(description="LO-12: seats see the odds helper during "
+                                                   "the match")] = False
     """Whether seats see the odds helper during a live match (LO-12: off by default; the host
     always sees it, and everyone does once the match is over)."""
 

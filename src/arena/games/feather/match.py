@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -25,6 +27,7 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
+from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
@@ -49,15 +52,22 @@ class FeatherConfig(GameConfig):
     lengths; ``study`` 0 skips the study phases; ``ankh`` is the seat (0-based; 1 = the DMO)
     holding the ankh at the start, as the DMO decides (LF-5)."""
 
-    scenario: str = "default"
-    scenario_text: str = ""
+    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40)] = "default"
+    # The shipped default scenario is under 6,000 characters; 50,000 is room for a long one.
+    scenario_text: Annotated[str, text(
+        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000)] = ""
     """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
-    tick: float = 10.0
-    study: float = 60.0
-    practice: bool = True
-    practice_ticks: int = 0
-    session_ticks: int = 0
-    ankh: int = 1
+    tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0)] = 10.0
+    study: Annotated[float, seconds("LF-1: seconds to study before each session (0: none)",
+                                    zero_is_off=True)] = 60.0
+    practice: Annotated[bool, Field(description="LF-1: play the scenario's practice "
+                                                "session first")] = True
+    practice_ticks: Annotated[int, count("LF-1: ticks of the practice session (0: the "
+                                         "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+    session_ticks: Annotated[int, count("LF-1: ticks of each scored session (0: the "
+                                        "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+    ankh: Annotated[int, count("LF-5: the seat holding the ankh at the start (0: seat 1, "
+                               "1: seat 2, the DMO)", 0, 1)] = 1
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
     hidden_information = False
     rules_prefix = "LF"
     config_type = FeatherConfig
+    phase_fields = ("session_ticks", "practice_ticks", "scenario_text")
 
     # --- setup ---------------------------------------------------------------------------
     def initial_state(self, config: FeatherConfig, rng: random.Random) -> FeatherState:

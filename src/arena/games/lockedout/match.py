@@ -41,6 +41,7 @@ from arena.games.lockedout.state import (
     DEFAULT_NAMES,
     OVER,
     ROUND,
+    ROUND_CAP,
     TIE,
     VOTE,
     LockedOutConfig,
@@ -143,6 +144,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     hidden_information = True
     rules_prefix = "LO"
     config_type = LockedOutConfig
+    phase_fields = ("max_rounds",)
 
     # --- setup -----------------------------------------------------------------------------
     def initial_state(self, config: LockedOutConfig, rng: random.Random) -> LockedOutState:
@@ -169,9 +171,8 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         return DEFAULT_NAMES[seat]
 
     def max_phases(self, config: LockedOutConfig) -> int:
-        # Without a host's limit (LO-8) the bound is practical, not a rule: every round
-        # bots play opens or rules out safes, and 16 safes do not last 400 rounds.
-        return (config.max_rounds or 400) + 3
+        # Without a host's limit (LO-8) the engine's ROUND_CAP ends the match.
+        return (config.max_rounds or ROUND_CAP) + 3
 
     # --- flow ------------------------------------------------------------------------------
     def phase(self, state: LockedOutState) -> PhaseSpec | None:
@@ -233,6 +234,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             return "no closed safe can be opened with the cards left inside (LO-8)"
         if state.config.max_rounds and state.round >= state.config.max_rounds:
             return f"the host's limit of {state.config.max_rounds} rounds was reached (LO-8)"
+        if state.round >= ROUND_CAP:
+            return (f"the engine's limit of {ROUND_CAP} rounds was reached (LO-8 has none "
+                    "unless the host sets one; every match is bounded, issue 25)")
         return ""
 
     def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:

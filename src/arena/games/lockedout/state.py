@@ -8,11 +8,21 @@ physical cards of the same value are interchangeable, so counts are the whole tr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
+
+from pydantic import Field
 
 from arena.core.game import GameConfig
+from arena.core.settings import count, seconds
 from arena.games.lockedout.safes import SAFE_NAMES, Combo
 
 DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+
+ROUND_CAP = 400
+"""LO-8 has no round limit unless the host sets one; the engine still bounds every match
+(issue 25), so without the host's limit a match ends after this many rounds exactly as the
+host's limit would end it. With LO-11's 24-hour rounds that is more than a year: real matches
+keep LO-8's default, and a match of fast rounds cannot run for ever."""
 ROUND, BARGAIN, VOTE, TIE, OVER = "round", "bargain", "vote", "tie", "over"
 
 
@@ -23,12 +33,21 @@ class LockedOutConfig(GameConfig):
     the default, is no limit), the deduction helper for seats (LO-12, off by default) and each
     seat's season garnets for the last tiebreak of the vote (LO-9, SE-3)."""
 
-    names: tuple[str, ...] = DEFAULT_NAMES
-    round_seconds: float = 86400.0
-    vote_seconds: float = 86400.0
-    max_rounds: int = 0
-    helper: bool = False
-    garnets: tuple[int, ...] = ()
+    names: Annotated[tuple[Annotated[str, Field(max_length=40)], ...], Field(
+        max_length=6, description="LO-10: the players' names, one per seat (3 to 6, SE-1)"
+    )] = DEFAULT_NAMES
+    round_seconds: Annotated[float, seconds("LO-11: seconds per round (24 hours by "
+                                            "default)")] = 86400.0
+    vote_seconds: Annotated[float, seconds("LO-9: seconds for the elimination vote and its "
+                                           "tie-break")] = 86400.0
+    max_rounds: Annotated[int, count(f"LO-8: the host's round limit (0: none; the engine "
+                                     f"ends a match after {ROUND_CAP} rounds)",
+                                     0, ROUND_CAP)] = 0
+    helper: Annotated[bool, Field(description="LO-12: seats see the deduction helper")] = False
+    # A season's garnets (SE-3) are 1 per 2 bars a match: never near 10,000.
+    garnets: Annotated[tuple[Annotated[int, Field(ge=0, le=10_000)], ...], Field(
+        max_length=6, description="LO-9, SE-3: each seat's season garnets, for the vote's "
+                                  "last tiebreak (empty: none)")] = ()
 
 
 @dataclass(frozen=True)

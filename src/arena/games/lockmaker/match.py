@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Annotated, Any
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -34,9 +34,12 @@ from arena.core.game import (
     GameEvent,
     PhaseOutcome,
     PhaseSpec,
+    ReservePeriod,
+    ReservePeriods,
     Result,
     SubmitContext,
 )
+from arena.core.settings import count, seconds, text
 from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
 from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
@@ -53,20 +56,33 @@ class LockmakerConfig(GameConfig):
     """Durations are the seed's seconds (G-5). ``setup`` is the host's rounds text (see
     :mod:`rounds`); empty means the five default rounds; ``rounds`` caps how many are played."""
 
-    rounds: int = 5
-    target: int = 16
-    study: float = 90.0
-    draft_turn: float = 45.0
-    build: float = 420.0
-    solve: float = 300.0
-    pick: float = 30.0
-    decide: float = 30.0
-    impossible_counter: float = 300.0
-    min_counter: float = 1.0
-    reserve_periods: int = 16
-    reserve_period: float = 30.0
-    setup: str = ""
-    bot_placements: int = 80
+    # 20 rounds: four times the default five; with 25-piece pools that is under 700 phases.
+    rounds: Annotated[int, count("LM-13: the most rounds of the setup that are played",
+                                 1, 20)] = 5
+    target: Annotated[int, count("LM-20: the points after which a round ends the match",
+                                 1, 100)] = 16
+    study: Annotated[float, seconds("LM-13: seconds to study each round's board")] = 90.0
+    draft_turn: Annotated[float, seconds("LM-14: seconds per draft pick-turn")] = 45.0
+    build: Annotated[float, seconds("LM-15: seconds to build a lock")] = 420.0
+    solve: Annotated[float, seconds("LM-16: seconds to solve the opponent's lock")] = 300.0
+    pick: Annotated[float, seconds("LM-16: seconds to pick the solution that counts")] = 30.0
+    decide: Annotated[float, seconds("LM-17: seconds to decide whether to countersolve")] = 30.0
+    impossible_counter: Annotated[float, seconds(
+        "LM-18: seconds of the countersolve forced by an impossible call")] = 300.0
+    min_counter: Annotated[float, seconds(
+        "LM-17: the shortest countersolve window, in real seconds (not scaled)",
+        scaled=False, high=3600.0)] = 1.0
+    reserve_periods: ReservePeriods = 16
+    reserve_period: ReservePeriod = 30.0
+    # A round is a board of at most 11 x 11 cells (LM-1) and a pool line: 20 rounds of them
+    # fit in a few kilobytes; 20,000 characters leaves room for comments.
+    setup: Annotated[str, text("LM-13: the host's rounds (a board and a pool each, "
+                               "separated by ---); empty: the five default rounds",
+                               20_000)] = ""
+    # The bot's construction time grows with it; 400 is five times the default.
+    bot_placements: Annotated[int, count(
+        "G-11: the bot's construction budget in generator walks (0: no generator)",
+        0, 400)] = 80
     """The bot's construction budget: cluster walks of the hardest-lock generator (a count,
     not seconds, so a simulated match replays exactly; 0 skips the generator)."""
 
@@ -173,6 +189,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
     hidden_information = True
     rules_prefix = "LM"
     config_type = LockmakerConfig
+    phase_fields = ("rounds", "setup")
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, config: LockmakerConfig, rng: random.Random) -> LMState:

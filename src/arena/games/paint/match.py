@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Annotated
 
 from arena.core.errors import RuleError
 from arena.core.game import (
@@ -31,9 +32,12 @@ from arena.core.game import (
     GameEvent,
     PhaseOutcome,
     PhaseSpec,
+    ReservePeriod,
+    ReservePeriods,
     Result,
     SubmitContext,
 )
+from arena.core.settings import seconds
 from arena.games.paint.designer import DEFAULT_DESIGN, random_design
 from arena.games.paint.grid import (
     EMPTY_GRID,
@@ -57,10 +61,11 @@ TURNS = 24
 class PaintConfig(GameConfig):
     """PF-8 durations in the text's seconds (the engine applies the time scale, G-5)."""
 
-    design_time: float = 48 * 3600.0
-    decision_time: float = 120.0
-    reserve_periods: int = 10
-    reserve_period: float = 30.0
+    design_time: Annotated[float, seconds("PF-8: seconds to design the 8 sets "
+                                          "(48 hours by default)")] = 48 * 3600.0
+    decision_time: Annotated[float, seconds("PF-8: seconds per decision")] = 120.0
+    reserve_periods: ReservePeriods = 10
+    reserve_period: ReservePeriod = 30.0
 
 
 @dataclass(frozen=True)

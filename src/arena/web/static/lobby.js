@@ -9,6 +9,12 @@
 
   function label(name) { return name.replace(/_/g, " "); }
 
+  /* A refusal names its rule (G-5 and the setting, issue 25): the id links to the rulings. */
+  function linkRules(text) {
+    return esc(text).replace(/\b(?:G|LM|BX|PF|LF|LO|SE)-\d{1,3}\b/g,
+      (id) => '<a href="/rulings#' + id + '">' + id + "</a>");
+  }
+
   function renderSeats(game) {
     const rows = [];
     for (let i = 0; i < game.seats; i++) {
@@ -20,17 +26,23 @@
     $("seats").innerHTML = rows.join("");
   }
 
+  /* Each option comes with its schema (issue 25): bounds become min/max/maxlength, the help
+     text a tooltip, so the form refuses what the server would refuse before it is sent. */
   function renderOptions(game) {
     const out = [];
     for (const o of game.options) {
       const id = "opt-" + o.name;
+      const help = o.help ? ' title="' + esc(o.help) + '"' : "";
+      const name = esc(label(o.name)) + (o.unit === "s" ? " (s)" : "");
       if (o.type === "bool") {
-        out.push('<label class="check"><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + esc(label(o.name)) + "</label>");
+        out.push('<label class="check"' + help + '><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + name + "</label>");
       } else if (o.type === "int" || o.type === "float") {
-        out.push("<label>" + esc(label(o.name)) + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '" min="0" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
+        const bounds = (o.min != null ? ' min="' + esc(o.min) + '"' : "") + (o.max != null ? ' max="' + esc(o.max) + '"' : "");
+        out.push("<label" + help + ">" + name + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '"' + bounds + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
       } else {
         const value = o.type === "str" ? o.default : JSON.stringify(o.default);
-        out.push("<label>" + esc(label(o.name)) + '<input type="text" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
+        const max = o.type === "str" && o.max_length != null ? ' maxlength="' + esc(o.max_length) + '"' : "";
+        out.push("<label" + help + ">" + name + '<input type="text"' + max + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
       }
     }
     $("options").innerHTML = out.join("") || '<p class="muted">This game has no options.</p>';
@@ -78,7 +90,7 @@
     try { body = readForm(); } catch (e) { $("create-error").textContent = e.message; return; }
     const res = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
     const data = await res.json().catch(() => ({ error: "HTTP " + res.status }));
-    if (!res.ok) { $("create-error").textContent = data.error || "HTTP " + res.status; return; }
+    if (!res.ok) { $("create-error").innerHTML = linkRules(data.error || "HTTP " + res.status); return; }
     const game = gameByName(body.game);
     const entry = {
       id: data.id, game: body.game, title: game ? game.title : body.game, created: Date.now() / 1000,

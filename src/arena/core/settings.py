@@ -1,0 +1,293 @@
+"""Settings valid by construction (issue 25, points 1 and 6).
+
+Every game's config and the host's match settings are frozen dataclasses whose fields carry
+their type, bounds and help text (``Annotated[..., Field(...)]``); pydantic validates them
+strictly: unknown names are refused, ``"false"`` is not a boolean, ``1.5`` or ``"3"`` is not
+a count, NaN and Infinity are not numbers. The same schema draws the lobby form
+(:func:`options`), the OpenAPI document (:func:`json_schema`) and the command line
+(:func:`config_from_strings`).
+
+On top of the fields, one rule bounds the work of a whole match (:func:`check_match_work`):
+no phase (or reserve period, or tick) lasts less than :data:`MIN_PHASE_SECONDS` of wall-clock
+time after the time scale, and no match can run more than :data:`MAX_MATCH_PHASES` phases.
+Together they bound how fast deadlines can fall due and how many ever will: the audit's
+``{"round_seconds": 0}`` made the server resolve zero-length rounds for ever (issue 25).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+
+from arena.core.errors import RuleError
+
+if TYPE_CHECKING:
+    from arena.core.game import Game, GameConfig
+
+STRICT = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, frozen=True)
+"""The pydantic config of every settings dataclass: JSON types exactly, nothing unknown."""
+
+MIN_PHASE_SECONDS = 0.05
+"""The shortest wall-clock time any phase, reserve period or tick may last after the time scale
+(G-5). At most 20 deadlines a second per match: a bot or a person can still act in such a
+phase in tests, and a server resolves them without falling behind (issue 25 point 2 pauses a
+match whose deadlines come faster than 50 a second)."""
+
+MAX_PHASE_SECONDS = 7 * 24 * 3600.0
+"""The longest any one duration may be: a week, seven times the longest phase in the texts
+(Paint's 48-hour design, PF-8; Locked Out!'s 24-hour round, LO-11) and the longest extension
+the host may give."""
+
+MAX_MATCH_PHASES = 5000
+"""The most phases (ticks included) any match may ever run. Far above every default (Locked
+Out!'s engine cap of 400 rounds, Feather's 60-tick sessions, Boxes' 7 bouts), so it refuses
+only settings that would make a match a denial of service."""
+
+MAX_RESERVE_PERIODS = 256
+"""G-3: the texts give sixteen periods at most (LM-21). 256 lets a host (or a test) give a
+waiting person a deep reserve, while a seat's reserve deadlines stay far below
+:data:`MAX_MATCH_PHASES`."""
+
+
+@dataclass(frozen=True)
+class Duration:
+    """What the whole-match rule knows of a duration field (from its ``x-`` schema keys).
+
+    ``scaled``: multiplied by the match's time scale (G-5); False for real seconds.
+    ``zero_is_off``: 0 means the phase does not happen at all (Feather's study), so 0 is
+    allowed even though it is shorter than :data:`MIN_PHASE_SECONDS`.
+    ``when``: the field counts only while this other (count) field is above 0 (a reserve
+    period matters only if there are reserve periods)."""
+
+    scaled: bool = True
+    zero_is_off: bool = False
+    when: str | None = None
+
+
+def seconds(help: str, *, zero_is_off: bool = False, scaled: bool = True,
+            when: str | None = None, high: float = MAX_PHASE_SECONDS) -> Any:
+    """The metadata of a duration field (``Annotated[float, seconds("...")]``): bounds, help
+    and what the whole-match rule needs, as ``x-`` keys of its JSON Schema.
+
+    The lower bound is the wall-clock floor at time scale 1 (or 0 where 0 turns the phase
+    off); the scaled value is checked again by :func:`check_match_work`."""
+    low = 0.0 if zero_is_off else MIN_PHASE_SECONDS
+    extra: dict[str, Any] = {"x-unit": "seconds", "x-scaled": scaled}
+    if zero_is_off:
+        extra["x-zero-is-off"] = True
+    if when:
+        extra["x-counts-when"] = when
+    return Field(ge=low, le=high, description=help, json_schema_extra=extra)
+
+
+def count(help: str, low: int, high: int) -> Any:
+    """The metadata of a whole-number field (a count, a size, a seat): bounds and help."""
+    return Field(ge=low, le=high, description=help)
+
+
+def text(help: str, high: int) -> Any:
+    """The metadata of a text field: its longest length and help."""
+    return Field(max_length=high, description=help)
+
+
+# --------------------------------------------------------------------------- validation
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def adapter(cls: type[Any]) -> TypeAdapter[Any]:
+    """The (cached: building one compiles a validator) pydantic adapter of ``cls``."""
+    found = _ADAPTERS.get(cls)
+    if found is None:
+        found = _ADAPTERS[cls] = TypeAdapter(cls)
+    return found
+
+
+def _describe(value: object) -> str:
+    shown = json.dumps(value) if isinstance(value, (str, int, float, bool)) else repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
+        shown = "a number of " + str(len(str(abs(value)))) + " digits"
+    return shown[:60]
+
+
+def _field_rule(cls: type[Any] | None, name: str) -> str:
+    """The rule id a field's help starts with (``"LO-8: ..."``), or ""."""
+    if cls is None:
+        return ""
+    prop = adapter(cls).json_schema().get("properties", {}).get(name, {})
+    head = str(prop.get("description", "")).split(":", 1)[0]
+    return head if 0 < len(head) <= 12 and "-" in head and " " not in head.strip(",") else ""
+
+
+def refusal(exc: ValidationError, rule: str, what: str = "setting",
+            cls: type[Any] | None = None) -> RuleError:
+    """The first problem of a failed validation as a ``RuleError`` naming the field (and the
+    rule the field belongs to, where its help names one)."""
+    err = exc.errors(include_url=False)[0]
+    loc = [str(p) for p in err["loc"]]
+    msg = err["msg"]
+    msg = msg[0].lower() + msg[1:]
+    if err["type"] == "unexpected_keyword_argument" or err["type"] == "extra_forbidden":
+        return RuleError(rule, f"unknown {what} {loc[0]!r}")
+    name = loc[0] if loc else "?"
+    where = f"{name!r}" + "".join(f"[{p}]" for p in loc[1:])
+    own = _field_rule(cls, name)
+    if own and own != rule:
+        where += f" ({own})"
+    # A text too long is not echoed: its length is the whole problem.
+    quiet = err["type"] in ("missing", "string_too_long", "too_long")
+    got = "" if quiet else f", not {_describe(err.get('input'))}"
+    return RuleError(rule, f"{what} {where}: {msg}{got}")
+
+
+def validate(cls: type[Any], values: Mapping[str, Any], *, rule: str = "G-5",
+             what: str = "setting", stored: bool = False) -> Any:
+    """An instance of settings dataclass ``cls`` from JSON-like ``values``, strictly.
+
+    The values go through JSON so a Python caller gets exactly what a JSON body would
+    (a list for a tuple). ``stored``: a record written before the schema was strict (issue
+    25) is read in pydantic's lax mode, so ``"3"`` still loads as 3; bounds still hold."""
+    if not isinstance(values, Mapping):
+        raise RuleError(rule, f"the {what}s must be a JSON object")
+    try:
+        raw = json.dumps(dict(values), allow_nan=True)
+    except (TypeError, ValueError) as exc:
+        raise RuleError(rule, f"the {what}s are not plain JSON values ({exc})") from None
+    try:
+        if stored:
+            return adapter(cls).validate_python(_split_lists(cls, json.loads(raw)),
+                                                 strict=False)
+        return adapter(cls).validate_json(raw)
+    except ValidationError as exc:
+        raise refusal(exc, rule, what, cls) from None
+
+
+def _tuple_fields(cls: type[Any]) -> set[str]:
+    hints = typing.get_type_hints(cls)
+    return {f.name for f in fields(cls) if typing.get_origin(hints[f.name]) is tuple}
+
+
+def _split_lists(cls: type[Any], values: dict[str, Any]) -> dict[str, Any]:
+    """A list given as ``"a,b,c"`` (a form, a command line, an old record) as a list."""
+    tuples = _tuple_fields(cls)
+    return {k: [x.strip() for x in v.split(",")] if k in tuples and isinstance(v, str) else v
+            for k, v in values.items()}
+
+
+def config_from_strings(cls: type[Any], values: Mapping[str, str], *,
+                        rule: str = "G-5") -> Any:
+    """Settings from text (``arena simulate --set NAME=VALUE``): each value is read as its
+    field's type says (pydantic's string mode: ``"3"`` for a count, ``"false"`` for a flag;
+    ``"a,b"`` for a list), then the whole is checked like a JSON body, same bounds."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise RuleError(rule, f"unknown setting {unknown[0]!r} (known: "
+                              f"{', '.join(sorted(known))})")
+    hints = typing.get_type_hints(cls, include_extras=True)
+    typed: dict[str, Any] = {}
+    for name, raw in values.items():
+        hint = hints[name]
+        bare = typing.get_args(hint)[0] if typing.get_origin(hint) is typing.Annotated else hint
+        try:
+            if typing.get_origin(bare) is tuple:
+                item = TypeAdapter(typing.get_args(bare)[0])
+                parts = [x.strip() for x in raw.split(",")] if raw.strip() else []
+                typed[name] = [item.validate_strings(x) for x in parts]
+            else:
+                typed[name] = TypeAdapter(bare).validate_strings(raw)
+        except ValidationError as exc:
+            msg = exc.errors(include_url=False)[0]["msg"]
+            raise RuleError(rule, f"setting {name!r}: {msg[0].lower() + msg[1:]}, "
+                                  f"not {_describe(raw)}") from None
+    return validate(cls, typed, rule=rule)
+
+
+# --------------------------------------------------------------------------- the whole match
+def durations(cls: type[Any]) -> dict[str, Duration]:
+    """The duration fields of a settings dataclass, with their markers."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    out: dict[str, Duration] = {}
+    for f in fields(cls):
+        for meta in getattr(hints[f.name], "__metadata__", ()):
+            extra = getattr(meta, "json_schema_extra", None)
+            if isinstance(extra, dict) and extra.get("x-unit") == "seconds":
+                when = extra.get("x-counts-when")
+                out[f.name] = Duration(scaled=bool(extra["x-scaled"]),
+                                       zero_is_off=bool(extra.get("x-zero-is-off")),
+                                       when=when if isinstance(when, str) else None)
+    return out
+
+
+def check_match_work(game: Game[Any, Any], config: GameConfig, time_scale: float,
+                     phase_fields: tuple[str, ...] = ()) -> None:
+    """The rule that bounds the work of a whole match (issue 25 point 1), checked at creation.
+
+    (a) every duration the match can use lasts at least :data:`MIN_PHASE_SECONDS` of wall
+    time after the time scale (G-5), unless 0 means that phase is off; (b) the game's bound
+    on its phases (``Game.max_phases``, which the conformance suite holds every game to) is
+    at most :data:`MAX_MATCH_PHASES`. Refusals name the field."""
+    for name, d in durations(type(config)).items():
+        value = float(getattr(config, name))
+        if d.when is not None and not getattr(config, d.when):
+            continue
+        if d.zero_is_off and value == 0:
+            continue
+        wall = value * time_scale if d.scaled else value
+        if wall < MIN_PHASE_SECONDS:
+            scaled = f" x time scale {time_scale:g} = {wall:.4g} s" if d.scaled else " s"
+            off = " (or 0 for none)" if d.zero_is_off else ""
+            raise RuleError("G-5", f"setting {name!r}: {value:g}{scaled}; every phase must "
+                                   f"last at least {MIN_PHASE_SECONDS} s of wall-clock time"
+                                   f"{off}")
+    phases = game.max_phases(config)
+    if phases > MAX_MATCH_PHASES:
+        which = ", ".join(repr(f) for f in phase_fields) or "the settings"
+        raise RuleError("G-5", f"setting {which}: a match could run {phases:,} phases; at most "
+                               f"{MAX_MATCH_PHASES:,} are allowed")
+
+
+def check_game_config(game: Game[Any, Any], config: GameConfig, time_scale: float) -> None:
+    """Everything a creation checks of a game's config: the whole-match rule, and the game's
+    own checks that need several fields at once (``initial_state`` raises naming the rule)."""
+    game.initial_state(config, random.Random(0))
+    check_match_work(game, config, time_scale, getattr(game, "phase_fields", ()))
+
+
+# --------------------------------------------------------------------------- describing
+def options(cls: type[Any]) -> list[dict[str, Any]]:
+    """The fields of a settings dataclass for a form: name, type, default, bounds, help."""
+    schema = adapter(cls).json_schema()
+    props: dict[str, Any] = schema.get("properties", {})
+    defaults = cls()
+    marks = durations(cls)
+    out = []
+    for f in fields(cls):
+        prop = props.get(f.name, {})
+        value = getattr(defaults, f.name)
+        kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int)
+                else "float" if isinstance(value, float) else "str" if isinstance(value, str)
+                else "list" if isinstance(value, tuple) else "json")
+        entry: dict[str, Any] = {"name": f.name, "type": kind,
+                                 "default": list(value) if isinstance(value, tuple) else value,
+                                 "help": prop.get("description", "")}
+        for key, to in (("minimum", "min"), ("maximum", "max"), ("maxLength", "max_length"),
+                        ("maxItems", "max_items"), ("enum", "choices")):
+            if key in prop:
+                entry[to] = prop[key]
+        if f.name in marks:
+            entry["unit"] = "s"
+            entry["scaled"] = marks[f.name].scaled
+        out.append(entry)
+    return out
+
+
+def json_schema(cls: type[Any]) -> dict[str, Any]:
+    """The JSON Schema of a settings dataclass, for the OpenAPI document."""
+    schema: dict[str, Any] = adapter(cls).json_schema()
+    return schema
