@@ -17,6 +17,7 @@ Prints the median and the worst of ``--repeat`` runs in milliseconds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import sys
@@ -53,10 +54,8 @@ def long_match(events: int, seed: int) -> Match:
             except RuleError:
                 pass
             m.checkpoint()
-            try:
+            with contextlib.suppress(RuleError):
                 m.chat(seat, "table", f"line {m.version}")
-            except RuleError:
-                pass
             m.checkpoint()
             clock.set(clock.now() + rng.random() * 600)
             m.advance()
