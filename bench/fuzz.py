@@ -56,13 +56,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from faults import throwaway_postgres  # noqa: E402
-
 from arena.core.game import Game  # noqa: E402
 from arena.core.match import INPUT_KINDS  # noqa: E402
 from arena.core.registry import all_games, register  # noqa: E402
 from arena.server.games import load_games  # noqa: E402
 from arena.server.limits import MAX_BODY  # noqa: E402
+from server.pgcluster import throwaway_postgres  # noqa: E402
 from server.serverproc import ServerProcess  # noqa: E402
 from server.shadow import host_events, rebuild  # noqa: E402
 from toygame import TOY  # noqa: E402
