@@ -5,7 +5,8 @@ sends the variant's settings (the audit's Locked Out! with ``round_seconds: 0`` 
 limit, the same game at time scale 0.001 with five instant bots, zero durations in the other
 games), and for ``--seconds`` this process reads ``GET /api/games`` every 100 ms. Printed per
 variant: the creation's answer, the readers' p50/p99/max latency (a read that times out counts
-as its time-out), the server's RSS growth, then, after a SIGKILL and a restart on the same
+as its time-out), the server's longest event-loop stall (``ARENA_LOOP_MONITOR``: a
+slow read that is not a stall is this client or the shared machine), the RSS growth, then, after a SIGKILL and a restart on the same
 file, the seconds until ``/api/games`` and the lobby serve, and what the match's API says.
 
     .venv/bin/python bench/starve.py [--seconds 30] [--only audit,bots] [--rss-cap 1500]
@@ -39,12 +40,17 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "audit": {"game": "lockedout", "config": {"round_seconds": 0}},
     "bots": {"game": "lockedout", "seats": LO_SEATS,
              "settings": {"time_scale": 0.001, "bot_pace": "instant"}},
+    "bots_zero": {"game": "lockedout", "seats": LO_SEATS, "config": {"round_seconds": 0},
+                  "settings": {"time_scale": 0.001, "bot_pace": "instant"}},
+    # Just under the G-5 bound of 50 deadlines a second, with no round limit: runs on.
+    "lo_40hz": {"game": "lockedout", "config": {"round_seconds": 0.025}},
     "bots5": {"game": "lockedout", "seats": [{"bot": True}] * 5,
               "settings": {"time_scale": 0.001, "bot_pace": "instant"}},
     "lo_all_zero": {"game": "lockedout", "seats": [{"bot": True}] * 6,
                     "settings": {"bot_pace": "instant"},
                     "config": {"round_seconds": 0, "vote_seconds": 0}},
     "feather_zero": {"game": "feather", "config": {"tick": 0, "study": 0}},
+    "feather_fast": {"game": "feather", "config": {"tick": 0.001, "study": 0}},
     "boxes_zero": {"game": "boxes", "config": {"study_boards": 0, "study_cards": 0, "bet": 0,
                                                "pick": 0, "reserve_period": 0}},
     "lockmaker_zero": {"game": "lockmaker", "config": {
@@ -75,7 +81,8 @@ class Server:
 
     def spawn(self) -> None:
         env = dict(os.environ, PYTHONPATH=f"{self.src}{os.pathsep}{ROOT / 'tests'}",
-                   ARENA_EXTRA_GAMES="toygame:TOY", ARENA_CREATE_LIMIT="10000,1000")
+                   ARENA_EXTRA_GAMES="toygame:TOY", ARENA_CREATE_LIMIT="10000,1000",
+                   ARENA_LOOP_MONITOR="1")
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "arena", "serve", "--host", "127.0.0.1",
@@ -118,6 +125,22 @@ class socket_port:
         self.s.close()
 
 
+def after_restart(http: httpx.Client, base: str, host: str) -> str:
+    """The match as its host sees it once the restarted server has rebuilt it."""
+    try:
+        r = http.get(f"{base}/view", params={"token": host}, timeout=30)
+    except httpx.HTTPError as exc:
+        return f"unreadable ({type(exc).__name__})"
+    if r.status_code != 200:
+        return f"{r.status_code} {r.json().get('error', '')[:70]}"
+    view = r.json()
+    if view.get("result"):
+        return "finished"
+    if view.get("pause_reason"):
+        return f"paused at phase {view['phase']['no']} ({view['pause_reason'][:50]}...)"
+    return f"running, phase {view['phase']['no'] if view.get('phase') else '-'}"
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -135,10 +158,12 @@ def run(name: str, body: dict[str, Any], src: Path, seconds: float, cap: float) 
         pid = server.proc.pid
         for _ in range(5):  # warm up the route and the allocator
             http.get(server.url + "/api/games")
+        http.post(server.url + "/api/debug/loop")  # the loop's stalls from here on
         rss0 = rss_mb(pid)
         r = http.post(server.url + "/api/matches", json=body, timeout=30)
         created = f"{r.status_code}"
         match_id = r.json().get("id") if r.status_code == 201 else None
+        host = r.json()["tokens"]["host"] if match_id else ""
         if match_id is None:
             created += f" {r.json().get('error', '')[:70]}"
         latencies: list[float] = []
@@ -158,23 +183,25 @@ def run(name: str, body: dict[str, Any], src: Path, seconds: float, cap: float) 
                 capped = True
                 break
             time.sleep(max(0.0, 0.1 - (time.perf_counter() - t0)))
+        stall = "-"
+        if not capped:
+            try:
+                loop = http.get(server.url + "/api/debug/loop", timeout=5).json()
+                stall = f"{loop['max_stall'] * 1000:.0f}"
+            except (httpx.HTTPError, ValueError, KeyError):
+                stall = "?"
         server.kill()
         server.spawn()
         up = server.wait_serving(http, ("/api/games", "/"), 60)
         status = "-"
         if match_id is not None and up != float("inf"):
-            try:
-                info = http.get(f"{server.url}/api/matches/{match_id}", timeout=10).json()
-                status = str(info.get("status"))
-                note = info.get("problem") or ""
-                status += f" ({note[:60]})" if note else ""
-            except (httpx.HTTPError, ValueError) as exc:
-                status = f"unreadable ({type(exc).__name__})"
+            status = after_restart(http, f"{server.url}/api/matches/{match_id}", host)
         server.kill()
         http.close()
         ms = [x * 1000 for x in latencies]
         print(f"{name:15} create {created:4} reads {len(ms):3} p50 {statistics.median(ms):7.1f}"
               f" p99 {pct(ms, 0.99):7.1f} max {max(ms):7.1f} ms  timeouts {timeouts:2}  "
+              f"loop stall max {stall:>5} ms  "
               f"RSS +{rss_max - rss0:6.1f} MB{' (capped)' if capped else ''}  "
               f"restart serves in {up:5.2f} s  match after restart: {status}", flush=True)
 

@@ -295,29 +295,38 @@ class Matches:
         those whose lease is free, lapsed, or held under this process's own address by a
         process that died (this one listens there now). One match at a time, each under
         the loading lock, so a request for a match rebuilds it at once or waits for it."""
-        for record in await self.store.running():
-            async with self._loading:
-                if record.id in self.owners or record.id in self.quarantined:
-                    continue  # a request loaded it first
-                if self.cluster:
-                    token = await self.store.lease_acquire(
-                        record.id, self.process_id, self.process_url, LEASE_SECONDS,
-                        steal_from_url=True)
-                    if token is not None:
-                        try:
-                            await self._promote(record, token)
-                        except ResumeFailed as exc:
-                            self.quarantine(record, str(exc))
-                    continue
-                try:
-                    owner = await self.rebuild(record)
-                except ResumeFailed as exc:
-                    self.quarantine(record, str(exc))
-                    continue
-                self.owners[record.id] = owner
-                async with owner.lock:
-                    await owner._commit()
-                owner.start()
+        try:
+            records = await self.store.running()
+        except Exception as exc:  # the database at start-up: each match loads on demand
+            log.error("listing the running matches failed (%s); each resumes when asked for",
+                      exc)
+            return
+        for record in records:
+            try:
+                async with self._loading:
+                    await self._resume(record)
+            except ResumeFailed as exc:
+                self.quarantine(record, str(exc))
+            except Exception as exc:  # not the match's fault (the store): a request retries
+                log.error("match %s could not be resumed yet: %s: %s", record.id,
+                          type(exc).__name__, exc)
+
+    async def _resume(self, record: MatchRecord) -> None:
+        """(Under ``_loading``.) Rebuild one running match and start its clock."""
+        if record.id in self.owners or record.id in self.quarantined:
+            return  # a request loaded it first
+        if self.cluster:
+            token = await self.store.lease_acquire(
+                record.id, self.process_id, self.process_url, LEASE_SECONDS,
+                steal_from_url=True)
+            if token is not None:
+                await self._promote(record, token)
+            return
+        owner = await self.rebuild(record)
+        self.owners[record.id] = owner
+        async with owner.lock:
+            await owner._commit()
+        owner.start()
 
     async def get(self, match_id: str) -> MatchOwner | None:
         """The owner of a match, rebuilding it from the store on first use (a finished one,
