@@ -289,7 +289,7 @@ function ServerPaused() {
   const v = S.view;
   if (!v || !v.paused || !v.pause_reason || v.result) return null;
   return html`<div class="banner warn" data-testid="server-paused" role="alert">
-    Paused by the server: ${v.pause_reason}.</div>`;
+    <${RuleText} text=${"Paused by the server: " + v.pause_reason + "."}/></div>`;
 }
 
 /* Older game scripts draw into a node of their own; they are redrawn only when the match has
