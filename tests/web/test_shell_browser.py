@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from web.checks import assert_page_ok
+
 pytestmark = pytest.mark.slow
 
 
@@ -102,3 +104,15 @@ def test_host_pauses_and_resumes(page: Any, live_server: str, new_match: Any) ->
     page.get_by_test_id("host-error").filter(has_text="not running").wait_for()
     page.get_by_test_id("host-resume").click()
     page.get_by_test_id("countdown").filter(has_text=":").wait_for()
+
+
+def test_a_match_paused_by_the_server_says_why(page: Any, new_match: Any) -> None:
+    """G-5, issue 25: zero-length rounds pause the match; the host's page says why (a banner
+    and a log line), and the page still passes its checks."""
+    m = new_match("toy", config={"rounds": 2000, "study": 0, "pick": 0, "use_reserve": False})
+    page.goto(m["links"]["host"])
+    banner = page.get_by_test_id("server-paused")
+    banner.wait_for()
+    assert "faster than the server allows" in banner.inner_text()
+    page.get_by_text("Paused by the server:").first.wait_for()
+    assert_page_ok(page, "host page of a match paused by the server", with_axe=True)

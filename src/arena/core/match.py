@@ -15,7 +15,8 @@ from __future__ import annotations
 import bisect
 import copy
 import dataclasses
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
@@ -54,6 +55,19 @@ length (issue 25 point 5)."""
 
 MIN_TIME_SCALE = 0.001
 MAX_TIME_SCALE = 1000.0
+
+MAX_DEADLINES = 50
+DEADLINE_WINDOW = 1.0
+"""G-5's bound on how fast a match may run: at most :data:`MAX_DEADLINES` deadlines (phase
+limits, reserve periods: each is one resolution) within :data:`DEADLINE_WINDOW` seconds of the
+match's clock. Settings that get past validation but make deadlines fall due faster (a zero
+round in a game without a round limit) pause the match instead of looping the server. It is
+measured on the deadlines' own times, which the log records, so a replay pauses at the same
+entry as the live match did."""
+
+TOO_FAST = ("deadlines fell due faster than the server allows (G-5: at most "
+            f"{MAX_DEADLINES} within {DEADLINE_WINDOW:g} s); the host may resume the match "
+            "or end it")
 
 
 BOT_PACES = ("human", "instant")
@@ -156,6 +170,10 @@ class Match:
         self.seats = game.seat_count(config)
         self.reserve_left: list[int] = [config.reserve_periods] * self.seats
         self.paused_at: float | None = None
+        # Why the server (not the host) paused the match, shown to the host; None otherwise.
+        self.pause_reason: str | None = None
+        # The times of the deadlines resolved within the last DEADLINE_WINDOW (G-5 bound).
+        self._recent: deque[float] = deque()
         self.phase_no = 0
         self.spec: PhaseSpec | None = None
         self.phase_start = 0.0
@@ -277,9 +295,14 @@ class Match:
         self._emit("seat_acted", {"seat": seat, "final": True}, self._activity_to(spec), t)
         self._maybe_close(t)
 
-    def advance(self) -> None:
-        """Resolve every deadline that has passed by now, each at its own time."""
-        self._process(self.clock.now(), inclusive=True)
+    def advance(self, budget: int | None = None) -> bool:
+        """Resolve every deadline that has passed by now, each at its own time.
+
+        With ``budget``, stop after that many deadlines and return True if more are due: the
+        server resolves a long backlog in slices, letting other work run between them (the
+        outcome is the same, since each deadline resolves at its own time whenever it is
+        reached)."""
+        return self._process(self.clock.now(), inclusive=True, budget=budget)
 
     def pause(self) -> None:
         t = self.clock.now()
@@ -295,6 +318,9 @@ class Match:
             raise RuleError("host", "the match is not paused")
         shift = t - self.paused_at
         self.paused_at = None
+        self.pause_reason = None
+        # The host chose to go on: the G-5 bound counts afresh from here.
+        self._recent.clear()
         self.phase_start += shift
         self.deadline += shift
         self.reserve_end = {s: e + shift for s, e in self.reserve_end.items()}
@@ -412,6 +438,7 @@ class Match:
             "version": self.version_for(viewer),
             "now": self.clock.now(),
             "paused": self.paused_at is not None,
+            "pause_reason": self.pause_reason,
             "phase": None
             if spec is None
             else {
@@ -564,23 +591,49 @@ class Match:
         until: float | None = None,
     ) -> Match:
         """Rebuild a match from its inputs; then bring it to ``until`` (default: the clock)."""
+        steps = cls.replaying(game, config, seed, settings, start, inputs, clock, until=until)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                match: Match = done.value
+                return match
+
+    @classmethod
+    def replaying(
+        cls,
+        game: Game[Any, Any],
+        config: GameConfig,
+        seed: int,
+        settings: MatchSettings,
+        start: float,
+        inputs: Iterable[Event],
+        clock: Clock,
+        *,
+        until: float | None = None,
+        step: int = 100,
+    ) -> Generator[Match, None, Match]:
+        """:meth:`replay` in slices: it yields the match so far after every ``step`` inputs
+        or deadlines, so a server rebuilding matches at start-up can serve requests between
+        slices and give up on a match that takes too long; it returns the rebuilt match."""
         from arena.core.clock import ManualClock
 
         manual = ManualClock(start)
         match = cls(game, config, seed, manual, settings, start=start)
-        for event in inputs:
+        for n, event in enumerate(inputs, 1):
             if event.t > manual.now():
                 manual.set(event.t)
             match.apply_input(event)
             match.checkpoint()
+            if n % step == 0:
+                yield match
         match.clock = clock
         if until is not None:
             manual.set(max(until, manual.now()))
             match.clock = manual
-            match.advance()
-            match.clock = clock
-        else:
-            match.advance()
+        while match.advance(budget=step):
+            yield match
+        match.clock = clock
         return match
 
     def checkpoint(self) -> None:
@@ -626,13 +679,11 @@ class Match:
         for name, value in vars(self).items():
             if name in ("log", "_checkpoints", "_seen", "_svg_cache"):
                 continue
-            if isinstance(value, list):
-                setattr(other, name, list(value))
-            elif isinstance(value, dict):
+            if isinstance(value, dict):
                 setattr(other, name, {k: list(v) if isinstance(v, list) else v
                                       for k, v in value.items()})
-            elif isinstance(value, set):
-                setattr(other, name, set(value))
+            elif isinstance(value, (list, set, deque)):
+                setattr(other, name, copy.copy(value))
         other.log = log
         other._svg_state, other._svg_cache = None, {}
         other._seen = {}
@@ -704,6 +755,8 @@ class Match:
         if self.finished or self.spec is None:
             raise RuleError("G-2", "the match is over")
         if self.paused_at is not None:
+            if self.pause_reason is not None:
+                raise RuleError("G-5", f"the match is paused: {self.pause_reason}")
             raise RuleError("G-2", "the match is paused by the host")
         spec = self.spec
         if seat not in spec.actors:
@@ -783,14 +836,28 @@ class Match:
         if spec.actors and all(self.is_final(s) for s in spec.actors):
             self._resolve(t)
 
-    def _process(self, limit: float, *, inclusive: bool) -> None:
-        for _ in range(1_000_000):
+    def _process(self, limit: float, *, inclusive: bool, budget: int | None = None) -> bool:
+        """Resolve the deadlines up to ``limit``, each at its own time; True if ``budget``
+        ran out with some still due. The G-5 bound keeps the loop finite: a match whose
+        deadlines come faster than :data:`MAX_DEADLINES` a :data:`DEADLINE_WINDOW` pauses."""
+        done = 0
+        while True:
             if self.finished or self.paused_at is not None or self.spec is None:
-                return
+                return False
             when = self.next_deadline()
             assert when is not None
             if when > limit or (when == limit and not inclusive):
-                return
+                return False
+            if budget is not None and done >= budget:
+                return True
+            done += 1
+            recent = self._recent
+            while recent and recent[0] <= when - DEADLINE_WINDOW:
+                recent.popleft()
+            if len(recent) >= MAX_DEADLINES:
+                self._pause_too_fast(when)
+                return False
+            recent.append(when)
             if not self.base_passed:
                 self._base_deadline(when)
             else:
@@ -805,7 +872,16 @@ class Match:
                     continue
                 for seat in ending:
                     self._begin_period(seat, when)
-        raise RuntimeError("deadline processing did not settle")  # pragma: no cover
+
+    def _pause_too_fast(self, t: float) -> None:
+        """G-5: pause at the deadline that broke the bound, at that deadline's own time (so a
+        replay pauses at the same entry), telling the host why. Not an input: the replay
+        reaches it by itself."""
+        self.paused_at = t
+        self.pause_reason = TOO_FAST
+        self._emit("server_pause", {"rule": "G-5", "reason": TOO_FAST,
+                                    "deadlines": MAX_DEADLINES, "within": DEADLINE_WINDOW},
+                   None, t)
 
     def _base_deadline(self, t: float) -> None:
         spec = self.spec

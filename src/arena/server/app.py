@@ -125,7 +125,9 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         db = AsyncStore(s)
         app.state.store = db
         app.state.matches = Matches(db, process_url)
-        await app.state.matches.resume_all()
+        # Serve first, then rebuild the running matches (issue 25 point 2): a match that is
+        # slow to rebuild, or cannot be, must not keep the server from answering.
+        app.state.matches.start_resuming()
         app.state.matches.start_cluster()
         app.state.seasons = season_api.Seasons(db, app.state.matches)
         await app.state.seasons.start()

@@ -3,6 +3,12 @@
 On start every running match is rebuilt with :meth:`Match.replay` from its stored input
 events; a deadline that passed while the server was down resolves at once, at its own time
 (the runner guarantees that), so the rebuilt match is the one that would have run uninterrupted.
+
+That rebuilding runs in the background once the server is serving (issue 25 point 2: a match
+that took minutes to rebuild held the whole start-up), in slices with other requests served
+between them; a match that fails to rebuild, or takes longer than :data:`RESUME_SECONDS` of
+work or more than :data:`RESUME_EVENTS` new entries, is *quarantined*: its page and API say so,
+the log has one line for it, and everything else goes on.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
+from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
 from arena.store import CHANNEL, Lease, MatchRecord, StoreUnavailable, TokenRecord
 from arena.store.asyncstore import AsyncStore
@@ -63,6 +70,28 @@ dead process's matches wait before another process takes them over."""
 
 RENEW_SECONDS = float(os.environ.get("ARENA_RENEW_SECONDS", "1"))
 """How often leases are renewed and lapsed ones looked for."""
+
+RESUME_SECONDS = float(os.environ.get("ARENA_RESUME_SECONDS", "10"))
+"""The most work (seconds of the event loop, the requests served between slices not counted)
+that rebuilding one match may take; past it the match is quarantined."""
+
+RESUME_EVENTS = int(os.environ.get("ARENA_RESUME_EVENTS", "100000"))
+"""The most entries rebuilding a match may add to its stored log (the deadlines that passed
+while the server was down); past it the match is quarantined."""
+
+
+class ResumeFailed(Exception):
+    """A match could not be rebuilt from its stored log; the message says why, plainly."""
+
+
+def quarantine_text(reason: str) -> str:
+    """What a request for a quarantined match answers, and its page shows."""
+    return (f"this match could not be resumed: {reason}. The rest of the server goes on; a "
+            "restart tries again")
+
+
+def quarantine_error(reason: str) -> ApiError:
+    return ApiError(503, "", quarantine_text(reason))
 
 
 @dataclass(frozen=True)
@@ -165,6 +194,8 @@ class Matches:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
+        self.quarantined: dict[str, str] = {}  # match id -> why it could not be rebuilt
+        self.resuming: asyncio.Task[None] | None = None  # the start-up's background rebuild
         store.on_change(self._store_changed)
 
     # ------------------------------------------------------------------ outages (issue 25)
@@ -247,13 +278,41 @@ class Matches:
         return Created(owner, seat_tokens, spectator, host)
 
     async def rebuild(self, record: MatchRecord) -> MatchOwner:
-        """A match from its stored inputs, brought to now (passed deadlines resolve at once)."""
-        game = get_game(record.game)
+        """A match from its stored inputs, brought to now (passed deadlines resolve at once).
+
+        Rebuilt in slices, yielding to other requests between them; raises
+        :class:`ResumeFailed` (naming the reason) when it cannot be rebuilt, or not within
+        :data:`RESUME_SECONDS` of work and :data:`RESUME_EVENTS` new entries."""
+        try:
+            game = get_game(record.game)
+            config = game.config_from_record(record.config)
+            settings = MatchSettings.from_json(record.settings)
+        except (RuleError, TypeError, ValueError, KeyError) as exc:
+            raise ResumeFailed(f"its stored settings are not valid ({exc})") from None
         stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
-        match = Match.replay(game, game.config_from_record(record.config), record.seed,
-                             MatchSettings.from_json(record.settings), record.start, inputs,
-                             SystemClock())
+        steps = Match.replaying(game, config, record.seed, settings, record.start, inputs,
+                                SystemClock())
+        most = len(stored) + RESUME_EVENTS
+        spent = 0.0
+        while True:
+            began = time.perf_counter()
+            try:
+                so_far = next(steps)
+            except StopIteration as done:
+                match: Match = done.value
+                break
+            except Exception as exc:
+                raise ResumeFailed(f"replaying its stored log failed "
+                                   f"({type(exc).__name__}: {exc})"[:300]) from None
+            finally:
+                spent += time.perf_counter() - began
+            if spent > RESUME_SECONDS:
+                raise ResumeFailed(f"rebuilding it took more than {RESUME_SECONDS:g} s of work")
+            if len(so_far.log) > most:
+                raise ResumeFailed(f"rebuilding it added more than {RESUME_EVENTS} entries "
+                                   "to its log")
+            await asyncio.sleep(0)
         for old, new in zip(stored, match.log, strict=False):
             if (old.version, old.kind, old.t) != (new.version, new.kind, new.t):
                 log.warning("match %s: replay differs from the stored log at version %d",
@@ -261,8 +320,24 @@ class Matches:
                 break
         persisted = stored[-1].version if stored else 0
         if persisted > match.version:
-            raise RuntimeError(f"match {record.id}: the replay is shorter than the stored log")
+            raise ResumeFailed("its replay is shorter than its stored log")
         return MatchOwner(record, match, self.store, persisted)
+
+    def quarantine(self, record: MatchRecord, reason: str) -> None:
+        """Keep a match that cannot be rebuilt out of the way: one log line, and its page and
+        API say so instead of holding up the start-up or the rest of the server."""
+        self.quarantined[record.id] = reason
+        log.error("match %s could not be resumed: %s", record.id, reason)
+
+    def refusal(self, match_id: str) -> str | None:
+        """Why the match cannot be shown (it is quarantined), or None."""
+        reason = self.quarantined.get(match_id)
+        return None if reason is None else quarantine_text(reason)
+
+    def check_quarantine(self, match_id: str) -> None:
+        reason = self.quarantined.get(match_id)
+        if reason is not None:
+            raise quarantine_error(reason)
 
     async def _mirror(self, record: MatchRecord) -> MatchOwner:
         """A read-only copy of a match another process owns: the stored log exactly."""
@@ -279,41 +354,63 @@ class Matches:
                         record.id, match.version, persisted)
         return MatchOwner(record, match, self.store, persisted, mirror=True)
 
+    def start_resuming(self) -> None:
+        """Rebuild the running matches in the background: the server serves meanwhile."""
+        loop = asyncio.get_running_loop()
+        self.resuming = loop.create_task(self.resume_all(), name="arena-resume")
+        self._tasks.append(self.resuming)
+
     async def resume_all(self) -> None:
         """Rebuild and restart every running match (on server start); on PostgreSQL only
         those whose lease is free, lapsed, or held under this process's own address by a
-        process that died (this one listens there now)."""
-        if self.cluster:
-            for record in await self.store.running():
-                token = await self.store.lease_acquire(
-                    record.id, self.process_id, self.process_url, LEASE_SECONDS,
-                    steal_from_url=True)
-                if token is not None:
-                    try:
-                        await self._promote(record, token)
-                    except (RuleError, RuntimeError, ValueError, KeyError) as exc:
-                        log.error("cannot resume match %s: %s", record.id, exc)
+        process that died (this one listens there now). One match at a time, each under
+        the loading lock, so a request for a match rebuilds it at once or waits for it."""
+        try:
+            records = await self.store.running()
+        except Exception as exc:  # the database at start-up: each match loads on demand
+            log.error("listing the running matches failed (%s); each resumes when asked for",
+                      exc)
             return
-        for record in await self.store.running():
+        for record in records:
             try:
-                owner = await self.rebuild(record)
-            except (RuleError, RuntimeError, ValueError, KeyError) as exc:
-                log.error("cannot resume match %s: %s", record.id, exc)
-                continue
-            self.owners[record.id] = owner
-            async with owner.lock:
-                await owner._commit()
-            owner.start()
+                async with self._loading:
+                    await self._resume(record)
+            except ResumeFailed as exc:
+                self.quarantine(record, str(exc))
+            except Exception as exc:  # not the match's fault (the store): a request retries
+                log.error("match %s could not be resumed yet: %s: %s", record.id,
+                          type(exc).__name__, exc)
+
+    async def _resume(self, record: MatchRecord) -> None:
+        """(Under ``_loading``.) Rebuild one running match and start its clock."""
+        if record.id in self.owners or record.id in self.quarantined:
+            return  # a request loaded it first
+        if self.cluster:
+            token = await self.store.lease_acquire(
+                record.id, self.process_id, self.process_url, LEASE_SECONDS,
+                steal_from_url=True)
+            if token is not None:
+                await self._promote(record, token)
+            return
+        owner = await self.rebuild(record)
+        self.owners[record.id] = owner
+        async with owner.lock:
+            await owner._commit()
+        owner.start()
 
     async def get(self, match_id: str) -> MatchOwner | None:
-        """The owner of a match, rebuilding a finished one from the store on first use."""
+        """The owner of a match, rebuilding it from the store on first use (a finished one,
+        or a running one the background resume has not reached yet); a quarantined match
+        answers 503 saying why."""
         owner = self.owners.get(match_id)
         if owner is not None:
             return owner
+        self.check_quarantine(match_id)
         async with self._loading:
             owner = self.owners.get(match_id)
             if owner is not None:
                 return owner
+            self.check_quarantine(match_id)
             record = await self.store.get_match(match_id)
             if record is None:
                 return None
@@ -321,8 +418,9 @@ class Matches:
                 return await self._load_clustered(record)
             try:
                 owner = await self.rebuild(record)
-            except RuleError:
-                return None
+            except ResumeFailed as exc:
+                self.quarantine(record, str(exc))
+                raise quarantine_error(str(exc)) from None
             self.owners[match_id] = owner
             async with owner.lock:
                 await owner._commit()
@@ -359,6 +457,9 @@ class Matches:
             owner = await self._mirror(record)
         except RuleError:
             return None
+        except ResumeFailed as exc:
+            self.quarantine(record, str(exc))
+            raise quarantine_error(str(exc)) from None
         owner.on_lost = self._lost
         self.owners[record.id] = owner
         return owner
@@ -424,7 +525,11 @@ class Matches:
             record = await self.store.get_match(match_id)
             if record is None:
                 return None
-            return await self._promote(record, token)
+            try:
+                return await self._promote(record, token)
+            except ResumeFailed as exc:
+                self.quarantine(record, str(exc))
+                raise quarantine_error(str(exc)) from None
 
     def start_cluster(self) -> None:
         """Start renewing leases, taking over lapsed ones, and following other processes'
@@ -469,8 +574,12 @@ class Matches:
         if done:
             await self.store.lease_release(self.process_id, done)
         for match_id in await self.store.lapsed_running():
+            if match_id in self.quarantined:
+                continue  # logged once; a restart tries again
             try:
                 await self.ensure_owner(match_id)
+            except ApiError:
+                continue  # quarantined just now (logged there)
             except Exception:
                 log.exception("taking over match %s failed", match_id)
 

@@ -45,6 +45,9 @@ log = logging.getLogger("arena.server")
 
 T = TypeVar("T")
 
+STEP_DEADLINES = 100
+"""The most deadlines one scheduler step resolves before it lets other work run."""
+
 
 @dataclass(eq=False)
 class Subscriber:
@@ -224,6 +227,9 @@ class MatchOwner:
                 raise StoreDown() from exc
             self.persisted = new[-1].version
             self.match.checkpoint()  # replay views start near any version (issue 25 point 5)
+            for e in new:
+                if e.kind == "server_pause":  # G-5: the match ran too fast; the host is told
+                    log.warning("match %s paused: %s", self.record.id, e.data["reason"])
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
             try:
@@ -457,7 +463,10 @@ class MatchOwner:
             if self.mirror or self.store.down:
                 return
             try:
-                self.match.advance()
+                # A slice at a time: a backlog of deadlines (a match rebuilt after a long
+                # stop) never holds the event loop for long; _run comes straight back for
+                # the rest, since those deadlines are already due.
+                self.match.advance(budget=STEP_DEADLINES)
             finally:
                 await self._commit()
             due = self._due_moves()

@@ -71,6 +71,10 @@ def _start_worker() -> None:
                          name="exit with the server").start()
 
 
+def _ready() -> None:
+    """A first task for a new pool: its worker is running once this returns."""
+
+
 def _exit_with(sentinel: int) -> None:
     multiprocessing.connection.wait([sentinel])  # ready once the server's end is closed
     os._exit(0)
@@ -112,10 +116,19 @@ class Thinkers:
         self._workers = workers
 
     def pool(self) -> ProcessPoolExecutor | None:
+        """The pool, made and started if there is none. Called in a thread: starting the
+        forkserver (it imports every game) and the first worker takes up to a second on a
+        busy machine, which on the event loop stalled every request (issue 25's bench)."""
         with self._lock:
             if self._pool is None and self.workers > 0:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
-                                                 initializer=_start_worker)
+                pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
+                                           initializer=_start_worker)
+                try:
+                    pool.submit(_ready).result()
+                except Exception:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+                self._pool = pool
             return self._pool
 
     def _discard(self, broken: ProcessPoolExecutor) -> None:
@@ -132,7 +145,12 @@ class Thinkers:
         the pool broke under this decision)."""
         loop = asyncio.get_running_loop()
         args = (game, seed, state, phase_no, sorted(seats))
-        pool = self.pool()
+        pool = self._pool
+        if pool is None and self.workers > 0:
+            try:
+                pool = await asyncio.to_thread(self.pool)
+            except Exception as exc:  # no worker could start: think in a thread this time
+                log.warning("bot workers could not start (%s); thinking in a thread", exc)
         if pool is not None:
             try:
                 return await loop.run_in_executor(pool, bot_think, *args)

@@ -97,6 +97,11 @@ async def match_page(request: Request) -> HTMLResponse:
     record = await request.app.state.matches.record(match_id)
     if record is None:
         return error_page(404, "there is no such match")
+    matches = getattr(request.app.state, "matches", None)
+    refusal = matches.refusal(match_id) if matches is not None else None
+    if refusal is not None:
+        # Issue 25: a match the server could not rebuild says so plainly, on its own page.
+        return error_page(503, refusal)
     try:
         game = get_game(record.game)
     except RuleError:

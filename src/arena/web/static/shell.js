@@ -403,6 +403,15 @@ function Reconnecting() {
   </div>`;
 }
 
+/* G-5 (issue 25): the server paused a match whose deadlines came too fast; everyone sees why,
+   the host can resume or end it. */
+function ServerPaused() {
+  const v = S.view;
+  if (!v || !v.paused || !v.pause_reason || v.result) return null;
+  return html`<div class="banner warn" data-testid="server-paused" role="alert">
+    <${RuleText} text=${"Paused by the server: " + v.pause_reason + "."}/></div>`;
+}
+
 /* Older game scripts draw into a node of their own; they are redrawn only when the match has
    moved (a new version, phase or replay step), never on a clock tick. */
 function LegacyBoard({ impl, view, api }) {
@@ -707,6 +716,7 @@ function describe(e) {
     case "match_ended": return "Match over: " + (d.winner == null ? "no single winner" : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
     case "pause": return "The host paused the match.";
     case "resume": return "The host resumed the match.";
+    case "server_pause": return "Paused by the server: " + d.reason + ".";
     case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
     case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
     case "chat": return null; // shown in the chat panel
@@ -904,6 +914,7 @@ function App() {
     <${Header}/>
     <${Reconnecting}/>
     <${OutageBanner}/>
+    <${ServerPaused}/>
     <div class="match-grid">
       <section class="board-col" aria-label="board">
         <${TurnBanner}/>
