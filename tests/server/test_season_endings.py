@@ -209,3 +209,67 @@ def test_se6_end_match_on_the_main_match_goes_on_to_the_ec_step(client: TestClie
     ok = host_post(client, sid, host, "name_ec", {"ec": "Cat", "reason": "the host's call"})
     assert ok.status_code == 200, ok.text
     assert season(client, sid)["stage"] in ("nominate", "dm_pick")
+
+
+def test_close_the_vault_now_and_the_round_limit_by_default(client: TestClient) -> None:
+    """SE-6: the host's season-level "close the vault now" ends the Main Match, which the
+    season then scores as it stands; the next Main Match has the round limit the host set,
+    and a season created without one has the default; its seeds have 64 bits (G-12)."""
+    from arena.core import rng as rngmod
+    from arena.season.live import DEFAULT_MM_ROUNDS
+
+    created = create(client)
+    sid, host = created["id"], created["tokens"]["host"]
+    view = season(client, sid, host)
+    assert view["mm_rounds"] == DEFAULT_MM_ROUNDS  # no round limit given: the default
+    refused = host_post(client, sid, host, "close_vault", {})
+    assert refused.status_code == 422 and refused.json()["rule"] == "SE-1"  # no match yet
+    assert host_post(client, sid, host, "mm_rounds", {"max_rounds": 401}).json()["rule"] \
+        == "SE-6"
+    assert host_post(client, sid, host, "mm_rounds", {"max_rounds": 7}).status_code == 200
+    assert host_post(client, sid, host, "start_main", {}).status_code == 200
+    match_id = season(client, sid, host)["episodes"][0]["main"]["match"]
+    page = client.get(f"/s/{sid}", params={"token": host}).text
+    assert 'data-testid="se-close-vault"' in page and 'value="7"' in page
+    r = host_post(client, sid, host, "close_vault", {})
+    assert r.status_code == 200, r.text
+    view = check_endpoints(client, created)
+    assert view["stage"] == "name_ec" and "closed the vault now" in view["episodes"][0]["note"]
+    info = client.get(f"/api/matches/{match_id}").json()
+    record = client.app.state.matches.owners[match_id].record  # type: ignore[attr-defined]
+    assert record.config["max_rounds"] == 7
+    assert info["seed"] == rngmod.derive(11, "mm", 1).getrandbits(64)
+    # The lobby's season form shows the same default.
+    assert f'value="{DEFAULT_MM_ROUNDS}" data-testid="season-max-rounds"' in client.get("/").text
+    host_post(client, sid, host, "end", {"reason": "done"})
+
+
+def test_the_episode_says_a_death_match_seat_was_handed_to_a_bot(client: TestClient) -> None:
+    cast = [{"name": n, "bot": False} for n in ("Ann", "Ben", "Cat")] + [
+        {"name": "Dan", "bot": True}]
+    created = create(client, cast=cast)
+    sid, host = created["id"], created["tokens"]["host"]
+    tok = created["tokens"]["players"]
+    r = host_post(client, sid, host, "record_main", {"reason": "stage", "result": {
+        "escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan"], "bars": {"Ann": 5, "Ben": 3},
+        "ec": "Cat"}})
+    assert r.status_code == 200, r.text
+    assert client.post(f"/api/seasons/{sid}/gift", params={"token": tok["Ann"]},
+                       json={"to": "Ben"}).status_code == 200
+    assert client.post(f"/api/seasons/{sid}/nominate", params={"token": tok["Cat"]},
+                       json={"dmo": "Ann"}).status_code == 200
+    r = host_post(client, sid, host, "start_death", {"game": "boxes", "config": {"bouts": 2}})
+    assert r.status_code == 200, r.text
+    waiting = season(client, sid, tok["Ben"])["waiting"]
+    assert waiting == "Cat and Ann are playing the Death Match; everyone waits for its result."
+    match_id, token = running_match(client, sid, host) or ("", "")
+    r = client.post(f"/api/matches/{match_id}/host/seat", params={"token": token},
+                    json={"seat": 1, "bot": True})
+    assert r.status_code == 200, r.text
+    client.post(f"/api/matches/{match_id}/host/end", params={"token": token},
+                json={"reason": "late"})
+    view = check_endpoints(client, created)
+    assert view["stage"] == "dm_decide"
+    assert view["episodes"][0]["death_match"]["handed_to_bot"] == ["Ann"]
+    assert "handed Ann's seat in the Death Match to a bot" in client.get(f"/s/{sid}").text
+    host_post(client, sid, host, "end", {"reason": "done"})
