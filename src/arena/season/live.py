@@ -374,8 +374,8 @@ class LiveSeason:
         if early is not None:
             # SE-6: the host ended the match (or closed the vault) before it ended by itself:
             # scored as it stood, under LO-8's host limit.
-            ep.note = ("the Main Match was closed before its end (" + str(early)[:200]
-                       + "); it is scored as it stood (SE-6, LO-8)")
+            ep.note = ("the Main Match ended early (" + str(early)[:200].rstrip(".")
+                       + "), so it is scored as it stood (SE-6, LO-8)")
         mm = main_from_json(item.get("result"), ep.players, voted=early is None)
         ep.main = mm
         record_main(self.ledger, ep.number, mm)  # SE-3: garnets and the opal

@@ -393,7 +393,7 @@ class Seasons:
                                         "hand with a reason (SE-2)")
             if not match.match.finished:
                 await match.command(lambda m: m.end(
-                    "the host closed the vault now (LO-8's host limit, SE-6)"))
+                    "the host closed the vault now"))
             await self._settle(owner, time.time())
 
     async def start_main(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
