@@ -287,3 +287,27 @@ def test_the_episode_says_a_death_match_seat_was_handed_to_a_bot(client: TestCli
     assert view["episodes"][0]["death_match"]["handed_to_bot"] == ["Ann"]
     assert "handed Ann's seat in the Death Match to a bot" in client.get(f"/s/{sid}").text
     host_post(client, sid, host, "end", {"reason": "done"})
+
+
+def test_se6_a_season_whose_stored_record_cannot_be_read_is_shown_with_the_step_named(
+        client: TestClient) -> None:
+    created = create(client)
+    sid, host = created["id"], created["tokens"]["host"]
+    assert host_post(client, sid, host, "adjust", {"player": "Ann", "what": "garnets",
+                                                   "amount": 2, "reason": "prize"}
+                     ).status_code == 200
+    seasons = client.app.state.seasons  # type: ignore[attr-defined]
+
+    async def damage() -> None:  # a stored step that no longer applies (a bad migration, say)
+        owner = seasons.owners.pop(sid)
+        await seasons.store.append_season_entry(sid, owner.version + 1, {
+            "kind": "nominate", "dmo": "Nobody", "t": 1.0}, owner.season.to_json(), "running")
+
+    client.portal.call(damage)  # type: ignore[union-attr]
+    view = season(client, sid, host)
+    assert "step 2 ('nominate'" in view["problem"]
+    assert view["standings"][0]["garnets"] == 2  # what can be shown is shown
+    assert client.get(f"/s/{sid}", params={"token": host}).status_code == 200
+    refused = host_post(client, sid, host, "adjust", {"player": "Ann", "what": "garnets",
+                                                      "amount": 1, "reason": "x"})
+    assert refused.status_code == 422 and refused.json()["rule"] == "SE-5"
