@@ -221,7 +221,8 @@ class Matches:
         settings = MatchSettings.from_json(settings_json)
         match_id = secrets.token_hex(6)
         start = time.time()
-        match = Match(game, config, seed, SystemClock(), settings, start=start)
+        match = Match(game, config, seed, SystemClock(), settings, start=start,
+                      names=[s["name"] for s in seats])
         record = MatchRecord(
             id=match_id, game=name, config=config_raw, seed=seed, settings=settings_json,
             start=start, seat_names=tuple(s["name"] for s in seats),
@@ -253,7 +254,7 @@ class Matches:
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
         match = Match.replay(game, game.config_from_record(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
-                             SystemClock())
+                             SystemClock(), names=record.seat_names)
         for old, new in zip(stored, match.log, strict=False):
             if (old.version, old.kind, old.t) != (new.version, new.kind, new.t):
                 log.warning("match %s: replay differs from the stored log at version %d",
@@ -272,7 +273,7 @@ class Matches:
         until = stored[-1].t if stored else record.start
         match = Match.replay(game, game.config_from_record(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
-                             SystemClock(), until=until)
+                             SystemClock(), until=until, names=record.seat_names)
         persisted = stored[-1].version if stored else 0
         if match.version != persisted:
             log.warning("match %s: the mirror's replay has %d entries, the store %d",
