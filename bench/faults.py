@@ -218,7 +218,9 @@ class Bench:
         phase = view["phase"]
         if phase is None or 0 not in phase["waiting_for"] or phase["no"] == done_phase:
             return False, done_phase
-        match = rebuild(t.game, t.config, t.settings, host_events(http, base, t.id, t.host))
+        names = [f"P{i}" for i in range(SEATS.get(t.game.name, t.game.seats))]
+        match = rebuild(t.game, t.config, t.settings, host_events(http, base, t.id, t.host),
+                        names)
         if match.finished or 0 not in match.waiting_for():
             return False, done_phase
         text = t.game.random_submission(match.state, 0, rng)
@@ -316,7 +318,8 @@ class Bench:
         if not log or log[-1].kind != "match_ended":
             return out
         out["finished"] = 1
-        replayed = rebuild(t.game, t.config, t.settings, log)
+        names = [f"P{i}" for i in range(SEATS.get(t.game.name, t.game.seats))]
+        replayed = rebuild(t.game, t.config, t.settings, log, names)  # texts name the seats
         ours, theirs = normalised(replayed.log), normalised(log)
         final = http.get(f"{self.server.url}/api/matches/{t.id}/view",
                          params={"token": t.host}).json()

@@ -100,3 +100,100 @@ def test_the_final_death_match_ends_the_season() -> None:
     with pytest.raises(RuleError, match="SE-1"):
         s.apply({"kind": "end", "reason": "late", "t": 6})
     assert replayed(s).to_json() == s.to_json()
+
+
+# ---------------------------------------------------------------------- issue 26
+def test_trapped_players_keep_their_bars_in_the_record_as_the_match_shows_them() -> None:
+    s = season()
+    s.apply(main(bars={"Ann": 5, "Ben": 3, "Cat": 4, "Dan": 1}))
+    assert s.episode.main is not None
+    assert s.episode.main.bars == {"Ann": 5, "Ben": 3, "Cat": 4, "Dan": 1}
+    assert s.to_json()["episodes"][0]["main"]["result"]["bars"]["Cat"] == 4
+    # Only the escaped turn bars into garnets (SE-3).
+    standings = s.ledger.standings()
+    assert standings["Cat"].garnets == 0 and standings["Ann"].garnets == 2
+
+
+def _closed_main(**over: Any) -> dict[str, Any]:
+    result: dict[str, Any] = {"escaped": ["Ann"], "trapped": ["Ben", "Cat", "Dan"],
+                              "bars": {"Ann": 2, "Ben": 1, "Cat": 0, "Dan": 3}, "ec": None}
+    result.update(over)
+    return {"kind": "mm_result", "match": "m1", "result": result, "t": 10,
+            "ended": "ended by the host"}
+
+
+def test_se6_a_main_match_closed_before_its_vote_goes_to_the_host_naming_a_trapped_ec() -> None:
+    s = season()
+    s.apply({"kind": "mm_start", "players": list(CAST), "match": "m1", "t": 1})
+    # A result read from a match that ended by itself must name the voted EC (LO-9) ...
+    with pytest.raises(RuleError, match="LO-9"):
+        s.apply({**_closed_main(), "ended": None})
+    # ... one closed by the host is scored as it stood, and the host names the EC.
+    s.apply(_closed_main())
+    ep = s.episode
+    assert s.stage == NAME_EC and ep.ec is None and "SE-6" in (ep.note or "")
+    assert "host to name the Elimination Candidate" in s.waiting()
+    with pytest.raises(RuleError, match="LO-9"):
+        s.apply({"kind": "name_ec", "ec": "Ann", "reason": "x", "t": 11})  # escaped
+    s.apply({"kind": "name_ec", "ec": "Dan", "reason": "most bars inside", "t": 11})
+    assert s.stage == NOMINATE and s.episode.ec == "Dan"
+    assert replayed(s).to_json() == s.to_json()
+
+
+def test_se6_one_trapped_player_is_the_ec_without_a_vote() -> None:
+    s = season()
+    s.apply({"kind": "mm_start", "players": list(CAST), "match": "m1", "t": 1})
+    s.apply(_closed_main(escaped=["Ann", "Ben", "Cat"], trapped=["Dan"]))
+    assert s.episode.ec == "Dan" and "only player still trapped" in (s.episode.ec_how or "")
+
+
+def test_se6_the_host_changes_the_main_match_round_limit_as_an_input() -> None:
+    s = season()
+    assert s.mm_rounds is None
+    for bad in (-1, 401, True, "12", None):
+        with pytest.raises(RuleError, match="SE-6"):
+            s.apply({"kind": "mm_rounds", "max_rounds": bad, "t": 1})
+    s.apply({"kind": "mm_rounds", "max_rounds": 8, "t": 1})
+    assert s.mm_rounds == 8 and s.to_json()["mm_rounds"] == 8
+    assert replayed(s).mm_rounds == 8
+
+
+def test_the_episode_record_says_when_a_death_match_seat_was_handed_to_a_bot() -> None:
+    s = season()
+    s.apply(main())
+    s.apply({"kind": "gift", "to": "Ben", "t": 11})
+    s.apply({"kind": "nominate", "dmo": "Dan", "t": 12})
+    s.apply({"kind": "dm_start", "game": "boxes", "match": "m2", "t": 13})
+    assert "Cat and Dan are playing the Death Match" in s.waiting()
+    s.apply({"kind": "dm_result", "winner": "Cat", "match": "m2", "t": 14,
+             "handed_to_bot": ["Dan"]})
+    dm = s.to_json()["episodes"][0]["death_match"]
+    assert dm["handed_to_bot"] == ["Dan"] and dm["winner"] == "Cat"
+
+
+def test_waiting_players_are_told_what_happens_and_who_waits_for_whom() -> None:
+    s = season()
+    assert "host to start episode 1's Main Match" in s.to_json()["waiting"]
+    s.apply(main())
+    assert s.waiting() == ("Everyone waits for Ann, the solo winner, to give the Token of Life "
+                           "to Ben.")
+    s.apply({"kind": "gift", "to": "Ben", "t": 11})
+    assert s.waiting().startswith("Everyone waits for Cat, the Elimination Candidate")
+    s.apply({"kind": "nominate", "dmo": "Dan", "t": 12})
+    assert s.stage == DM_PICK
+    assert s.to_json()["waiting"] == ("Cat and Dan wait for the host to pick the game and start "
+                                      "the Death Match; the loser leaves the season.")
+
+
+def test_se6_a_damaged_record_is_shown_up_to_the_step_it_names() -> None:
+    s = season()
+    s.apply(main())
+    s.apply({"kind": "gift", "to": "Ben", "t": 11})
+    head = {"cast": list(s.cast), "bots": list(s.bots), "seed": s.seed,
+            "step_seconds": s.step_seconds, "created": s.created}
+    inputs = [*s.inputs, {"kind": "nominate", "dmo": "Nobody", "t": 12},
+              {"kind": "adjust", "t": 13}]
+    again, problem = LiveSeason.replay_readable(head, inputs)
+    assert again.to_json() == s.to_json()
+    assert problem is not None and "step 3 ('nominate'" in problem and "nomination" in problem
+    assert LiveSeason.replay_readable(head, s.inputs)[1] is None

@@ -107,3 +107,22 @@ def test_season_command_line_simulates_saves_and_shows(tmp_path: object,
     assert "wins" in capsys.readouterr().out
     assert main(["season", "simulate", "--players", "2"]) == 2
     assert "SE-1" in capsys.readouterr().err
+
+
+def test_season_show_prints_the_final_standings(tmp_path: object,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena season show season.json`` ends with the standings the ledger replays to."""
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "season.json"
+    assert main(["season", "simulate", "--players", "4", "--seed", "2", "--json",
+                 "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["season", "show", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Final standings:" in text
+    table = text.split("Final standings:")[1].strip().splitlines()
+    assert table[0] == (f"1. {data['winner']}: won the season; "
+                        + next(f"{s['tols']} ToL, {s['garnets']} garnets, {s['opals']} opals"
+                               for s in data["standings"] if s["won"]))
+    assert len(table) == 4 and all("eliminated in episode" in line for line in table[1:])

@@ -25,15 +25,16 @@ def host_events(http: httpx.Client, base: str, match_id: str, host_token: str) -
 
 
 def rebuild(game: Game[Any, Any], config: dict[str, Any], settings: dict[str, Any],
-            log: list[Event]) -> Match:
-    """The match the log describes, brought exactly to its last entry."""
+            log: list[Event], names: list[str] | None = None) -> Match:
+    """The match the log describes, brought exactly to its last entry. ``names`` are the
+    seats' names it was created with: its texts name the seats by them (LO-10)."""
     started = log[0]
     assert started.kind == "match_started"
     seed = int(next(e for e in log if e.kind == "seed").data["seed"])  # host-only entry
     inputs = [e for e in log if e.kind in INPUT_KINDS]
     until = log[-1].t
     return Match.replay(game, game.make_config(config), seed, MatchSettings.from_json(settings),
-                        started.t, inputs, ManualClock(until), until=until)
+                        started.t, inputs, ManualClock(until), until=until, names=names or ())
 
 
 def normalised(log: list[Event]) -> list[tuple[Any, ...]]:

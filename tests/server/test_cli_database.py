@@ -71,3 +71,32 @@ def test_the_real_command_exits_2_without_a_traceback() -> None:
                                                      "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_serve_without_database_names_the_file_in_the_user_data_dir(tmp_path: Path) -> None:
+    """The README's promise (issue 31): with no ``--database`` the matches go to
+    ``arena/arena.db`` in the user's data directory (platformdirs: ``$XDG_DATA_HOME`` on
+    Linux), the same file for every clone, and the start-up banner says so."""
+    import os
+    import signal
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=str(tmp_path))
+    try:
+        assert proc.stdout is not None
+        banner = [proc.stdout.readline() for _ in range(2)]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+    assert banner[0].startswith("Arena is running at http://127.0.0.1:"), banner
+    assert banner[1].strip() == f"Database: {tmp_path / 'arena' / 'arena.db'}", banner
+    assert (tmp_path / "arena" / "arena.db").exists()

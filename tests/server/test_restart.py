@@ -43,6 +43,10 @@ def seat_entries(game: Game[Any, Any]) -> list[dict[str, Any]]:
         {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
 
 
+def seat_names(game: Game[Any, Any]) -> list[str]:
+    return [s["name"] for s in seat_entries(game)]
+
+
 def stored_config(game: Game[Any, Any]) -> dict[str, Any]:
     """The config as the server stores it: adapted to the seats it was created with (LO-10)."""
     return game.config_for_seats(config_for(game), [s["name"] for s in seat_entries(game)])
@@ -95,7 +99,8 @@ class Driver:
         if phase is None or 0 not in phase["waiting_for"] or phase["no"] == self.done_phase:
             return False
         match = rebuild(self.game, stored_config(self.game), {"time_scale": TIME_SCALE},
-                        host_events(self.server.http, self.base, self.id, self.host_token))
+                        host_events(self.server.http, self.base, self.id, self.host_token),
+                        names=seat_names(self.game))
         if match.finished or 0 not in match.waiting_for():
             return False
         text = self.game.random_submission(match.state, 0, self.rng)
@@ -161,7 +166,8 @@ def _kill_and_finish(database: str, tmp_path: Path, only: set[str] | None) -> No
             human = [str(e.data["text"]) for e in log
                      if e.kind == "submit" and e.data["seat"] == 0]
             assert human == d.accepted, d.game.name
-            replayed = rebuild(d.game, stored_config(d.game), {"time_scale": TIME_SCALE}, log)
+            replayed = rebuild(d.game, stored_config(d.game), {"time_scale": TIME_SCALE}, log,
+                               names=seat_names(d.game))
             ours, theirs = normalised(replayed.log), normalised(log)
             first = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False))
                           if a != b), min(len(ours), len(theirs)))

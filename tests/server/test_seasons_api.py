@@ -238,3 +238,52 @@ def test_restart_in_the_middle_of_a_nomination_loses_nothing(server: ServerProce
     ep = view["episodes"][0]
     assert view["stage"] == "dm_pick" and ep["dmo"] in ("Dan", "Eve", "Fay")
     assert "clock ran out" in ep["dmo_how"]
+
+
+def test_se6_end_match_on_a_default_season_goes_on_and_a_restart_changes_nothing(
+        server: ServerProcess) -> None:
+    """Issue 26's audit, on a real server: the lobby's default season form (one human, five
+    bots, time scale 1, human-paced bots, 24-hour rounds and steps, the default round limit),
+    the Main Match started, the host presses "End match" on the match's page. The season goes
+    on to the host's EC step, every season endpoint answers 200, and a restart (SIGKILL) of
+    the server changes nothing."""
+    cast = [{"name": "Ann", "bot": False}] + [{"name": n, "bot": True} for n in SIX[1:]]
+    body = {"cast": cast, "settings": {"time_scale": 1, "bot_pace": "human"},
+            "step_seconds": 86400, "mm_config": {"round_seconds": 86400,
+                                                 "vote_seconds": 86400}}
+    r = server.http.post(server.url + "/api/seasons", json=body)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    sid, host = created["id"], created["tokens"]["host"]
+    started = post(server, sid, "host/start_main", host, {})
+    links = get(server, sid, host)["episodes"][0]["main"]["links"]
+    match_host = links["host"].split("token=")[1]
+    r = server.http.post(f"{server.url}/api/matches/{started['match']}/host/end",
+                         params={"token": match_host}, json={"reason": "ended by the host"})
+    assert r.status_code == 200, r.text
+    view = wait_stage(server, sid, host, ("mm",), timeout=30)
+    assert view["stage"] == "name_ec" and view["problem"] is None
+    main = view["episodes"][0]["main"]["result"]
+    assert sorted(main["trapped"]) == sorted(SIX) and main["ec"] is None
+    assert "SE-6" in view["episodes"][0]["note"]
+
+    def every_endpoint() -> dict[str, Any]:
+        for token in (host, created["tokens"]["players"]["Ann"], None):
+            get(server, sid, token)
+            page = server.http.get(f"{server.url}/s/{sid}",
+                                   params={"token": token} if token else {})
+            assert page.status_code == 200, page.text
+        assert server.http.get(server.url + "/api/seasons").status_code == 200
+        return get(server, sid, host)
+
+    before = every_endpoint()
+    server.kill()
+    server.start()
+    after = every_endpoint()
+    for key in ("stage", "episodes", "ledger", "standings", "version", "problem", "waiting"):
+        assert after[key] == before[key], key
+    post(server, sid, "host/name_ec", host, {"ec": "Ben", "reason": "fewest keys"})
+    assert get(server, sid)["stage"] in ("nominate", "dm_pick")
+    post(server, sid, "host/end", host, {"reason": "the test is over"})
+    assert get(server, sid)["stage"] == "over"
+    assert "Traceback" not in server.log_path.read_text(encoding="utf-8", errors="replace")

@@ -177,3 +177,36 @@ def test_a_season_from_the_lobby_to_the_first_elimination(browser: Any, live_ser
     ann.reload()
     ann.get_by_test_id("se-ep1-out").wait_for()
     assert not page_problems(ann, with_axe=True)
+
+
+def test_host_closes_the_vault_now_and_the_season_goes_on(browser: Any, live_server: str
+                                                           ) -> None:
+    """Issue 26 (SE-6): the host's season page has "Close the vault now" while the Main
+    Match runs and the round limit of the next ones; closing the vault scores the match as it
+    stands and the season goes on to the host naming a trapped EC; a player's page says what
+    happens and who waits for whom. Both sizes, with axe."""
+    SHOTS.mkdir(exist_ok=True)
+    cast = [{"name": "Ann", "bot": False}] + [{"name": n, "bot": True}
+                                              for n in ("Ben", "Cat", "Dan")]
+    created = httpx.post(f"{live_server}/api/seasons", timeout=30, json={
+        "cast": cast, "seed": 3, "settings": {"time_scale": 0.01, "bot_pace": "instant"},
+        "mm_config": {"round_seconds": 3600, "vote_seconds": 3600}}).json()
+    host_url, ann_url = created["links"]["host"], created["links"]["players"]["Ann"]
+    host = new_page(browser, 1280, 800)
+    host.goto(host_url)
+    assert host.get_by_test_id("se-mm-rounds").get_attribute("value") == "20"  # the default
+    host.get_by_test_id("se-start-main-submit").click()
+    host.get_by_test_id("se-close-vault-submit").wait_for()
+    page_ok(host, "host page while the Main Match runs")
+    ann = new_page(browser, 390, 844)
+    ann.goto(ann_url)
+    assert "playing the Main Match" in ann.get_by_test_id("se-waiting").inner_text()
+    host.get_by_test_id("se-close-vault-submit").click()
+    host.get_by_test_id("se-name-ec").wait_for()
+    assert "closed the vault now" in host.get_by_test_id("se-episode-1").inner_text()
+    page_ok(host, "host page after closing the vault")
+    host.screenshot(path=str(SHOTS / "host-closed-vault-1280.png"), full_page=True)
+    ann.reload()
+    ann.get_by_test_id("se-waiting").filter(has_text="host to name the Elimination").wait_for()
+    page_ok(ann, "player page while the host names the EC")
+    ann.screenshot(path=str(SHOTS / "ann-waiting-390.png"), full_page=True)

@@ -71,3 +71,13 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
     print("Ledger:")
     for e in data["ledger"]:
         print(f"  ep {e['episode']}: {e['player']} {e['kind']} {e['amount']:+d} ({e['cause']})")
+    # SE-5: the standings are the ledger replayed (``to_json`` replays it), never stored apart.
+    print("Final standings:" if data.get("winner") else "Standings:")
+    # Ranked as the season ended them: the winner, those still in, then the later eliminated.
+    ranked = sorted(data["standings"], key=lambda s: (
+        not s["won"], not s["in"], -(s["eliminated_in"] or 0)))
+    for place, s in enumerate(ranked, 1):
+        status = "won the season" if s["won"] else (
+            "still in" if s["in"] else f"eliminated in episode {s['eliminated_in']}")
+        print(f"  {place}. {s['name']}: {status}; {s['tols']} ToL, {s['garnets']} garnets, "
+              f"{s['opals']} opals")

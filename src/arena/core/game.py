@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
@@ -154,6 +154,14 @@ class Result:
         }
 
 
+def seat_label(names: Sequence[str], seat: int, *, start: bool = False) -> str:
+    """A seat in words for people: its player's name (LO-10, G-6), or "seat N" ("Seat N" at
+    the ``start`` of a sentence) only where the seat has no name (a simulation, a tool)."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"{'Seat' if start else 'seat'} {seat + 1}"
+
+
 S = TypeVar("S")
 C = TypeVar("C", bound=GameConfig)
 
@@ -186,6 +194,17 @@ class Game(ABC, Generic[S, C]):
         """The config values adapted to the seats a match is created with (their count and the
         names every page shows, LO-10). Most games ignore the seats."""
         return values
+
+    def with_seat_names(self, state: S, names: tuple[str, ...]) -> S:
+        """The initial state told the seats' names (the match hands them over once, at its
+        start), so every text the game writes for people names a seat by its player (LO-10,
+        G-6). The names decide no rule. A game that names no seat, or that reads the names
+        from its config (Locked Out!), keeps the state as it is."""
+        return state
+
+    def seat_name(self, state: S, seat: int) -> str:
+        """A seat in the game's texts: its player's name where the state has it."""
+        return seat_label((), seat)
 
     def default_seat_name(self, seat: int, bot: bool) -> str:
         """The name of a seat its creator left unnamed."""
@@ -243,12 +262,13 @@ class Game(ABC, Generic[S, C]):
     def forfeit(self, state: S, seat: int) -> Result:
         """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""
         winner = 1 - seat if self.seats == 2 else None
-        return Result(winner, self.scores(state), f"seat {seat + 1} ran out of reserve (G-3)")
+        return Result(winner, self.scores(state),
+                      f"{self.seat_name(state, seat)} ran out of reserve (G-3)")
 
     def forfeit_together(self, state: S, seats: frozenset[int]) -> Result:
         """G-3 with LM-21: seats that run out of reserve at the same moment all lose; seat order
         never decides. The host (or the season, SE-4) settles what follows."""
-        names = " and ".join(f"seat {s + 1}" for s in sorted(seats))
+        names = " and ".join(self.seat_name(state, s) for s in sorted(seats))
         return Result(None, self.scores(state),
                       f"double loss: {names} ran out of reserve at the same moment (LM-21, G-3)",
                       losers=tuple(sorted(seats)))

@@ -38,6 +38,7 @@ from arena.core.game import (
     Result,
     Submission,
     SubmitContext,
+    seat_label,
 )
 
 HOST: Literal["host"] = "host"
@@ -158,6 +159,7 @@ class Match:
         settings: MatchSettings | None = None,
         *,
         start: float | None = None,
+        names: Iterable[str] = (),
     ) -> None:
         self.game = game
         self.config = config
@@ -168,6 +170,13 @@ class Match:
         self.result: Result | None = None
         self.state: Any = game.initial_state(config, rngmod.derive(seed, "setup"))
         self.seats = game.seat_count(config)
+        # The players' names, as the match was created with them: every message to people
+        # names a seat by its player (LO-10, G-6). Not a rule input; none in a simulation.
+        self.names: tuple[str, ...] = tuple(names)
+        if self.names and len(self.names) != self.seats:
+            raise ValueError(f"{len(self.names)} names for {self.seats} seats")
+        if self.names:
+            self.state = game.with_seat_names(self.state, self.names)
         self.reserve_left: list[int] = [config.reserve_periods] * self.seats
         self.paused_at: float | None = None
         # Why the server (not the host) paused the match, shown to the host; None otherwise.
@@ -221,6 +230,11 @@ class Match:
         if not self.base_passed:
             return self.deadline
         return min(self.reserve_end.values()) if self.reserve_end else self.deadline
+
+    def seat_name(self, seat: int) -> str:
+        """A seat in words: its player's name (LO-10, G-6); the game's own where the match was
+        given none (Locked Out!'s config names its seats)."""
+        return seat_label(self.names, seat) if self.names else self.game.seat_name(self.state, seat)
 
     def standing(self, seat: int) -> Submission | None:
         if seat in self.reserve_pick:
@@ -589,9 +603,12 @@ class Match:
         clock: Clock,
         *,
         until: float | None = None,
+        names: Iterable[str] = (),
     ) -> Match:
-        """Rebuild a match from its inputs; then bring it to ``until`` (default: the clock)."""
-        steps = cls.replaying(game, config, seed, settings, start, inputs, clock, until=until)
+        """Rebuild a match from its inputs; then bring it to ``until`` (default: the clock).
+        ``names`` are the seats' names it was created with (its messages name seats so)."""
+        steps = cls.replaying(game, config, seed, settings, start, inputs, clock, until=until,
+                              names=names)
         while True:
             try:
                 next(steps)
@@ -612,6 +629,7 @@ class Match:
         *,
         until: float | None = None,
         step: int = 100,
+        names: Iterable[str] = (),
     ) -> Generator[Match, None, Match]:
         """:meth:`replay` in slices: it yields the match so far after every ``step`` inputs
         or deadlines, so a server rebuilding matches at start-up can serve requests between
@@ -619,7 +637,7 @@ class Match:
         from arena.core.clock import ManualClock
 
         manual = ManualClock(start)
-        match = cls(game, config, seed, manual, settings, start=start)
+        match = cls(game, config, seed, manual, settings, start=start, names=names)
         for n, event in enumerate(inputs, 1):
             if event.t > manual.now():
                 manual.set(event.t)
@@ -662,7 +680,7 @@ class Match:
         else:
             cp_version, manual = 0, ManualClock(self.created_at)
             match = Match(self.game, self.config, self.seed, manual, self.settings,
-                          start=self.created_at)
+                          start=self.created_at, names=self.names)
         for event in self.log[cp_version:version]:
             if event.kind in INPUT_KINDS:
                 if event.t > manual.now():
@@ -760,7 +778,8 @@ class Match:
             raise RuleError("G-2", "the match is paused by the host")
         spec = self.spec
         if seat not in spec.actors:
-            raise RuleError("G-2", f"seat {seat + 1} has nothing to do in the {spec.name} phase")
+            raise RuleError("G-2", f"{self.seat_name(seat)} has nothing to do in the "
+                                   f"{spec.name} phase")
         if self.base_passed and seat not in self.reserve_end:
             raise RuleError("G-2", f"the time limit of the {spec.name} phase has passed")
         if not self.base_passed and self.is_final(seat):

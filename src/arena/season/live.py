@@ -26,6 +26,11 @@ from arena.season.steps import (
 MAX_CAST = 26
 MAX_NAME = 40
 MAX_REASON = 300
+DEFAULT_MM_ROUNDS = 20
+"""SE-6: a season's Main Match has a round limit unless the host changes it, so a trapped
+player who passes every round cannot keep the season waiting (LO-8 alone has none)."""
+MIN_MM_ROUNDS, MAX_MM_ROUNDS = 0, 400
+"""0 is LO-8's own: no limit but the engine's bound on every match."""
 
 # Stages of the season, in the order an episode goes through them.
 MAIN = "main"            # the host starts the Main Match, or records one played elsewhere (SE-2)
@@ -65,6 +70,8 @@ class LiveEpisode:
     dm_external: bool = False
     dm_seats: tuple[str, str] | None = None
     dm_winner: str | None = None
+    dm_handed: tuple[str, ...] = ()
+    """The Death Match's players whose seat the host handed to a bot during the match."""
     eliminated: str | None = None
     note: str | None = None
 
@@ -79,7 +86,8 @@ class LiveEpisode:
             "ec": self.ec, "ec_how": self.ec_how, "dmo": self.dmo, "dmo_how": self.dmo_how,
             "death_match": None if self.dm_game is None and not self.dm_external else {
                 "game": self.dm_game, "match": self.dm_match, "external": self.dm_external,
-                "seats": list(self.dm_seats or ()), "winner": self.dm_winner},
+                "seats": list(self.dm_seats or ()), "winner": self.dm_winner,
+                "handed_to_bot": list(self.dm_handed)},
             "eliminated": self.eliminated, "note": self.note,
         }
 
@@ -89,8 +97,11 @@ def main_to_json(mm: MainResult) -> dict[str, Any]:
             "winners": list(mm.winners), "opal": mm.opal, "ec": mm.ec}
 
 
-def main_from_json(data: Any, players: tuple[str, ...]) -> MainResult:
-    """A Main Match result recorded by hand (SE-2), checked against who played it."""
+def main_from_json(data: Any, players: tuple[str, ...], *, voted: bool = True) -> MainResult:
+    """A Main Match result, checked against who played it: recorded by hand (SE-2), or read
+    from a match played here. ``voted`` is False for a match that ended before its vote (the
+    host ended it or closed the vault, SE-6): it may name no Elimination Candidate, and the
+    host then names one of the trapped players."""
     if not isinstance(data, dict):
         raise RuleError("SE-2", "a Main Match result needs 'escaped', 'trapped', 'bars', "
                                 "'winners', 'opal' and 'ec'")
@@ -117,7 +128,9 @@ def main_from_json(data: Any, players: tuple[str, ...]) -> MainResult:
         b = bars_raw.get(n, 0)
         if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 10**6:
             raise RuleError("SE-2", f"the gold bars of {n} must be a whole number")
-        bars[n] = b if n in escaped else 0
+        # The trapped keep their bars in the record, as the match's result shows them; only
+        # the escaped turn bars into garnets (SE-3).
+        bars[n] = b
     winners = names("winners") if data.get("winners") is not None else ()
     if not winners and escaped:
         best = max(bars[n] for n in escaped)
@@ -130,7 +143,9 @@ def main_from_json(data: Any, players: tuple[str, ...]) -> MainResult:
     ec = data.get("ec")
     if ec is not None and ec not in trapped:
         raise RuleError("LO-9", "the Elimination Candidate is one of the trapped players")
-    if ec is None and trapped:
+    if ec is None and len(trapped) == 1:
+        ec = trapped[0]  # LO-8: the only seat still inside is the EC; nobody votes
+    if ec is None and trapped and voted:
         raise RuleError("LO-9", "name the Elimination Candidate the trapped players voted")
     return MainResult(escaped, trapped, bars, winners, opal, ec)
 
@@ -185,6 +200,9 @@ class LiveSeason:
     stage: str = MAIN
     deadline: float | None = None
     ended: str | None = None
+    mm_rounds: int | None = None
+    """The round limit the host set for the Main Matches still to start (None: the one the
+    season was created with)."""
     inputs: list[dict[str, Any]] = field(default_factory=list)
 
     # ------------------------------------------------------------------ building
@@ -202,6 +220,25 @@ class LiveSeason:
         for item in inputs:
             season.apply(item)
         return season
+
+    @classmethod
+    def replay_readable(cls, head: dict[str, Any], inputs: list[dict[str, Any]]
+                        ) -> tuple[LiveSeason, str | None]:
+        """The season as far as its stored inputs can be read, and what stopped the replay
+        (None when every input applied). A season whose record is damaged is still shown up
+        to the step that cannot be read, and that step is named (SE-6)."""
+        season = cls.new(tuple(head["cast"]), tuple(head["bots"]), int(head["seed"]),
+                         float(head["step_seconds"]), float(head["created"]))
+        for i, item in enumerate(inputs):
+            kind = item.get("kind") if isinstance(item, dict) else None
+            try:
+                season.apply(item)
+            except Exception as exc:  # a stored input that no longer applies
+                words = STAGE_WORDS.get(season.stage, season.stage).lower()
+                return season, (f"the season's stored step {i + 1} ({kind!r}, at "
+                                f"'{words}' of episode {season.episode.number}) cannot be "
+                                f"read ({type(exc).__name__}: {exc})"[:400])
+        return season, None
 
     @property
     def cast(self) -> tuple[str, ...]:
@@ -333,12 +370,19 @@ class LiveSeason:
             ep.mm_external = True
             ep.note = ("Main Match recorded by the host (SE-2): "
                        + reason_of(item, "SE-2", "a Main Match recorded by hand"))
-        mm = main_from_json(item.get("result"), ep.players)
+        early = None if external else item.get("ended")
+        if early is not None:
+            # SE-6: the host ended the match (or closed the vault) before it ended by itself:
+            # scored as it stood, under LO-8's host limit.
+            ep.note = ("the Main Match ended early (" + str(early)[:200].rstrip(".")
+                       + "), so it is scored as it stood (SE-6, LO-8)")
+        mm = main_from_json(item.get("result"), ep.players, voted=early is None)
         ep.main = mm
         record_main(self.ledger, ep.number, mm)  # SE-3: garnets and the opal
         ep.ec = mm.ec
         if ep.ec is not None:
-            ep.ec_how = "voted by the trapped players (LO-9)"
+            ep.ec_how = ("the only player still trapped (LO-8)" if len(mm.trapped) == 1
+                         else "voted by the trapped players (LO-9)")
         if mm.solo_winner is not None and gift_targets(mm):
             self._step(GIFT, t)
         else:
@@ -373,6 +417,11 @@ class LiveSeason:
         self.need(NAME_EC)
         ep = self.episode
         ec = item.get("ec")
+        trapped = ep.main.trapped if ep.main is not None else ()
+        if trapped and ec not in trapped:
+            # The match closed before its vote (SE-6): the EC is still one of the trapped.
+            raise RuleError("LO-9", "the Elimination Candidate is one of the trapped players: "
+                                    + ", ".join(trapped))
         if not isinstance(ec, str) or ec not in ep.players:
             raise RuleError("SE-3", "the Elimination Candidate is one of the Main Match's players")
         ep.ec = ec
@@ -417,6 +466,9 @@ class LiveSeason:
         elif self.stage != DM:
             raise RuleError("SE-4", "start the Death Match here or record one played elsewhere")
         if item.get("draw") and self.stage == DM:
+            handed = item.get("handed_to_bot") or []
+            if isinstance(handed, list):
+                ep.dm_handed = tuple(n for n in ep.dm_seats if n in handed)
             ep.note = str(item.get("why") or "the Death Match ended with no winner")[:MAX_REASON]
             self.stage = DM_DECIDE
             return
@@ -435,6 +487,9 @@ class LiveSeason:
         elif external:
             cause = (f"lost the Death Match ({game}), recorded by the host: "
                      + reason_of(item, "SE-4", "a Death Match recorded by hand"))
+        handed = item.get("handed_to_bot") or []
+        if isinstance(handed, list):
+            ep.dm_handed = tuple(n for n in ep.dm_seats if n in handed)
         ep.dm_winner, ep.eliminated = winner, loser
         record_death_match(self.ledger, ep.number, game, winner, loser, ep.final, cause)
         if ep.final:
@@ -460,17 +515,58 @@ class LiveSeason:
         self.ledger.add(Entry(self.episode.number, str(player), str(what), amount,
                               f"host adjustment: {reason} (SE-5)"))
 
+    def _on_mm_rounds(self, item: dict[str, Any], t: float) -> None:
+        """The host changes the round limit of the Main Matches still to start (SE-6)."""
+        value = item.get("max_rounds")
+        if isinstance(value, bool) or not isinstance(value, int) \
+                or not MIN_MM_ROUNDS <= value <= MAX_MM_ROUNDS:
+            raise RuleError("SE-6", f"a Main Match's round limit is {MIN_MM_ROUNDS} to "
+                                    f"{MAX_MM_ROUNDS} rounds (0: LO-8's none)")
+        self.mm_rounds = value
+
     def _on_end(self, item: dict[str, Any], t: float) -> None:
         self.ended = "ended by the host: " + reason_of(item, "SE-1", "ending the season")
         self.stage, self.deadline = OVER, None
 
     # ------------------------------------------------------------------ output
+    def waiting(self) -> str:
+        """What is happening now and who waits for whom, in words for every viewer."""
+        ep, stage = self.episode, self.stage
+        if stage == MAIN:
+            return (f"Everyone waits for the host to start episode {ep.number}'s Main Match "
+                    f"with {', '.join(self.ledger.still_in()[:6])} (or record one played "
+                    "elsewhere).")
+        if stage == MM:
+            return (f"{', '.join(ep.players)} are playing the Main Match; the season goes on "
+                    "when it ends.")
+        if stage == GIFT:
+            return (f"Everyone waits for {self.actor()}, the solo winner, to give the Token of "
+                    f"Life to {' or '.join(self.options())}.")
+        if stage == NAME_EC:
+            return "Everyone waits for the host to name the Elimination Candidate."
+        if stage == NOMINATE:
+            return (f"Everyone waits for {ep.ec}, the Elimination Candidate, to nominate the "
+                    f"Death Match Opponent among {', '.join(self.options())}.")
+        seats = ep.dm_seats or ("?", "?")
+        what = "the final Death Match" if ep.final else "the Death Match"
+        if stage == DM_PICK:
+            return (f"{seats[0]} and {seats[1]} wait for the host to pick the game and start "
+                    f"{what}; the loser leaves the season.")
+        if stage == DM:
+            return (f"{seats[0]} and {seats[1]} are playing {what}; everyone waits for its "
+                    "result.")
+        if stage == DM_DECIDE:
+            return (f"{what[:1].upper() + what[1:]} between {seats[0]} and {seats[1]} had no "
+                    "winner: everyone waits for the host to decide who leaves.")
+        return "The season is over."
+
     def to_json(self) -> dict[str, Any]:
         standings = self.ledger.standings()
         winner = next((n for n in self.cast if standings[n].won), None)
         return {
             "cast": list(self.cast), "bots": list(self.bots),
             "stage": self.stage, "stage_words": STAGE_WORDS[self.stage],
+            "waiting": self.waiting(), "mm_rounds": self.mm_rounds,
             "deadline": self.deadline, "step_seconds": self.step_seconds,
             "actor": self.actor(), "options": self.options(),
             "episode": self.episode.number, "winner": winner, "ended": self.ended,

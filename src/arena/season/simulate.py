@@ -5,6 +5,7 @@ final Death Match between the last two. The record replays: its ledger gives the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,16 +69,39 @@ class SeasonRecord:
                 "standings": [standings[n].to_json() for n in self.ledger.cast]}
 
 
-def main_result(detail: dict[str, Any], names: list[str]) -> MainResult:
-    def who(seats: list[int]) -> tuple[str, ...]:
-        return tuple(names[s] for s in seats)
+def main_result(detail: Any, names: list[str]) -> MainResult:
+    """A Locked Out! result's detail by player name. A result without the game's detail (a
+    match the host ended, SE-6) or with a damaged one raises ValueError, never anything else,
+    so that the season can ask the host for it instead of failing."""
+    if not isinstance(detail, dict):
+        raise ValueError("the Main Match's result has no Locked Out! scores")
+    try:
+        def who(seats: list[int]) -> tuple[str, ...]:
+            return tuple(names[s] for s in seats)
 
-    ec = detail.get("ec")
-    return MainResult(escaped=who(detail["escaped"]), trapped=who(detail["losers"]),
-                      bars={names[i]: b for i, b in enumerate(detail["bars"])},
-                      winners=who(detail["winners"]),
-                      opal=None if detail.get("opal") is None else names[detail["opal"]],
-                      ec=None if ec is None else names[ec])
+        ec = detail.get("ec")
+        return MainResult(escaped=who(detail["escaped"]), trapped=who(detail["losers"]),
+                          bars={names[i]: int(b) for i, b in enumerate(detail["bars"])},
+                          winners=who(detail["winners"]),
+                          opal=None if detail.get("opal") is None else names[detail["opal"]],
+                          ec=None if ec is None else names[ec])
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+        raise ValueError(f"the Main Match's result cannot be read ({exc!r})") from None
+
+
+def detail_as_it_stands(state: Any) -> dict[str, Any]:
+    """SE-6: a Locked Out! match closed before its end, scored as it stands under LO-8 (as if
+    the host's round limit had been reached now): who is out, their bars, the winners, the
+    opal, and the EC if the vote had already chosen one. Raises ValueError when ``state`` is
+    not a Locked Out! state."""
+    game = get_game("lockedout")
+    try:
+        result = game.result(dataclasses.replace(state, stage="over"))
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"the Main Match cannot be scored as it stands ({exc!r})") from None
+    if result is None or not isinstance(result.detail, dict):
+        raise ValueError("the Main Match cannot be scored as it stands")
+    return result.detail
 
 
 def simulate_season(players: int, seed: int) -> SeasonRecord:

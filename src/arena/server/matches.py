@@ -252,7 +252,8 @@ class Matches:
         settings = MatchSettings.from_json(settings_json)
         match_id = secrets.token_hex(6)
         start = time.time()
-        match = Match(game, config, seed, SystemClock(), settings, start=start)
+        match = Match(game, config, seed, SystemClock(), settings, start=start,
+                      names=[s["name"] for s in seats])
         record = MatchRecord(
             id=match_id, game=name, config=config_raw, seed=seed, settings=settings_json,
             start=start, seat_names=tuple(s["name"] for s in seats),
@@ -292,7 +293,7 @@ class Matches:
         stored = await self.store.events(record.id)
         inputs = [e for e in stored if e.kind in INPUT_KINDS]
         steps = Match.replaying(game, config, record.seed, settings, record.start, inputs,
-                                SystemClock())
+                                SystemClock(), names=record.seat_names)
         most = len(stored) + RESUME_EVENTS
         spent = 0.0
         while True:
@@ -347,7 +348,7 @@ class Matches:
         until = stored[-1].t if stored else record.start
         match = Match.replay(game, game.config_from_record(record.config), record.seed,
                              MatchSettings.from_json(record.settings), record.start, inputs,
-                             SystemClock(), until=until)
+                             SystemClock(), until=until, names=record.seat_names)
         persisted = stored[-1].version if stored else 0
         if match.version != persisted:
             log.warning("match %s: the mirror's replay has %d entries, the store %d",

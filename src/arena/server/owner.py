@@ -319,7 +319,7 @@ class MatchOwner:
         inputs = [e for e in kept if e.kind in INPUT_KINDS]
         until = kept[-1].t if kept else m.created_at
         rebuilt = Match.replay(m.game, m.config, m.seed, m.settings, m.created_at, inputs,
-                               m.clock, until=until)
+                               m.clock, until=until, names=m.names)
         if [(e.version, e.kind) for e in rebuilt.log[: len(kept)]] != [
                 (e.version, e.kind) for e in kept]:
             log.warning("match %s: the rebuilt log differs from the stored one", self.record.id)

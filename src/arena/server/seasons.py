@@ -30,7 +30,7 @@ from arena.core.match import MatchSettings
 from arena.core.registry import get_game
 from arena.season import live as lv
 from arena.season.live import LiveSeason
-from arena.season.simulate import DEATH_MATCHES, main_result
+from arena.season.simulate import DEATH_MATCHES, detail_as_it_stands, main_result
 from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
@@ -48,6 +48,10 @@ WATCH_EVERY = 0.25
 DISCOVER_EVERY = 5.0
 """On a shared database, how often a process looks for running seasons another one created
 (so a season's clocks and bots go on when the process that created it dies)."""
+
+
+STEP_WORDS = {"mm_result": "the Main Match's result", "dm_result": "the Death Match's result",
+              "gift": "the Token of Life gift", "nominate": "the nomination"}
 
 
 def _token() -> str:
@@ -69,7 +73,11 @@ class SeasonOwner:
     season: LiveSeason
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     problem: str | None = None
-    """Why the season waits for the host (a match that ended without a usable result)."""
+    """Why the season waits for the host (a match that ended without a usable result), or
+    what of its stored record cannot be read; shown on its pages, never a 500 (SE-6)."""
+    broken: bool = False
+    """The stored inputs could not all be replayed: the season is shown as far as they go and
+    accepts nothing more (a new input would not follow the stored ones)."""
 
     @property
     def version(self) -> int:
@@ -96,6 +104,12 @@ def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool
     mm_raw = body.get("mm_config") or {}
     if not isinstance(mm_raw, dict) or set(mm_raw) - set(MM_OPTIONS):
         raise RuleError("G-5", "the Main Match options are " + ", ".join(MM_OPTIONS))
+    mm_raw = dict(mm_raw)
+    rounds = mm_raw.setdefault("max_rounds", lv.DEFAULT_MM_ROUNDS)  # SE-6: a limit by default
+    if isinstance(rounds, bool) or not isinstance(rounds, int) \
+            or not lv.MIN_MM_ROUNDS <= rounds <= lv.MAX_MM_ROUNDS:
+        raise RuleError("SE-6", f"a Main Match's round limit is {lv.MIN_MM_ROUNDS} to "
+                                f"{lv.MAX_MM_ROUNDS} rounds (0: LO-8's none)")
     lockedout = get_game("lockedout")
     mm = lockedout.make_config({**mm_raw, "names": list(cast[:6]) if len(cast) >= 3 else []})
     # The season's Main Matches are bounded like any match, checked now (issue 25).
@@ -189,7 +203,15 @@ class Seasons:
             if stored is None:
                 return None
             head, inputs = stored
-            owner = SeasonOwner(season_id, head, LiveSeason.replay(head, inputs))
+            try:
+                season, problem = LiveSeason.replay_readable(head, inputs)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RuleError("SE-5", f"the season's stored record cannot be read: its head "
+                                        f"is damaged ({type(exc).__name__})") from None
+            owner = SeasonOwner(season_id, head, season, problem=problem,
+                                broken=problem is not None)
+            if problem is not None:
+                log.error("season %s: %s", season_id, problem)
             self.owners[season_id] = owner
             return owner
 
@@ -237,7 +259,14 @@ class Seasons:
             if stored is not None:
                 owner.season = LiveSeason.replay(owner.head, stored[1])
 
+    @staticmethod
+    def check_readable(owner: SeasonOwner) -> None:
+        if owner.broken:
+            raise RuleError("SE-5", f"{owner.problem}: the season takes no new step until its "
+                                    "record is repaired")
+
     async def act(self, owner: SeasonOwner, item: dict[str, Any]) -> None:
+        self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
             try:
@@ -255,14 +284,38 @@ class Seasons:
         """Everything that happens by itself, in order, until nothing more does: a finished
         match's result, a bot's choice, a step's passed deadline. Each is decided on the
         season as stored, so two processes watching it write each step once."""
+        if owner.broken:
+            return
         await self._catch_up(owner)
         for _ in range(20):
             item = await self._from_match(owner, now) or owner.season.bot_input(now) \
                 or owner.season.due(now)
             if item is None:
                 return
-            with contextlib.suppress(SeasonConflict):  # the other process stored it first
+            try:
                 await self._apply(owner, item)
+            except SeasonConflict:  # the other process stored it first
+                continue
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                # A step the season made by itself was refused: the host is asked for it
+                # (SE-6), and the season page still answers.
+                rule, text = (exc.rule, exc.message) if isinstance(exc, RuleError) \
+                    else ("SE-6", str(exc))
+                if not isinstance(exc, RuleError) and owner.problem is None:
+                    log.exception("season %s: a step of its own failed", owner.id)
+                self._problem(owner, f"the season could not take its next step "
+                                     f"({STEP_WORDS.get(str(item.get('kind')), 'a step')}) by "
+                                     f"itself ({rule}: {text}); the host records it by hand "
+                                     "(SE-2, SE-4)")
+                return
+
+    def _problem(self, owner: SeasonOwner, text: str) -> None:
+        """Tell the host (on the season's pages) why the season waits; logged once."""
+        if owner.problem != text:
+            log.warning("season %s: %s", owner.id, text)
+        owner.problem = text
 
     async def _from_match(self, owner: SeasonOwner, now: float) -> dict[str, Any] | None:
         season, ep = owner.season, owner.season.episode
@@ -271,32 +324,80 @@ class Seasons:
         if match_id is None:
             return None
         record = await self.store.get_match(match_id)
-        if record is None or record.status != "finished" or not record.result:
+        if record is None or record.status != "finished":
             return None
-        result = record.result
+        result = record.result if isinstance(record.result, dict) else {}
         names = list(record.seat_names)
         if season.stage == lv.MM:
-            try:
-                mm = main_result(result["detail"], names)
-            except (KeyError, TypeError, IndexError):
-                owner.problem = ("the Main Match ended without a result the season can read "
-                                 "(SE-2): record it by hand")
-                return None
-            owner.problem = None
-            return {"kind": "mm_result", "result": lv.main_to_json(mm), "match": match_id,
-                    "t": now}
+            return await self._main_from_match(owner, match_id, result, names, now)
+        handed = [n for n, bot in zip(names, record.bots, strict=False)
+                  if bot and n in season.cast and not season.is_bot(n)]
         winner = result.get("winner")
-        if winner is None:
-            how = "a double loss (LM-21)" if result.get("double_loss") else "no winner"
-            return {"kind": "dm_result", "draw": True, "match": match_id, "t": now,
-                    "why": f"the Death Match ended with {how}: {result.get('reason', '')}"[:300]}
-        return {"kind": "dm_result", "winner": names[int(winner)], "match": match_id, "t": now}
+        if isinstance(winner, int) and not isinstance(winner, bool) \
+                and 0 <= winner < len(names):
+            return {"kind": "dm_result", "winner": names[winner], "match": match_id, "t": now,
+                    "handed_to_bot": handed}
+        how = "a double loss (LM-21)" if result.get("double_loss") else "no winner"
+        return {"kind": "dm_result", "draw": True, "match": match_id, "t": now,
+                "handed_to_bot": handed,
+                "why": f"the Death Match ended with {how}: {result.get('reason', '')}"[:300]}
+
+    async def _main_from_match(self, owner: SeasonOwner, match_id: str, result: dict[str, Any],
+                               names: list[str], now: float) -> dict[str, Any] | None:
+        """The season's input for a finished Main Match (SE-6): the game's own result when it
+        ended by itself; otherwise (the host ended it or closed the vault) the match scored as
+        it stood. Where neither can be read, the host is asked to record it by hand."""
+        item: dict[str, Any] = {"kind": "mm_result", "match": match_id, "t": now}
+        try:
+            detail = result.get("detail")
+            if not isinstance(detail, dict):
+                live = await self.matches.get(match_id)
+                if live is None:
+                    raise ValueError("the Main Match cannot be loaded")
+                detail = detail_as_it_stands(live.match.state)
+                item["ended"] = str(result.get("reason") or "ended by the host")[:200]
+            item["result"] = lv.main_to_json(main_result(detail, names))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, RuleError) as exc:
+            self._problem(owner, f"episode {owner.season.episode.number}'s Main Match ended "
+                                 f"without a result the season can read ({exc}): the host "
+                                 "records it by hand with a reason (SE-6, SE-2)")
+            return None
+        owner.problem = None
+        return item
 
     # ------------------------------------------------------------------ matches
     def _seat(self, owner: SeasonOwner, name: str) -> dict[str, Any]:
         return {"name": name, "bot": owner.season.is_bot(name)}
 
+    @staticmethod
+    def mm_rounds(owner: SeasonOwner) -> int:
+        """The round limit of the next Main Match (SE-6): the host's latest change, else the
+        one the season was created with (a limit by default; an older season without one
+        gets the default too)."""
+        if owner.season.mm_rounds is not None:
+            return owner.season.mm_rounds
+        rounds = owner.head.get("mm_config", {}).get("max_rounds", lv.DEFAULT_MM_ROUNDS)
+        return int(rounds)
+
+    async def close_vault(self, owner: SeasonOwner) -> None:
+        """The host closes the running Main Match's vault now (SE-6): the match ends, and the
+        season scores it as it stands under LO-8's host limit."""
+        self.check_readable(owner)
+        async with owner.lock:
+            await self._settle(owner, time.time())
+            owner.season.need(lv.MM)
+            match_id = owner.season.episode.mm_match
+            match = None if match_id is None else await self.matches.get(match_id)
+            if match is None:
+                raise RuleError("SE-6", "the Main Match cannot be loaded: record its result by "
+                                        "hand with a reason (SE-2)")
+            if not match.match.finished:
+                await match.command(lambda m: m.end(
+                    "the host closed the vault now"))
+            await self._settle(owner, time.time())
+
     async def start_main(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+        self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
             season = owner.season
@@ -306,11 +407,14 @@ class Seasons:
             number = season.episode.number
             created = await self.matches.create({
                 "game": "lockedout",
-                "seed": rngmod.derive(season.seed, "mm", number).getrandbits(63),
+                # G-12: at least 64 bits (drawn from the season's seed, itself 64 bits
+                # from a cryptographic source unless the host gave one).
+                "seed": rngmod.derive(season.seed, "mm", number).getrandbits(rngmod.SEED_BITS),
                 "seats": [self._seat(owner, n) for n in players],
                 "settings": dict(owner.head["settings"]),
                 # LO-9's last tiebreak reads the season garnets.
                 "config": {**owner.head.get("mm_config", {}),
+                           "max_rounds": self.mm_rounds(owner),
                            "garnets": [standings[n].garnets for n in players]},
             })
             match_id = created.owner.record.id
@@ -319,6 +423,7 @@ class Seasons:
             return match_id
 
     async def start_death(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+        self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
             season = owner.season
@@ -333,7 +438,8 @@ class Seasons:
             assert seats is not None
             created = await self.matches.create({
                 "game": game,
-                "seed": rngmod.derive(season.seed, "dm", season.episode.number).getrandbits(63),
+                "seed": rngmod.derive(season.seed, "dm", season.episode.number).getrandbits(
+                    rngmod.SEED_BITS),  # G-12
                 # SE-4: the EC in seat 1, the DMO in seat 2.
                 "seats": [self._seat(owner, seats[0]), self._seat(owner, seats[1])],
                 "settings": dict(owner.head["settings"]),
@@ -369,6 +475,7 @@ class Seasons:
         (a player's seat in each match; for the host every link)."""
         base = str(request.base_url).rstrip("/")
         data = owner.season.to_json()
+        data["mm_rounds"] = self.mm_rounds(owner)
         data.update({"id": owner.id, "version": owner.version, "now": time.time(),
                      "problem": owner.problem, "created": owner.head.get("created"),
                      "you": {"role": who.role, "player": who.player}})
@@ -499,6 +606,7 @@ HOST_INPUTS = {
     "decide": ("dm_result", ("winner", "loser", "reason"), {}),
     "adjust": ("adjust", ("player", "what", "amount", "reason"), {}),
     "end": ("end", ("reason",), {}),
+    "mm_rounds": ("mm_rounds", ("max_rounds",), {}),
 }
 
 
@@ -515,18 +623,25 @@ async def host_action(request: Request) -> JSONResponse:
     if action == "start_death":
         match_id = await seasons.start_death(owner, body)
         return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
+    if action == "close_vault":
+        await seasons.close_vault(owner)
+        return JSONResponse({"ok": True, "version": owner.version})
     if action not in HOST_INPUTS:
         raise ApiError(404, "host", f"unknown season action {action!r}")
     kind, fields, fixed = HOST_INPUTS[action]
     if action == "decide":
         owner.season.need(lv.DM_DECIDE)
     ep = owner.season.episode
+    playing = ep.mm_match if owner.season.stage == lv.MM else (
+        ep.dm_match if owner.season.stage == lv.DM else None)
     running = {"record_main": ep.mm_match if owner.season.stage == lv.MM else None,
-               "record_death": ep.dm_match if owner.season.stage == lv.DM else None}.get(action)
+               "record_death": ep.dm_match if owner.season.stage == lv.DM else None,
+               "end": playing}.get(action)
     item: dict[str, Any] = {"kind": kind, **{f: body[f] for f in fields if f in body}, **fixed,
                             "t": time.time()}
     await seasons.act(owner, item)
     if running is not None:
-        await seasons.end_match(running, "the host recorded this match's result by hand "
-                                         "in the season (SE-2, SE-4)")
+        await seasons.end_match(running, "the host ended the season (SE-1)" if action == "end"
+                                else "the host recorded this match's result by hand in the "
+                                     "season (SE-2, SE-4)")
     return JSONResponse({"ok": True, "version": owner.version})

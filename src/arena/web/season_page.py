@@ -13,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from arena.core.errors import RuleError
 from arena.core.registry import get_game
 from arena.server.errors import ApiError
 from arena.web.pages import _page, error_page
@@ -94,8 +95,9 @@ def _episode(ep: dict[str, Any]) -> str:
         lines.append(f'<li>{_t(text)}. {_match_links(main, f"se-ep{n}-mm")}</li>')
         if res:
             esc = ", ".join(_bars(p, res["bars"].get(p, 0)) for p in res["escaped"]) or "nobody"
-            lines.append(f'<li>Escaped: {E(esc)}. Trapped: '
-                         f'{E(", ".join(res["trapped"]) or "nobody")}.</li>')
+            trapped = ", ".join(_bars(p, res["bars"].get(p, 0))
+                                for p in res["trapped"]) or "nobody"
+            lines.append(f'<li>Escaped: {E(esc)}. Trapped: {E(trapped)}.</li>')
             if res["winners"]:
                 lines.append(f'<li>Won by {E(", ".join(res["winners"]))}'
                              f'{"" if not res.get("opal") else "; opal: " + E(res["opal"])}.</li>')
@@ -118,6 +120,9 @@ def _episode(ep: dict[str, Any]) -> str:
         ext = " recorded by hand (SE-4)" if dm.get("external") else ""
         lines.append(f'<li data-testid="se-ep{n}-dm">{E(what)}: {E(_game_title(dm.get("game")))}'
                      f'{_t(ext)}, {E(who)}. {_match_links(dm, f"se-ep{n}-dm")}</li>')
+        for name in dm.get("handed_to_bot") or []:
+            lines.append(f'<li data-testid="se-ep{n}-dm-bot">The host handed {E(name)}\'s seat '
+                         f'in the Death Match to a bot.</li>')
     elif ep.get("final"):
         lines.append(f'<li>Final Death Match between {E(" and ".join(ep["players"]))}.</li>')
     if ep.get("note"):
@@ -208,7 +213,8 @@ def _host(data: dict[str, Any]) -> str:
     still = [s["name"] for s in data["standings"] if s["in"]]
     parts = []
     if data.get("problem"):
-        parts.append(f'<p class="error-text">{_t(data["problem"])}</p>')
+        parts.append(f'<p class="error-text" role="alert" data-testid="se-problem">'
+                     f'{_t(data["problem"])}</p>')
     if stage == "main":
         parts.append(_form("start_main", f'<p>Locked Out! with {E(", ".join(still))} '
                            f'(<a href="/rulings#SE-1">SE-1</a>).</p>',
@@ -230,9 +236,19 @@ def _host(data: dict[str, Any]) -> str:
                  f'{_reason("se-rm-reason")}')
         parts.append(f'<details><summary>Record a Main Match by hand</summary>'
                      f'{_form("record_main", inner, "Record", "se-record-main")}</details>')
+    if stage == "mm":
+        inner = ('<p class="muted small">Ends the Main Match now; it is scored as it stands '
+                 '(<a href="/rulings#SE-6">SE-6</a>, <a href="/rulings#LO-8">LO-8</a>).</p>')
+        parts.append(_form("close_vault", inner, "Close the vault now", "se-close-vault"))
     if stage == "name_ec":
-        inner = (f'<p>Nobody was trapped, so nobody voted (<a href="/rulings#LO-9">LO-9</a>).</p>'
-                 f'<label>Elimination Candidate {_select("ec", ep["players"], "se-ec-name")}'
+        trapped = ((ep.get("main") or {}).get("result") or {}).get("trapped") or []
+        why = ('The Main Match closed before its vote, so the host names the EC among the '
+               'trapped (<a href="/rulings#SE-6">SE-6</a>, <a href="/rulings#LO-9">LO-9</a>).'
+               if trapped else 'Nobody was trapped, so nobody voted '
+               '(<a href="/rulings#LO-9">LO-9</a>).')
+        inner = (f'<p>{why}</p>'
+                 f'<label>Elimination Candidate '
+                 f'{_select("ec", trapped or ep["players"], "se-ec-name")}'
                  f'</label>{_reason("se-ec-reason")}')
         parts.append(_form("name_ec", inner, "Name the EC", "se-name-ec"))
     seats = (ep.get("death_match") or {}).get("seats") or []
@@ -267,6 +283,13 @@ def _host(data: dict[str, Any]) -> str:
                  f'or a correction, with a written reason (<a href="/rulings#SE-5">SE-5</a>).'
                  f'</p>{_form("adjust", inner, "Record the adjustment", "se-adjust")}</details>')
     if stage != "over":
+        inner = (f'<label>Round limit of the next Main Matches (0: none, '
+                 f'<a href="/rulings#SE-6">SE-6</a>) <input type="number" name="max_rounds" '
+                 f'min="0" max="400" step="1" required value="{int(data.get("mm_rounds") or 0)}" '
+                 f'data-testid="se-mm-rounds"></label>')
+        parts.append(f'<details><summary>Main Match round limit: {data.get("mm_rounds")}'
+                     f'</summary>{_form("mm_rounds", inner, "Change", "se-mm-rounds-form")}'
+                     f'</details>')
         parts.append(f'<details><summary>End the season</summary>'
                      f'{_form("end", _reason("se-end-reason"), "End the season", "se-end")}'
                      f'</details>')
@@ -309,6 +332,8 @@ async def season_page(request: Request) -> HTMLResponse:
         owner, who = await _owner(request)
     except ApiError as exc:
         return error_page(exc.status, str(exc))
+    except RuleError as exc:  # a season whose record cannot be read at all (SE-5)
+        return error_page(422, str(exc))
     seasons = seasons_of(request)
     await seasons.sync(owner)
     async with owner.lock:  # no view of an input that is still being stored
@@ -319,6 +344,11 @@ async def season_page(request: Request) -> HTMLResponse:
         status = data["ended"][:1].upper() + data["ended"][1:] + "."
     else:
         status = f"Episode {data['episode']}: {data['stage_words']}."
+    waiting = (f'<p data-testid="se-waiting">{E(data["waiting"])}</p>'
+               if data.get("waiting") and not data["winner"] and not data["ended"] else "")
+    problem = (f'<p class="error-text" role="alert" data-testid="se-problem">'
+               f'{_t(data["problem"])}</p>' if data.get("problem") and who.role != "host"
+               else "")
     you = {"host": "You host this season.", "public": "You are watching."}.get(
         who.role, f"You are {who.player}.")
     boot = json.dumps({"id": owner.id, "version": owner.version,
@@ -327,8 +357,8 @@ async def season_page(request: Request) -> HTMLResponse:
     body = (f'<main class="narrow season" id="season" data-boot="{E(boot)}">'
             f'<section class="card"><p class="eyebrow">Season · {len(data["cast"])} players</p>'
             f'<h1 data-testid="se-title">{E(status)}</h1><p class="lead" data-testid="se-you">'
-            f'{E(you)}</p><p class="muted small">Rules: <a href="/rulings#SE-1">SE-1</a> to '
-            f'<a href="/rulings#SE-5">SE-5</a>.</p></section>'
+            f'{E(you)}</p>{waiting}{problem}<p class="muted small">Rules: <a href="/rulings#SE-1">'
+            f'SE-1</a> to <a href="/rulings#SE-7">SE-7</a>.</p></section>'
             f'{_step(data)}{_host(data)}{_cast(data)}'
             f'<section class="card" data-testid="se-episodes"><h2>Episodes</h2>{episodes}'
             f'</section>{_ledger(data)}</main>')

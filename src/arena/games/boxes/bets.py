@@ -65,6 +65,32 @@ def required_count(points: Fraction, usage: Usage) -> int:
     return min(3, math.floor(points), max_conditions(usage))
 
 
+EXAMPLE_CONDITIONS = ("black and 2", "6", "7 or 9", "white", "3", "4 or 5", "white and 8", "1",
+                      "0 or 2", "black", "5", "8 or 9", "4", "black and 7", "0", "2 or 3")
+
+
+def bet_example(points: Fraction, usage: Usage) -> str:
+    """A bet this seat may place now (its points and match-long usage allow it, BX-3, BX-4),
+    for the help and the errors: an example that is refused would mislead."""
+    need = required_count(points, usage)
+    if need == 0:
+        return "none"
+    chosen: list[Condition] = []
+    after = usage
+    for text in EXAMPLE_CONDITIONS:
+        cond = parse_condition(text)
+        trial = add_usage(after, cond)
+        if cond not in chosen and not over_limit(trial):
+            chosen.append(cond)
+            after = trial
+        if len(chosen) == need:
+            break
+    if len(chosen) < need:
+        return ""
+    first = max(1, min(3, math.floor(points) - (need - 1)))
+    return "; ".join(f"{c}: {first if i == 0 else 1}" for i, c in enumerate(chosen))
+
+
 def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
     """Read and check a bet submission against the seat's points and match-long usage."""
     need = required_count(points, usage)
@@ -74,8 +100,9 @@ def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
     if len(items) != need:
         if need == 0:
             raise RuleError("BX-4", "you have nothing to bet this bout: submit 'none'")
-        raise RuleError("BX-4", f"bet on exactly {need} different condition(s), e.g. "
-                                "'black and 2: 3; 6: 1; 7 or 9: 2'")
+        example = bet_example(points, usage)
+        raise RuleError("BX-4", f"bet on exactly {need} different condition(s)"
+                                + (f", e.g. '{example}'" if example else ""))
     bets: list[Bet] = []
     for item in items:
         if ":" not in item:

@@ -40,7 +40,15 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
-from arena.games.boxes.bets import Bet, bets_text, fmt, parse_bets, required_count, settle
+from arena.games.boxes.bets import (
+    Bet,
+    bet_example,
+    bets_text,
+    fmt,
+    parse_bets,
+    required_count,
+    settle,
+)
 from arena.games.boxes.board import (
     CENTRE,
     Board,
@@ -52,7 +60,7 @@ from arena.games.boxes.board import (
 from arena.games.boxes.conditions import TRAITS, add_usage, make_condition, parse_condition
 from arena.games.boxes.deck import Card, deck_from_text
 from arena.games.boxes.odds import after_move, condition_odds, roles_for_round
-from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick
+from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick, pick_help
 from arena.games.boxes.render import render_boards
 from arena.games.boxes.state import (
     BET,
@@ -67,8 +75,10 @@ from arena.games.boxes.state import (
     Play,
 )
 
-BET_HELP = ("three bets 'condition: stake' separated by ';', e.g. "
-            "'black and 2: 3; 6: 1; 7 or 9: 2' (stakes whole, >= 1, within your points)")
+BET_HELP = ("three bets (fewer only when your points or usage allow fewer), each a condition "
+            "and its stake as condition: stake, separated by semicolons; stakes whole, at "
+            "least 1, within your points (BX-4)")
+"""The bet notation in words, for the phase's prompt; the help adds an example (BX-4)."""
 BOTH = frozenset({0, 1})
 
 
@@ -257,6 +267,25 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
             out["odds"] = {"AB"[b]: board_odds(state, b) for b in (0, 1)}
         return out
 
+    def notation_help(self, state: BoxesState, seat: int) -> str:
+        """The phase's notation with examples this seat may submit now (its points, usage and
+        hand decide which)."""
+        if state.stage == BET:
+            example = bet_example(state.points[seat], state.usage[seat])
+            if example == "none":
+                return "you have nothing to bet this bout: 'none' (BX-4)"
+            return BET_HELP + (f", e.g. '{example}'" if example else "")
+        if state.stage == PICK:
+            whose = "your opponent's box" if state.round % 2 == 1 else "your own box"
+            return f"this round's card moves {whose}: {pick_help(state, seat)}"
+        return super().notation_help(state, seat)
+
+    def with_seat_names(self, state: BoxesState, names: tuple[str, ...]) -> BoxesState:
+        return replace(state, seat_names=names)
+
+    def seat_name(self, state: BoxesState, seat: int) -> str:
+        return state.who(seat)
+
     def private_facts(self, state: BoxesState, seat: int) -> list[str]:
         fact = sealed_fact(state, seat)
         return [fact] if fact else []
@@ -304,7 +333,7 @@ def sealed_fact(state: BoxesState, seat: int) -> str:
     ends (BX-13); the conformance suite checks it never reaches the other seat."""
     if not state.bets[seat]:
         return ""
-    return f"bout {state.bout} sealed bets of seat {seat + 1}: {bets_text(state.bets[seat])}"
+    return f"bout {state.bout} sealed bets of {state.who(seat)}: {bets_text(state.bets[seat])}"
 
 
 def play_json(p: Play) -> dict[str, JSON]:

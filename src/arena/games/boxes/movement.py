@@ -197,13 +197,19 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
     # and without it, a knight leg only for a Knightwise card.
     knight_leg = card.displacement_of(0) == "Knightwise" and bool(words) and bool(
         _KNIGHT_TOKEN.match(words[0].upper()))
-    if len(words) == 1 and "-" in words[0] and (as_path or not knight_leg):
-        cells = tuple(parse_cell(x) for x in words[0].split("-") if x)
+    # After ``path`` every word is cells, however few: ``1 path D2`` is the one cell a move
+    # of one enters (read as a leg, D2 would be "two down").
+    if as_path or (len(words) == 1 and "-" in words[0] and not knight_leg):
+        if not words:
+            raise ParseError("BX-8", "write 'path' followed by the cells the box enters, "
+                                     "e.g. 'path D4-E4'")
+        cells = tuple(parse_cell(x) for w in words for x in w.split("-") if x)
         for m in legal:
             if cells in (m.path, (start, *m.path)):
                 return m
         raise RuleError("BX-9", f"card {card.number} has no legal movement along "
-                                f"{words[0].upper()} from {cell_name(start)}")
+                                f"{'-'.join(cell_name(c) for c in cells)} from "
+                                f"{cell_name(start)}")
     if len(words) != len(card.legs):
         raise RuleError("BX-8", f"card {card.number} ({card.move}) has {len(card.legs)} "
                                 f"leg(s): give one direction per leg, e.g. "

@@ -2,8 +2,9 @@
 
 Notation: the card number, then one token per leg of its number figure, e.g. ``3 U``,
 ``14 U L``, ``19 R D``, ``17 R2D1``, ``36 R2D1 U1L2`` (a leading ``card`` is allowed). The
-movement may instead be given as its path of cells (``17 path D4-E4-F4-F5``, the start
-optional) or, when only one movement ends there, its destination (``3 to D1``). ``pass`` is
+movement may instead be given as its path of cells after ``path`` (``17 path D4-E4-F4-F5``,
+the start optional, one cell for a move of one: ``1 path D2``; dashes or spaces between the
+cells) or, when only one movement ends there, its destination (``3 to D1``). ``pass`` is
 accepted only when no remaining card has any legal movement for the box the seat moves (BX-7).
 """
 
@@ -16,8 +17,32 @@ from arena.games.boxes.board import cell_name
 from arena.games.boxes.movement import Movement, find_movement, movements
 from arena.games.boxes.state import BoxesState
 
-PICK_HELP = ("card and legs, e.g. '3 U', '14 U L', '17 R2D1', '3 to D1' or "
-             "'17 path D4-E4-F4-F5'; 'pass' only when no card can move the box (BX-7)")
+PICK_HELP = ("a card and one direction per leg (U D L R, UL UR DL DR, a knight leg as R2D1), "
+             "or \"path\" and the cells it enters (its start may lead), or \"to\" and the cell "
+             "where it ends when only one movement ends there; pass only when no card can "
+             "move the box (BX-7)")
+"""The pick notation in words, for a phase's prompt; :func:`pick_help` adds examples."""
+
+
+def pick_help(state: BoxesState, seat: int) -> str:
+    """The pick notation with examples that this seat can play now, taken from a card in
+    its hand: a player who types one of them has it accepted (BX-6..BX-8)."""
+    b = state.target_board(seat)
+    start = state.boxes[b]
+    for n in dict.fromkeys(state.hand):
+        ms = movements(state.card(n), start)
+        if not ms:
+            continue
+        m = ms[0]
+        path = "-".join(cell_name(c) for c in m.path)
+        ends = [x for x in ms if x.final == m.final]
+        to = (f", or where it ends when only one movement ends there: '{n} to "
+              f"{cell_name(m.final)}'" if len({(x.landings, x.path) for x in ends}) == 1
+              else "")
+        return (f"a card and one direction per leg (U D L R, UL UR DL DR, a knight leg as "
+                f"R2D1), e.g. '{m}'; or the cells it enters: '{n} path {path}' (or "
+                f"'{n} path {cell_name(start)}-{path}'){to}")
+    return "no card can move the box: 'pass' (BX-7)"
 
 
 def playable(state: BoxesState, seat: int) -> list[int]:
@@ -37,7 +62,7 @@ def parse_pick(state: BoxesState, seat: int, text: str) -> Movement | None:
     if words and words[0].lower() == "card":
         words = words[1:]
     if not words:
-        raise ParseError("BX-6", f"name a card and its movement: {PICK_HELP}")
+        raise ParseError("BX-6", f"name a card and its movement: {pick_help(state, seat)}")
     b = state.target_board(seat)
     if len(words) == 1 and words[0].lower() == "pass":
         if playable(state, seat):
@@ -46,7 +71,8 @@ def parse_pick(state: BoxesState, seat: int, text: str) -> Movement | None:
         return None
     head = words[0].lstrip("#")
     if not re.fullmatch(r"[0-9]{1,4}", head):
-        raise ParseError("BX-6", f"{words[0]!r} is not a card number: {PICK_HELP}")
+        raise ParseError("BX-6", f"{words[0]!r} is not a card number: "
+                                 f"{pick_help(state, seat)}")
     number = int(head)
     if number not in state.hand:
         left = ", ".join(str(n) for n in state.hand)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from arena.core.game import GameConfig, ReservePeriod, ReservePeriods
+from arena.core.game import GameConfig, ReservePeriod, ReservePeriods, seat_label
 from arena.core.settings import count, seconds, text
 from arena.games.boxes.bets import Bet, Settled
 from arena.games.boxes.board import Board, Tile
@@ -103,6 +103,11 @@ class BoxesState:
     plays: tuple[Play, ...] = ()
     records: tuple[BoutRecord, ...] = ()
     gains: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] = ((), ())
+    seat_names: tuple[str, ...] = ()
+    """The players' names, for the texts people read (LO-10, G-6); empty in a simulation."""
+
+    def who(self, seat: int) -> str:
+        return seat_label(self.seat_names, seat)
 
     def card(self, number: int) -> Card:
         return self.deck.card(number)

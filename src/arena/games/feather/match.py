@@ -26,6 +26,7 @@ from arena.core.game import (
     PhaseSpec,
     Result,
     SubmitContext,
+    seat_label,
 )
 from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
@@ -82,6 +83,8 @@ class FeatherState:
     last: tuple[Outcome, ...] = ()
     ended: Board | None = None
     """The final board of the session that ended last (for the record and the page)."""
+    seat_names: tuple[str, ...] = ()
+    """The players' names, for the texts people read (LO-10, G-6); empty in a simulation."""
 
     @property
     def session(self) -> SessionSpec:
@@ -241,7 +244,14 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         return data
 
     def render_svg(self, state: FeatherState, viewer: int | None) -> str | None:
-        return render_svg(state.session, state.board, viewer, stage=state.stage)
+        return render_svg(state.session, state.board, viewer, stage=state.stage,
+                          names=state.seat_names)
+
+    def with_seat_names(self, state: FeatherState, names: tuple[str, ...]) -> FeatherState:
+        return replace(state, seat_names=names)
+
+    def seat_name(self, state: FeatherState, seat: int) -> str:
+        return seat_label(state.seat_names, seat)
 
     # --- players -------------------------------------------------------------------------
     def bot_think_time(self, state: FeatherState, seat: int) -> tuple[float, float]:

@@ -3,8 +3,10 @@ objectives, fill cooldowns and the ankh. Pure: board in, text out (after python-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
+from arena.core.game import seat_label
 from arena.games.feather.actions import LETTERS
 from arena.games.feather.objectives import POWERUPS
 from arena.games.feather.scenario import SessionSpec
@@ -24,12 +26,12 @@ def _text(x: float, y: float, s: str, *, size: int = 13, anchor: str = "start",
             f'font-weight="{weight}" fill="{fill}"{tid}>{escape(s)}</text>')
 
 
-def _seat(spec: SessionSpec, board: Board, seat: int, x0: float, y0: float, viewer: int | None
-          ) -> list[str]:
+def _seat(spec: SessionSpec, board: Board, seat: int, x0: float, y0: float, viewer: int | None,
+          names: Sequence[str] = ()) -> list[str]:
     me = board.seats[seat]
     nxt = board.tick + 1
     top = max(max(me.caps), 1)
-    label = f"Seat {seat + 1}" + (" (you)" if viewer == seat else "")
+    label = seat_label(names, seat, start=True) + (" (you)" if viewer == seat else "")
     out = [_text(x0, y0, label, size=15, weight="bold", fill=SEAT_COLOURS[seat]),
            _text(x0 + 170, y0, f"{me.points} point{'' if me.points == 1 else 's'}", size=15, weight="bold",
                  testid=f"feather-points-{seat}")]
@@ -61,8 +63,8 @@ def _seat(spec: SessionSpec, board: Board, seat: int, x0: float, y0: float, view
 
 
 def render_svg(spec: SessionSpec, board: Board, viewer: int | None = None, *,
-               stage: str = "tick") -> str:
-    """The whole board as an SVG document."""
+               stage: str = "tick", names: Sequence[str] = ()) -> str:
+    """The whole board as an SVG document, each seat under its player's name (LO-10)."""
     objectives = [spec.objective(i) for i in board.available]
     height = 330 + 60 + 20 * (len(objectives) + 2)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
@@ -71,8 +73,8 @@ def render_svg(spec: SessionSpec, board: Board, viewer: int | None = None, *,
     head = {"study": "study time", "over": "over"}.get(stage, f"tick {board.tick} of {spec.ticks}")
     parts.append(_text(12, 22, f"{spec.name}: {head}", size=16, weight="bold",
                        testid="feather-tick"))
-    parts += _seat(spec, board, 0, 12, 52, viewer)
-    parts += _seat(spec, board, 1, WIDTH / 2 + 12, 52, viewer)
+    parts += _seat(spec, board, 0, 12, 52, viewer, names)
+    parts += _seat(spec, board, 1, WIDTH / 2 + 12, 52, viewer, names)
     y = 300
     parts.append(_text(12, y, "Basins", size=14, weight="bold"))
     for k, (bs, b) in enumerate(zip(spec.basins, board.basins, strict=True)):

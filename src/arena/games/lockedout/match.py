@@ -25,7 +25,7 @@ from arena.core.game import (
     SubmitContext,
 )
 from arena.games.lockedout import commands as cmds
-from arena.games.lockedout.bot import bot_text, random_text
+from arena.games.lockedout.bot import bot_text, claims_for, random_text, vote_target
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
 from arena.games.lockedout.deduce import suggest
 from arena.games.lockedout.knowledge import deduction_for
@@ -49,10 +49,12 @@ from arena.games.lockedout.state import (
     Seat,
 )
 
-ROUND_PROMPT = ("one command a line: 'Solo, Safe C, Left 3 Right 1', 'Dual, Safe C, Left 4 with "
-                "Alice', 'Bargain, Safe C, Claim 1 Gold bars, 0 Keys', or 'pass'")
-BARGAIN_PROMPT = "'Bargain, Safe C, Claim 1 Gold bars, 0 Keys' for each safe you bargain over"
-VOTE_PROMPT = "'Vote Alice': who should be the Elimination Candidate"
+ROUND_PROMPT = ("one command a line: Solo, Safe X, Left N Right N; Dual, Safe X, Left N with "
+                "a player's name; Bargain, Safe X, Claim N Gold bars, N Keys; or pass")
+BARGAIN_PROMPT = "Bargain, Safe X, Claim N Gold bars, N Keys for each safe you bargain over"
+VOTE_PROMPT = "Vote and a player's name: who should be the Elimination Candidate"
+"""The prompts give the forms; each seat's help (:meth:`LockedOutGame.notation_help`) adds
+examples it may submit as they stand, with the players' own names (LO-10)."""
 
 
 def check_names(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -162,6 +164,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     def seat_count(self, config: LockedOutConfig) -> int:
         return len(check_names(tuple(config.names)))
 
+    def seat_name(self, state: LockedOutState, seat: int) -> str:
+        """The seat's player, as the config names every seat (LO-10)."""
+        return state.names[seat]
+
     def config_for_seats(self, values: dict[str, Any], names: list[str]) -> dict[str, Any]:
         """One name per seat everywhere (LO-10): the names the match was created with are
         the names its commands use."""
@@ -191,8 +197,42 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             tied = ", ".join(state.names[t] for t in state.tied)
             return PhaseSpec("winners break the tie", cfg.vote_seconds,
                              may=frozenset(state.escaped()),
-                             prompt=f"'Vote <name>': the winners choose among {tied}")
+                             prompt=f"Vote and a name: the winners choose among {tied}")
         return None
+
+    def notation_help(self, state: LockedOutState, seat: int) -> str:
+        """The phase's commands with examples this seat may submit now: its own cards, safes
+        still closed, a partner still inside, its bargains, by the players' names (LO-10)."""
+        names = state.names
+        if state.stage == VOTE:
+            return (f"'{Vote(vote_target(state, seat)).text(names)}': who should be the "
+                    "Elimination Candidate (LO-9)")
+        if state.stage == TIE:
+            tied = ", ".join(names[t] for t in state.tied)
+            return (f"'{Vote(state.tied[0]).text(names)}': the winners choose among {tied} "
+                    "(LO-9)")
+        claims = [str(c) for c in claims_for(state, seat)]
+        if state.stage == BARGAIN:
+            return "one line for each safe you bargain over, e.g. " + ", ".join(
+                f"'{c}'" for c in claims) + " (LO-5)"
+        candidates: list[str] = []
+        me = state.seats[seat]
+        closed = [i for i, done in enumerate(state.opened) if not done]
+        held = [v for v in range(1, 5) for _ in range(me.cards[v - 1])]
+        others = [s for s in state.inside() if s != seat]
+        if closed and len(held) >= 2:
+            candidates.append(str(Solo(closed[0], held[0], held[-1])))
+        if closed and held and others:
+            candidates.append(Dual(closed[-1], "left", held[0], others[0]).text(names))
+        candidates += claims
+        shown = []
+        for text in candidates:
+            try:
+                self.parse(state, seat, text)
+            except RuleError:
+                continue
+            shown.append(f"'{text}'")
+        return "one command a line, e.g. " + ", ".join([*shown, "'pass'"]) + " (LO-3, LO-5)"
 
     def parse(self, state: LockedOutState, seat: int, text: str) -> tuple[Command, ...]:
         orders = cmds.parse(text, state.names)

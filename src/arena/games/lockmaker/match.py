@@ -38,6 +38,7 @@ from arena.core.game import (
     ReservePeriods,
     Result,
     SubmitContext,
+    seat_label,
 )
 from arena.core.settings import count, seconds, text
 from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
@@ -132,6 +133,11 @@ class LMState:
     """Each maker's window in the countersolve phase, in real seconds from its start."""
     history: tuple[RoundRecord, ...] = ()
     result: Result | None = field(default=None)
+    seat_names: tuple[str, ...] = ()
+    """The players' names, for the texts people read (LO-10, G-6); empty in a simulation."""
+
+    def who(self, seat: int) -> str:
+        return seat_label(self.seat_names, seat)
 
     @property
     def current(self) -> Round:
@@ -235,13 +241,16 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             n = state.turn_picks()
             return PhaseSpec("draft", c.draft_turn, must=frozenset({seat}), reserve=True,
                              prompt=f"take {'a piece' if n == 1 else 'one or two pieces'} "
-                                    "(e.g. H3" + ("" if n == 1 else " or H3,V2") + ") or stop")
+                                    "from the pool (like H3, V2 or X; two separated by a "
+                                    "comma) or stop")
         if st == "build":
             return PhaseSpec("build", c.build, must=frozenset({0, 1}), reserve=True,
                              prompt="your lock as a lock file (rows of . # @ K + letters)")
         if st == "solve":
             return PhaseSpec("solve", c.solve, must=frozenset({0, 1}),
-                             prompt="a solution (e.g. BC1 L1, C34 D2, K R1) or impossible")
+                             prompt="a solution: moves separated by commas, each the cells "
+                                    "of a piece and its slide (like BC1 L1 or K R1); or "
+                                    "impossible")
         forced = frozenset(m for m in (0, 1) if state.forced_active(m))
         if st == "pick":
             may = frozenset(s for s in (0, 1) if len(state.solutions[s]) > 1)
@@ -262,6 +271,32 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return PhaseSpec("counter", longest, must=makers, scaled=False,
                              prompt="solve your own lock")
         raise AssertionError(st)  # pragma: no cover
+
+    def notation_help(self, state: LMState, seat: int) -> str:
+        """The phase's notation for this seat, its examples quoted and taken from the state,
+        so that each is accepted as it stands (the DMO's choice, pieces still in the pool)."""
+        st = state.stage
+        if st == "study":
+            if state.round == 0 and seat == 1:
+                return "as the DMO, draft 'first' or 'second' (LM-13)"
+            return "'ready' when you have studied the board (LM-13)"
+        if st == "draft":
+            kinds = list(dict.fromkeys(str(p) for p in state.pool))
+            if not kinds:
+                return "the pool is empty: 'stop' (LM-14)"
+            one = f"'{kinds[0]}'"
+            if state.turn_picks() == 1:
+                return f"take a piece from the pool, e.g. {one}, or 'stop' (LM-14)"
+            pair = [str(p) for p in state.pool[:2]]
+            two = f" or '{','.join(pair)}'" if len(pair) == 2 else ""
+            return (f"take one or two pieces from the pool, e.g. {one}{two}, or 'stop' "
+                    "(LM-14)")
+        if st == "decide" and not state.forced_active(seat):
+            return "'countersolve' or 'pass' (LM-17)"
+        if st == "pick" and not state.forced_active(seat) and state.solutions[seat]:
+            n = len(state.solutions[seat])
+            return f"the number of the solution that counts, '1' to '{n}' (LM-16)"
+        return super().notation_help(state, seat)
 
     def validate(self, state: LMState, seat: int, text: str, ctx: SubmitContext) -> JSON:
         st = state.stage
@@ -523,17 +558,17 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         for s in (0, 1):
             if fin[s] is not None:
                 pts[s] += 1
-                notes.append(f"seat {s + 1} solved the lock: +1 (LM-19)")
+                notes.append(f"{state.who(s)} solved the lock: +1 (LM-19)")
         if not any(imp) and fin[0] is not None and fin[1] is not None:
             a, b = fin[0], fin[1]
             if a.at != b.at:
                 w = 0 if a.at < b.at else 1
                 pts[w] += 1
-                notes.append(f"seat {w + 1} solved faster: +1 (LM-19)")
+                notes.append(f"{state.who(w)} solved faster: +1 (LM-19)")
             if a.moves != b.moves:
                 w = 0 if a.moves < b.moves else 1
                 pts[w] += 2
-                notes.append(f"seat {w + 1} solved in fewer moves: +2 (LM-19)")
+                notes.append(f"{state.who(w)} solved in fewer moves: +2 (LM-19)")
         counter = {m: (ok, moves) for m, ok, moves in state.counter_done}
         declared_ok = [False, False]
         # LM-18: a correct call's +5 is kept apart, so the cap below never reaches it.
@@ -546,27 +581,28 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             if imp[solver]:
                 if ok:
                     pts[m] += 1
-                    notes.append(f"seat {m + 1} solved its lock declared impossible: +1 (LM-18)")
+                    notes.append(f"{state.who(m)} solved its lock declared impossible: +1 (LM-18)")
                 else:
                     own_call[solver] += 5
                     declared_ok[solver] = True
-                    notes.append(f"seat {solver + 1} declared correctly: +5 (LM-18)")
+                    notes.append(f"{state.who(solver)} declared correctly: +5 (LM-18)")
                 continue
             sol = fin[solver]
             assert sol is not None
             if not ok:
                 pts[solver] += 3
-                notes.append(f"seat {m + 1} failed to countersolve: seat {solver + 1} +3 (LM-17)")
+                notes.append(f"{state.who(m)} failed to countersolve: {state.who(solver)} +3 "
+                             "(LM-17)")
             elif moves is not None and moves < sol.moves:
                 pts[m] += 1
-                notes.append(f"seat {m + 1} countersolved in fewer moves: +1 (LM-17)")
+                notes.append(f"{state.who(m)} countersolved in fewer moves: +1 (LM-17)")
             else:
                 pts[solver] += 2
-                notes.append(f"seat {m + 1} countersolved, not in fewer moves: "
-                             f"seat {solver + 1} +2 (LM-17)")
+                notes.append(f"{state.who(m)} countersolved, not in fewer moves: "
+                             f"{state.who(solver)} +2 (LM-17)")
         for s in (0, 1):
             if declared_ok[s] and pts[1 - s] > 1:
-                notes.append(f"seat {2 - s} capped at 1 point after a correct impossible call "
+                notes.append(f"{state.who(1 - s)} capped at 1 point after a correct impossible call "
                              "(seed clarification, LM-18)")
                 pts[1 - s] = 1
         pts = [pts[0] + own_call[0], pts[1] + own_call[1]]
@@ -605,16 +641,23 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return Result(0 if a > b else 1, scores, f"more points {why} (LM-20)")
         if state.last_leader is not None:
             return Result(state.last_leader, scores,
-                          f"tied {why}; seat {state.last_leader + 1} led most recently (LM-20)")
+                          f"tied {why}; {state.who(state.last_leader)} led most recently "
+                          "(LM-20)")
         return Result(1, scores, f"tied {why} and nobody ever led: the DMO wins (LM-20, G-8)")
 
     def _forfeit_state(self, state: LMState, seat: int) -> tuple[LMState, list[GameEvent]]:
         res = self.forfeit(state, seat)
         return replace(state, stage="over", result=res), [GameEvent("no_lock", {"seat": seat})]
 
+    def with_seat_names(self, state: LMState, names: tuple[str, ...]) -> LMState:
+        return replace(state, seat_names=names)
+
+    def seat_name(self, state: LMState, seat: int) -> str:
+        return state.who(seat)
+
     def forfeit(self, state: LMState, seat: int) -> Result:
         return Result(1 - seat, self.scores(state),
-                      f"seat {seat + 1} ran out of reserve and loses (LM-21, G-3)")
+                      f"{state.who(seat)} ran out of reserve and loses (LM-21, G-3)")
 
     def result(self, state: LMState) -> Result | None:
         return state.result
@@ -662,7 +705,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
                                      or (state.stage != "counter" and state.forced_active(m))]
         def labels(s: int) -> list[str]:
-            return [_solution_label(s, i, x) for i, x in enumerate(state.solutions[s], 1)]
+            return [_solution_label(state, s, i, x) for i, x in enumerate(state.solutions[s], 1)]
 
         if host:
             out["solutions"] = {"seat_1": labels(0), "seat_2": labels(1)}
@@ -671,7 +714,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return out
 
     def private_facts(self, state: LMState, seat: int) -> list[str]:
-        return [_solution_label(seat, i, x) for i, x in enumerate(state.solutions[seat], 1)]
+        return [_solution_label(state, seat, i, x)
+                for i, x in enumerate(state.solutions[seat], 1)]
 
     def render_svg(self, state: LMState, viewer: int | None) -> str | None:
         """The round's empty board until the locks are shown (LM-16); then both locks side by
@@ -682,8 +726,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
 
         def title(s: int) -> str:
             if viewer is None:
-                return f"Seat {s + 1}'s lock"
-            return "Your lock" if s == viewer else f"Seat {s + 1}'s lock (yours to pick)"
+                return f"{seat_label(state.seat_names, s, start=True)}'s lock"
+            return "Your lock" if s == viewer else f"{seat_label(state.seat_names, s, start=True)}'s lock (yours to pick)"
 
         order = (1 - viewer, viewer) if viewer is not None else (0, 1)
         parts = []
@@ -717,8 +761,9 @@ def _checked(lock: Position, text: str) -> dict[str, JSON]:
     return {"text": ", ".join(format_solution(lock.board, rep.played)), "moves": rep.moves}
 
 
-def _solution_label(seat: int, i: int, sol: Solution) -> str:
-    return f"seat {seat + 1} solution {i}: {sol.text} ({sol.moves} moves)"
+def _solution_label(state: LMState, seat: int, i: int, sol: Solution) -> str:
+    return f"{state.who(seat)}'s solution {i}: {sol.text} ({sol.moves} moves)"
+
 
 
 def _side_by_side(a: str, b: str) -> str:

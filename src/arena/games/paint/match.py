@@ -36,6 +36,7 @@ from arena.core.game import (
     ReservePeriods,
     Result,
     SubmitContext,
+    seat_label,
 )
 from arena.core.settings import seconds
 from arena.games.paint.designer import DEFAULT_DESIGN, random_design
@@ -106,15 +107,20 @@ class PaintState:
     showing_no: int = 0
     designs: tuple[tuple[str, ...], ...] = ()
     boards: tuple[Board, ...] = (Board(), Board())
+    seat_names: tuple[str, ...] = ()
+    """The players' names, for the texts people read (LO-10, G-6); empty in a simulation."""
+
+    def who(self, seat: int) -> str:
+        return seat_label(self.seat_names, seat)
 
 
-def grid_text(seat: int, grid: str) -> str:
+def grid_text(state: PaintState, seat: int, grid: str) -> str:
     """The seat-tagged one-line grid used in views and events (and as its private fact)."""
-    return f"seat {seat + 1} grid " + "/".join(grid_rows(grid))
+    return f"{state.who(seat)}'s grid " + "/".join(grid_rows(grid))
 
 
-def design_text(seat: int, sets: tuple[str, ...]) -> str:
-    return f"seat {seat + 1} designed " + format_design(sets)
+def design_text(state: PaintState, seat: int, sets: tuple[str, ...]) -> str:
+    return f"{state.who(seat)} designed " + format_design(sets)
 
 
 def situation(state: PaintState, seat: int) -> Situation:
@@ -159,15 +165,33 @@ class PaintGame(Game[PaintState, PaintConfig]):
         if state.stage == PICK:
             return PhaseSpec(PICK, c.decision_time, must=both, reserve=True,
                              prompt=f"showing {state.showing_no} of {SHOWINGS}: "
-                                    "pick a shown set by its number, e.g. 'pick 3' (PF-5)")
+                                    "pick a shown set by its number (PF-5)")
         if state.stage == SHOVE:
             return PhaseSpec(SHOVE, c.decision_time, must=both, reserve=True,
-                             prompt=f"turn {state.turn} of {TURNS + 1}: clear A1 with '1', 'A', "
-                                    "'B then 1', 'A then 2', ... (PF-2, PF-3)")
+                             prompt=f"turn {state.turn} of {TURNS + 1}: clear A1 with a shove: "
+                                    "a row number or a column letter, then another after "
+                                    "\"then\" (PF-2, PF-3)")
         if state.stage == LAST:
             return PhaseSpec(LAST, c.decision_time, must=both, reserve=True,
                              prompt="the colour of the last container on A1: R, G or B (PF-5)")
         return None
+
+    def notation_help(self, state: PaintState, seat: int) -> str:
+        """The phase's notation with examples taken from this seat's board, each accepted as
+        it stands (a set shown now, shoves its grid allows)."""
+        board = state.boards[seat]
+        if state.stage == PICK and board.shown:
+            return (f"showing {state.showing_no} of {SHOWINGS}: pick a shown set by its "
+                    f"number, e.g. 'pick {board.shown[0] + 1}' (PF-5)")
+        if state.stage == SHOVE:
+            shoves = [str(a) for a, _ in legal_actions(board.grid)]
+            plain = [x for x in shoves if "then" not in x][:2]
+            twice = [x for x in shoves if "then" in x][:1]
+            shown = ", ".join(f"'{x}'" for x in plain + twice)
+            return (f"turn {state.turn} of {TURNS + 1}: clear A1 with a shove (a row number or "
+                    f"a column letter, then another after \"then\")"
+                    + (f", e.g. {shown}" if shown else "") + " (PF-2, PF-3)")
+        return super().notation_help(state, seat)
 
     def validate(self, state: PaintState, seat: int, text: str, ctx: SubmitContext) -> JSON:
         if len(text) > 500:
@@ -248,7 +272,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
             to = frozenset({seat})
             events.append(GameEvent("picked", {"number": index + 1, "set": chosen}, to))
             events.append(GameEvent("entered", {"turn": state.turn + 1, "colour": chosen[0],
-                                                "grid": grid_text(seat, grid)}, to))
+                                                "grid": grid_text(state, seat, grid)}, to))
         events.append(GameEvent("turn", {"turn": state.turn + 1}))
         return replace(state, stage=SHOVE, turn=state.turn + 1, boards=tuple(boards)), events
 
@@ -260,7 +284,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
             action = parse_action(str(values[seat]))
             grid = apply_action(b.grid, action)
             events.append(GameEvent("shoved", {"turn": state.turn, "action": str(action),
-                                               "grid": grid_text(seat, grid)},
+                                               "grid": grid_text(state, seat, grid)},
                                     frozenset({seat})))
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, str(action))))
         if state.turn >= TURNS:
@@ -274,7 +298,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
                 placed.append(replace(b, grid=grid, queue=b.queue[1:]))
                 events.append(GameEvent("entered", {"turn": state.turn + 1,
                                                     "colour": b.queue[0],
-                                                    "grid": grid_text(seat, grid)},
+                                                    "grid": grid_text(state, seat, grid)},
                                         frozenset({seat})))
             events.append(GameEvent("turn", {"turn": state.turn + 1}))
             return replace(state, turn=state.turn + 1, boards=tuple(placed)), events
@@ -297,7 +321,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
             grid = place(b.grid, colour)
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, colour)))
             events.append(GameEvent("entered", {"turn": TURNS + 1, "colour": colour,
-                                                "grid": grid_text(seat, grid)},
+                                                "grid": grid_text(state, seat, grid)},
                                     frozenset({seat})))
         done = replace(state, stage=OVER, turn=TURNS + 1, boards=tuple(boards))
         events.append(GameEvent("grids_full", {"scores": list(self.scores(done))}))
@@ -330,9 +354,9 @@ class PaintGame(Game[PaintState, PaintConfig]):
     def _board_view(self, state: PaintState, seat: int) -> JSON:
         b = state.boards[seat]
         out: dict[str, JSON] = {"seat": seat, "grid": grid_rows(b.grid),
-                                "grid_text": grid_text(seat, b.grid)}
+                                "grid_text": grid_text(state, seat, b.grid)}
         if state.designs:
-            out["designed"] = design_text(seat, state.designs[seat])
+            out["designed"] = design_text(state, seat, state.designs[seat])
         if state.stage == DESIGN:
             return out
         out["shown"] = [{"number": i + 1, "set": b.sets[i]} for i in b.shown]
@@ -378,9 +402,15 @@ class PaintGame(Game[PaintState, PaintConfig]):
         facts = []
         board = state.boards[seat]
         if state.stage != DESIGN and board.grid != board.public:  # else public since the showing
-            facts.append(grid_text(seat, board.grid))
-            facts.append(design_text(seat, state.designs[seat]))
+            facts.append(grid_text(state, seat, board.grid))
+            facts.append(design_text(state, seat, state.designs[seat]))
         return facts
+
+    def with_seat_names(self, state: PaintState, names: tuple[str, ...]) -> PaintState:
+        return replace(state, seat_names=names)
+
+    def seat_name(self, state: PaintState, seat: int) -> str:
+        return state.who(seat)
 
     def render_svg(self, state: PaintState, viewer: int | None) -> str | None:
         from arena.games.paint.render import render_state

@@ -142,12 +142,12 @@ def render_state(state: PaintState, viewer: int | None, *, reveal: bool = False)
     over = state.stage == OVER
     if viewer in (0, 1):
         assert viewer is not None
-        return board(state.boards[viewer].grid, chains=over, title=f"seat {viewer + 1}")
+        return board(state.boards[viewer].grid, chains=over, title=state.who(viewer))
     if reveal:
-        one = board(state.boards[0].grid, chains=over, title="seat 1")
-        two = board(state.boards[1].grid, chains=over, title="seat 2")
+        one = board(state.boards[0].grid, chains=over, title=state.who(0))
+        two = board(state.boards[1].grid, chains=over, title=state.who(1))
     elif all(b.public for b in state.boards):
-        one, two = (board(b.public, title=f"seat {s + 1} after turn {b.public_turn}")
+        one, two = (board(b.public, title=f"{state.who(s)} after turn {b.public_turn}")
                     for s, b in enumerate(state.boards))
     else:
         return None

@@ -14,7 +14,7 @@
     gift: "/gift", nominate: "/nominate", start_main: "/host/start_main",
     record_main: "/host/record_main", name_ec: "/host/name_ec", start_death: "/host/start_death",
     record_death: "/host/record_death", decide: "/host/decide", adjust: "/host/adjust",
-    end: "/host/end",
+    end: "/host/end", close_vault: "/host/close_vault", mm_rounds: "/host/mm_rounds",
   };
 
   function body(kind, form) {
@@ -32,6 +32,7 @@
     }
     for (const [k, v] of fd.entries()) out[k] = v;
     if (kind === "adjust") out.amount = parseInt(out.amount, 10);
+    if (kind === "mm_rounds") out.max_rounds = parseInt(out.max_rounds, 10);
     if (kind === "record_death" && !out.game) delete out.game;
     return out;
   }

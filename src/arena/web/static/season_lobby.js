@@ -62,7 +62,8 @@
       mm_config: {
         round_seconds: parseFloat(fd.get("round_seconds")) || 86400,
         vote_seconds: parseFloat(fd.get("round_seconds")) || 86400,
-        max_rounds: parseInt(fd.get("max_rounds"), 10) || 0,
+        // SE-6: a limit by default (the form shows 20); a blank field keeps the server's.
+        ...(fd.get("max_rounds") === "" ? {} : { max_rounds: parseInt(fd.get("max_rounds"), 10) }),
       },
     };
     const seed = (fd.get("seed") || "").trim();

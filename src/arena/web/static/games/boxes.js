@@ -423,7 +423,7 @@ function BetPanel({ st, you, rows, setRows, send }) {
       <button type="button" data-testid="bx-bet-submit" disabled=${!!problem} onClick=${() => send(text)}>Place bets</button>
       ${problem ? "" : html`<span class="muted small">sends <code data-testid="bx-bet-text">${text}</code></span>`}
     </div>
-    ${you.sealed ? html`<p class="muted small" data-testid="bx-sealed">Sealed so far: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : ""}
+    ${you.sealed ? html`<p class="muted small" data-testid="bx-sealed">Sealed so far: ${you.sealed.replace(/^bout \d+ sealed bets of [\s\S]*?: /, "")}</p>` : ""}
   </div>`;
 }
 
@@ -538,7 +538,7 @@ function Board({ view, api }) {
       <button type="button" data-testid="bx-ready" onClick=${() => send("ready")}>Ready</button>
       <span class="small muted">${st.stage === "study boards" ? "Study the boards; the cards are drawn next." : "Study this bout's cards; betting comes next."}</span>
     </div>` : "";
-  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of seat \d+: /, "")}</p>` : "";
+  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of [\s\S]*?: /, "")}</p>` : "";
   const rest = html`<${BoardKey}/><${Legend}/>${betting ? "" : html`<${OddsPanel} st=${st} view=${view} api=${api}/>`}<${History} st=${st} view=${view} api=${api}/>`;
   let body;
   if (picking) {

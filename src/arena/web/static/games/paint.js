@@ -427,7 +427,7 @@ function OwnBoard({ view, api, you, st }) {
     ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${p.set.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
     <${OpponentProgress} st=${st} api=${api}/>
     ${you.designed ? html`<details class="pf-designed"><summary>The sets you designed for your opponent</summary>
-      <p class="small">${String(you.designed).replace(/^seat \d+ designed /, "").split(",").map((s, i) => html`<span class="pf-taken">set ${i + 1} ${s.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
+      <p class="small">${String(you.designed).replace(/^[\s\S]* designed /, "").split(",").map((s, i) => html`<span class="pf-taken">set ${i + 1} ${s.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
   </div>`;
 }
 
