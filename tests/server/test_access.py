@@ -155,6 +155,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
                             settings={"time_scale": 1.0, "reveal_at_end": False}, seed=5)
     other = server.create("toy", seed=6)
     walk = Walk(server, created)
+    names = [f"P{i}" for i in range(game.seats)]  # the texts name the seats by them (LO-10)
     rng = random.Random(1)
     base = f"/api/matches/{walk.id}"
 
@@ -193,7 +194,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
                                    (walk.tokens["seat0"], "table")):
                 walk.post(base + "/chat", token, {"channel": channel, "text": f"line {step}"})
         match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                        host_events(server.http, server.url, walk.id, walk.tokens["host"]))
+                        host_events(server.http, server.url, walk.id, walk.tokens["host"]), names)
         if match.finished:
             break
         _check_privacy(walk, match, game)
@@ -215,7 +216,7 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
 
     # The host sees everything and may pause, extend, resume and end.
     match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                    host_events(server.http, server.url, walk.id, walk.tokens["host"]))
+                    host_events(server.http, server.url, walk.id, walk.tokens["host"]), names)
     host_text = walk.get(base + "/view", walk.tokens["host"]).text + \
         walk.get(base + "/events", walk.tokens["host"]).text
     for seat in range(game.seats):
@@ -228,6 +229,6 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
             assert r.status_code == 200, (action, r.text)
         # G-9 with reveal_at_end off: after the end, private data stays private.
         match = rebuild(game, {}, {"time_scale": 1.0, "reveal_at_end": False},
-                        host_events(server.http, server.url, walk.id, walk.tokens["host"]))
+                        host_events(server.http, server.url, walk.id, walk.tokens["host"]), names)
         assert match.finished
         _check_privacy(walk, match, game)

@@ -319,7 +319,7 @@ def test_lockmaker_human_faster_than_the_bots_drawn_solve_time_gets_the_point(
     assert bot_time == pytest.approx(solve.offset, abs=1e-6)  # charged its wait (G-11)
     assert human_time < bot_time and bot_time > 1.0  # the script is quicker; the bot takes seconds
     scored = next(e for e in log if e["kind"] == "round_scored")["data"]
-    assert "seat 1 solved faster: +1 (LM-19)" in scored["notes"]
+    assert "Ann solved faster: +1 (LM-19)" in scored["notes"]
     # LM-17: the human's countersolve window is the bot's solve time, as against a human.
     counter = phases["counter"]
     window = counter["data"]["deadline"] - counter["t"]
@@ -351,7 +351,7 @@ def test_lockmaker_bot_countersolves_inside_its_own_window(server: ServerProcess
     countersolved = {e["data"]["seat"]: e["data"] for e in log if e["kind"] == "countersolved"}
     assert countersolved[1]["solved"] and countersolved[0]["solved"]
     scored = next(e for e in log if e["kind"] == "round_scored")["data"]
-    assert "seat 2 countersolved in fewer moves: +1 (LM-17)" in scored["notes"]
+    assert "Bot countersolved in fewer moves: +1 (LM-17)" in scored["notes"]
 
 
 # ----------------------------------------------------------------------------- simulate
