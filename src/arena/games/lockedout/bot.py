@@ -5,6 +5,9 @@ public rotation pairs for a round "talk", i.e. pool their lights and hands to pi
 safe and numbers, as allied players would in the match's chat. Pairing and bargain splits use
 only public facts, so every bot reaches the same plan without messages: a bargain among bots
 always adds up to exactly 2 bars and 1 key.
+
+No choice depends on the seat number (issue 30, fair seats): ties that bots must agree on are
+broken by a draw seeded from public facts, and a seat's own ties by its own draw.
 """
 
 from __future__ import annotations
