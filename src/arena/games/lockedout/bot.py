@@ -5,6 +5,9 @@ public rotation pairs for a round "talk", i.e. pool their lights and hands to pi
 safe and numbers, as allied players would in the match's chat. Pairing and bargain splits use
 only public facts, so every bot reaches the same plan without messages: a bargain among bots
 always adds up to exactly 2 bars and 1 key.
+
+No choice depends on the seat number (issue 30, fair seats): ties that bots must agree on are
+broken by a draw seeded from public facts, and a seat's own ties by its own draw.
 """
 
 from __future__ import annotations
@@ -19,11 +22,31 @@ from arena.games.lockedout.safes import COMBOS, Combo
 from arena.games.lockedout.state import BARGAIN, ROUND, TIE, VOTE, Bargain, LockedOutState
 
 
+def _public_order(state: LockedOutState, *salt: object) -> dict[int, int]:
+    """A tie-break rank per seat (issue 30, fair seats) that every bot reaches alike without
+    messages, from public facts only (the round, which safes are open, the combinations
+    announced so far, plus a salt such as the safe), and that favours no seat: a shuffle that
+    changes from match to match, never the seat order. Seat order as the last tie-break gave
+    the first seat the key of nearly every tied bargain; 86% of its matches ended in escape
+    against 41-55% for the others (bench/lockedout_seats.py)."""
+    seats = list(range(len(state.seats)))
+    _public_rng(state, *salt).shuffle(seats)
+    return {s: i for i, s in enumerate(seats)}
+
+
+def _public_rng(state: LockedOutState, *salt: object) -> random.Random:
+    """A draw every bot can repeat: seeded from public facts only, so it agrees across seats."""
+    facts = (state.round, state.opened, state.announced, salt)
+    return random.Random(f"lockedout-public:{facts!r}")
+
+
 def fair_split(state: LockedOutState, bargain: Bargain) -> dict[int, tuple[int, int]]:
     """(bars, keys) per bargainer: the key to whoever is closest to escaping (most keys, then
-    fewest bars, then seat order), the bars shared among the others (all to the lone one)."""
+    fewest bars, then a public draw, not the seat order), the bars shared among the others (all
+    to the lone one)."""
+    turn = _public_order(state, "bargain", bargain.safe, bargain.round)
     order = sorted(bargain.seats,
-                   key=lambda s: (-state.seats[s].keys, state.seats[s].bars, s))
+                   key=lambda s: (-state.seats[s].keys, state.seats[s].bars, turn[s]))
     split = {s: (0, 0) for s in order}
     if len(order) == 1:
         split[order[0]] = (2, 1)
@@ -65,8 +88,9 @@ def _weights(ded: Deduction, safe: int) -> dict[Combo, int]:
 
 
 def _best(ded: Deduction, state: LockedOutState, fits: Callable[[Combo], bool],
-          avoid: int | None) -> list[tuple[float, int, Combo]]:
-    """Candidate (p_open, safe, combo) triples the hand allows, best chance first."""
+          avoid: int | None, rank: Sequence[int]) -> list[tuple[float, int, Combo]]:
+    """Candidate (p_open, safe, combo) triples the hand allows, best chance first; equal
+    chances in the order of ``rank`` (a position per safe)."""
     out: list[tuple[float, int, Combo]] = []
     for safe in range(16):
         if state.opened[safe] or safe == avoid:
@@ -76,8 +100,15 @@ def _best(ded: Deduction, state: LockedOutState, fits: Callable[[Combo], bool],
         for combo, w in weights.items():
             if fits(combo):
                 out.append((w / total, safe, combo))
-    out.sort(key=lambda t: (-t[0], (t[1] - state.round) % 16, t[2]))
+    out.sort(key=lambda t: (-t[0], rank[t[1]], t[2]))
     return out
+
+
+def _safe_rank(rng: random.Random) -> list[int]:
+    """A position per safe, drawn: the order in which equally good safes are tried."""
+    rank = list(range(16))
+    rng.shuffle(rank)
+    return rank
 
 
 def _pair_fits(hl: tuple[int, ...], hr: tuple[int, ...]) -> Callable[[Combo], bool]:
@@ -89,10 +120,15 @@ def dual_plan(state: LockedOutState, a: int, b: int) -> tuple[int, Combo, int] |
     take the left side, whichever makes the best guess the two hands allow."""
     low, high = min(a, b), max(a, b)
     ded = deduction_for(state, (low, high))
+    # Both partners need the same order of equally good safes, and pairs should not all pick
+    # the same one (a collision makes a bargain): a public draw salted with the pair.
+    turn = _public_order(state, "dual", low, high)
+    rank = _safe_rank(_public_rng(state, "dual-safes", low, high))
+    first, second = sorted((low, high), key=lambda s: turn[s])
     best: tuple[float, int, Combo, int] | None = None
-    for left, right in ((low, high), (high, low)):
+    for left, right in ((first, second), (second, first)):
         hl, hr = state.seats[left].cards, state.seats[right].cards
-        found = _best(ded, state, _pair_fits(hl, hr), None)
+        found = _best(ded, state, _pair_fits(hl, hr), None, rank)
         if found and (best is None or found[0][0] > best[0]):
             best = (*found[0], left)
     return None if best is None else (best[1], best[2], best[3])
@@ -116,7 +152,9 @@ def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[s
     def fits(c: Combo) -> bool:
         return hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1
 
-    best = _best(ded, state, fits, dual_safe)
+    # Equal chances: the seat's own draw, not the safe order every seat shares (issue 30:
+    # every seat on the same safe made bargains whose key went by seat order).
+    best = _best(ded, state, fits, dual_safe, _safe_rank(rng))
     if best:
         top = [t for t in best if t[0] == best[0][0]][:8]
         scored = sorted(top, key=lambda t: (guess_value(ded, t[1], t[2]).expected_left,
@@ -127,10 +165,16 @@ def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[s
 
 
 def vote_target(state: LockedOutState, voter: int) -> int:
-    """The seat inside with the fewest keys, then bars, then cards (not the voter if possible)."""
+    """The seat inside with the fewest keys, then bars, then cards, then a public draw (not
+    the seat order, issue 30; not the voter if possible)."""
     inside = [s for s in state.inside() if s != voter] or list(state.inside())
-    return min(inside, key=lambda s: (state.seats[s].keys, state.seats[s].bars,
-                                      state.seats[s].card_count, s))
+    return _weakest(state, inside)
+
+
+def _weakest(state: LockedOutState, seats: Sequence[int]) -> int:
+    turn = _public_order(state, "vote")
+    return min(seats, key=lambda s: (state.seats[s].keys, state.seats[s].bars,
+                                     state.seats[s].card_count, turn[s]))
 
 
 def bot_text(state: LockedOutState, seat: int, rng: random.Random) -> str | None:
@@ -143,9 +187,7 @@ def bot_text(state: LockedOutState, seat: int, rng: random.Random) -> str | None
     if state.stage == VOTE:
         return Vote(vote_target(state, seat)).text(state.names)
     if state.stage == TIE:  # a winner breaking the vote's tie (LO-9)
-        return Vote(min(state.tied, key=lambda s: (state.seats[s].keys, state.seats[s].bars,
-                                                   state.seats[s].card_count, s))
-                    ).text(state.names)
+        return Vote(_weakest(state, state.tied)).text(state.names)
     return None
 
 
