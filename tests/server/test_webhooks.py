@@ -240,3 +240,42 @@ def test_a_failing_webhook_changes_nothing_in_the_match(client: TestClient, mode
         until(lambda: bad.hits >= announce.RETRIES + 1)
     finally:
         bad.close()
+
+
+def test_a_season_with_bots_posts_its_steps_and_standings(
+        client: TestClient, receiver: Receiver) -> None:
+    cast = [{"name": n, "bot": True} for n in ("Ann", "Ben", "Cat", "Dan")]
+    r = client.post("/api/seasons", json={
+        "cast": cast, "seed": 3, "settings": FAST, "step_seconds": 5, "webhook": receiver.url,
+        "mm_config": {"round_seconds": 60, "vote_seconds": 60, "max_rounds": 4}})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    sid, host = created["id"], created["tokens"]["host"]
+
+    def stage() -> str:
+        return str(client.get(f"/api/seasons/{sid}").json()["stage"])
+
+    r = client.post(f"/api/seasons/{sid}/host/start_main", params={"token": host}, json={})
+    assert r.status_code == 200, r.text
+    until(lambda: stage() in ("dm_pick", "name_ec"), 60)
+    if stage() == "name_ec":
+        r = client.post(f"/api/seasons/{sid}/host/name_ec", params={"token": host},
+                        json={"ec": "Ann", "reason": "test"})
+        until(lambda: stage() == "dm_pick", 30)
+    r = client.post(f"/api/seasons/{sid}/host/start_death", params={"token": host},
+                    json={"game": "boxes"})
+    assert r.status_code == 200, r.text
+    until(lambda: any("is eliminated" in t for t in receiver.texts()), 60)
+    texts = receiver.texts()
+    assert any(t.startswith(f"**Season** {sid}, episode 1: Main Match in play") for t in texts)
+    assert any(t.startswith(f"**Season** {sid}, episode 1: Death Match in play") for t in texts)
+    assert any("**Locked Out!** match" in t for t in texts), texts  # the matches' own news
+    eliminated = next(t for t in texts if "is eliminated" in t)
+    assert "Standings:" in eliminated and "- Ann: " in eliminated
+    secrets = [host, *created["tokens"]["players"].values(), "s3cr3t-hook"]
+    for text in texts:
+        assert "token" not in text and "http" not in text
+        assert not any(s in text for s in secrets)
+    for token in (None, host, *created["tokens"]["players"].values()):
+        r = client.get(f"/api/seasons/{sid}", params={"token": token} if token else {})
+        assert "s3cr3t-hook" not in r.text

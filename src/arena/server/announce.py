@@ -304,7 +304,7 @@ def _standings(record: dict[str, Any]) -> str:
     for s in record.get("standings") or []:
         state = "won" if s.get("won") else "in" if s.get("in") \
             else f"out (episode {s.get('eliminated_in')})"
-        lines.append(f"- {s.get('name')}: {state}; tokens of life {s.get('tols')}, garnets "
+        lines.append(f"- {s.get('name')}: {state}; ToL {s.get('tols')}, garnets "
                      f"{s.get('garnets')}, opals {s.get('opals')}")
     return "Standings:\n" + "\n".join(lines)
 
