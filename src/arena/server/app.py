@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError, StalePhase
-from arena.server import api, cluster, hosting, loopmon, thinkers
+from arena.server import announce, api, cluster, hosting, loopmon, thinkers
 from arena.server import seasons as season_api
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
@@ -142,6 +142,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             await app.state.seasons.stop()
             await app.state.matches.shutdown()
             await cluster.close()
+            await announce.ANNOUNCER.close()
             await thinkers.THINKERS.release()
             await db.close()
             if own:
@@ -173,6 +174,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/api/matches/{match_id}/host/seat", cluster.routed(hosting.replace_seat),
               methods=["POST"]),
         Route("/api/matches/{match_id}/host/spectators", cluster.routed(hosting.spectators),
+              methods=["POST"]),
+        Route("/api/matches/{match_id}/host/webhook", cluster.routed(hosting.webhook),
               methods=["POST"]),
         Route("/api/matches/{match_id}/host/rematch", cluster.routed(hosting.rematch),
               methods=["POST"]),

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
+from arena.server import announce
 from arena.server.access import Access, resolve, token_of
 from arena.server.api import _owner, links, matches_of, store_of
 from arena.server.errors import ApiError
@@ -75,6 +76,7 @@ async def host_links(request: Request) -> JSONResponse:
         "spectators_open": owner.record.settings.get("spectators") is not False,
         "host": _page(request, rid, host),
         "rematch": owner.record.settings.get("rematch"),
+        "webhook": bool(owner.record.settings.get("webhook")),  # G-14: set, never shown
     })
 
 
@@ -138,6 +140,22 @@ async def spectators(request: Request) -> JSONResponse:
                   if t.role == "spectator"}
         owner.revoke(tokens, "the host closed this match to spectators")
     return JSONResponse({"ok": True, "open": open_})
+
+
+async def webhook(request: Request) -> JSONResponse:
+    """Set (``{"url": "https://discord.com/api/webhooks/..."}``) or clear (``{"url": null}``)
+    the webhook that hears the match's public news (G-14). The URL is checked against the
+    allowed hosts before it is stored, and never shown back, not even to the host."""
+    owner, body = await _host(request)
+    if "url" not in body:
+        raise ApiError(400, "request", "give 'url': a webhook URL, or null for none")
+    url = announce.webhook_setting(body["url"])
+    settings = dict(owner.record.settings, webhook=url)
+    store = store_of(request)
+    async with owner.lock:
+        await owner.write(lambda fence: store.set_settings(owner.record.id, settings, fence))
+        owner.record = _with_settings(owner.record, settings)
+    return JSONResponse({"ok": True, "webhook": url is not None})
 
 
 def _with_settings(record: MatchRecord, settings: dict[str, Any]) -> MatchRecord:

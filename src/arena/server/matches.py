@@ -33,6 +33,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
+from arena.server import announce
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
 from arena.store import CHANNEL, Lease, MatchRecord, StoreUnavailable, TokenRecord
@@ -41,6 +42,7 @@ from arena.store.asyncstore import AsyncStore
 log = logging.getLogger("arena.server")
 
 MAX_NAME = 40
+MAX_WEBHOOK = announce.MAX_URL
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,9 @@ class HostSettings(MatchSettings):
 
     spectators: Annotated[bool, Field(
         description="G-9: the spectator link works (the lobby lists it)")] = True
+    webhook: Annotated[str | None, schema.text(
+        "G-14: a Discord webhook URL for the match's public news (the host's secret)",
+        MAX_WEBHOOK)] = None
 
 LEASE_SECONDS = float(os.environ.get("ARENA_LEASE_SECONDS", "4"))
 """How long a process owns a match without renewing (PostgreSQL, issue 20): the longest a
@@ -158,6 +163,7 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
     # and the phases are few enough (issue 25 point 1).
     schema.check_game_config(game, config, host.time_scale)
     settings_json = host.to_json()  # ``spectators`` is the server's, not the engine's
+    settings_json["webhook"] = announce.webhook_setting(host.webhook)  # G-14: allowed hosts
     return name, seed, seats, settings_json, dict(config_raw)
 
 

@@ -124,6 +124,12 @@ SPEC: dict[str, Any] = {
             "host only: open or close the match to spectators", [_ID, _TOKEN],
             {"type": "object", "properties": {"open": {"type": "boolean"}},
              "required": ["open"]})},
+        "/api/matches/{match_id}/host/webhook": {"post": _op(
+            "host only: set or clear the webhook that hears the match's public news (G-14; "
+            "allowed hosts only, ARENA_WEBHOOK_HOSTS)", [_ID, _TOKEN],
+            {"type": "object", "properties": {"url": {"type": ["string", "null"],
+                                                      "maxLength": 512}},
+             "required": ["url"]})},
         "/api/matches/{match_id}/host/rematch": {"post": _op(
             "host only, once the match is over: the same seats and options, a new seed",
             [_ID, _TOKEN])},
@@ -147,7 +153,8 @@ SPEC: dict[str, Any] = {
                                 "seed": {"type": "integer"},
                                 "settings": {"type": "object"},
                                 "step_seconds": {"type": "number"},
-                                "mm_config": {"type": "object"}},
+                                "mm_config": {"type": "object"},
+                                "webhook": {"type": ["string", "null"], "maxLength": 512}},
                             "required": ["cast"]})},
         "/api/seasons/{season_id}": {"get": _op(
             "the season as the link's holder may see it (public without a token)",

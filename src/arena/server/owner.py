@@ -35,7 +35,7 @@ from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
-from arena.server import thinkers
+from arena.server import announce, thinkers
 from arena.server.errors import Moved, StoreDown
 from arena.server.tasks import stop_task
 from arena.store import LeaseLost, MatchRecord, StoreUnavailable
@@ -227,6 +227,10 @@ class MatchOwner:
                 raise StoreDown() from exc
             self.persisted = new[-1].version
             self.match.checkpoint()  # replay views start near any version (issue 25 point 5)
+            # G-14: the public news of these entries, now that they are stored, to the host's
+            # webhook (queued: a slow webhook never holds the match).
+            announce.announce_match(self.record.settings.get("webhook"), self.record.id,
+                                    self.match, self.record.seat_names, new)
             for e in new:
                 if e.kind == "server_pause":  # G-5: the match ran too fast; the host is told
                     log.warning("match %s paused: %s", self.record.id, e.data["reason"])

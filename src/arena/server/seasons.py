@@ -31,6 +31,7 @@ from arena.core.registry import get_game
 from arena.season import live as lv
 from arena.season.live import LiveSeason
 from arena.season.simulate import DEATH_MATCHES, detail_as_it_stands, main_result
+from arena.server import announce
 from arena.server.access import token_of
 from arena.server.errors import ApiError
 from arena.server.limits import read_json
@@ -88,7 +89,7 @@ def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool
     """Check a create-season request and return the season's head (without id and time)."""
     if not isinstance(body, dict):
         raise RuleError("api", "the request body must be a JSON object")
-    unknown = set(body) - {"cast", "seed", "settings", "step_seconds", "mm_config"}
+    unknown = set(body) - {"cast", "seed", "settings", "step_seconds", "mm_config", "webhook"}
     if unknown:
         raise RuleError("api", f"unknown field(s): {', '.join(sorted(unknown))}")
     cast, bots = lv.check_cast(body.get("cast"))
@@ -123,6 +124,9 @@ def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool
             "mm_config": dict(mm_raw),
             # The gift and the nomination each have their own clock, scaled like the matches'.
             "step_seconds": float(step_raw) * settings.time_scale}
+    webhook = announce.webhook_setting(body.get("webhook"))  # G-14: allowed hosts only
+    if webhook is not None:
+        head["webhook"] = webhook  # the host's secret: the head is never shown
     return head, cast, bots
 
 
@@ -232,16 +236,20 @@ class Seasons:
         another process stored this version first: the season has been brought up to the
         store, and the caller decides again."""
         before = list(owner.season.inputs)
+        was = owner.season.to_json() if owner.head.get("webhook") else {}
         try:
             owner.season.apply(item)
             status = "finished" if owner.season.stage == lv.OVER else "running"
+            record = owner.season.to_json()
             await self.store.append_season_entry(owner.id, len(owner.season.inputs), item,
-                                           owner.season.to_json(), status)
+                                           record, status)
         except Exception as exc:
             owner.season = LiveSeason.replay(owner.head, before)
             if isinstance(exc, SeasonConflict):
                 await self._catch_up(owner)
             raise
+        # G-14: the step's public news, once it is stored (queued, never waited for).
+        announce.announce_season(owner.head.get("webhook"), owner.id, was, record)
 
     async def _catch_up(self, owner: SeasonOwner) -> None:
         """Apply the inputs other processes stored since this one last read (on SQLite there
@@ -411,7 +419,7 @@ class Seasons:
                 # from a cryptographic source unless the host gave one).
                 "seed": rngmod.derive(season.seed, "mm", number).getrandbits(rngmod.SEED_BITS),
                 "seats": [self._seat(owner, n) for n in players],
-                "settings": dict(owner.head["settings"]),
+                "settings": self._match_settings(owner),
                 # LO-9's last tiebreak reads the season garnets.
                 "config": {**owner.head.get("mm_config", {}),
                            "max_rounds": self.mm_rounds(owner),
@@ -442,13 +450,22 @@ class Seasons:
                     rngmod.SEED_BITS),  # G-12
                 # SE-4: the EC in seat 1, the DMO in seat 2.
                 "seats": [self._seat(owner, seats[0]), self._seat(owner, seats[1])],
-                "settings": dict(owner.head["settings"]),
+                "settings": self._match_settings(owner),
                 "config": config,
             })
             match_id = created.owner.record.id
             await self._start(owner, match_id, {"kind": "dm_start", "game": game,
                                                 "match": match_id, "t": time.time()})
             return match_id
+
+    @staticmethod
+    def _match_settings(owner: SeasonOwner) -> dict[str, Any]:
+        """A season match's settings: the season's, and its webhook (G-14), so the phases
+        and the result of each match are announced where the season's steps are."""
+        settings = dict(owner.head["settings"])
+        if owner.head.get("webhook"):
+            settings["webhook"] = owner.head["webhook"]
+        return settings
 
     async def _start(self, owner: SeasonOwner, match_id: str, item: dict[str, Any]) -> None:
         """Record a match this process has just created as the episode's; if another process
