@@ -9,6 +9,7 @@ through the board, and the notation drawer stays closed."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     page.set_viewport_size({"width": 390, "height": 844})
     seats = [{"name": n, "bot": i > 0} for i, n in enumerate(NAMES)]
     m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0},
-                  config={"max_rounds": 2, "round_seconds": 14, "vote_seconds": 10}, seed=2)
+                  config={"max_rounds": 2, "round_seconds": 14, "vote_seconds": 10}, seed=19)
     page.goto(m["links"]["seats"][0])
     wait_phase(page, "Round 1")
     page.get_by_test_id("lo-deadline").wait_for()
@@ -57,9 +58,15 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     page.get_by_test_id("lo-helper-off").wait_for()
     assert page.get_by_test_id("lo-helper").count() == 0
 
-    # What the bots planned (seed 2): every bot tries the same Solo on one safe, and it is right;
-    # one bot names Ann for a Dual (LO-3).
+    # What the bots planned (seed 19): Bob tries a Solo that is right; a bot names Ann for a
+    # Dual on another safe (LO-3). Read once every bot has planned (their workers may still be
+    # starting when the page is up).
     hv = host_view(live_server, m)
+    deadline = time.monotonic() + 30
+    while not all(standing(hv, s) for s in range(1, 6)):
+        assert time.monotonic() < deadline, "the bots did not plan round 1"
+        time.sleep(0.05)
+        hv = host_view(live_server, m)
     combos = hv["state"]["combinations"]
     plans = {s: standing(hv, s) for s in range(1, 6)}
     target = next(c["safe"] for cs in plans.values() for c in cs

@@ -10,6 +10,7 @@ that of the same moves sent as notation to a fresh match with the same seed."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -185,10 +186,28 @@ def test_whole_match_on_the_board_at_phone_size(browser: Any, live_server: str,
         again = new_match("paint", seats=seats, seed=11)
         params = {"token": again["tokens"]["seats"][0]}
         base = f"{live_server}/api/matches/{again['id']}"
+        done = 0
         for text in [",".join(DESIGN), *sent]:
-            r = httpx.post(base + "/submit", params=params, json={"text": text, "final": True})
+            # Each decision goes to its own phase, named (G-2): wait until the seat is asked
+            # again (the bot may still be thinking about the phase before).
+            deadline = time.monotonic() + 60
+            while True:
+                view = httpx.get(base + "/view", params=params).json()
+                phase = view["phase"]
+                if phase and phase["no"] > done and 0 in phase["waiting_for"]:
+                    break
+                assert time.monotonic() < deadline, "the seat was not asked again"
+                time.sleep(0.02)
+            done = phase["no"]
+            r = httpx.post(base + "/submit", params=params,
+                           json={"text": text, "final": True, "phase": done})
             assert r.status_code == 200, r.text
         final = httpx.get(base + "/view", params={"token": again["tokens"]["host"]}).json()
+        deadline = time.monotonic() + 60
+        while final["result"] is None:
+            assert time.monotonic() < deadline, "the replayed match did not end"
+            time.sleep(0.05)
+            final = httpx.get(base + "/view", params={"token": again["tokens"]["host"]}).json()
         assert final["result"]["scores"] == scores
         assert final["result"]["winner"] == winner
     finally:
