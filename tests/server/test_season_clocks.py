@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ def test_se7_extend_by_ten_minutes_and_a_clock_time(client: TestClient, clock: C
     assert r.status_code == 200, r.text
     assert view(client, sid)["deadline"] == pytest.approx(before["deadline"] + 600)
     # A clock time with its offset: stored as that moment and shown to every viewer.
-    when = datetime.fromtimestamp(int(time.time()) + 3 * 86400, timezone.utc).astimezone()
+    when = datetime.fromtimestamp(int(time.time()) + 3 * 86400, UTC).astimezone()
     r = host(client, sid, tok, "deadline", {"at": when.isoformat()})
     assert r.status_code == 200, r.text
     assert view(client, sid, players["Dan"])["deadline"] == when.timestamp()

@@ -532,6 +532,7 @@ class Seasons:
                      "problem": owner.problem, "created": owner.head.get("created"),
                      "you": {"role": who.role, "player": who.player}})
         data["death_matches"] = list(DEATH_MATCHES)
+        data["time_scale"] = owner.head["settings"].get("time_scale", 1.0)  # the DM form's
         for ep in data["episodes"]:
             for key in ("main", "death_match"):
                 block = ep.get(key)
