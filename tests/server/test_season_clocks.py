@@ -122,8 +122,7 @@ def test_se7_a_paused_step_does_not_run_out(client: TestClient, clock: Clock) ->
 
 
 def test_se7_extend_by_ten_minutes_and_a_clock_time(client: TestClient, clock: Clock) -> None:
-    sid, tok, players = to_dm_pick(client)
-    # A fresh season's nomination: extended by ten minutes.
+    # The nomination, extended by ten minutes.
     sid, tok, players = to_gift(client)
     r = client.post(f"/api/seasons/{sid}/gift", params={"token": players["Ann"]},
                     json={"to": "Ben"})
