@@ -197,3 +197,82 @@ def test_se6_a_damaged_record_is_shown_up_to_the_step_it_names() -> None:
     assert again.to_json() == s.to_json()
     assert problem is not None and "step 3 ('nominate'" in problem and "nomination" in problem
     assert LiveSeason.replay_readable(head, s.inputs)[1] is None
+
+
+# ---------------------------------------------------------------------- SE-7 step clocks
+def test_se7_a_paused_step_does_not_run_out_and_resumes_with_its_time_left() -> None:
+    s = season()
+    s.apply(main())  # the gift's deadline is 110
+    s.apply({"kind": "clock", "action": "pause", "t": 30})
+    assert s.deadline is None and s.paused_left == 80 and s.to_json()["paused"]
+    assert s.due(10_000) is None  # long past the old deadline: still the gift step
+    assert s.stage == GIFT
+    with pytest.raises(RuleError, match="SE-7"):
+        s.apply({"kind": "clock", "action": "pause", "t": 40})
+    s.apply({"kind": "clock", "action": "extend", "seconds": 600, "t": 50})
+    assert s.paused_left == 680
+    s.apply({"kind": "clock", "action": "resume", "t": 1000})
+    assert s.deadline == 1680 and s.paused_left is None
+    assert s.due(1679) is None and s.due(1680) is not None
+    # The step answered: the next step (the nomination) has its own clock, not paused.
+    s.apply({"kind": "gift", "to": "Ben", "t": 1100})
+    assert s.stage == NOMINATE and s.deadline == 1200 and not s.to_json()["paused"]
+    assert replayed(s).to_json() == s.to_json()
+
+
+def test_se7_extend_by_ten_minutes_moves_the_nomination_deadline() -> None:
+    s = season()
+    s.apply(main())
+    s.apply({"kind": "gift", "to": "Ben", "t": 20})
+    assert s.stage == NOMINATE and s.deadline == 120
+    s.apply({"kind": "clock", "action": "extend", "seconds": 600, "t": 60})
+    assert s.deadline == 720
+    assert s.due(719) is None and s.due(720) is not None
+    for bad in (0, -5, True, "10", 10**9):
+        with pytest.raises(RuleError, match="SE-7"):
+            s.apply({"kind": "clock", "action": "extend", "seconds": bad, "t": 61})
+    assert s.deadline == 720 and replayed(s).to_json() == s.to_json()
+
+
+def test_se7_a_clock_time_deadline_is_stored_and_shown() -> None:
+    s = season()
+    s.apply(main())
+    t0 = 1905000000  # a week before: the deadline is in the future, within a year
+    # Friday 2030-05-17 20:00 in UTC+2, as the host's page sends it.
+    s.apply({"kind": "clock", "action": "set", "at": "2030-05-17T20:00+02:00", "t": t0})
+    assert s.deadline == 1905271200.0 == s.to_json()["deadline"]
+    s.apply({"kind": "clock", "action": "set", "at": 1905274800, "t": t0 + 1})  # epoch seconds
+    assert s.deadline == 1905274800.0
+    s.apply({"kind": "clock", "action": "set", "at": "2030-05-17T18:00Z", "t": t0 + 2})
+    assert s.deadline == 1905271200.0
+    for bad in ("2030-05-17T20:00", "Friday 20:00", 5, float("nan"), None, "2099-01-01T00:00Z"):
+        with pytest.raises(RuleError, match="SE-7"):
+            s.apply({"kind": "clock", "action": "set", "at": bad, "t": t0 + 3})
+    assert s.deadline == 1905271200.0
+    assert replayed(s).to_json() == s.to_json()
+
+
+def test_se7_starting_the_death_match_runs_on_a_clock_once_the_host_sets_one() -> None:
+    s = season()
+    s.apply(main())
+    s.apply({"kind": "gift", "to": "Ben", "t": 11})
+    s.apply({"kind": "nominate", "dmo": "Dan", "t": 12})
+    assert s.stage == DM_PICK and s.deadline is None and s.dm_due(10**9) is None
+    with pytest.raises(RuleError, match="SE-7"):
+        s.apply({"kind": "clock", "action": "extend", "seconds": 60, "t": 13})
+    s.apply({"kind": "clock", "action": "set", "at": 500, "t": 13})
+    assert s.due(600) is None  # no gift or nomination to draw
+    game = s.dm_due(600)
+    assert game is not None and s.dm_due(499) is None
+    assert replayed(s).dm_due(600) == game  # the same draw after a replay
+    s.apply({"kind": "dm_start", "game": game, "match": "m1", "by": "clock", "t": 500})
+    assert s.deadline is None and "SE-7" in (s.episode.note or "")
+
+
+def test_se7_clocks_only_on_clocked_steps() -> None:
+    s = season()
+    with pytest.raises(RuleError, match="SE-1"):  # the Main Match step has no clock
+        s.apply({"kind": "clock", "action": "pause", "t": 1})
+    s.apply(main())
+    with pytest.raises(RuleError, match="SE-7"):
+        s.apply({"kind": "clock", "action": "stop", "t": 1})

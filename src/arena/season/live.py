@@ -7,6 +7,7 @@ input events. Pure: the server starts the matches and feeds their results in as 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from arena.core import rng as rngmod
@@ -42,6 +43,41 @@ DM_PICK = "dm_pick"      # the host picks the Death Match game or records one (S
 DM = "dm"                # the Death Match is being played here
 DM_DECIDE = "dm_decide"  # a double loss or a draw: the host decides, with a reason (SE-4)
 OVER = "over"
+
+CLOCK_STAGES = ("gift", "nominate", "dm_pick")
+"""SE-7: the steps that run on a clock the host may pause, extend or set. The gift and the
+nomination have one from the start; starting the Death Match has one only once the host sets
+it (it then starts a game drawn from the season's chance, with the season's settings)."""
+MAX_CLOCK = 366 * 86400.0
+"""The farthest a step's deadline may be set or extended (SE-7): a year from now."""
+
+
+def clock_time(raw: Any) -> float:
+    """A deadline given as a clock time (SE-7): epoch seconds, or ISO 8601 with its UTC
+    offset ("2030-05-17T20:00+02:00"). A time without an offset is refused: the server cannot
+    know which of the host's and players' zones it meant."""
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        value = float(raw)
+    elif isinstance(raw, str) and raw.strip():
+        text = raw.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            when = datetime.fromisoformat(text)
+        except ValueError:
+            raise RuleError("SE-7", f"'at' must be epoch seconds or an ISO 8601 time with its "
+                                    f"offset, like 2030-05-17T20:00+02:00, not {raw[:60]!r}"
+                            ) from None
+        if when.tzinfo is None or when.utcoffset() is None:
+            raise RuleError("SE-7", "'at' needs its UTC offset (like +02:00 or Z), so every "
+                                    "viewer reads the same moment")
+        value = when.timestamp()
+    else:
+        raise RuleError("SE-7", "'at' must be epoch seconds or an ISO 8601 time with its offset")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise RuleError("SE-7", "'at' must be a real moment")
+    return value
+
 
 STAGE_WORDS = {
     MAIN: "Main Match next", MM: "Main Match in play", GIFT: "Token of Life gift",
@@ -199,6 +235,9 @@ class LiveSeason:
     episodes: list[LiveEpisode] = field(default_factory=list)
     stage: str = MAIN
     deadline: float | None = None
+    paused_left: float | None = None
+    """SE-7: the seconds the step had left when the host paused its clock (None: running).
+    A paused step has no deadline, so it cannot run out."""
     ended: str | None = None
     mm_rounds: int | None = None
     """The round limit the host set for the Main Matches still to start (None: the one the
@@ -292,13 +331,21 @@ class LiveSeason:
 
     def due(self, now: float) -> dict[str, Any] | None:
         """The input the clock makes when a step's deadline has passed (at that moment)."""
-        if self.deadline is None or now < self.deadline:
+        if self.deadline is None or now < self.deadline or self.stage == DM_PICK:
             return None
         choice = self.default_choice()
         if choice is None:
             return None
         key = "to" if self.stage == GIFT else "dmo"
         return {"kind": self.stage, key: choice, "by": "clock", "t": self.deadline}
+
+    def dm_due(self, now: float) -> str | None:
+        """The Death Match game the clock starts when the host's deadline for starting it
+        passed (SE-7): drawn from the season's chance, so a replay draws the same."""
+        if self.stage != DM_PICK or self.deadline is None or now < self.deadline:
+            return None
+        return rngmod.derive(self.seed, "season", self.episode.number, DM_PICK).choice(
+            sorted(DEATH_MATCHES))
 
     def bot_input(self, now: float) -> dict[str, Any] | None:
         actor = self.actor()
@@ -319,7 +366,10 @@ class LiveSeason:
         if self.stage == OVER and kind != "adjust":
             raise RuleError("SE-1", "the season is over")
         t = float(item.get("t", 0.0))
+        at = (self.stage, len(self.episodes))
         handler(item, t)
+        if (self.stage, len(self.episodes)) != at:
+            self.paused_left = None  # SE-7: a pause holds one step's clock, never the next's
         self.inputs.append(item)
 
     def need(self, *stages: str) -> None:
@@ -449,7 +499,10 @@ class LiveSeason:
             raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
         ep = self.episode
         ep.dm_game, ep.dm_match = str(game), str(item["match"])
-        self.stage = DM
+        if item.get("by") == "clock":
+            ep.note = "the host's deadline for starting the Death Match passed; the game " \
+                      "was drawn from the season's chance (SE-7)"
+        self.stage, self.deadline = DM, None
 
     def _on_dm_result(self, item: dict[str, Any], t: float) -> None:
         """A Death Match's end: played here (the winner's seat), a double loss or draw the
@@ -524,6 +577,39 @@ class LiveSeason:
                                     f"{MAX_MM_ROUNDS} rounds (0: LO-8's none)")
         self.mm_rounds = value
 
+    def _on_clock(self, item: dict[str, Any], t: float) -> None:
+        """The host pauses, resumes, extends or sets the current step's clock (SE-7)."""
+        self.need(*CLOCK_STAGES)
+        action = item.get("action")
+        if action == "pause":
+            if self.paused_left is not None:
+                raise RuleError("SE-7", "this step's clock is already paused")
+            if self.deadline is None:
+                raise RuleError("SE-7", "this step has no deadline to pause")
+            self.paused_left, self.deadline = max(0.0, self.deadline - t), None
+        elif action == "resume":
+            if self.paused_left is None:
+                raise RuleError("SE-7", "this step's clock is not paused")
+            self.deadline, self.paused_left = t + self.paused_left, None
+        elif action == "extend":
+            seconds = item.get("seconds")
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+                    or not 1 <= seconds <= MAX_CLOCK:
+                raise RuleError("SE-7", "'seconds' extends the step by 1 second to a year")
+            if self.paused_left is not None:
+                self.paused_left += float(seconds)
+            elif self.deadline is None:
+                raise RuleError("SE-7", "this step has no deadline yet: set one first")
+            else:
+                self.deadline = max(self.deadline, t) + float(seconds)
+        elif action == "set":
+            at = clock_time(item.get("at"))
+            if not t < at <= t + MAX_CLOCK:
+                raise RuleError("SE-7", "the deadline must be in the future, within a year")
+            self.deadline, self.paused_left = at, None  # a clock time set runs (unpaused)
+        else:
+            raise RuleError("SE-7", "a step's clock is paused, resumed, extended or set")
+
     def _on_end(self, item: dict[str, Any], t: float) -> None:
         self.ended = "ended by the host: " + reason_of(item, "SE-1", "ending the season")
         self.stage, self.deadline = OVER, None
@@ -568,6 +654,8 @@ class LiveSeason:
             "stage": self.stage, "stage_words": STAGE_WORDS[self.stage],
             "waiting": self.waiting(), "mm_rounds": self.mm_rounds,
             "deadline": self.deadline, "step_seconds": self.step_seconds,
+            "paused": self.paused_left is not None, "paused_left": self.paused_left,
+            "clock": self.stage in CLOCK_STAGES,
             "actor": self.actor(), "options": self.options(),
             "episode": self.episode.number, "winner": winner, "ended": self.ended,
             "episodes": [e.to_json() for e in self.episodes],

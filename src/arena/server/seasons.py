@@ -44,6 +44,9 @@ log = logging.getLogger("arena.server")
 
 DAY = 86400.0
 SETTINGS = ("time_scale", "bot_pace", "early_close", "reveal_at_end")
+DM_SETTINGS = (*SETTINGS, "spectators")
+"""SE-7: what a Death Match started from the season may set over the season's settings (the
+season's webhook is kept: the host gave it for the whole season)."""
 MM_OPTIONS = ("round_seconds", "vote_seconds", "max_rounds", "helper")
 WATCH_EVERY = 0.25
 DISCOVER_EVERY = 5.0
@@ -299,7 +302,21 @@ class Seasons:
             item = await self._from_match(owner, now) or owner.season.bot_input(now) \
                 or owner.season.due(now)
             if item is None:
-                return
+                game = owner.season.dm_due(now)
+                if game is None or owner.season.deadline is None:
+                    return
+                # SE-7: the host's deadline for starting the Death Match passed: the game is
+                # drawn from the season's chance and starts with the season's settings.
+                try:
+                    await self._start_death(owner, {"game": game}, owner.season.deadline,
+                                            by="clock")
+                except ApiError:  # another process started it first: read its input
+                    await self._catch_up(owner)
+                except (RuleError, ValueError) as exc:
+                    self._problem(owner, f"the Death Match could not start by itself "
+                                         f"({exc}); the host starts it (SE-7)")
+                    return
+                continue
             try:
                 await self._apply(owner, item)
             except SeasonConflict:  # the other process stored it first
@@ -434,29 +451,47 @@ class Seasons:
         self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
-            season = owner.season
-            season.need(lv.DM_PICK)
-            game = body.get("game")
-            if game not in DEATH_MATCHES:
-                raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
-            config = body.get("config") or {}
-            if not isinstance(config, dict):
-                raise RuleError("G-5", "'config' must be a JSON object")
-            seats = season.episode.dm_seats
-            assert seats is not None
-            created = await self.matches.create({
-                "game": game,
-                "seed": rngmod.derive(season.seed, "dm", season.episode.number).getrandbits(
-                    rngmod.SEED_BITS),  # G-12
-                # SE-4: the EC in seat 1, the DMO in seat 2.
-                "seats": [self._seat(owner, seats[0]), self._seat(owner, seats[1])],
-                "settings": self._match_settings(owner),
-                "config": config,
-            })
-            match_id = created.owner.record.id
-            await self._start(owner, match_id, {"kind": "dm_start", "game": game,
-                                                "match": match_id, "t": time.time()})
-            return match_id
+            return await self._start_death(owner, body, time.time())
+
+    async def _start_death(self, owner: SeasonOwner, body: dict[str, Any], t: float,
+                           by: str | None = None) -> str:
+        """Create the episode's Death Match (the caller holds the season's lock). SE-7: it
+        takes the options any match takes (time scale, bot pace, the game's settings), over
+        the season's, and they are checked by the same schema as ``POST /api/matches``."""
+        season = owner.season
+        season.need(lv.DM_PICK)
+        game = body.get("game")
+        if game not in DEATH_MATCHES:
+            raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
+        config = body.get("config") or {}
+        if not isinstance(config, dict):
+            raise RuleError("G-5", "'config' must be a JSON object")
+        options = body.get("settings") or {}
+        if not isinstance(options, dict):
+            raise RuleError("G-5", "'settings' must be a JSON object")
+        unknown = sorted(set(options) - set(DM_SETTINGS))
+        if unknown:
+            raise RuleError("G-5", f"unknown Death Match setting(s) {', '.join(unknown)}; "
+                                   f"they are {', '.join(DM_SETTINGS)} (SE-7)")
+        seats = season.episode.dm_seats
+        assert seats is not None
+        created = await self.matches.create({
+            "game": game,
+            "seed": rngmod.derive(season.seed, "dm", season.episode.number).getrandbits(
+                rngmod.SEED_BITS),  # G-12
+            # SE-4: the EC in seat 1, the DMO in seat 2.
+            "seats": [self._seat(owner, seats[0]), self._seat(owner, seats[1])],
+            "settings": {**self._match_settings(owner), **options},
+            "config": config,
+        })
+        match_id = created.owner.record.id
+        item: dict[str, Any] = {"kind": "dm_start", "game": game, "match": match_id, "t": t}
+        if options:
+            item["settings"] = options
+        if by is not None:
+            item["by"] = by
+        await self._start(owner, match_id, item)
+        return match_id
 
     @staticmethod
     def _match_settings(owner: SeasonOwner) -> dict[str, Any]:
@@ -497,6 +532,7 @@ class Seasons:
                      "problem": owner.problem, "created": owner.head.get("created"),
                      "you": {"role": who.role, "player": who.player}})
         data["death_matches"] = list(DEATH_MATCHES)
+        data["time_scale"] = owner.head["settings"].get("time_scale", 1.0)  # the DM form's
         for ep in data["episodes"]:
             for key in ("main", "death_match"):
                 block = ep.get(key)
@@ -615,7 +651,7 @@ async def nominate(request: Request) -> JSONResponse:
     return await _player_step(request, lv.NOMINATE, "dmo")
 
 
-HOST_INPUTS = {
+HOST_INPUTS: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     # action: (input kind, fields copied from the body, fixed fields)
     "record_main": ("mm_result", ("result", "players", "reason"), {"external": True}),
     "name_ec": ("name_ec", ("ec", "reason"), {}),
@@ -624,6 +660,11 @@ HOST_INPUTS = {
     "adjust": ("adjust", ("player", "what", "amount", "reason"), {}),
     "end": ("end", ("reason",), {}),
     "mm_rounds": ("mm_rounds", ("max_rounds",), {}),
+    # SE-7: the current step's clock.
+    "pause": ("clock", (), {"action": "pause"}),
+    "resume": ("clock", (), {"action": "resume"}),
+    "extend": ("clock", ("seconds",), {"action": "extend"}),
+    "deadline": ("clock", ("at",), {"action": "set"}),
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -178,18 +179,39 @@ def _form(form: str, inner: str, button: str, testid: str) -> str:
             f'data-testid="{E(testid)}-error"></span></p></form>')
 
 
+def _clock(data: dict[str, Any]) -> str:
+    """The step's clock (SE-7): the deadline as a moment (the page's script shows it in the
+    viewer's own clock time) and the time left, or that the host paused it."""
+    rule = '<a href="/rulings#SE-7">SE-7</a>'
+    if data.get("paused"):
+        left = int(data.get("paused_left") or 0)
+        return (f'<p class="muted" data-testid="step-paused">The host paused this step\'s '
+                f'clock with {left // 60} min {left % 60} s left ({rule}): it does not run '
+                f'out.</p>')
+    deadline = data.get("deadline")
+    if not deadline:
+        return ""
+    left = max(0, int(deadline - data["now"]))
+    utc = datetime.fromtimestamp(deadline, UTC)
+    runs = ("the Death Match starts with a game drawn from the season's chance"
+            if data["stage"] == "dm_pick" else "the choice is drawn from the season's chance")
+    return (f'<p class="muted">Deadline: <time class="se-local" datetime="{utc.isoformat()}" '
+            f'data-testid="step-deadline-shown" data-at="{deadline}">'
+            f'{utc.strftime("%Y-%m-%d %H:%M")} UTC</time>; time left: '
+            f'<b class="se-countdown" data-testid="se-step-clock" data-deadline="{deadline}" '
+            f'data-now="{data["now"]}">{left} s</b>; when it runs out {runs} ({rule}).</p>')
+
+
 def _step(data: dict[str, Any]) -> str:
     stage, actor = data["stage"], data.get("actor")
+    if stage == "dm_pick" and (data.get("deadline") or data.get("paused")):
+        return (f'<section class="card se-step" data-testid="se-step"><h2>Death Match start'
+                f'</h2>{_clock(data)}</section>')
     if stage not in ("gift", "nominate") or actor is None:
         return ""
     what = ("give the Token of Life to another escaped player" if stage == "gift"
             else "nominate the Death Match Opponent")
-    clock = ""
-    if data.get("deadline"):
-        left = max(0, int(data["deadline"] - data["now"]))
-        clock = (f'<p class="muted">Time left: <b class="se-countdown" data-testid="se-step-clock" '
-                 f'data-deadline="{data["deadline"]}" data-now="{data["now"]}">{left} s</b>; '
-                 f'when it runs out the choice is drawn from the season\'s chance.</p>')
+    clock = _clock(data)
     rule = '<a href="/rulings#SE-3">SE-3</a>'
     if data["you"]["player"] == actor:
         key = "to" if stage == "gift" else "dmo"
@@ -203,6 +225,27 @@ def _step(data: dict[str, Any]) -> str:
     return (f'<section class="card se-step" data-testid="se-step"><h2>Waiting for {E(actor)}</h2>'
             f'<p>{E(actor)} is to {E(what)} ({rule}). Allowed: '
             f'{E(", ".join(data["options"]))}.</p>{clock}</section>')
+
+
+def _clock_forms(data: dict[str, Any]) -> str:
+    """The host's hold on the step's clock (SE-7): pause or resume, extend, set a clock time
+    (entered in the host's local time; the script sends it with the host's UTC offset)."""
+    forms = []
+    if data.get("paused"):
+        forms.append(_form("resume", "", "Resume the clock", "step-resume"))
+    elif data.get("deadline"):
+        forms.append(_form("pause", "", "Pause the clock", "step-pause"))
+    if data.get("deadline") or data.get("paused"):
+        forms.append(_form("extend", '<label>Extend by <input name="minutes" type="number" '
+                                     'min="1" max="525600" value="10" required '
+                                     'data-testid="step-extend-minutes"> min</label>',
+                           "Extend", "step-extend"))
+    forms.append(_form("deadline", '<label>Deadline (your local time) <input name="at" '
+                                   'type="datetime-local" required '
+                                   'data-testid="step-deadline"></label>',
+                       "Set the deadline", "step-deadline-form"))
+    return (f'<details data-testid="step-clock" open><summary>Step clock (<a '
+            f'href="/rulings#SE-7">SE-7</a>)</summary>{"".join(forms)}</details>')
 
 
 def _host(data: dict[str, Any]) -> str:
@@ -259,7 +302,16 @@ def _host(data: dict[str, Any]) -> str:
                         for g in data["death_matches"])
         inner = (f'<p>Seat 1: {E(seats[0])}, seat 2: {E(seats[1])} '
                  f'(<a href="/rulings#SE-4">SE-4</a>).</p><label>Game <select name="game" '
-                 f'data-testid="se-dm-game">{games}</select></label>')
+                 f'data-testid="se-dm-game">{games}</select></label>'
+                 # SE-7: the options any match takes, checked like the lobby's form.
+                 f'<label>Time scale <input name="time_scale" type="number" min="0.001" '
+                 f'step="any" value="{E(str(data.get("time_scale") or 1))}" '
+                 f'data-testid="dm-time-scale"></label><label>Bot pace <select '
+                 f'name="bot_pace" data-testid="dm-bot-pace"><option value="human">human'
+                 f'</option><option value="instant">instant</option></select></label>'
+                 f'<label>Game options (JSON, as the lobby\'s) <textarea name="config" '
+                 f'rows="2" data-testid="dm-config" placeholder=\'{{"rounds": 3}}\'>'
+                 f'</textarea></label>')
         parts.append(_form("start_death", inner, "Start the Death Match", "se-start-death"))
     if stage in ("dm_pick", "dm"):
         inner = (f'<label>Loser {_select("loser", seats, "se-rd-loser")}</label>'
@@ -293,6 +345,8 @@ def _host(data: dict[str, Any]) -> str:
         parts.append(f'<details><summary>End the season</summary>'
                      f'{_form("end", _reason("se-end-reason"), "End the season", "se-end")}'
                      f'</details>')
+    if data.get("clock"):
+        parts.append(_clock_forms(data))
     links = data.get("player_links") or {}
     items = "".join(f'<li>{_link(url, name, f"se-link-{i}")}</li>'
                     for i, (name, url) in enumerate(links.items()))

@@ -15,7 +15,18 @@
     record_main: "/host/record_main", name_ec: "/host/name_ec", start_death: "/host/start_death",
     record_death: "/host/record_death", decide: "/host/decide", adjust: "/host/adjust",
     end: "/host/end", close_vault: "/host/close_vault", mm_rounds: "/host/mm_rounds",
+    pause: "/host/pause", resume: "/host/resume", extend: "/host/extend", deadline: "/host/deadline",
   };
+
+  // SE-7: a local date and time from the form, sent as ISO 8601 with this browser's offset.
+  function withOffset(local) {
+    const d = new Date(local);
+    if (isNaN(d.getTime())) return local;
+    const off = -d.getTimezoneOffset(), sign = off >= 0 ? "+" : "-", a = Math.abs(off);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:` +
+      `${two(d.getMinutes())}:00${sign}${two(Math.floor(a / 60))}:${two(a % 60)}`;
+  }
 
   function body(kind, form) {
     const fd = new FormData(form);
@@ -29,6 +40,17 @@
       result.ec = fd.get("ec") || null;
       result.opal = fd.get("opal") || null;
       return { result, reason: fd.get("reason") || "" };
+    }
+    if (kind === "extend") return { seconds: Math.round(parseFloat(fd.get("minutes")) * 60) };
+    if (kind === "deadline") return { at: withOffset(fd.get("at")) };
+    if (kind === "start_death") {
+      const settings = { bot_pace: fd.get("bot_pace") };
+      const scale = fd.get("time_scale");
+      if (scale) settings.time_scale = Number(scale);
+      let config = {};
+      const raw = (fd.get("config") || "").trim();
+      if (raw) { try { config = JSON.parse(raw); } catch (e) { config = raw; } }
+      return { game: fd.get("game"), settings, config };
     }
     for (const [k, v] of fd.entries()) out[k] = v;
     if (kind === "adjust") out.amount = parseInt(out.amount, 10);
@@ -87,6 +109,12 @@
   }
   tick();
   setInterval(tick, 1000);
+  // SE-7: a deadline in the viewer's own clock time.
+  for (const el of document.querySelectorAll("time.se-local")) {
+    const d = new Date(parseFloat(el.dataset.at) * 1000);
+    el.textContent = d.toLocaleString([], { weekday: "short", year: "numeric", month: "short",
+      day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  }
 
   // Follow the season: reload on a new version or a match's end, unless a form is being used.
   let seen = null;
