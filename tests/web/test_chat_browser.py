@@ -74,3 +74,40 @@ def test_seats_and_spectator_see_exactly_their_channels(browser: Any, new_match:
         assert page.dialogs == []
     assert_page_ok(ada, "seat page with chat", with_axe=True)
     assert_page_ok(fan, "spectator page with chat", with_axe=True)
+
+
+def test_host_talks_privately_with_one_seat(browser: Any, new_match: Any) -> None:
+    """G-13 as extended: the host opens a private channel with Ada; Ada reads it as "Host
+    (private)"; Bo and a spectator have no such tab and never see its lines."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 50.0})
+    host = open_page(browser, m["links"]["host"], 1280, 800)
+    ada = open_page(browser, m["links"]["seats"][0])
+    bo = open_page(browser, m["links"]["seats"][1], 1280, 800)
+    fan = open_page(browser, m["links"]["spectator"])
+
+    host.get_by_test_id("private-open-0").click()
+    host.get_by_test_id("private-close-0").wait_for()
+    tab = host.get_by_test_id("chat-tab-host-private-0")
+    tab.filter(has_text="Private: Ada").wait_for()
+    host.locator("[data-testid=chat-tab-host-private-0][aria-selected=true]").wait_for()
+    say(host, "how are you holding up?")
+    host.get_by_test_id("chat-message").filter(has_text="holding up").wait_for()
+
+    ada.get_by_test_id("chat-tab-host-private-0").filter(has_text="Host (private)").click()
+    ada.get_by_test_id("chat-message").filter(has_text="holding up").wait_for()
+    say(ada, "fine, thanks")
+    host.get_by_test_id("chat-message").filter(has_text="fine, thanks").wait_for()
+
+    # A public line afterwards: once Bo and the spectator have it, they have everything.
+    host.get_by_test_id("chat-tab-table").click()
+    say(host, "round two soon")
+    for page in (bo, fan):
+        page.get_by_test_id("chat-message").filter(has_text="round two soon").wait_for()
+        assert page.get_by_test_id("chat-tab-host-private-0").count() == 0
+        assert page.get_by_test_id("private-open-0").count() == 0
+        body = page.locator("body").inner_text()
+        assert "holding up" not in body and "fine, thanks" not in body
+        assert "private channel" not in body.lower()
+    assert_page_ok(ada, "seat page with a private channel", with_axe=True)
+    assert_page_ok(host, "host page with a private channel", with_axe=True)

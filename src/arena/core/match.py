@@ -45,7 +45,8 @@ HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
 Viewer = int | Literal["host", "spectator"]
 
-INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note", "host_option"})
+INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute", "host_note", "host_option",
+                         "private"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
@@ -196,6 +197,9 @@ class Match:
         # API's answer: a client that sent no phase number learns which phase took it (G-2).
         self.answered: tuple[int, str] | None = None
         self.muted: set[str] = set()
+        # The seats the host has a private channel open with (G-13): the channel's lines, its
+        # opening and closing are logged for the host and that seat alone.
+        self.private: set[int] = set()
         self._svg_state: Any = None
         self._svg_cache: dict[object, str | None] = {}
         # Per viewer: (entries scanned, finished then, the versions it may see), G-10.
@@ -362,7 +366,26 @@ class Match:
         self._finish(Result(None, self.game.scores(self.state), reason), t)
 
     # ------------------------------------------------------------------ views
+    @staticmethod
+    def private_seat_of(event: Event) -> int | None:
+        """The seat whose private channel with the host ``event`` belongs to (its opening or
+        closing, a line in it, its muting), or None (G-13)."""
+        data = event.data
+        if not isinstance(data, dict):
+            return None
+        if event.kind == "private":
+            seat = data.get("seat")
+            return seat if isinstance(seat, int) else None
+        if event.kind in ("chat", "mute"):
+            return chatmod.private_seat(data.get("channel"))
+        return None
+
     def can_see(self, viewer: Viewer, event: Event) -> bool:
+        private = self.private_seat_of(event)
+        if private is not None:
+            # G-13: only the host and that seat, ever: the end of the match (G-9) reveals the
+            # game's secrets, not a conversation the others never knew of.
+            return viewer in (HOST, private)
         if event.kind == "chat" and isinstance(event.data, dict) \
                 and event.data.get("channel") == chatmod.SPECTATORS:
             # G-13: the spectators' channel is hidden from the seats while the match runs.
@@ -514,12 +537,27 @@ class Match:
         for c in self._game_channels().values():
             if viewer == HOST or (isinstance(viewer, int) and viewer in c.seats):
                 add(c.id, c.title)
+        if not self.finished:
+            for s in sorted(self.private):
+                if viewer == HOST:
+                    add(chatmod.private_channel(s), f"Private: {self.seat_name(s)}")
+                elif viewer == s:
+                    add(chatmod.private_channel(s), "Host (private)")
         return out
 
     def _chat_refusal(self, sender: Viewer, channel: str) -> str | None:
         """Why ``sender`` may not post in ``channel`` now (with the rule), or None."""
         if self.finished:
             return "G-13: the match is over, so its chat is closed"
+        private = chatmod.private_seat(channel)
+        if private is not None:
+            # Anyone but the host and that seat gets the answer for a channel that does not
+            # exist, so a refusal never tells that it does (G-13).
+            if private not in self.private or sender not in (HOST, private):
+                return f"G-13: there is no open channel called {channel!r}"
+            if sender != HOST and channel in self.muted:
+                return "G-13: the host has muted this channel"
+            return None
         game_channels = self._game_channels()
         if channel not in (chatmod.TABLE, chatmod.SPECTATORS) and channel not in game_channels:
             return f"G-13: there is no open channel called {channel!r}"
@@ -552,6 +590,8 @@ class Match:
             to = None
         elif channel == chatmod.SPECTATORS:
             to = frozenset()  # the host, and spectators by can_see (G-13)
+        elif (private := chatmod.private_seat(channel)) is not None:
+            to = frozenset({private})
         else:
             to = self._game_channels()[channel].seats
         return self._emit("chat", {"channel": channel, "from": sender, "text": text}, to, t)
@@ -561,11 +601,36 @@ class Match:
         channel = chatmod.check_channel_id(channel)
         if (channel in self.muted) == muted:
             raise RuleError("G-13", f"the channel is already {'muted' if muted else 'open'}")
+        private = chatmod.private_seat(channel)
+        if private is not None and private not in self.private:
+            raise RuleError("G-13", f"there is no open channel called {channel!r}")
         if muted:
             self.muted.add(channel)
         else:
             self.muted.discard(channel)
-        self._emit("mute", {"channel": channel, "muted": muted}, None, self.clock.now())
+        # Muting the host's private channel is news for that seat alone (G-13).
+        to = None if private is None else frozenset({private})
+        self._emit("mute", {"channel": channel, "muted": muted}, to, self.clock.now())
+
+    def set_private(self, seat: object, open_: bool) -> Event:
+        """The host opens (or closes) a private channel with one seat (G-13): an input of the
+        log, logged for the host and that seat alone, so replay and restart rebuild it and
+        nobody else learns it exists. A closed channel's lines stay in the two readers' logs."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise RuleError("G-13", f"name a seat from 0 to {self.seats - 1} to talk to "
+                                    "privately")
+        if self.finished:
+            raise RuleError("G-13", "the match is over, so its chat is closed")
+        if (seat in self.private) == open_:
+            raise RuleError("G-13", f"the private channel with {self.seat_name(seat)} is "
+                                    f"already {'open' if open_ else 'closed'}")
+        if open_:
+            self.private.add(seat)
+        else:
+            self.private.discard(seat)
+        return self._emit("private", {"seat": seat, "open": open_,
+                                      "channel": chatmod.private_channel(seat)},
+                          frozenset({seat}), self.clock.now())
 
     def host_note(self, data: dict[str, Any]) -> Event:
         """A fact of the hosting kept in the log: a seat handed to a bot or to a person
@@ -746,6 +811,8 @@ class Match:
             self.host_note(dict(data))
         elif event.kind == "host_option":
             self.host_option(str(data["name"]), bool(data["value"]))
+        elif event.kind == "private":
+            self.set_private(int(data["seat"]), bool(data["open"]))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 
@@ -763,6 +830,8 @@ class Match:
             tuple(sorted((s, tuple(v)) for s, v in self.history.items())),
             self.result,
             self.paused_at,
+            tuple(sorted(self.private)),
+            tuple(sorted(self.muted)),
             tuple((e.version, e.kind, repr(e.data), e.to, e.t) for e in self.log),
         )
 

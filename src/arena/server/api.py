@@ -13,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from arena.core import chat as chatmod
 from arena.core import settings as schema
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match, Viewer
@@ -199,6 +200,9 @@ def _replay_view(owner: MatchOwner, viewer: Viewer, version: int) -> dict[str, A
         cached = view_for(owner.record, match, seen_as)
         owner.replay_cache.put(key, cached)
     view = dict(cached)
+    # G-13: a view drawn for the host lists the host's private channels; a reader sees only
+    # its own (a spectator, none), even in a revealed replay.
+    view["chat"] = chatmod.channels_for(view.get("chat") or [], viewer)
     view["you"] = viewer if isinstance(viewer, int) else None
     view["version"] = version
     view["replay_version"] = version
@@ -306,7 +310,8 @@ async def chat(request: Request) -> JSONResponse:
 async def host_action(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     if not access.is_host:
-        raise ApiError(403, "access", "only the host link may pause, resume, extend or end")
+        raise ApiError(403, "access", "only the host link may pause, resume, extend, end or "
+                                      "open a private channel")
     action = request.path_params["action"]
     body = await read_json(request)
     if not isinstance(body, dict):
@@ -338,6 +343,11 @@ async def host_action(request: Request) -> JSONResponse:
             if not isinstance(muted, bool):
                 raise ApiError(400, "request", "'muted' must be true or false")
             m.mute(body.get("channel"), muted)  # type: ignore[arg-type]
+        elif action == "private":
+            open_ = body.get("open", True)
+            if not isinstance(open_, bool):
+                raise ApiError(400, "request", "'open' must be true or false")
+            m.set_private(body.get("seat"), open_)
         else:
             raise ApiError(404, "host", f"unknown host action {action!r}")
         return {"ok": True, "version": m.version_for(HOST)}

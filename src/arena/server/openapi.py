@@ -103,10 +103,12 @@ SPEC: dict[str, Any] = {
              "required": ["text"]})},
         "/api/matches/{match_id}/host/{action}": {"post": _op(
             "host only: pause, resume, extend ({\"seconds\": n}), end ({\"reason\": s}) or "
-            "mute ({\"channel\": c, \"muted\": true|false})",
+            "mute ({\"channel\": c, \"muted\": true|false}) or open a private channel with one "
+            "seat ({\"seat\": n, \"open\": true|false}; G-13: only the host and that seat "
+            "read it, as channel 'host-private-n')",
             [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
                            "schema": {"enum": ["pause", "resume", "extend", "end", "mute",
-                                                "option"]}}],
+                                                "option", "private"]}}],
             {"type": "object"})},
         "/api/matches/{match_id}/host/links": {"get": _op(
             "host only: every human seat's link, the spectator's and the host's", [_ID, _TOKEN])},

@@ -521,6 +521,20 @@ function CopyButton({ text, testid, label }) {
   return html`<button type="button" class="secondary small" data-testid=${testid} aria-label=${label} onClick=${copy}>${done ? "Copied" : "Copy"}</button>`;
 }
 
+/* G-13: the host's private channel with one seat; only the two of them read it. */
+const PRIVATE = "host-private-";
+function privateOpen(seat) {
+  return ((S.view && S.view.chat) || []).some((c) => c.id === PRIVATE + seat);
+}
+
+async function talkPrivately(seat, open) {
+  const r = await call("POST", "/host/private", { seat, open });
+  S.hostError = r.ok ? "" : r.error;
+  if (r.ok && open) S.chatChannel = PRIVATE + seat; // the chat panel shows it at once
+  await refreshView();
+  update();
+}
+
 function HostLinks() {
   const L = S.hostLinks;
   useEffect(() => { if (!S.hostLinks) loadLinks(); }, []);
@@ -542,6 +556,11 @@ function HostLinks() {
           ${s.link ? html`<${CopyButton} text=${s.link} testid=${"copy-seat-" + s.seat} label=${"Copy the link of seat " + (s.seat + 1)}/>
             <button type="button" class="secondary small" data-testid=${"reissue-seat-" + s.seat}
               onClick=${() => act("/host/reissue", { seat: s.seat }, "Give seat " + (s.seat + 1) + " a new link? The old link stops working at once.")}>New link</button>` : ""}
+          ${!S.view || S.view.result ? "" : privateOpen(s.seat)
+            ? html`<button type="button" class="secondary small" data-testid=${"private-close-" + s.seat}
+                onClick=${() => talkPrivately(s.seat, false)}>Close the private channel</button>`
+            : html`<button type="button" class="secondary small" data-testid=${"private-open-" + s.seat}
+                onClick=${() => talkPrivately(s.seat, true)}>Talk privately with ${s.name}</button>`}
           <button type="button" class="secondary small" data-testid=${"replace-seat-" + s.seat}
             onClick=${() => act("/host/seat", { seat: s.seat, bot: !s.bot }, s.bot ? "Give seat " + (s.seat + 1) + " to a person? You get a new link to hand out." : "Hand seat " + (s.seat + 1) + " to a bot? Its link stops working.")}>
             ${s.bot ? "Give to a person" : "Hand to a bot"}</button>
@@ -726,6 +745,9 @@ function describe(e) {
       if (d.what === "reissue") return "You gave " + seatName(d.seat) + " a new link.";
       if (d.what === "spectators") return "The host " + (d.open ? "opened the match to" : "closed the match to") + " spectators.";
       return null;
+    case "private":
+      if (S.view && S.view.role === "host") return "You " + (d.open ? "opened" : "closed") + " a private channel with " + seatName(d.seat) + ".";
+      return "The host " + (d.open ? "opened a private channel with you (only the two of you read it)." : "closed the private channel with you.");
     case "mute": return "The host " + (d.muted ? "muted" : "reopened") + " the " + channelTitle(d.channel) + " channel.";
     default: {
       const impl = gameImpl();
@@ -774,6 +796,9 @@ function channelTitle(id) {
   if (c) return c.title;
   if (id === "table") return "Table";
   if (id === "spectators") return "Spectators";
+  if (String(id).startsWith(PRIVATE)) {
+    return S.view && S.view.role === "host" ? "Private: " + seatName(Number(String(id).slice(PRIVATE.length))) : "Host (private)";
+  }
   return capital(String(id).replace(/-/g, " "));
 }
 
@@ -805,6 +830,10 @@ function Chat() {
   // Closed private channels keep their history for the seats that were in them.
   for (const e of evs) if (!ids.includes(e.data.channel)) { ids.push(e.data.channel); channels.push({ id: e.data.channel, title: channelTitle(e.data.channel), can_post: false, why_not: "this channel is closed", muted: false }); }
   const current = ids.includes(channel) ? channel : (ids[0] || "table");
+  useEffect(() => {
+    // The host just opened a private channel: show it (G-13).
+    if (S.chatChannel && ids.includes(S.chatChannel)) { setChannel(S.chatChannel); S.chatChannel = null; }
+  });
   const here = evs.filter((e) => e.data.channel === current);
   const info = channels.find((c) => c.id === current) || { can_post: false, why_not: "" };
   useLayoutEffect(() => {
