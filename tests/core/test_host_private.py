@@ -105,7 +105,7 @@ def test_a_revealed_replay_lists_only_the_viewers_own_channel() -> None:
     assert channels_for(host_list, HOST) == host_list
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["open", "close", "host", "seat", "mute"]),
                           st.integers(0, 1), st.integers(0, 20)), max_size=12))
 def test_replay_equals_live(steps: list[tuple[str, int, int]]) -> None:

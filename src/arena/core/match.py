@@ -599,6 +599,7 @@ class Match:
     def mute(self, channel: str, muted: bool) -> None:
         """The host mutes or opens a channel (G-13); the host may still post in it."""
         channel = chatmod.check_channel_id(channel)
+        self._process(self.clock.now(), inclusive=False)  # deadlines before it first
         if (channel in self.muted) == muted:
             raise RuleError("G-13", f"the channel is already {'muted' if muted else 'open'}")
         private = chatmod.private_seat(channel)
@@ -619,6 +620,8 @@ class Match:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise RuleError("G-13", f"name a seat from 0 to {self.seats - 1} to talk to "
                                     "privately")
+        t = self.clock.now()
+        self._process(t, inclusive=False)  # deadlines before it first, as a replay does
         if self.finished:
             raise RuleError("G-13", "the match is over, so its chat is closed")
         if (seat in self.private) == open_:
@@ -630,17 +633,20 @@ class Match:
             self.private.discard(seat)
         return self._emit("private", {"seat": seat, "open": open_,
                                       "channel": chatmod.private_channel(seat)},
-                          frozenset({seat}), self.clock.now())
+                          frozenset({seat}), t)
 
     def host_note(self, data: dict[str, Any]) -> Event:
         """A fact of the hosting kept in the log: a seat handed to a bot or to a person
         (public), a seat's link reissued (host only). It changes no rule state; it is an input
         so that a replay and a restart rebuild the same log."""
         public = bool(data.get("public", False))
-        return self._emit("host_note", data, None if public else frozenset(), self.clock.now())
+        t = self.clock.now()
+        self._process(t, inclusive=False)  # deadlines before it first, as a replay does
+        return self._emit("host_note", data, None if public else frozenset(), t)
 
     def host_option(self, name: str, value: bool) -> Event:
         """The host flips one of the game's live switches (LO-12's helper for seats)."""
+        self._process(self.clock.now(), inclusive=False)  # deadlines before it first
         if self.finished:
             raise RuleError("host", "the match is over")
         options = self.game.host_options(self.state)
