@@ -6,6 +6,7 @@ submissions answer 422 with ``{"ok": false, "error": "<rule id>: <message>"}`` (
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from typing import Any
@@ -39,9 +40,12 @@ def store_of(request: Request) -> AsyncStore:
     return s
 
 
+@functools.cache
 def game_info(name: str) -> dict[str, Any]:
     """A game's metadata and its options, from the config's schema (issue 25): name, type,
-    default, bounds (``min``/``max``, ``max_length``, ``max_items``) and help text."""
+    default, bounds (``min``/``max``, ``max_length``, ``max_items``) and help text. Built once
+    per game (drawing the schema costs about a millisecond a game, on every lobby load
+    otherwise); callers only serialise it."""
     game = get_game(name)
     options = schema.options(game.config_type)
     return {"name": game.name, "title": game.title, "summary": game.summary,
