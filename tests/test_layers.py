@@ -63,3 +63,13 @@ def test_every_game_package_imports() -> None:
 
     assert broken_games() == {}
     assert set(all_games()) == {"lockmaker", "boxes", "paint", "feather", "lockedout"}
+
+
+def test_the_page_layer_never_imports_the_server_store_or_cli() -> None:
+    """DESIGN.md: every page reads the API like any client; a route that needs the server's
+    state lives in the server and hands the page layer plain data."""
+    offenders = [f"{path.relative_to(SRC)} imports {name}"
+                 for path in (SRC / "web").rglob("*.py")
+                 for name in imported_modules(path)
+                 if name.startswith(("arena.server", "arena.store", "arena.cli"))]
+    assert not offenders, offenders

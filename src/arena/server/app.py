@@ -29,7 +29,7 @@ from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
 from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
-from arena.web import pages, season_page
+from arena.web import pages
 
 log = logging.getLogger("arena.server")
 
@@ -183,7 +183,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/api/matches/{match_id}/notes", hosting.notes, methods=["GET", "POST"]),
         Route("/api/matches/{match_id}/host/{action}", cluster.routed(api.host_action),
               methods=["POST"]),
-        Route("/s/{season_id}", season_page.season_page),
+        Route("/s/{season_id}", season_api.season_page),
         Route("/api/seasons", season_api.list_seasons, methods=["GET"]),
         Route("/api/seasons", season_api.create_season, methods=["POST"]),
         Route("/api/seasons/{season_id}", season_api.get_season),

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 
 from arena.core import rng as rngmod
 from arena.core import settings as schema
@@ -39,6 +39,8 @@ from arena.server.matches import Matches
 from arena.server.tasks import stop_task
 from arena.store import SeasonConflict, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
+from arena.web.pages import error_page
+from arena.web.season_page import render_season
 
 log = logging.getLogger("arena.server")
 
@@ -703,3 +705,19 @@ async def host_action(request: Request) -> JSONResponse:
                                 else "the host recorded this match's result by hand in the "
                                      "season (SE-2, SE-4)")
     return JSONResponse({"ok": True, "version": owner.version})
+
+
+async def season_page(request: Request) -> HTMLResponse:
+    """``/s/{season_id}``: the season's view for the reader's link, drawn by the page layer."""
+    try:
+        owner, who = await _owner(request)
+    except ApiError as exc:
+        return error_page(exc.status, str(exc))
+    except RuleError as exc:  # a season whose record cannot be read at all (SE-5)
+        return error_page(422, str(exc))
+    seasons = seasons_of(request)
+    await seasons.sync(owner)
+    async with owner.lock:  # no view of an input that is still being stored
+        data = await seasons.view(request, owner, who)
+    return render_season(data, role=who.role, player=who.player, season_id=owner.id,
+                         version=owner.version, token=request.query_params.get("token") or "")

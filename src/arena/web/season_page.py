@@ -11,13 +11,10 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from arena.core.errors import RuleError
 from arena.core.registry import get_game
-from arena.server.errors import ApiError
-from arena.web.pages import _page, error_page
+from arena.web.pages import _page
 from arena.web.rules import link_rule_ids
 
 E = html.escape
@@ -379,19 +376,11 @@ main.season a { text-decoration: underline; text-underline-offset: 2px; }
 </style>"""
 
 
-async def season_page(request: Request) -> HTMLResponse:
-    from arena.server.seasons import _owner, seasons_of
-
-    try:
-        owner, who = await _owner(request)
-    except ApiError as exc:
-        return error_page(exc.status, str(exc))
-    except RuleError as exc:  # a season whose record cannot be read at all (SE-5)
-        return error_page(422, str(exc))
-    seasons = seasons_of(request)
-    await seasons.sync(owner)
-    async with owner.lock:  # no view of an input that is still being stored
-        data = await seasons.view(request, owner, who)
+def render_season(data: dict[str, Any], *, role: str, player: str | None, season_id: str,
+                  version: int, token: str) -> HTMLResponse:
+    """The season page for one reader, drawn from the season's view (what the API answers
+    that reader) alone: the page layer reads the season like any client and never reaches
+    into the server (DESIGN.md; the server's route calls this)."""
     if data["winner"]:
         status = f"{data['winner']} won the season."
     elif data["ended"]:
@@ -401,12 +390,11 @@ async def season_page(request: Request) -> HTMLResponse:
     waiting = (f'<p data-testid="se-waiting">{E(data["waiting"])}</p>'
                if data.get("waiting") and not data["winner"] and not data["ended"] else "")
     problem = (f'<p class="error-text" role="alert" data-testid="se-problem">'
-               f'{_t(data["problem"])}</p>' if data.get("problem") and who.role != "host"
+               f'{_t(data["problem"])}</p>' if data.get("problem") and role != "host"
                else "")
     you = {"host": "You host this season.", "public": "You are watching."}.get(
-        who.role, f"You are {who.player}.")
-    boot = json.dumps({"id": owner.id, "version": owner.version,
-                       "token": request.query_params.get("token") or ""})
+        role, f"You are {player}.")
+    boot = json.dumps({"id": season_id, "version": version, "token": token})
     episodes = "".join(_episode(ep) for ep in reversed(data["episodes"]))
     body = (f'<main class="narrow season" id="season" data-boot="{E(boot)}">'
             f'<section class="card"><p class="eyebrow">Season · {len(data["cast"])} players</p>'
