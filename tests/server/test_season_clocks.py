@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import api
 from arena.server import seasons as season_api
-from arena.server.app import create_app
+from server.inprocess import in_process_server
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -54,15 +53,8 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("clocks")
     patch = pytest.MonkeyPatch()
-    patch.setenv("ARENA_BOT_WORKERS", "0")
-    for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
-        patch.setattr(limit, "burst", 10**6)
-    try:
-        app = create_app(f"sqlite:///{folder / 'clocks.db'}")
-        with TestClient(app, raise_server_exceptions=False) as c:
-            yield c
-    finally:
-        patch.undo()
+    with in_process_server(folder, patch) as c:
+        yield c
 
 
 def create(client: TestClient) -> tuple[str, str, dict[str, str]]:

@@ -28,8 +28,7 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from arena.season.ledger import Entry, Ledger
 from arena.season.live import LiveSeason
-from arena.server import api
-from arena.server.app import create_app
+from server.inprocess import in_process_server
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -47,15 +46,8 @@ RULE = re.compile(r"^(SE|LO|G|LM|BX|PF|LF)-\d{1,2}$")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("endings")
     patch = pytest.MonkeyPatch()
-    patch.setenv("ARENA_BOT_WORKERS", "0")
-    for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
-        patch.setattr(limit, "burst", 10**6)
-    try:
-        app = create_app(f"sqlite:///{folder / 'endings.db'}")
-        with TestClient(app, raise_server_exceptions=False) as c:
-            yield c
-    finally:
-        patch.undo()
+    with in_process_server(folder, patch) as c:
+        yield c
 
 
 def create(client: TestClient, **extra: Any) -> dict[str, Any]:

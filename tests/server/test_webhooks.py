@@ -23,8 +23,8 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from arena.core.errors import RuleError
 from arena.core.registry import get_game
-from arena.server import announce, api
-from arena.server.app import create_app
+from arena.server import announce
+from server.inprocess import in_process_server
 from server.shadow import host_events, normalised, rebuild
 
 with warnings.catch_warnings():
@@ -88,18 +88,11 @@ def receiver() -> Iterator[Receiver]:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("webhooks")
     patch = pytest.MonkeyPatch()
-    patch.setenv("ARENA_BOT_WORKERS", "0")
     patch.setenv("ARENA_WEBHOOK_HOSTS", "127.0.0.1")
     patch.setattr(announce, "TIMEOUT", 0.3)
     patch.setattr(announce, "BACKOFF", 0.05)
-    for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
-        patch.setattr(limit, "burst", 10**6)
-    try:
-        app = create_app(f"sqlite:///{folder / 'hooks.db'}")
-        with TestClient(app, raise_server_exceptions=False) as c:
-            yield c
-    finally:
-        patch.undo()
+    with in_process_server(folder, patch) as c:
+        yield c
 
 
 def until(check: Any, timeout: float = 30) -> None:
