@@ -27,7 +27,29 @@ ACTIONS = st.one_of(
               st.sampled_from(["ready", "1", "2", "3", "7"]), st.booleans()),
     st.tuples(st.just("confirm"), st.sampled_from([0, 1])),
     st.tuples(st.just("advance")),
+    # Every host input too: each must resolve the deadlines before its moment as a replay
+    # does (the host's private channel once logged ahead of a passed deadline).
+    st.tuples(st.just("host"), st.sampled_from(["pause", "resume", "extend", "mute",
+                                                  "unmute", "note", "private", "end"]),
+              st.sampled_from([0, 1])),
 )
+
+
+def host(m: Match, what: str, seat: int) -> None:
+    if what == "pause":
+        m.pause()
+    elif what == "resume":
+        m.resume()
+    elif what == "extend":
+        m.extend(15.0)  # the API passes a float, as the log keeps it
+    elif what in ("mute", "unmute"):
+        m.mute("table", what == "mute")
+    elif what == "note":
+        m.host_note({"text": "seat handed over", "public": bool(seat)})
+    elif what == "private":
+        m.set_private(seat, seat not in m.private)
+    else:
+        m.end()
 
 
 @settings(max_examples=300, deadline=None)
@@ -45,6 +67,8 @@ def test_replay_equals_the_live_log_with_inputs_on_deadlines(
                 m.submit(int(str(action[1])), str(action[2]), final=bool(action[3]))
             elif action[0] == "confirm":
                 m.confirm(int(str(action[1])))
+            elif action[0] == "host":
+                host(m, str(action[1]), int(str(action[2])))
             else:
                 m.advance()
     m.advance()
