@@ -134,11 +134,14 @@ def _reader_bytes(w: World, token: str, seat: int | None, legal_b: str | None) -
         out.append(w.get("/events", token, since=since))
     for version in (0, *range(1, last + 2), 10**6):
         out.append(w.get("/replay", token, version=version))
-    out.append(w.get("", token))
-    out.append(w.get("/next", token))
-    out.append(w.get("/host/links", token))
-    if seat is not None:
-        out.append(w.get("/notes", token))
+    # Every GET the API documents for a match, whatever is added later (issue 25 point 3).
+    spec = w.client.get("/api/openapi.json").json()
+    paths = sorted(path for path, ops in spec["paths"].items()
+                   if "get" in ops and path.startswith("/api/matches/{match_id}"))
+    assert "/api/matches/{match_id}/view" in paths and len(paths) >= 5
+    for path in paths:
+        r = w.client.get(path.replace("{match_id}", w.id), params={"token": token})
+        out.append((path, r.status_code, r.text))
     page = w.client.get(f"/m/{w.id}", params={"token": token})
     out.append((page.status_code, page.text))
     with w.client.websocket_connect(f"/ws/{w.id}?token={token}&since=1") as ws:
