@@ -346,3 +346,20 @@ def test_page_moves_and_lock_check_match_the_engine(page: Any, new_match: Any) -
             assert engine and page_says and "already open" in page_says[0], (engine, page_says)
             checked += 1
     assert checked > 10
+
+
+def test_an_ended_match_leaves_no_pick_live(page: Any, live_server: str, new_match: Any) -> None:
+    """Ended by the host before the draft is over: the page says so, and the pool's pieces no
+    longer answer a tap as if a pick were still possible (issue 27 point 1, seen at 390x844)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}])
+    page.goto(m["links"]["seats"][0])
+    page.get_by_test_id("lm-pool-0").wait_for()
+    assert page.get_by_test_id("lm-pool-0").is_enabled()
+    r = httpx.post(f"{live_server}/api/matches/{m['id']}/host/end",
+                   params={"token": m["tokens"]["host"]}, json={})
+    assert r.status_code == 200, r.text
+    page.get_by_test_id("lm-turn").filter(has_text="The match ended").wait_for()
+    assert page.get_by_test_id("lm-pool-0").is_disabled()
+    assert "Your pick" not in page.get_by_test_id("lm-turn").inner_text()
+    assert_page_ok(page, "Lockmaker ended by the host in the draft", with_axe=True)

@@ -490,8 +490,12 @@ function DraftArea({ view, api, st, canAct }) {
     else if (valid.length < max) setPicks([...valid, i]);
     else setNote({ text: "This turn takes at most " + max + " pieces (LM-14): tap a chosen piece to put it back." });
   };
+  // Once the match is over (a seat ran out of reserve mid-draft, the host ended it) nobody is
+  // picking: say so, and the pool is only a picture.
+  const over = !!view.result;
   let whose = "";
-  if (st.stage === "draft" && turn) {
+  if (over) whose = "The match ended during the draft.";
+  else if (st.stage === "draft" && turn) {
     whose = turn.seat === me ? "Your pick: " + (turn.picks === 1 ? "take one piece" : "take one or two pieces") + ", or stop drafting."
       : api.seatName(turn.seat) + " is picking (" + (turn.picks === 1 ? "one piece" : "up to two pieces") + ").";
   } else if (st.stage === "study") whose = "Study the board and the pool; the draft starts next.";
@@ -502,7 +506,7 @@ function DraftArea({ view, api, st, canAct }) {
       <p class="lm-words" data-testid="lm-order"><${RuleText} text=${snakeWords(st, api)}/></p>
       <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
       <div class="lm-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
-        ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"}
+        ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over}
           aria-label=${k + ", " + pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
           <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}${valid.includes(i) ? " · chosen" : ""}</span></span></button>`)
           : html`<span class="muted">The pool is empty.</span>`}
