@@ -363,3 +363,8 @@ def test_an_ended_match_leaves_no_pick_live(page: Any, live_server: str, new_mat
     assert page.get_by_test_id("lm-pool-0").is_disabled()
     assert "Your pick" not in page.get_by_test_id("lm-turn").inner_text()
     assert_page_ok(page, "Lockmaker ended by the host in the draft", with_axe=True)
+    # At desktop size the private panel is open: no "not submitted" for a match that is over.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    page.get_by_test_id("my-reserve").wait_for()
+    assert "have not submitted" not in page.get_by_test_id("private").inner_text()

@@ -616,7 +616,8 @@ function Private() {
   for (const s of seats) {
     const subs = s.submissions || [];
     if (!subs.length) {
-      if (v.role !== "host") blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
+      // Once the match is over there is no phase to submit in (issue 27 point 1).
+      if (v.role !== "host" && !v.result) blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
       continue;
     }
     blocks.push(html`<h3>${v.role === "host" ? seatName(s.seat) : "Your submissions this phase"}</h3>
