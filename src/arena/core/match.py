@@ -360,6 +360,7 @@ class Match:
 
     def end(self, reason: str = "ended by the host") -> None:
         t = self.clock.now()
+        self._process(t, inclusive=False)  # deadlines before it first, as a replay does
         if self.finished:
             raise RuleError("host", "the match is already over")
         self._emit("end", {"reason": reason}, None, t)
