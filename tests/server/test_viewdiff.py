@@ -63,10 +63,7 @@ def test_differences_along_a_playout_rebuild_every_view(name: str) -> None:
             if text is not None and not match.finished and seat in match.waiting_for():
                 match.submit(seat, text)
         when = match.next_deadline()
-        if when is not None and not match.waiting_for():
-            clock.set(when)
-            match.advance()
-        elif when is not None and rng.random() < 0.5:
+        if when is not None and (not match.waiting_for() or rng.random() < 0.5):
             clock.set(when)
             match.advance()
         for v in viewers:

@@ -88,7 +88,7 @@ def apply(base: Any, ops: list[Op]) -> Any:
     Python twin of ``static/patch.js``; the tests hold the two formats to one meaning)."""
     root: Any = {"": base}
     for op in ops:
-        kind, path = op[0], [""] + list(op[1])
+        kind, path = op[0], ["", *op[1]]
         node = root
         for key in path[:-1]:
             child = node[key]
