@@ -443,8 +443,10 @@ class Match:
         # Versions are the log's positions plus one (the log is append-only from 1).
         return [(i + 1, self.log[v - 1]) for i, v in enumerate(versions[since:], start=since)]
 
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        """What ``viewer`` sees now: the engine's part (phase, clocks) and the game's (G-9)."""
+    def view(self, viewer: Viewer, *, svg: bool = True) -> dict[str, Any]:
+        """What ``viewer`` sees now: the engine's part (phase, clocks) and the game's (G-9).
+        ``svg=False`` leaves the board picture out (``None``): a page that draws its own
+        board does not need 5 KB of picture on every Feather tick (issue 29 point 1)."""
         reveal = viewer == HOST or (self.finished and self.settings.reveal_at_end)
         if reveal:
             game_view = self.game.host_view(self.state)
@@ -470,7 +472,7 @@ class Match:
                     for x in self.history.get(s, [])
                 ]
             seats.append(entry)
-        svg = self._svg(reveal, viewer)
+        picture = self._svg(reveal, viewer) if svg else None
         return {
             "game": self.game.name,
             "version": self.version_for(viewer),
@@ -496,7 +498,7 @@ class Match:
             },
             "seats": seats,
             "state": game_view,
-            "svg": svg,
+            "svg": picture,
             "result": None if self.result is None else self.result.to_json(),
             "chat": self.chat_channels(viewer),
             "host_options": None if viewer != HOST or self.finished else {

@@ -35,7 +35,7 @@ from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
-from arena.server import announce, thinkers
+from arena.server import announce, thinkers, viewdiff
 from arena.server.errors import Moved, StoreDown
 from arena.server.tasks import stop_task
 from arena.store import LeaseLost, MatchRecord, StoreUnavailable
@@ -61,12 +61,17 @@ class Subscriber:
     overflowed: bool = False
     token: str = ""
     revoked: bool = False
+    sent: dict[str, Any] | None = None
+    """The view this socket was last sent: the base its next difference applies to."""
+    svg: bool = True
+    """False for a page that draws its own board: its views leave the picture out."""
 
 
-def view_for(record: MatchRecord, match: Match, viewer: Viewer) -> dict[str, Any]:
+def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = True
+             ) -> dict[str, Any]:
     """``Match.view(viewer)`` plus what the page needs around it: who is looking (``you``),
     the seat names and bot flags, and the notation reminder of the viewer's seat."""
-    view = match.view(viewer)
+    view = match.view(viewer, svg=svg)
     seat = viewer if isinstance(viewer, int) else None
     view["you"] = seat
     view["role"] = "seat" if seat is not None else str(viewer)
@@ -105,7 +110,8 @@ def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]
     return out
 
 
-def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) -> dict[str, Any]:
+def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int, *,
+               svg: bool = True) -> dict[str, Any]:
     """The socket message bringing ``viewer`` from log version ``since`` (the owner's own
     cursor) to now: the events it may see and its current view, numbered in its sequence."""
     seen = match.seq_of(viewer, since)
@@ -114,8 +120,43 @@ def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int) ->
         "version": match.version_for(viewer),
         "since": seen,
         "events": events_json(match, viewer, seen),
-        "view": view_for(record, match, viewer),
+        "view": view_for(record, match, viewer, svg=svg),
     }
+
+
+def _encode(message: dict[str, Any]) -> str:
+    """Compact JSON, as Starlette's ``send_json`` writes it (a tick's update is mostly keys
+    and numbers: the spaces alone were a tenth of it)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+PATCH_WORTH_CHECKING = 2048
+"""A difference longer than this is compared with the full view, and the shorter is sent."""
+
+
+def changed_message(match: Match, viewer: Viewer, since: int, view: dict[str, Any],
+                    sent: dict[str, Any] | None) -> str:
+    """The update for a socket that was last sent ``sent``: the new events, and the view as
+    a difference from ``sent`` (issue 29 point 1), or whole when nothing was sent yet or the
+    difference would not be shorter."""
+    seen = match.seq_of(viewer, since)
+    message: dict[str, Any] = {
+        "type": "update",
+        "version": match.version_for(viewer),
+        "since": seen,
+        "events": events_json(match, viewer, seen),
+    }
+    if sent is not None:
+        message["patch"] = viewdiff.diff(sent, view)
+        text = _encode(message)
+        if len(text) <= PATCH_WORTH_CHECKING:
+            return text
+        del message["patch"]
+        message["view"] = view
+        whole = _encode(message)
+        return text if len(text) < len(whole) else whole
+    message["view"] = view
+    return _encode(message)
 
 
 class ReplayCache:
@@ -336,13 +377,16 @@ class MatchOwner:
         self.tracker.acted = {(p, s) for p, s in self.tracker.acted if p < rebuilt.phase_no}
 
     # ------------------------------------------------------------------ viewers
-    def subscribe(self, viewer: Viewer, since: int, token: str = "") -> Subscriber:
+    def subscribe(self, viewer: Viewer, since: int, token: str = "", *, svg: bool = True
+                  ) -> Subscriber:
         """``since`` is the viewer's own version (what its page last saw, G-10)."""
         since = self.match.log_version_of(viewer, since)
-        sub = Subscriber(viewer, since, token=token)
+        sub = Subscriber(viewer, since, token=token, svg=svg)
         self.subscribers.add(sub)
-        sub.queue.put_nowait(update_for(self.record, self.match, viewer, since))
+        message = update_for(self.record, self.match, viewer, since, svg=svg)
+        sub.queue.put_nowait(message)
         sub.since = self.match.version
+        sub.sent = message["view"]
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -385,14 +429,17 @@ class MatchOwner:
         loop.call_soon(self._notify)
 
     def _notify(self) -> None:
-        """Each distinct viewer's update is built and encoded once per change: 500 spectators
-        at the same version share one view and one JSON text."""
+        """Each distinct viewer's view is built once per change, and each distinct update
+        (viewer, version seen, view last sent) encoded once: 500 spectators at the same
+        version share one view, one difference and one JSON text."""
         self._notify_pending = False
         if self.match.version > self.persisted:
             # A commit is storing these entries right now: they may yet be rolled back, so
             # the viewers hear of them when it ends (it schedules the broadcast again).
             return
-        built: dict[tuple[Any, int], str] = {}
+        built: dict[tuple[Any, bool, int, int], str] = {}
+        views: dict[tuple[Viewer, bool], dict[str, Any]] = {}
+        bases: list[object] = []  # keeps every base alive, so no two share an id() below
         for sub in list(self.subscribers):
             if sub.overflowed or sub.revoked:
                 continue
@@ -401,14 +448,20 @@ class MatchOwner:
                 # just submitted in a sealed phase.
                 sub.since = self.match.version
                 continue
-            key = (sub.viewer, sub.since)
+            view = views.get((sub.viewer, sub.svg))
+            if view is None:
+                view = views[sub.viewer, sub.svg] = view_for(self.record, self.match, sub.viewer,
+                                                             svg=sub.svg)
+            bases.append(sub.sent)
+            key = (sub.viewer, sub.svg, sub.since, id(sub.sent))
             text = built.get(key)
             if text is None:
-                text = built[key] = json.dumps(
-                    update_for(self.record, self.match, sub.viewer, sub.since))
+                text = built[key] = changed_message(self.match, sub.viewer, sub.since, view,
+                                                    sub.sent)
             try:
                 sub.queue.put_nowait(text)
                 sub.since = self.match.version
+                sub.sent = view
             except asyncio.QueueFull:
                 # A viewer that stopped reading is dropped; it reconnects with ``since``.
                 sub.overflowed = True

@@ -76,7 +76,9 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
         return
     await ws.accept()
     async with owner.lock:
-        sub = owner.subscribe(access.viewer, since, token=token_of(ws) or "")
+        # ``svg=0``: the page draws its own board, so its views leave the picture out.
+        sub = owner.subscribe(access.viewer, since, token=token_of(ws) or "",
+                              svg=ws.query_params.get("svg") != "0")
         version = owner.match.version_for(access.viewer)
     await ws.send_json({"type": "hello", "match": match_id, "role": access.role,
                         "seat": access.seat, "version": version})

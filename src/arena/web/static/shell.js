@@ -10,6 +10,7 @@ import {
   fmtNum, fmtClock, fmtSeconds, capital, plainData, RuleText, linkRulesHtml, ErrorText,
   setGameForLinks,
 } from "/static/ui.js";
+import { applyPatch } from "/static/patch.js";
 
 const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
@@ -1020,7 +1021,9 @@ function linkFailed(message) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = proto + "//" + location.host + "/ws/" + S.boot.id + "?token=" + encodeURIComponent(S.token) + "&since=" + S.version;
+  // A game that draws its own board needs no board picture in every update (issue 29).
+  const svg = gameImpl() && gameImpl().Board ? "&svg=0" : "";
+  const url = proto + "//" + location.host + "/ws/" + S.boot.id + "?token=" + encodeURIComponent(S.token) + "&since=" + S.version + svg;
   let ws;
   try { ws = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
   S.ws = ws;
@@ -1036,12 +1039,15 @@ function connect() {
       const oldPhase = phaseNo();
       absorb(data.events);
       S.version = Math.max(S.version, data.version);
-      S.view = data.view;
-      S.offset = data.view.now - Date.now() / 1000;
+      // The socket sends its view whole once, then only differences from what it sent
+      // (issue 29): they apply to the socket's own copy, never to a view fetched over HTTP.
+      S.sockView = data.view !== undefined ? data.view : applyPatch(S.sockView, data.patch);
+      S.view = S.sockView;
+      S.offset = S.view.now - Date.now() / 1000;
       if (phaseNo() !== oldPhase) phaseMoved();
-      alertPhase(data.view);
+      alertPhase(S.view);
       update();
-      if (data.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
+      if (S.view.result && !wasFinished) refetchAll(); // G-9: private entries revealed at the end
     } else if (data.type === "store") {
       setOutage(!data.ok);
     } else if (data.type === "rematch") {
