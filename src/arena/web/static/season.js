@@ -236,8 +236,7 @@ function Clock({ data }) {
     : "the choice is drawn from the season's chance";
   return html`<p class="se-clock">Deadline: <time datetime=${new Date(data.deadline * 1000).toISOString()}
       data-testid="step-deadline-shown" data-at=${data.deadline}>${localTime(data.deadline)}</time>;
-    time left: <b class="se-countdown" data-testid="se-step-clock">${left(data.deadline - now())}</b>.
-    <span class="muted small">When it runs out ${runs} (<${Rule} id="SE-7"/>).</span></p>`;
+    time left: <b class="se-countdown" data-testid="se-step-clock">${left(data.deadline - now())}</b>.${" "}<span class="muted small">When it runs out ${runs} (<${Rule} id="SE-7"/>).</span></p>`;
 }
 
 function Step({ data }) {
@@ -298,8 +297,7 @@ function Episode({ data, ep }) {
   const main = ep.main;
   if (main) {
     const where = main.external ? "recorded by hand (SE-2)" : "Locked Out!";
-    lines.push(html`<li><${T} text=${`Main Match (${where}) with ${ep.players.join(", ")}`}/>.
-      <${MatchLinks} block=${main} prefix=${`se-ep${n}-mm`}/></li>`);
+    lines.push(html`<li><${T} text=${`Main Match (${where}) with ${ep.players.join(", ")}`}/>.${" "}<${MatchLinks} block=${main} prefix=${`se-ep${n}-mm`}/></li>`);
     const res = main.result;
     if (res) {
       const esc = res.escaped.map((p) => bars(p, res.bars[p] || 0)).join(", ") || "nobody";
@@ -311,26 +309,22 @@ function Episode({ data, ep }) {
     }
   }
   if (ep.gift) {
-    lines.push(html`<li data-testid=${`se-ep${n}-gift`}>Token of Life given to ${ep.gift}
-      (<${T} text=${ep.gift_how || ""}/>).</li>`);
+    lines.push(html`<li data-testid=${`se-ep${n}-gift`}>Token of Life given to ${ep.gift} (<${T} text=${ep.gift_how || ""}/>).</li>`);
   } else if (ep.gift_how) {
     lines.push(html`<li><${T} text=${capital(ep.gift_how)}/>.</li>`);
   }
   if (ep.ec) {
-    lines.push(html`<li data-testid=${`se-ep${n}-ec`}>Elimination Candidate: ${ep.ec}
-      (<${T} text=${ep.ec_how || ""}/>).</li>`);
+    lines.push(html`<li data-testid=${`se-ep${n}-ec`}>Elimination Candidate: ${ep.ec} (<${T} text=${ep.ec_how || ""}/>).</li>`);
   }
   if (ep.dmo) {
-    lines.push(html`<li data-testid=${`se-ep${n}-dmo`}>Death Match Opponent: ${ep.dmo}
-      (<${T} text=${ep.dmo_how || ""}/>).</li>`);
+    lines.push(html`<li data-testid=${`se-ep${n}-dmo`}>Death Match Opponent: ${ep.dmo} (<${T} text=${ep.dmo_how || ""}/>).</li>`);
   }
   const dm = ep.death_match;
   if (dm) {
     const seats = dm.seats || [];
     const who = seats.length === 2 ? `seat 1: ${seats[0]}, seat 2: ${seats[1]}` : "";
-    lines.push(html`<li data-testid=${`se-ep${n}-dm`}>${ep.final ? "Final Death Match" : "Death Match"}:
-      ${gameTitle(data, dm.game)}${dm.external ? html` recorded by hand (<${Rule} id="SE-4"/>)` : ""}, ${who}.
-      <${MatchLinks} block=${dm} prefix=${`se-ep${n}-dm`}/></li>`);
+    lines.push(html`<li data-testid=${`se-ep${n}-dm`}>${ep.final ? "Final Death Match" : "Death Match"}: ${gameTitle(data, dm.game)}${dm.external
+      ? html` recorded by hand (<${Rule} id="SE-4"/>)` : ""}, ${who}.${" "}<${MatchLinks} block=${dm} prefix=${`se-ep${n}-dm`}/></li>`);
     for (const name of dm.handed_to_bot || []) {
       lines.push(html`<li data-testid=${`se-ep${n}-dm-bot`}>The host handed ${name}'s seat in the
         Death Match to a bot.</li>`);
@@ -463,8 +457,8 @@ function Host({ data }) {
   if (stage === "name_ec") {
     const trapped = (((ep.main || {}).result || {}).trapped) || [];
     parts.push(html`<${Form} kind="name_ec" testid="se-name-ec" button="Name the EC">
-      <p>${trapped.length ? html`The Main Match closed before its vote, so the host names the EC
-        among the trapped (<${Rule} id="SE-6"/>, <${Rule} id="LO-9"/>).`
+      <p>${trapped.length ? html`The Main Match closed before the trapped players' vote was done, so the
+        host names the EC among them (<${Rule} id="SE-6"/>, <${Rule} id="LO-9"/>).`
         : html`Nobody was trapped, so nobody voted (<${Rule} id="LO-9"/>).`}</p>
       <label>Elimination Candidate <${Select} name="ec" options=${trapped.length ? trapped : ep.players}
         testid="se-ec-name"/></label>
