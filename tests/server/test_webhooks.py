@@ -272,3 +272,47 @@ def test_a_season_with_bots_posts_its_steps_and_standings(
     for token in (None, host, *created["tokens"]["players"].values()):
         r = client.get(f"/api/seasons/{sid}", params={"token": token} if token else {})
         assert "s3cr3t-hook" not in r.text
+
+
+def test_the_season_host_sets_changes_and_clears_the_webhook_after_creation(
+        client: TestClient, receiver: Receiver) -> None:
+    """Issue 26 point 6 (G-14): a season created without a webhook gets one from its host
+    later; the same allowlist applies (refused naming G-14, nothing changed); the next step
+    is posted there; the host's view says a webhook is set, never its URL; cleared, nothing
+    more is posted; a player's link may not set it."""
+    cast = [{"name": n} for n in ("Ann", "Ben", "Cat", "Dan")]
+    r = client.post("/api/seasons", json={"cast": cast, "seed": 4, "settings": FAST})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    sid, host = created["id"], created["tokens"]["host"]
+    path = f"/api/seasons/{sid}/host/webhook"
+    view = client.get(f"/api/seasons/{sid}", params={"token": host}).json()
+    assert view["webhook"] is False
+    for bad in ("https://example.com/api/webhooks/1/x", "http://127.0.0.1:1/hook", 5):
+        r = client.post(path, params={"token": host}, json={"url": bad})
+        assert r.status_code == 422 and r.json()["rule"] == "G-14", r.text
+    assert client.post(path, params={"token": host}, json={}).status_code == 400
+    r = client.post(path, params={"token": created["tokens"]["players"]["Ann"]},
+                    json={"url": receiver.url})
+    assert r.status_code == 403
+    r = client.post(path, params={"token": host}, json={"url": receiver.url})
+    assert r.status_code == 200 and r.json()["webhook"] is True, r.text
+    view = client.get(f"/api/seasons/{sid}", params={"token": host}).json()
+    assert view["webhook"] is True and "s3cr3t-hook" not in json.dumps(view)
+    r = client.post(f"/api/seasons/{sid}/host/record_main", params={"token": host}, json={
+        "reason": "stage", "result": {"escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan"],
+                                      "bars": {"Ann": 5, "Ben": 3}, "ec": "Cat"}})
+    assert r.status_code == 200, r.text
+    until(lambda: any("Token of Life gift" in t for t in receiver.texts()))
+    # Cleared: the next steps go nowhere.
+    r = client.post(path, params={"token": host}, json={"url": None})
+    assert r.json()["webhook"] is False
+    seen = len(receiver.texts())
+    client.post(f"/api/seasons/{sid}/gift", params={"token": created["tokens"]["players"][
+        "Ann"]}, json={"to": "Ben"})
+    assert client.get(f"/api/seasons/{sid}").json()["stage"] == "nominate"
+    time.sleep(0.5)  # nothing arrives: a post would take milliseconds on 127.0.0.1
+    assert len(receiver.texts()) == seen
+    for token in (None, *created["tokens"]["players"].values()):
+        r = client.get(f"/api/seasons/{sid}", params={"token": token} if token else {})
+        assert "s3cr3t-hook" not in r.text and "webhook" not in r.json()

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from arena.core import rng as rngmod
+from arena.core.chat import clean_text
 from arena.core.errors import RuleError
 from arena.season.ledger import Entry, Ledger
 from arena.season.simulate import DEATH_MATCHES
@@ -77,6 +78,15 @@ def clock_time(raw: Any) -> float:
     if value != value or value in (float("inf"), float("-inf")):
         raise RuleError("SE-7", "'at' must be a real moment")
     return value
+
+
+AFTER_THE_END = ("adjust", "private", "webhook")
+"""What a season still takes once it is over: the ledger's corrections (SE-5), the host's
+private talk with a player (G-13) and where its news goes (G-14)."""
+HIDDEN_INPUTS = ("private",)
+"""Inputs only some readers may learn of (G-13): a reader's version counts only those of
+them that reader may read, so nobody learns from a number that the host talked to another
+player (G-10)."""
 
 
 STAGE_WORDS = {
@@ -242,6 +252,15 @@ class LiveSeason:
     mm_rounds: int | None = None
     """The round limit the host set for the Main Matches still to start (None: the one the
     season was created with)."""
+    private: list[dict[str, Any]] = field(default_factory=list)
+    """G-13 in a season: the lines of the host's private channels, each with its player. Never
+    in :meth:`to_json` (the season's public record): only the host and that player read them
+    (:meth:`private_for`)."""
+    webhook: str | None = None
+    webhook_changed: bool = False
+    """G-14: the webhook the host set after creating the season (``webhook_changed``: it
+    replaces the one the season was created with, None for none). The URL is a secret: never
+    in :meth:`to_json`. The server checks it against its allowlist before the input is made."""
     inputs: list[dict[str, Any]] = field(default_factory=list)
 
     # ------------------------------------------------------------------ building
@@ -363,7 +382,7 @@ class LiveSeason:
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             raise RuleError("SE-1", f"unknown season step {kind!r}")
-        if self.stage == OVER and kind != "adjust":
+        if self.stage == OVER and kind not in AFTER_THE_END:
             raise RuleError("SE-1", "the season is over")
         t = float(item.get("t", 0.0))
         at = (self.stage, len(self.episodes))
@@ -609,6 +628,41 @@ class LiveSeason:
             self.deadline, self.paused_left = at, None  # a clock time set runs (unpaused)
         else:
             raise RuleError("SE-7", "a step's clock is paused, resumed, extended or set")
+
+    def _on_private(self, item: dict[str, Any], t: float) -> None:
+        """A line in the host's private channel with one player (G-13, in a season): the host
+        opens it by writing first; the player answers in it; nobody else reads it."""
+        player = item.get("player")
+        if not isinstance(player, str) or player not in self.cast:
+            raise RuleError("G-13", "a private channel is with one player of the season's cast")
+        sender = item.get("from")
+        if sender not in ("host", "player"):
+            raise RuleError("G-13", "a private line is from the host or from its player")
+        if sender == "player" and not any(p["player"] == player for p in self.private):
+            raise RuleError("G-13", "only the host opens a private channel; answer once the "
+                                    "host has written to you")
+        text = clean_text(item.get("text"))
+        self.private.append({"player": player, "from": sender, "text": text, "t": t})
+
+    def private_for(self, player: str | None) -> list[dict[str, Any]]:
+        """The private lines ``player`` reads (None: the host, who reads every channel)."""
+        return [dict(p) for p in self.private if player is None or p["player"] == player]
+
+    def version_for(self, player: str | None, *, host: bool = False) -> int:
+        """How many inputs this reader may know of (G-10): every public one, and the private
+        lines of the reader's own channel (the host's: all of them)."""
+        if host:
+            return len(self.inputs)
+        return sum(1 for item in self.inputs if item.get("kind") not in HIDDEN_INPUTS
+                   or (player is not None and item.get("player") == player))
+
+    def _on_webhook(self, item: dict[str, Any], t: float) -> None:
+        """The host sets, changes or clears the season's webhook (G-14); checked by the
+        server against its allowlist before it becomes an input."""
+        url = item.get("url")
+        if url is not None and not isinstance(url, str):
+            raise RuleError("G-14", "the webhook is a URL, or null for none")
+        self.webhook, self.webhook_changed = url, True
 
     def _on_end(self, item: dict[str, Any], t: float) -> None:
         self.ended = "ended by the host: " + reason_of(item, "SE-1", "ending the season")

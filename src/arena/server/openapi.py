@@ -173,8 +173,17 @@ SPEC: dict[str, Any] = {
             [_SEASON, _TOKEN, {"name": "action", "in": "path", "required": True,
                                "schema": {"enum": ["start_main", "start_death",
                                                    "record_main", "name_ec", "record_death",
-                                                   "decide", "adjust", "end"]}}],
+                                                   "decide", "adjust", "end",
+                                                   "close_vault", "mm_rounds", "pause",
+                                                   "resume", "extend", "deadline",
+                                                   "webhook"]}}],
             {"type": "object"})},
+        "/api/seasons/{season_id}/private": {"post": _op(
+            "the host's private channel with one player (G-13): the host names 'player'; the "
+            "player answers once the host has written", [_SEASON, _TOKEN],
+            {"type": "object", "properties": {"text": {"type": "string", "maxLength": 500},
+                                              "player": {"type": "string"}},
+             "required": ["text"]})},
     },
 }
 

@@ -60,6 +60,15 @@ STEP_WORDS = {"mm_result": "the Main Match's result", "dm_result": "the Death Ma
               "gift": "the Token of Life gift", "nominate": "the nomination"}
 
 
+def webhook_of(owner: SeasonOwner) -> str | None:
+    """The season's webhook (G-14): the host's latest change, else the one it was created
+    with."""
+    if owner.season.webhook_changed:
+        return owner.season.webhook
+    url = owner.head.get("webhook")
+    return url if isinstance(url, str) else None
+
+
 def _token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -241,7 +250,7 @@ class Seasons:
         another process stored this version first: the season has been brought up to the
         store, and the caller decides again."""
         before = list(owner.season.inputs)
-        was = owner.season.to_json() if owner.head.get("webhook") else {}
+        was = owner.season.to_json() if webhook_of(owner) else {}
         try:
             owner.season.apply(item)
             status = "finished" if owner.season.stage == lv.OVER else "running"
@@ -254,7 +263,8 @@ class Seasons:
                 await self._catch_up(owner)
             raise
         # G-14: the step's public news, once it is stored (queued, never waited for).
-        announce.announce_season(owner.head.get("webhook"), owner.id, was, record)
+        if item.get("kind") not in lv.HIDDEN_INPUTS:
+            announce.announce_season(webhook_of(owner), owner.id, was, record)
 
     async def _catch_up(self, owner: SeasonOwner) -> None:
         """Apply the inputs other processes stored since this one last read (on SQLite there
@@ -500,8 +510,9 @@ class Seasons:
         """A season match's settings: the season's, and its webhook (G-14), so the phases
         and the result of each match are announced where the season's steps are."""
         settings = dict(owner.head["settings"])
-        if owner.head.get("webhook"):
-            settings["webhook"] = owner.head["webhook"]
+        webhook = webhook_of(owner)
+        if webhook:
+            settings["webhook"] = webhook
         return settings
 
     async def _start(self, owner: SeasonOwner, match_id: str, item: dict[str, Any]) -> None:
@@ -530,10 +541,18 @@ class Seasons:
         base = str(request.base_url).rstrip("/")
         data = owner.season.to_json()
         data["mm_rounds"] = self.mm_rounds(owner)
-        data.update({"id": owner.id, "version": owner.version, "now": time.time(),
+        host = who.role == "host"
+        mine = who.player if who.role == "player" else None
+        # G-10/G-13: the version counts only the inputs this reader may know of, and the
+        # private lines are the reader's own channel's (the host's: every channel's).
+        data.update({"id": owner.id, "now": time.time(),
+                     "version": owner.season.version_for(mine, host=host),
+                     "private": owner.season.private_for(None) if host
+                     else owner.season.private_for(mine) if mine is not None else [],
                      "problem": owner.problem, "created": owner.head.get("created"),
                      "you": {"role": who.role, "player": who.player}})
         data["death_matches"] = list(DEATH_MATCHES)
+        data["game_titles"] = {g: get_game(g).title for g in DEATH_MATCHES}
         data["time_scale"] = owner.head["settings"].get("time_scale", 1.0)  # the DM form's
         for ep in data["episodes"]:
             for key in ("main", "death_match"):
@@ -541,6 +560,7 @@ class Seasons:
                 if block and block.get("match"):
                     block["links"] = await self._match_links(base, block["match"], who)
         if who.role == "host":
+            data["webhook"] = webhook_of(owner) is not None  # G-14: set or not, never the URL
             data["player_links"] = {p: f"{base}/s/{owner.id}?token={tok}"
                                     for tok, role, p in await self.store.season_tokens(owner.id)
                                     if role == "player" and p is not None}
@@ -653,6 +673,29 @@ async def nominate(request: Request) -> JSONResponse:
     return await _player_step(request, lv.NOMINATE, "dmo")
 
 
+async def private(request: Request) -> JSONResponse:
+    """A line in the host's private channel with one player (G-13 in a season): the host
+    names the player; a player writes in its own channel only, once the host has opened it
+    by writing first. Nobody else may read or write it."""
+    from arena.server.api import CHAT_LIMIT
+
+    owner, who = await _owner(request)
+    body = await _body(request)
+    if who.role == "host":
+        player, sender = body.get("player"), "host"
+    elif who.role == "player" and body.get("player") in (None, who.player):
+        player, sender = who.player, "player"
+    else:
+        raise ApiError(403, "access", "only the host and that player write in their private "
+                                      "channel (G-13)")
+    CHAT_LIMIT.take(f"season:{owner.id}:{who.role}:{who.player}")
+    seasons = seasons_of(request)
+    await seasons.act(owner, {"kind": "private", "player": player, "from": sender,
+                              "text": body.get("text"), "t": time.time()})
+    return JSONResponse({"ok": True, "version": owner.season.version_for(
+        who.player, host=who.role == "host")})
+
+
 HOST_INPUTS: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
     # action: (input kind, fields copied from the body, fixed fields)
     "record_main": ("mm_result", ("result", "players", "reason"), {"external": True}),
@@ -686,6 +729,14 @@ async def host_action(request: Request) -> JSONResponse:
     if action == "close_vault":
         await seasons.close_vault(owner)
         return JSONResponse({"ok": True, "version": owner.version})
+    if action == "webhook":
+        # G-14: set, change or clear where the season's news goes; the same allowlist as at
+        # creation. Matches started afterwards announce there too.
+        if "url" not in body:
+            raise ApiError(400, "request", "give 'url': a webhook URL, or null for none (G-14)")
+        url = announce.webhook_setting(body["url"])
+        await seasons.act(owner, {"kind": "webhook", "url": url, "t": time.time()})
+        return JSONResponse({"ok": True, "webhook": url is not None, "version": owner.version})
     if action not in HOST_INPUTS:
         raise ApiError(404, "host", f"unknown season action {action!r}")
     kind, fields, fixed = HOST_INPUTS[action]
@@ -708,16 +759,13 @@ async def host_action(request: Request) -> JSONResponse:
 
 
 async def season_page(request: Request) -> HTMLResponse:
-    """``/s/{season_id}``: the season's view for the reader's link, drawn by the page layer."""
+    """``/s/{season_id}``: the page's shell once the link is known good (a bad link gets an
+    error page); its script draws the season from the API's view for that link."""
     try:
         owner, who = await _owner(request)
     except ApiError as exc:
         return error_page(exc.status, str(exc))
     except RuleError as exc:  # a season whose record cannot be read at all (SE-5)
         return error_page(422, str(exc))
-    seasons = seasons_of(request)
-    await seasons.sync(owner)
-    async with owner.lock:  # no view of an input that is still being stored
-        data = await seasons.view(request, owner, who)
-    return render_season(data, role=who.role, player=who.player, season_id=owner.id,
-                         version=owner.version, token=request.query_params.get("token") or "")
+    del who  # the link is checked here; the page's script reads the view for it
+    return render_season(owner.id)
