@@ -29,7 +29,7 @@ from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
 from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
-from arena.web import pages
+from arena.web import editor_page, pages
 
 log = logging.getLogger("arena.server")
 
@@ -155,6 +155,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/games/{name}", pages.rules_page),
         Route("/m/{match_id}", pages.match_page),
         Route("/rulings", pages.rulings_page),
+        Route("/feather/editor", editor_page.feather_editor),
         Route("/favicon.ico", pages.favicon),
         Route("/api/openapi.json", openapi),
         Route("/api/games", api.list_games),

@@ -160,7 +160,9 @@ def _session_words(table: Any, index: int) -> tuple[dict[str, Any] | None, Sessi
         "name": spec.name, "ticks": spec.ticks, "practice": spec.practice,
         "buckets": list(spec.capacities),
         "basins": [{"name": b.name, "schedule": b.describe()} for b in spec.basins],
-        "objectives": [{"id": o.id, "text": o.describe(), "reward": o.reward.describe()}
+        # The predicate's own words, whatever label the host wrote (it may be out of date).
+        "objectives": [{"id": o.id, "text": o.predicate.describe(), "label": o.text,
+                        "reward": o.reward.describe()}
                        for o in spec.objectives],
     }, spec
 
