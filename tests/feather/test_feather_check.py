@@ -153,3 +153,14 @@ _VALUE = st.recursive(_SCALAR, lambda inner: st.one_of(
 @given(st.dictionaries(_KEY, _VALUE, max_size=4))
 def test_toml_round_trip_of_any_data(data: dict[str, Any]) -> None:
     assert tomllib.loads(dump(data)) == data
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("buckets = [5, 3]", "buckets = [5, 10000000000000000000]", "at most 1,000"),
+    ("ticks = 20", "ticks = 1000000000", "at most 600 ticks"),
+])
+def test_huge_numbers_are_named_not_counted_through(old: str, new: str, why: str) -> None:
+    """The bounds count through amounts and ticks: a huge number is a problem (LF-1), found
+    at once, never a loop the size of the number."""
+    found = problems(GOOD.replace(old, new).replace("modify = 1", f"modify = {10**12}"))
+    assert [p.rule for p in found] == ["LF-1"] and why in found[0].message

@@ -46,6 +46,13 @@ Nothing that reads as a path (``/``, ``\\``, ``..``, a drive letter) can pass.""
 RESERVED_NAMES = frozenset({"generated"})
 """Names the match setting gives a meaning of its own (LF-12), beside the shipped ones."""
 
+MAX_TICKS = 600
+"""LF-1: the most ticks a session may last (``match.MAX_SESSION_TICKS``)."""
+MAX_CAPACITY = 1000
+"""LF-1: the largest bucket; the checks count through amounts, so every count is bounded."""
+MOST_USES = 100
+"""Powerup uses counted for the bounds; more changes nothing a session could use."""
+
 MODIFY_STEP = 2
 """LF-9: one Modify changes a capacity by at most 2."""
 ACCELERATE_MOST = 10
@@ -178,6 +185,10 @@ def _raw_session(table: Mapping[str, Any], where: str) -> tuple[list[Problem], d
                 found.append(Problem("LF-1", f"{where}.buckets[{j}]", f"bucket {letter}'s "
                                      f"capacity must be a whole number, not {cap!r}"))
                 fixed.append(1)
+            elif cap > MAX_CAPACITY:
+                found.append(Problem("LF-1", f"{where}.buckets[{j}]", f"bucket {letter}'s "
+                                     f"capacity is {cap}; at most {MAX_CAPACITY:,}"))
+                fixed.append(MAX_CAPACITY)
             elif cap < 1:
                 found.append(Problem("LF-1", f"{where}.buckets[{j}]", f"bucket {letter}'s "
                                      f"capacity is {cap}; a bucket holds water up to a "
@@ -191,6 +202,10 @@ def _raw_session(table: Mapping[str, Any], where: str) -> tuple[list[Problem], d
         found.append(Problem("LF-1", f"{where}.ticks", f"a session lasts at least 1 tick, not "
                                                         f"{ticks}"))
         mended["ticks"] = 1
+    elif _whole(ticks) and ticks > MAX_TICKS:
+        found.append(Problem("LF-1", f"{where}.ticks", f"a session lasts at most {MAX_TICKS} "
+                                                        f"ticks, not {ticks}"))
+        mended["ticks"] = MAX_TICKS
     objectives = table.get("objectives")
     if isinstance(objectives, list):
         fixed_objs: list[Any] = []
@@ -331,6 +346,10 @@ def _feasible(scenario: Scenario) -> list[Problem]:
 
 def _session_problems(spec: SessionSpec, where: str, modify: int,
                       accelerate: int) -> list[Problem]:
+    if spec.ticks > MAX_TICKS or max(spec.capacities) > MAX_CAPACITY:
+        return [Problem("LF-1", where, f"a session has at most {MAX_TICKS} ticks and buckets "
+                                       f"of at most {MAX_CAPACITY:,}")]
+    modify, accelerate = min(modify, MOST_USES), min(accelerate, MOST_USES)
     found = _basin_problems(spec, where)
     supply = _supply(spec, ACCELERATE_MOST * accelerate)
     for k, obj in enumerate(spec.objectives):
