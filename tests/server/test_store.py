@@ -153,3 +153,24 @@ def test_spectator_tokens_in_one_query_match_the_tokens_of_each_match(database_u
         assert store.spectator_tokens([]) == {}
     finally:
         store.close()
+
+
+def test_the_scenario_library_keeps_unique_names(database_url: str) -> None:
+    """LF-12 (issue 28 point 3): migration 0005 adds the library; a name is stored once."""
+    from arena.store import ScenarioExists, ScenarioRecord
+
+    store = Store(database_url)
+    try:
+        assert "scenarios" in set(inspect(store.engine).get_table_names())
+        rec = ScenarioRecord("Jugs", "feather", "title = 'x'\n", "by Ann", 1795370000.25)
+        store.save_scenario(rec)
+        assert store.get_scenario("Jugs") == rec
+        assert store.get_scenario("jugs") is None and store.get_scenario("nope") is None
+        with pytest.raises(ScenarioExists):
+            store.save_scenario(ScenarioRecord("Jugs", "feather", "other", "", 1.0))
+        store.save_scenario(ScenarioRecord("Alpha", "feather", "t", "", 2.0))
+        assert [r.name for r in store.list_scenarios()] == ["Alpha", "Jugs"]
+        assert store.count_scenarios() == 2
+        assert store.get_scenario("Jugs") == rec  # the refused save changed nothing
+    finally:
+        store.close()

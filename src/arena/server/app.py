@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError, StalePhase
-from arena.server import announce, api, cluster, hosting, loopmon, thinkers
+from arena.server import announce, api, cluster, hosting, loopmon, scenarios, thinkers
 from arena.server import seasons as season_api
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
@@ -29,7 +29,7 @@ from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
 from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
-from arena.web import pages
+from arena.web import editor_page, pages
 
 log = logging.getLogger("arena.server")
 
@@ -155,10 +155,15 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/games/{name}", pages.rules_page),
         Route("/m/{match_id}", pages.match_page),
         Route("/rulings", pages.rulings_page),
+        Route("/feather/editor", editor_page.feather_editor),
         Route("/favicon.ico", pages.favicon),
         Route("/api/openapi.json", openapi),
         Route("/api/games", api.list_games),
         Route("/api/games/{name}", api.one_game),
+        Route("/api/scenarios", scenarios.list_scenarios, methods=["GET"]),
+        Route("/api/scenarios", scenarios.save_scenario, methods=["POST"]),
+        Route("/api/scenarios/check", scenarios.check_scenario, methods=["POST"]),
+        Route("/api/scenarios/{name}", scenarios.one_scenario, methods=["GET"]),
         Route("/api/matches", api.list_matches, methods=["GET"]),
         Route("/api/matches", api.create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", api.match_info),

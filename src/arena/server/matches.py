@@ -33,7 +33,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
-from arena.server import announce
+from arena.server import announce, scenarios
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
 from arena.store import CHANNEL, Lease, MatchRecord, StoreUnavailable, TokenRecord
@@ -252,6 +252,8 @@ class Matches:
         return sorted(by_id.values(), key=lambda r: r.created, reverse=True)[:limit]
 
     async def create(self, body: Any) -> Created:
+        # LF-12: a library scenario is copied into the config, so the record holds it.
+        body = await scenarios.resolve_config(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
         game = get_game(name)
         config = game.make_config(config_raw)

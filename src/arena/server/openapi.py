@@ -142,6 +142,36 @@ SPEC: dict[str, Any] = {
             "post": _op("replace a seat's private notes (any JSON, no NaN or Infinity)",
                         [_ID, _TOKEN], {"type": "object", "properties": {"notes": {}},
                                         "required": ["notes"]})},
+        "/api/scenarios": {
+            "get": _op("Feather's scenarios by name: the shipped ones and the library's "
+                       "(LF-12), each with its title, author note and source", []),
+            "post": _op("save a host's Feather scenario in the library under a new name "
+                        "(LF-12: letters, digits, spaces, - and _, at most 40 characters, "
+                        "never a path); refused 422 naming the rule of every problem of "
+                        "the text (LF-1..LF-9), 409 if the name is taken; nothing is "
+                        "stored when refused", [], {
+                            "type": "object",
+                            "properties": {"name": {"type": "string", "maxLength": 40},
+                                           "note": {"type": "string", "maxLength": 500},
+                                           "text": {"type": "string", "maxLength": 50000,
+                                                    "description": "the scenario's TOML "
+                                                    "(LF-7)"}},
+                            "required": ["name", "text"]},
+                        {"responses": {"201": {"description": "saved"}, "400": _ERR,
+                                       "409": _ERR, "413": _ERR, "422": _ERR,
+                                       "429": _ERR}})},
+        "/api/scenarios/check": {"post": _op(
+            "the scenario editor's checker: every problem of a scenario (given as TOML "
+            "'text' or as plain 'data') with its rule id and place, the TOML, each "
+            "objective in words, and an SVG preview of session 'session' as a player "
+            "first sees it; stores nothing", [],
+            {"type": "object", "properties": {
+                "text": {"type": "string", "maxLength": 50000},
+                "data": {"type": "object"},
+                "session": {"type": "integer", "minimum": 0}}})},
+        "/api/scenarios/{name}": {"get": _op(
+            "one Feather scenario (shipped or from the library) with its TOML text",
+            [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}])},
         "/api/seasons": {
             "get": _op("every season (public facts only)", []),
             "post": _op("create a season from a cast of 3 or more named players (SE-1); "

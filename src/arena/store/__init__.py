@@ -9,6 +9,8 @@ from arena.store.store import (
     Lease,
     LeaseLost,
     MatchRecord,
+    ScenarioExists,
+    ScenarioRecord,
     SeasonConflict,
     Store,
     StoredEvent,
@@ -19,4 +21,4 @@ from arena.store.store import (
     is_outage,
 )
 
-__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "SeasonConflict", "Store", "StoreUnavailable", "StoredEvent", "TokenRecord", "default_database_url", "describe_failure", "is_outage"]
+__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "ScenarioExists", "ScenarioRecord", "SeasonConflict", "Store", "StoreUnavailable", "StoredEvent", "TokenRecord", "default_database_url", "describe_failure", "is_outage"]

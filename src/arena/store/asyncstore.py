@@ -47,6 +47,7 @@ from arena.core.match import Event
 from arena.store.store import (
     Lease,
     MatchRecord,
+    ScenarioRecord,
     Store,
     StoreUnavailable,
     TokenRecord,
@@ -331,6 +332,19 @@ class AsyncStore:
             self._watch.clear()
         self._watch.update(found)
         return found
+
+    # ------------------------------------------------------------------ scenario library
+    async def save_scenario(self, record: ScenarioRecord) -> None:
+        await self._call(self.sync.save_scenario, record)
+
+    async def get_scenario(self, name: str) -> ScenarioRecord | None:
+        return await self._read(self.sync.get_scenario, name)
+
+    async def list_scenarios(self, limit: int = 500) -> list[ScenarioRecord]:
+        return await self._read(self.sync.list_scenarios, limit)
+
+    async def count_scenarios(self) -> int:
+        return await self._read(self.sync.count_scenarios)
 
     # ------------------------------------------------------------------ notes
     async def notes(self, match_id: str, seat: int) -> tuple[Any, float]:

@@ -118,3 +118,16 @@ class MatchLeaseRow(Base):
     url: Mapped[str | None] = mapped_column(Text, nullable=True)
     token: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[float] = mapped_column(Double, index=True)
+
+
+class ScenarioRow(Base):
+    """A scenario of the library (LF-12): its unique name, the game it is for, its text as the
+    host saved it, the author's note, and when it was saved. Matches copy the text."""
+
+    __tablename__ = "scenarios"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    note: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Double)

@@ -36,6 +36,7 @@ from arena.core.match import Event
 from arena.store.models import (
     EventRow,
     MatchRow,
+    ScenarioRow,
     SeasonEntryRow,
     SeasonRow,
     SeasonTokenRow,
@@ -168,6 +169,21 @@ class MatchRecord:
     status: str = "running"
     result: dict[str, Any] | None = None
     created: float = 0.0
+
+
+@dataclass(frozen=True)
+class ScenarioRecord:
+    """A scenario of the library (LF-12): a host's own, saved under a unique name."""
+
+    name: str
+    game: str
+    text: str
+    note: str
+    created: float
+
+
+class ScenarioExists(Exception):
+    """A scenario of that name is already in the library: nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -406,6 +422,35 @@ class Store:
                 s.add(SeatNotesRow(match_id=match_id, seat=seat, data=text, updated=when))
             else:
                 row.data, row.updated = text, when
+
+    # ------------------------------------------------------------------ scenario library
+    def save_scenario(self, record: ScenarioRecord) -> None:
+        """Add a scenario; raises :class:`ScenarioExists` if the name is taken (names are
+        unique, and a saved scenario is never changed under a name others chose it by)."""
+        try:
+            with self.session() as s, s.begin():
+                if s.get(ScenarioRow, record.name) is not None:
+                    raise ScenarioExists(record.name)
+                s.add(ScenarioRow(name=record.name, game=record.game, text=record.text,
+                                  note=record.note, created=record.created))
+        except IntegrityError:  # another process saved the same name at the same moment
+            raise ScenarioExists(record.name) from None
+
+    def get_scenario(self, name: str) -> ScenarioRecord | None:
+        with self.session() as s:
+            row = s.get(ScenarioRow, name)
+            return None if row is None else ScenarioRecord(row.name, row.game, row.text,
+                                                           row.note, row.created)
+
+    def list_scenarios(self, limit: int = 500) -> list[ScenarioRecord]:
+        """The library, by name (the texts included: a listing shows each one's title)."""
+        with self.session() as s:
+            rows = s.scalars(select(ScenarioRow).order_by(ScenarioRow.name).limit(limit))
+            return [ScenarioRecord(r.name, r.game, r.text, r.note, r.created) for r in rows]
+
+    def count_scenarios(self) -> int:
+        with self.session() as s:
+            return int(s.scalar(select(func.count()).select_from(ScenarioRow)) or 0)
 
     # ------------------------------------------------------------------ events
     def append_events(self, match_id: str, events: Sequence[Event],

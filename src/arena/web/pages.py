@@ -11,6 +11,7 @@ import html
 import json
 from pathlib import Path
 from string import Template
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
@@ -53,7 +54,32 @@ def error_page(status: int, message: str) -> HTMLResponse:
     return _page("Error", body, status=status)
 
 
+EDITOR_LINK = ('<a href="/feather/editor" data-testid="feather-editor-link">Scenario editor</a>')
+"""Issue 28: Feather's scenario editor, beside the game's rules in the lobby."""
+
+
+LIBRARY_SHOWN = 12
+
+
+async def _feather_library(request: Request) -> str:
+    """The library's scenarios (LF-12) in Feather's card, each opening the editor; read from
+    the store like the rest of the page's data, and left out while the database is down."""
+    store = getattr(request.app.state, "store", None)
+    try:
+        saved = [] if store is None else await store.list_scenarios(limit=LIBRARY_SHOWN + 1)
+    except Exception:  # the lobby is served even when the database is not
+        return ""
+    if not saved:
+        return ""
+    links = ", ".join(f'<a href="/feather/editor?from={quote(r.name)}">{html.escape(r.name)}</a>'
+                      for r in saved[:LIBRARY_SHOWN])
+    more = " and more in the editor" if len(saved) > LIBRARY_SHOWN else ""
+    return (f'<p class="small" data-testid="feather-library">Saved scenarios (choose one by '
+            f'name as the scenario option): {links}{more}</p>')
+
+
 async def lobby(request: Request) -> HTMLResponse:
+    library = await _feather_library(request)
     cards = []
     for game in all_games(include_extra=True).values():
         cards.append(
@@ -63,7 +89,9 @@ async def lobby(request: Request) -> HTMLResponse:
             f'{" · chance" if game.chance else ""}'
             f'{" · hidden information" if game.hidden_information else ""}</p>'
             f'<p>{html.escape(game.summary)}</p>'
+            + (library if game.name == "feather" else "") +
             f'<div class="actions"><a href="/games/{html.escape(game.name)}">Rules</a>'
+            + (EDITOR_LINK if game.name == "feather" else "") +
             f'<button type="button" class="secondary" data-new="{html.escape(game.name)}">'
             f'New match</button></div></article>')
     body = _template("lobby.html").substitute(cards="\n".join(cards) or

@@ -206,3 +206,9 @@ def load_scenario(name: str) -> Scenario:
     scenario = parse_scenario(path.read_text(encoding="utf-8"), name)
     _cache[name] = scenario  # shipped files never change while running
     return scenario
+
+
+def parse_session(table: Any, where: str) -> SessionSpec:
+    """One ``[[sessions]]`` table, read and checked on its own (the editor's checker reads
+    each session apart, so one bad session does not hide the others' problems)."""
+    return _session(table, where)

@@ -1,0 +1,250 @@
+"""Feather's scenario library and the editor's checker (issue 28 points 2 and 3, LF-12).
+
+- ``GET /api/scenarios``: the shipped scenarios and the library's, by name;
+- ``GET /api/scenarios/{name}``: one of them with its TOML text;
+- ``POST /api/scenarios``: save a host's scenario under a new name with an author's note,
+  refused (422, nothing stored) when the name reads as a path or the text has a problem;
+- ``POST /api/scenarios/check``: every problem of a scenario being edited, its TOML, each
+  objective in plain words and a preview of the board as a player first sees it.
+
+A match chooses a library scenario by name (``config.scenario``); :func:`resolve_config`
+copies its text into the match's config at creation (``scenario_text``), so the match's own
+record holds its puzzle and a replay never reads the library again.
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from arena.core.errors import ParseError, RuleError
+from arena.games.feather.check import MAX_NAME, RESERVED_NAMES, Problem, name_problems, problems
+from arena.games.feather.render import render_svg
+from arena.games.feather.scenario import (
+    SCENARIO_DIR,
+    SessionSpec,
+    load_scenario,
+    parse_session,
+    shipped,
+)
+from arena.games.feather.tick import new_board
+from arena.games.feather.toml_text import dump
+from arena.server.errors import ApiError
+from arena.server.limits import RateLimit, read_json
+from arena.store import ScenarioExists, ScenarioRecord
+from arena.store.asyncstore import AsyncStore
+
+GAME = "feather"
+MAX_TEXT = 50_000
+"""Characters of a scenario's TOML: the bound of the match setting ``scenario_text``."""
+MAX_NOTE = 500
+"""Characters of an author's note."""
+MAX_LIBRARY = 1000
+"""Scenarios the library holds: saving is open to anyone who may create a match, so the
+table is bounded like everything else a client can fill."""
+
+SAVE_LIMIT = RateLimit(burst=20, per_second=0.2, what="scenarios saved from this address")
+CHECK_LIMIT = RateLimit(burst=60, per_second=10.0, what="scenario checks from this address")
+"""The editor checks as the host types (debounced); a check parses and draws one board."""
+
+
+def _store(request: Request) -> AsyncStore:
+    s: AsyncStore = request.app.state.store
+    return s
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _title(text: str) -> str:
+    try:
+        title = tomllib.loads(text).get("title", "")
+    except tomllib.TOMLDecodeError:
+        return ""
+    return title if isinstance(title, str) else ""
+
+
+def _shipped_text(name: str) -> str:
+    return (SCENARIO_DIR / f"{name}.toml").read_text(encoding="utf-8")
+
+
+def _refusal(found: list[Problem]) -> ApiError:
+    first = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return ApiError(422, first.rule, f"{first.where + ': ' if first.where else ''}"
+                                     f"{first.message}{more}")
+
+
+def _problems_response(error: ApiError, found: list[Problem]) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": str(error), "rule": error.rule,
+                         "problems": [p.to_json() for p in found]}, status_code=error.status)
+
+
+# --------------------------------------------------------------------------- reading
+async def list_scenarios(request: Request) -> JSONResponse:
+    """The shipped scenarios first, then the library's, each with its title and note."""
+    out: list[dict[str, Any]] = [
+        {"name": name, "title": load_scenario(name).title, "note": "comes with the game",
+         "source": "shipped", "created": None} for name in shipped()]
+    for rec in await _store(request).list_scenarios():
+        out.append({"name": rec.name, "title": _title(rec.text), "note": rec.note,
+                    "source": "library", "created": rec.created})
+    return JSONResponse(out)
+
+
+async def one_scenario(request: Request) -> JSONResponse:
+    name = request.path_params["name"]
+    if name in shipped():
+        text = _shipped_text(name)
+        return JSONResponse({"name": name, "title": _title(text), "note": "comes with the game",
+                             "source": "shipped", "created": None, "text": text})
+    rec = await _store(request).get_scenario(name) if len(name) <= MAX_NAME else None
+    if rec is None:
+        raise ApiError(404, "LF-12", f"no scenario is called {name[:MAX_NAME]!r}")
+    return JSONResponse({"name": rec.name, "title": _title(rec.text), "note": rec.note,
+                         "source": "library", "created": rec.created, "text": rec.text})
+
+
+# --------------------------------------------------------------------------- saving
+def _field(body: dict[str, Any], key: str, most: int, *, rule: str) -> str:
+    value = body.get(key, "")
+    if not isinstance(value, str):
+        raise ApiError(422, rule, f"'{key}' must be text")
+    if len(value) > most:
+        raise ApiError(422, rule, f"'{key}' has at most {most:,} characters")
+    return value
+
+
+async def save_scenario(request: Request) -> JSONResponse:
+    SAVE_LIMIT.take(_address(request))
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    unknown = sorted(set(body) - {"name", "note", "text"})
+    if unknown:
+        raise ApiError(422, "request", f"unknown field(s): {', '.join(unknown)}")
+    name = body.get("name")
+    bad_name = name_problems(name)
+    if bad_name:
+        return _problems_response(_refusal(bad_name), bad_name)
+    assert isinstance(name, str)
+    note = _field(body, "note", MAX_NOTE, rule="LF-12")
+    text = _field(body, "text", MAX_TEXT, rule="LF-7")
+    found = problems(text)
+    if found:
+        return _problems_response(_refusal(found), found)
+    store = _store(request)
+    if await store.count_scenarios() >= MAX_LIBRARY:
+        raise ApiError(422, "LF-12", f"the library holds at most {MAX_LIBRARY} scenarios")
+    try:
+        await store.save_scenario(ScenarioRecord(name, GAME, text, note, time.time()))
+    except ScenarioExists:
+        raise ApiError(409, "LF-12", f"a scenario called {name!r} is already saved; choose "
+                                     "another name") from None
+    return JSONResponse({"ok": True, "name": name}, status_code=201)
+
+
+# --------------------------------------------------------------------------- checking
+def _session_words(table: Any, index: int) -> tuple[dict[str, Any] | None, SessionSpec | None]:
+    """A session as the editor shows it in words, or ``None`` if it does not read."""
+    try:
+        spec = parse_session(table, f"sessions[{index}]")
+    except (ParseError, TypeError):
+        return None, None
+    return {
+        "name": spec.name, "ticks": spec.ticks, "practice": spec.practice,
+        "buckets": list(spec.capacities),
+        "basins": [{"name": b.name, "schedule": b.describe()} for b in spec.basins],
+        # The predicate's own words, whatever label the host wrote (it may be out of date).
+        "objectives": [{"id": o.id, "text": o.predicate.describe(), "label": o.text,
+                        "reward": o.reward.describe()}
+                       for o in spec.objectives],
+    }, spec
+
+
+async def check_scenario(request: Request) -> JSONResponse:
+    """The editor's checker: ``{"text": TOML}`` or ``{"data": {...}}`` (the scenario as
+    plain data) and optionally ``{"session": i}``, the session to preview. Always 200 with
+    the problems listed (a scenario being typed is expected to have some)."""
+    CHECK_LIMIT.take(_address(request))
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise ApiError(400, "request", "the body must be a JSON object")
+    unknown = sorted(set(body) - {"text", "data", "session"})
+    if unknown:
+        raise ApiError(422, "request", f"unknown field(s): {', '.join(unknown)}")
+    index = body.get("session", 0)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise ApiError(422, "request", "'session' must be a whole number from 0")
+    data: Any
+    if "data" in body:
+        data = body["data"]
+        if not isinstance(data, dict):
+            raise ApiError(422, "LF-7", "'data' must be a scenario as a JSON object")
+        try:
+            text = dump(data)
+        except TypeError:
+            raise ApiError(422, "LF-7", "the scenario holds a value TOML cannot (null?)"
+                           ) from None
+    else:
+        text = body.get("text", "")
+        if not isinstance(text, str):
+            raise ApiError(422, "LF-7", "'text' must be the scenario's TOML")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            data = None
+    if len(text) > MAX_TEXT:
+        raise ApiError(422, "LF-7", f"a scenario has at most {MAX_TEXT:,} characters of TOML")
+    found = problems(text)
+    sessions: list[dict[str, Any] | None] = []
+    specs: list[SessionSpec | None] = []
+    raw = data.get("sessions") if isinstance(data, dict) else None
+    for i, table in enumerate(raw if isinstance(raw, list) else []):
+        words, spec = _session_words(table, i)
+        sessions.append(words)
+        specs.append(spec)
+    preview = None
+    chosen = specs[index] if index < len(specs) else None
+    if chosen is not None:
+        preview = render_svg(chosen, new_board(chosen, None, 1), None, stage="study")
+    return JSONResponse({
+        "ok": not found, "problems": [p.to_json() for p in found],
+        "data": data, "toml": dump(data) if isinstance(data, dict) else text,
+        "sessions": sessions, "preview": preview})
+
+
+# --------------------------------------------------------------------------- matches
+async def resolve_config(store: AsyncStore, body: Any) -> Any:
+    """A create request for Feather with its scenario made whole (LF-12): a library name is
+    replaced by the library's text, copied into ``scenario_text`` so the match's record holds
+    it; a host's text (given or copied) with a problem is refused naming its rule, before
+    anything is stored. Other games' requests pass through untouched."""
+    if not isinstance(body, dict) or body.get("game") != GAME:
+        return body
+    config = body.get("config")
+    if not isinstance(config, dict):
+        return body
+    text = config.get("scenario_text")
+    name = config.get("scenario")
+    if not text and isinstance(name, str) and name and name not in shipped() \
+            and name not in RESERVED_NAMES and len(name) <= MAX_NAME:
+        rec = await store.get_scenario(name)
+        if rec is None:
+            raise RuleError("LF-12", f"no scenario is called {name!r} (shipped: "
+                                     f"{', '.join(shipped())}, or one saved in the library)")
+        text = rec.text
+        body = {**body, "config": {**config, "scenario_text": text}}
+    if isinstance(text, str) and text:
+        found = problems(text)
+        if found:
+            first = found[0]
+            words = [f"{first.where}: {first.message}" if first.where else first.message]
+            words += [str(p) for p in found[1:6]]
+            raise RuleError(first.rule, "; ".join(words))
+    return body
