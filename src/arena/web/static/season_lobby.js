@@ -13,7 +13,7 @@ export function Help({ text, id }) {
   const s = String(text || "");
   const m = HEAD.exec(s);
   const words = m ? s.slice(m[0].length) : s;
-  return html`<span class="opt-help" id=${id}>${words.charAt(0).toUpperCase() + words.slice(1)}${m
+  return html`<span class="opt-help" id=${id}><${RuleText} text=${words.charAt(0).toUpperCase() + words.slice(1)}/>${m
     ? html` (<${RuleText} text=${m[1]}/>)` : ""}</span>`;
 }
 
