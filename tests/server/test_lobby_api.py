@@ -89,3 +89,11 @@ def test_every_option_of_every_game_has_a_human_label_and_help() -> None:
     names = next(o for o in schema.options(all_games()["lockedout"].config_type)
                  if o["name"] == "names")
     assert names["item_type"] == "string"
+
+
+def test_the_lobby_knows_the_name_an_unnamed_seat_gets(client: TestClient) -> None:
+    """Issue 27 point 8: the form's placeholders are the names the match page will show."""
+    names = client.get("/api/games/lockedout").json()["default_names"]
+    assert names[0] == ["Alice", "Alice"] and len(names) == 6
+    assert client.get("/api/games/boxes").json()["default_names"] == [["Seat 1", "Bot 1"],
+                                                                      ["Seat 2", "Bot 2"]]

@@ -16,12 +16,18 @@ const when = (t) => new Date(t * 1000).toLocaleString();
 /* ------------------------------------------------------------------ the create-match form */
 const LEVELS = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
 
+/* The name the server gives a seat left blank, the one its page will show ("Alice", "Bot 2"). */
+function defaultName(game, i, kind) {
+  const d = (game.default_names || [])[i];
+  return d ? d[kind === "bot" ? 1 : 0] : (kind === "bot" ? "Bot " : "Seat ") + (i + 1);
+}
+
 function SeatRow({ i, game, kind, level, setKind, setLevel }) {
   const role = game.seats === 2 ? (i === 0 ? " (EC)" : " (DMO)") : "";
   return html`<div class="seat-row">
     <span class="seat-no" aria-hidden="true">${i + 1}</span>
     <input name=${"seat-name-" + i} data-testid=${"seat-name-" + i} aria-label=${"Seat " + (i + 1) + " name"}
-      placeholder=${(kind === "bot" ? "Bot " + (i + 1) : "Seat " + (i + 1)) + role} maxlength="40"/>
+      placeholder=${defaultName(game, i, kind) + role} maxlength="40"/>
     <select name=${"seat-kind-" + i} data-testid=${"seat-kind-" + i} aria-label=${"Seat " + (i + 1) + " played by"}
       value=${kind} onChange=${(e) => setKind(i, e.currentTarget.value)}>
       <option value="human">Human</option><option value="bot">Bot</option>
