@@ -25,10 +25,10 @@ JSON = Any
 
 ReservePeriods = Annotated[int, schema.count(
     "G-3: how many reserve periods each seat's bank holds (0: no reserve)",
-    0, schema.MAX_RESERVE_PERIODS)]
+    0, schema.MAX_RESERVE_PERIODS, label="Reserve periods")]
 ReservePeriod = Annotated[float, schema.seconds(
     "G-3: seconds in one reserve period (spent whole as soon as it begins)",
-    when="reserve_periods", high=3600.0)]
+    when="reserve_periods", high=3600.0, label="Length of a reserve period")]
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,11 @@ def game_info(name: str) -> dict[str, Any]:
     return {"name": game.name, "title": game.title, "summary": game.summary,
             "seats": game.seats, "chance": game.chance,
             "hidden_information": game.hidden_information, "rules_prefix": game.rules_prefix,
-            "options": options}
+            "options": options,
+            # What an unnamed seat is called, for a person and for a bot: the lobby shows the
+            # name the match page will show (issue 27 point 8: one name per seat).
+            "default_names": [[game.default_seat_name(i, False), game.default_seat_name(i, True)]
+                              for i in range(game.seats)]}
 
 
 def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:

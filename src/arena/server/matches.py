@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -56,6 +56,9 @@ class SeatEntry:
         max_length=MAX_NAME, description="G-8: the seat's display name (empty: a default)")
     ] = None
     bot: Annotated[bool, Field(description="G-8: a bot plays this seat")] = False
+    level: Annotated[Literal["easy", "normal", "hard"], Field(
+        description="G-11: how strong the seat's bot plays (a person's seat ignores it)")
+    ] = "hard"
 
 
 @dataclass(frozen=True)

@@ -199,14 +199,15 @@ SPEC: dict[str, Any] = {
             {"type": "object", "properties": {"dmo": {"type": "string"}},
              "required": ["dmo"]})},
         "/api/seasons/{season_id}/host/{action}": {"post": _op(
-            "season host only: start a match, record a result, name the EC, adjust, end",
+            "season host only: start a match, record a result, name the EC, adjust, end, "
+            "give a player a new season link (reissue, {\"player\": name})",
             [_SEASON, _TOKEN, {"name": "action", "in": "path", "required": True,
                                "schema": {"enum": ["start_main", "start_death",
                                                    "record_main", "name_ec", "record_death",
                                                    "decide", "adjust", "end",
                                                    "close_vault", "mm_rounds", "pause",
                                                    "resume", "extend", "deadline",
-                                                   "webhook"]}}],
+                                                   "webhook", "reissue"]}}],
             {"type": "object"})},
         "/api/seasons/{season_id}/private": {"post": _op(
             "the host's private channel with one player (G-13): the host names 'player'; the "

@@ -430,3 +430,6 @@ class AsyncStore:
 
     async def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
         return await self._read(self.sync.season_tokens, season_id)
+
+    async def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
+        return await self._call(self.sync.replace_season_token, season_id, player, token)

@@ -637,6 +637,20 @@ class Store:
             rows = s.scalars(select(SeasonTokenRow).where(SeasonTokenRow.season_id == season_id))
             return [(r.token, r.role, r.player) for r in rows]
 
+    def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
+        """A cast member's new season link, the old one(s) revoked in the same transaction
+        (a player who lost a link, or whose link leaked, issue 26); returns the revoked ones."""
+        with self.session() as s, s.begin():
+            rows = list(s.scalars(select(SeasonTokenRow).where(
+                SeasonTokenRow.season_id == season_id, SeasonTokenRow.role == "player",
+                SeasonTokenRow.player == player)))
+            old = [r.token for r in rows]
+            for r in rows:
+                s.delete(r)
+            s.flush()
+            s.add(SeasonTokenRow(token=token, season_id=season_id, role="player", player=player))
+            return old
+
 
 def _check_fence(s: Session, match_id: str, fence: tuple[str, int] | None) -> None:
     """With a fence ``(owner, token)``, read (and share-lock) the match's lease row in the

@@ -96,7 +96,8 @@ async def lobby(request: Request) -> HTMLResponse:
             f'New match</button></div></article>')
     body = _template("lobby.html").substitute(cards="\n".join(cards) or
                                               '<p class="muted">No games are registered.</p>')
-    return _page("Lobby", body, head='<script src="/static/lobby.js" defer></script>')
+    return _page("Lobby", body, head=f'<script type="importmap">{IMPORT_MAP}</script>'
+                 '<script type="module" src="/static/lobby.js"></script>')
 
 
 async def rules_page(request: Request) -> HTMLResponse:

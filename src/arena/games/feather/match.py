@@ -53,22 +53,27 @@ class FeatherConfig(GameConfig):
     lengths; ``study`` 0 skips the study phases; ``ankh`` is the seat (0-based; 1 = the DMO)
     holding the ankh at the start, as the DMO decides (LF-5)."""
 
-    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40)] = "default"
+    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40,
+        label="Scenario")] = "default"
     # The shipped default scenario is under 6,000 characters; 50,000 is room for a long one.
     scenario_text: Annotated[str, text(
-        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000)] = ""
+        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000,
+        label="Custom scenario")] = ""
     """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
-    tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0)] = 10.0
+    tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0,
+        label="Tick length")] = 10.0
     study: Annotated[float, seconds("LF-1: seconds to study before each session (0: none)",
-                                    zero_is_off=True)] = 60.0
+                                    zero_is_off=True, label="Study time")] = 60.0
     practice: Annotated[bool, Field(description="LF-1: play the scenario's practice "
-                                                "session first")] = True
+                                                "session first", title="Practice session")] = True
     practice_ticks: Annotated[int, count("LF-1: ticks of the practice session (0: the "
-                                         "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+                                         "scenario's)", 0, MAX_SESSION_TICKS,
+                                         label="Practice ticks")] = 0
     session_ticks: Annotated[int, count("LF-1: ticks of each scored session (0: the "
-                                        "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+                                        "scenario's)", 0, MAX_SESSION_TICKS,
+                                        label="Ticks per session")] = 0
     ankh: Annotated[int, count("LF-5: the seat holding the ankh at the start (0: seat 1, "
-                               "1: seat 2, the DMO)", 0, 1)] = 1
+                               "1: seat 2, the DMO)", 0, 1, label="Who holds the ankh first")] = 1
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,10 @@ class PaintConfig(GameConfig):
     """PF-8 durations in the text's seconds (the engine applies the time scale, G-5)."""
 
     design_time: Annotated[float, seconds("PF-8: seconds to design the 8 sets "
-                                          "(48 hours by default)")] = 48 * 3600.0
-    decision_time: Annotated[float, seconds("PF-8: seconds per decision")] = 120.0
+                                          "(48 hours by default)",
+                                          label="Design time")] = 48 * 3600.0
+    decision_time: Annotated[float, seconds("PF-8: seconds per decision",
+        label="Decision time")] = 120.0
     reserve_periods: ReservePeriods = 10
     reserve_period: ReservePeriod = 30.0
 
