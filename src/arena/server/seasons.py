@@ -240,7 +240,9 @@ class Seasons:
             raise ApiError(401, "access", "unknown token")
         found = await self.store.season_token(token)
         if found is None or found[0] != season_id:
-            raise ApiError(403, "access", "this token does not belong to this season")
+            # A replaced link is unknown too: say what a player can do about it (issue 26).
+            raise ApiError(403, "access", "this link is not valid for this season: it may "
+                                          "have been replaced; ask the host for a new one")
         return Who(found[1], found[2])
 
     # ------------------------------------------------------------------ changes

@@ -59,6 +59,9 @@ function Created({ data, cast }) {
     </ul></div>`;
 }
 
+// SE-6: the server's default round limit for a season's Main Match, given by the lobby page.
+const DEFAULT_MM_ROUNDS = (document.getElementById("season-root") || { dataset: {} }).dataset.maxRounds || "20";
+
 export function SeasonSection({ onCreated }) {
   const [rows, setRows] = useState(NAMES.map((name, i) => ({ id: i, name, bot: i > 0 })));
   const [error, setError] = useState("");
@@ -141,7 +144,7 @@ export function SeasonSection({ onCreated }) {
           <input name="round_seconds" type="number" min="1" step="any" defaultValue="86400" data-testid="season-round-seconds"/>
         </label>
         <label>Main Match round limit <span class="muted">(0 = none, <a href="/rulings#SE-6">SE-6</a>)</span>
-          <input name="max_rounds" type="number" min="0" max="400" step="1" defaultValue="20" data-testid="season-max-rounds"/>
+          <input name="max_rounds" type="number" min="0" max="400" step="1" defaultValue=${DEFAULT_MM_ROUNDS} data-testid="season-max-rounds"/>
         </label>
         <label>Hours for the gift and the nomination <span class="muted">(each, <a href="/rulings#SE-3">SE-3</a>)</span>
           <input name="step_hours" type="number" min="0.001" step="any" defaultValue="24" data-testid="season-step-hours"/>
