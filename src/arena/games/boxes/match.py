@@ -308,9 +308,9 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         return botmod.decide(state, seat, rng)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
-        from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
+        from arena.games.boxes import randomplay  # not the bot's module: no NumPy (issue 29)
 
-        return botmod.random_legal(state, seat, rng)
+        return randomplay.random_legal(state, seat, rng)
 
 
 def final_result(state: BoxesState) -> Result:

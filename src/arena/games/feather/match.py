@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -30,6 +31,7 @@ from arena.core.game import (
 )
 from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
+from arena.games.feather import randomplay
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
 from arena.games.feather.scenario import SessionSpec, load_scenario, parse_scenario
@@ -155,7 +157,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     def parse(self, state: FeatherState, text: str) -> Action:
         spec = state.session
-        return parse_action(text, len(spec.capacities), spec.basin_names)
+        return _parse(text, len(spec.capacities), spec.basin_names)
 
     def validate(self, state: FeatherState, seat: int, text: str, ctx: SubmitContext) -> JSON:
         if state.stage == "study":
@@ -275,10 +277,18 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             return "ready"
         if state.stage != "tick":
             return None
-        return botmod.random_legal(state.session, state.board, seat, rng)
+        return randomplay.random_legal(state.session, state.board, seat, rng)
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
+    """``parse_action``, remembered: an action is read when it is submitted and again at the
+    boundary (from its canonical text), and ticks repeat the same few texts. An action is
+    frozen, so sharing one is safe; a text that is refused raises and is not remembered."""
+    return parse_action(text, buckets, basins)
 
 
 GAME = FeatherGame()
