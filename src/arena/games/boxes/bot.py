@@ -10,8 +10,9 @@ colour uses (BX-3) for main bets.
 
 In play it searches its own box's remaining rounds exactly (:mod:`arena.games.boxes.odds`) with
 each tile worth its bets' stakes times their multipliers, itself maximising and the opponent
-minimising (the opponent does not see the bets, so this is the worst case); on the
-opponent's box it minimises the number of landings with the same search. The bot reads only
+modelled (issue 30 point 2: the opponent does not see the bets, so the worst case over them
+threw value away; it is taken to steer for few landings, with the deck's odds for the
+rest); on the opponent's box it minimises the number of landings with the same search. The bot reads only
 what its seat may see (its own bets, the public boards).
 """
 
@@ -38,7 +39,14 @@ from arena.games.boxes.conditions import (
     over_limit,
 )
 from arena.games.boxes.movement import movements
-from arena.games.boxes.odds import Search, after_move, codes, outcomes, roles_for_round
+from arena.games.boxes.odds import (
+    MODEL,
+    Search,
+    after_move,
+    codes,
+    outcomes,
+    roles_for_round,
+)
 from arena.games.boxes.picks import playable
 from arena.games.boxes.state import BET, PICK, ROUNDS, STUDY_BOARDS, STUDY_CARDS, BoxesState
 
@@ -286,6 +294,10 @@ def choose_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
     b = state.target_board(seat)
     roles = roles_for_round(state.round)[:LOOKAHEAD]
     if b == seat:
+        # Issue 30 point 2: on its own box the opponent's rounds are expected, not worst,
+        # cases: the opponent does not see the bets, so it is modelled as steering for few
+        # landings (as this bot does on the other box) with the deck's odds for the rest.
+        roles = tuple(MODEL if r == "opp" else r for r in roles)
         weight = bet_weight(state.bets[seat])
     else:
         weight = {Tile(n, bl): 1.0 for n in range(10) for bl in (False, True)}
@@ -305,7 +317,8 @@ def decide_level(state: BoxesState, seat: int, rng: random.Random, level: str) -
     to land on (few samples, no thought of the payout multipliers) with half its points on it,
     and ignores the opponent: on its own box it takes the pick worth most this round alone, on
     the opponent's box it spends its least useful card with no thought of what it gives away.
-    ``normal`` bets as the full bot does from fewer samples and looks one round ahead only."""
+    ``normal`` bets as the full bot does from fewer samples and looks one round ahead only on
+    its own box; like ``easy`` it does not defend against the opponent's box."""
     if state.stage in (STUDY_BOARDS, STUDY_CARDS):
         return "ready"
     if state.stage == BET:
@@ -317,7 +330,7 @@ def decide_level(state: BoxesState, seat: int, rng: random.Random, level: str) -
         parse_bets(text, state.points[seat], state.usage[seat])  # a bot bug fails loudly
         return text
     if state.stage == PICK:
-        if level == "easy" and state.target_board(seat) != seat:
+        if state.target_board(seat) != seat:
             return careless_pick(state, seat, rng)
         b = state.target_board(seat)
         roles = roles_for_round(state.round)[:1]
