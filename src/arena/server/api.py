@@ -63,7 +63,9 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
     server could not rebuild also says so (``problem``, issue 25)."""
     out: dict[str, Any] = {
         "id": record.id, "game": record.game, "names": list(record.seat_names),
-        "bots": list(record.bots), "status": record.status,
+        "bots": list(record.bots),
+        "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
+        "status": record.status,
         "result": record.result, "created": record.created,
         "seed": record.seed if record.status == "finished"
         and record.settings.get("reveal_at_end", True) else None}

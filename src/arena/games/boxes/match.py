@@ -33,6 +33,7 @@ from functools import lru_cache
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameEvent,
     PhaseOutcome,
@@ -306,6 +307,14 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
 
         return botmod.decide(state, seat, rng)
+
+    def level_bot(self, state: BoxesState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
+
+        if level == "hard":
+            return botmod.decide(state, seat, rng)
+        return botmod.decide_level(state, seat, rng, level)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
         from arena.games.boxes import randomplay  # not the bot's module: no NumPy (issue 29)

@@ -20,6 +20,7 @@ from pydantic import Field
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -271,6 +272,12 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         if state.stage != "tick":
             return None
         return botmod.choose(state.session, state.board, seat)
+
+    def level_bot(self, state: FeatherState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        if level == "hard" or state.stage != "tick":
+            return self.bot(state, seat, rng)
+        return botmod.choose_level(state.session, state.board, seat, level)
 
     def random_submission(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
         if state.stage == "study":

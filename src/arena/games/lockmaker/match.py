@@ -29,6 +29,7 @@ from typing import Annotated, Any
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -749,6 +750,14 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
 
         return botmod.bot_move(self, state, seat, rng)
+
+    def level_bot(self, state: LMState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
+
+        if level == "hard":
+            return botmod.bot_move(self, state, seat, rng)
+        return botmod.level_move(self, state, seat, rng, level)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
         from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use

@@ -27,6 +27,7 @@ from typing import Annotated
 from arena.core.errors import RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -429,6 +430,13 @@ class PaintGame(Game[PaintState, PaintConfig]):
         from arena.games.paint.bot import match_bot
 
         return match_bot(state, seat, rng)
+
+    def level_bot(self, state: PaintState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        from arena.games.paint.bot import level_bot, match_bot
+
+        return match_bot(state, seat, rng) if level == "hard" else level_bot(state, seat, rng,
+                                                                            level)
 
     def random_submission(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
         if state.stage == DESIGN:
