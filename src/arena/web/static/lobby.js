@@ -79,7 +79,7 @@
       game: name, seats: seats, config: config,
       settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked, reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
     };
-    if (form.seed.value !== "") body.seed = Number(form.seed.value);
+    if (form.seed.value !== "") body.seed = form.seed.value.trim(); // a string: 64 bits exact (issue 27)
     return body;
   }
 
