@@ -802,7 +802,7 @@ function describe(e) {
     case "reserve_period": return who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
     case "reserve_exhausted": return who(d.seat) + " ran out of reserve.";
     case "phase_resolved": return capital(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(who).join(", ") : "") + ".";
-    case "match_ended": return "Match over: " + (d.winner == null ? "no single winner" : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
+    case "match_ended": return "Match over: " + (d.winner == null ? (S.view && S.view.seats.length === 2 ? "a draw" : "no single winner") : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
     case "pause": return "The host paused the match.";
     case "resume": return "The host resumed the match.";
     case "server_pause": return "Paused by the server: " + d.reason + ".";
