@@ -142,7 +142,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         both = frozenset({0, 1})
         if state.stage == "study":
             return PhaseSpec("study", state.config.study, may=both,
-                             prompt=f"study {state.session.name}; say 'ready' to start")
+                             prompt=f"look over {state.session.name} before it starts")
         if state.stage == "tick":
             return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
                              prompt=TICK_PROMPT)
