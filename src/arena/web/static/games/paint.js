@@ -385,7 +385,7 @@ function Shove({ you, api, grid, sc }) {
     <${Grid} grid=${shown} handles=${{ sel, onHandle, usable }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
       label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : sc}/>
     <p class="error-text pf-hint-line" id="pf-handle-why" data-testid="pf-hint-line" role="alert">${hint ? html`<span data-testid="pf-hint"><${RuleText} text=${hint}/></span>`
-      : ROWS.concat(COLS).some((n) => !usable(n)) ? html`<span class="muted small">Greyed handles cannot help clear A1 now; tap one to read why.</span>` : ""}</p>
+      : [...ROWS, ...COLS].some((n) => !usable(n)) ? html`<span class="muted small">Greyed handles cannot help clear A1 now; tap one to read why.</span>` : ""}</p>
     <div class="control-row pf-actions">
       <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm " + action : "Confirm"}</button>
       <button type="button" class="secondary" data-testid="pf-shove-clear" disabled=${!sel.length} onClick=${() => { setSel([]); setHint(""); }}>Clear choice</button>
