@@ -32,11 +32,29 @@ const CSS = `
 .lf { display: flex; flex-direction: column; gap: 12px; }
 .lf h3 { margin: 0 0 6px; font-size: .95rem; }
 .lf-panel { border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; background: #fff; }
-.lf-top { display: grid; gap: 10px; grid-template-columns: 1fr; }
-@media (min-width: 900px) { .lf-top { grid-template-columns: 1fr 1fr; } .lf-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; } }
+@media (min-width: 900px) { .lf-grid { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 12px; align-items: start; } }
 .lf-grid > * + * { margin-top: 0; }
-@media (max-width: 899px) { .lf-grid { display: flex; flex-direction: column; gap: 12px; } }
 .lf-col { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+.lf-col > div:empty { display: none; }
+/* A phone shows one column in play order: queued action, actions, the last boundary, basins,
+   your buckets, objectives, the opponent, keys. */
+@media (max-width: 899px) {
+  .lf-grid { display: flex; flex-direction: column; gap: 12px; }
+  .lf-col { display: contents; }
+  .lf-o-queued { order: 1; } .lf-o-actions { order: 2; } .lf-o-last { order: 3; } .lf-o-basins { order: 4; }
+  .lf-o-mine { order: 5; } .lf-o-objectives { order: 6; } .lf-o-theirs { order: 7; } .lf-o-keys { order: 8; }
+}
+/* Steady controls (issue 27 point 11): the panels whose words change every tick keep their
+   height, and numbers keep their width. */
+.lf-queued { height: 9.6em; box-sizing: border-box; overflow: hidden; }
+.lf-one { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.lf-code { font-size: .8rem; font-weight: 500; color: #3d4658; }
+.lf-last { height: 9.6em; box-sizing: border-box; overflow-y: auto; }
+.lf-hide { visibility: hidden; }
+.lf-num, .lf-status, .lf-bucket, .lf-basin, .lf-points, .lf-cool { font-variant-numeric: tabular-nums; }
+.lf-cool { flex-basis: 100%; min-height: 1.3em; }
+.lf-prompt { min-height: 2.6em; }
+.lf-card { min-height: 7.5em; }
 .lf-status { margin: 0; font-weight: 600; }
 .lf-queued { border-left: 5px solid var(--accent); }
 .lf-queued.none { border-left-color: #8a93a6; }
@@ -327,9 +345,9 @@ function Bucket({ seat, b, top, st, you, nameOf, state, keyHint, onTap, interact
       <span class="lf-marks" style=${"background: repeating-linear-gradient(to top, transparent 0 calc(" + (100 / cap) + "% - 1px), rgba(40,50,70,.35) calc(" + (100 / cap) + "% - 1px) " + (100 / cap) + "%)"}></span>
     </span>
     <span class="lf-name" data-testid=${"feather-bucket-" + seat + "-" + b.name}>${b.name} ${fmtNum(b.water)}/${fmtNum(b.capacity)}</span>
-    ${state === "picked" ? html`<span class="lf-sub">✓ selected</span>` : ""}
-    ${changes ? html`<span class="lf-next" data-testid=${"feather-next-" + seat + "-" + b.name}>next: ${fmtNum(next.water)}/${fmtNum(next.capacity)}</span>` : ""}
-    ${locked ? html`<span class="lf-lock">🔒 locked to tick ${b.locked_until}</span>` : ""}
+    <span class=${"lf-sub" + (state === "picked" ? "" : " lf-hide")}>✓ selected</span>
+    ${changes ? html`<span class="lf-next" data-testid=${"feather-next-" + seat + "-" + b.name}>next: ${fmtNum(next.water)}/${fmtNum(next.capacity)}</span>` : html`<span class="lf-next lf-hide" aria-hidden="true">next</span>`}
+    <span class=${"lf-lock" + (locked ? "" : " lf-hide")}>${locked ? "🔒 to tick " + b.locked_until : "🔒"}</span>
   </${Tag}>`;
 }
 
@@ -345,7 +363,7 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
       <span class="lf-points" data-testid=${"feather-points-" + seat}>${pointsText(me.points)}</span>
       ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
       <span class=${"lf-cool" + (me.can_fill_next ? "" : " blocked")} data-testid=${"feather-cool-" + seat}>
-        ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Fill cooldown: next fill at tick ${me.fill_ready_at} (submit during tick ${me.fill_ready_at - 1}; <${RuleText} text="LF-4"/>)`}
+        ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Next fill at tick ${me.fill_ready_at} (<${RuleText} text="LF-4"/>)`}
       </span>
     </div>
     <div class="lf-buckets">
@@ -389,23 +407,41 @@ function Objectives({ st, pressed, hints, onTap, interactive, target }) {
   </section>`;
 }
 
+/* One label per session everywhere (issue 27 point 11): the view's "Session 2 of 3" or
+   "Practice session (not scored)"; an older view without it falls back to the name. */
+export function sessionLabel(sess) {
+  sess = sess || {};
+  if (sess.label) return sess.label;
+  return capitalise(sess.name || "session") + (sess.practice ? " (practice)" : "");
+}
+
 function Status({ st, api }) {
   const sess = st.session || {};
-  let line = (sess.name || "") + (sess.practice ? " (practice)" : "") + " · session " + ((sess.index || 0) + 1) + " of " + (sess.count || 1);
+  let line = sessionLabel(sess);
   if (st.stage === "tick") line += " · tick " + st.tick + " of " + st.ticks;
   else if (st.stage === "study") line += " · study time";
   else line += " · over";
   const pts = (st.seats || []).map((s, i) => api.seatName(i) + " " + fmtNum(s.points)).join(" · ");
-  return html`<p class="lf-status" data-testid="feather-status">${line} · points ${pts}</p>`;
+  return html`<p class="lf-status" data-testid="feather-status">${line} · points <span class="lf-num">${pts}</span></p>`;
 }
 
+/* The last boundary in words. Between sessions (the study screen, or tick 0 of the next) it is
+   the boundary that closed the session before, with its final points, so a score that changed
+   after the last tick is explained (issue 27 point 11). Its height is fixed: a tick with more
+   to say scrolls inside it instead of moving the controls below. */
 function Resolution({ st, you, nameOf }) {
-  if (st.stage === "study") return null;
+  const between = st.ended && (st.stage === "study" || (st.stage === "tick" && st.tick === 0));
+  if (st.stage === "study" && !between) return null;
   const lines = resolutionWords(st, you, nameOf);
-  return html`<section class="lf-panel lf-last" data-testid="feather-last" aria-label="Last boundary">
-    <h3>${st.stage === "over" ? "The last boundary" : "At the start of tick " + st.tick}</h3>
+  const who = (s) => (s === you ? "You" : nameOf(s));
+  const title = between ? "How " + st.ended.label.replace(/ \(not scored\)$/, "").replace(/^S/, "s").replace(/^P/, "p") + " ended"
+    : st.stage === "over" ? "The last boundary" : "At the start of tick " + st.tick;
+  return html`<section class="lf-panel lf-last" data-testid="feather-last" aria-label="Last boundary" tabindex="0">
+    <h3>${capitalise(title)}</h3>
     ${lines.length ? html`<ul>${lines.map((l, i) => html`<li key=${i}><${RuleText} text=${l.text}/></li>`)}</ul>`
-      : html`<p class="muted">${st.tick === 0 ? "The session has just begun: nothing has been processed yet." : "Nobody acted."}</p>`}
+      : html`<p class="muted">${st.tick === 0 && !between ? "The session has just begun: nothing has been processed yet." : "Nobody acted at the last boundary."}</p>`}
+    ${between ? html`<p class="small" data-testid="feather-ended">Final points: ${st.ended.points.map((p, i) => who(i) + " " + fmtNum(p)).join(" · ")}${st.ended.practice
+      ? " (practice: they count for nothing, LF-1)." : "; water at the end: " + st.ended.water.map((w, i) => who(i) + " " + fmtNum(w)).join(" · ") + " (the tie-break, LF-11)."}</p>` : ""}
   </section>`;
 }
 
@@ -419,9 +455,10 @@ function Queued({ view, st, api, send }) {
   }
   return html`<section class=${"lf-panel lf-queued" + (q ? "" : " none")} data-testid="feather-queued" aria-label="Your action for the next boundary">
     <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
-    ${q ? html`<p class="lf-action">Queued: <code data-testid="feather-queued-action">${q}</code></p><p>${words}. Tap another action to replace it (<${RuleText} text="LF-2"/>).</p>`
-      : html`<p class="lf-action" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
-    ${q ? html`<button type="button" class="secondary" data-testid="feather-pass" onClick=${() => send("pass")}>Withdraw (pass)</button>` : ""}
+    ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-words">${words}</span> <code class="lf-code" data-testid="feather-queued-action">${q}</code></p>`
+      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
+    <p class="lf-one small">${q ? html`Tap another action to replace it (<${RuleText} text="LF-2"/>).` : "Tap a basin, a bucket or an action to queue one."}</p>
+    <button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
   </section>`;
 }
 
@@ -597,30 +634,31 @@ function Board({ view, api }) {
     <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
   </section>` : "";
 
+  // Desktop: the board on the left (basins, your buckets, the last boundary, the opponent),
+  // the controls on the right (queued action, actions, objectives), so your buckets and the
+  // objectives are in view at 1280x800 without scrolling. Phone: one column, controls first.
   return html`<div class="lf" data-testid="feather-board">
     <${Status} st=${st} api=${api}/>
     ${study}
-    ${canAct || st.stage !== "study" ? html`<div class="lf-top">
-      ${canAct ? html`<${Queued} view=${view} st=${st} api=${api} send=${send}/>` : ""}
-      <${Resolution} st=${st} you=${you} nameOf=${nameOf}/>
-    </div>` : ""}
     <div class="lf-grid">
-      <div class="lf-col">
-        <section class="lf-panel" aria-label="Basins" data-testid="feather-basins">
+      <div class="lf-col lf-left">
+        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
+        <section class="lf-panel lf-o-basins" aria-label="Basins" data-testid="feather-basins">
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
             ${(st.basins || []).map((b) => html`<${Basin} key=${b.name} b=${b} top=${basinTop} interactive=${canAct} keyHint=${hints["basin:" + b.name]}
               state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
           </div>
         </section>
-        ${seatPanels[0]}
+        <div class="lf-o-mine">${seatPanels[0]}</div>
+        <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
       </div>
-      <div class="lf-col">
-        ${actions}
-        <${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
-          pressed=${(id) => dd.number === id} onTap=${tapObjective}/>
-        ${seatPanels.slice(1)}
-        ${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}
+      <div class="lf-col lf-right">
+        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
+        <div class="lf-o-actions">${actions}</div>
+        <div class="lf-o-objectives"><${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
+          pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>
+        <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>
     </div>
   </div>`;
@@ -630,7 +668,7 @@ function Board({ view, api }) {
 function phaseTitle(view) {
   const st = view.state || {};
   const sess = st.session || {};
-  const name = sess.count > 1 ? capitalise(sess.name || "") + " · " : "";
+  const name = sess.count > 1 ? sessionLabel(sess).replace(/ \(not scored\)$/, "") + " · " : "";
   if (st.stage === "study") return name + "Study time";
   if (st.stage === "tick") return name + "Tick " + st.tick + " of " + st.ticks;
   return "Over";
