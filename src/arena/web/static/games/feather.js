@@ -46,7 +46,8 @@ const CSS = `
 }
 /* Steady controls (issue 27 point 11): the panels whose words change every tick keep their
    height, and numbers keep their width. */
-.lf-queued { height: 9.6em; box-sizing: border-box; overflow: hidden; }
+.lf-queued { height: 8.4em; box-sizing: border-box; overflow: hidden; }
+.lf-qrow { display: flex; align-items: center; gap: 10px; min-width: 0; margin-top: 4px; }
 .lf-one { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .lf-code { font-size: .8rem; font-weight: 500; color: #3d4658; }
 .lf-last { height: 9.6em; box-sizing: border-box; overflow-y: auto; }
@@ -54,6 +55,8 @@ const CSS = `
 .lf-num, .lf-status, .lf-bucket, .lf-basin, .lf-points, .lf-cool { font-variant-numeric: tabular-nums; }
 .lf-cool { flex-basis: 100%; min-height: 1.3em; }
 .lf-prompt { min-height: 2.6em; }
+/* The answer to a send ("Sent: fill Z A") has its place kept, so it moves nothing below. */
+.lf-msg { min-height: 4.8em; }
 .lf-card { min-height: 7.5em; }
 .lf-status { margin: 0; font-weight: 600; }
 .lf-queued { border-left: 5px solid var(--accent); }
@@ -457,8 +460,8 @@ function Queued({ view, st, api, send }) {
     <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
     ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-words">${words}</span> <code class="lf-code" data-testid="feather-queued-action">${q}</code></p>`
       : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
-    <p class="lf-one small">${q ? html`Tap another action to replace it (<${RuleText} text="LF-2"/>).` : "Tap a basin, a bucket or an action to queue one."}</p>
-    <button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
+    <div class="lf-qrow"><button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
+      <span class="lf-one small">${q ? html`Another action replaces it (<${RuleText} text="LF-2"/>).` : "Tap a basin, a bucket or an action."}</span></div>
   </section>`;
 }
 
@@ -625,7 +628,7 @@ function Board({ view, api }) {
     <p class="lf-prompt" data-testid="feather-prompt" data-kind=${step.kind} data-verb=${dd.verb || ""} data-picks=${dd.picks.join("+")}>${step.prompt}</p>
     ${choiceButtons()}
     ${hint ? html`<p class="lf-hint" data-testid="feather-hint"><${RuleText} text=${hint}/></p>` : ""}
-    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
+    <div class="lf-msg"><${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/></div>
   </section>` : "";
 
   const study = st.stage === "study" && you != null && !api.replay && api.role === "seat" && view.phase ? html`<section class="lf-panel lf-actions" data-testid="feather-controls">
@@ -642,7 +645,8 @@ function Board({ view, api }) {
     ${study}
     <div class="lf-grid">
       <div class="lf-col lf-left">
-        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
+        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
+        <div class="lf-o-mine">${seatPanels[0]}</div>
         <section class="lf-panel lf-o-basins" aria-label="Basins" data-testid="feather-basins">
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
@@ -650,11 +654,10 @@ function Board({ view, api }) {
               state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
           </div>
         </section>
-        <div class="lf-o-mine">${seatPanels[0]}</div>
+        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
         <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
       </div>
       <div class="lf-col lf-right">
-        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
         <div class="lf-o-actions">${actions}</div>
         <div class="lf-o-objectives"><${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>

@@ -1,0 +1,150 @@
+"""Issue 27, the per-game points where layout is the point, one test per game at both sizes
+(390x844 touch, 1280x800), each with axe: Feather's controls stay put when an action is
+queued and its buckets and objectives are in view at desktop size (point 11); Locked Out!
+explains its lights beside the safes and puts a safe's actions one Tab press away, and gives a
+spectator no notes grid (point 12); a tapped Lockmaker draft piece keeps its size and place
+(point 13). Screenshots go to /work/shots/gamepages/ when that folder exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.checks import assert_page_ok
+
+pytestmark = pytest.mark.slow
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+SHOTS = Path("/work/shots/gamepages")
+
+
+def _page(browser: Any, size: str) -> tuple[Any, Any]:
+    ctx = browser.new_context(viewport=SIZES[size], has_touch=size == "phone",
+                              is_mobile=size == "phone")
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    return ctx, page
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _top(page: Any, testid: str, root: str = "feather-board") -> float:
+    """A control's top relative to the game's board (the shell's own banners above it are the
+    shell's business)."""
+    return float(page.evaluate(
+        "([id, root]) => document.querySelector(`[data-testid=${id}]`).getBoundingClientRect().top"
+        " - document.querySelector(`[data-testid=${root}]`).getBoundingClientRect().top",
+        [testid, root]))
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_feather_controls_stay_put_and_the_board_fits(browser: Any, new_match: Any,
+                                                      size: str) -> None:
+    m = new_match("feather", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
+                  settings={"time_scale": 1.0},
+                  config={"scenario": "example", "tick": 6.0, "study": 0, "session_ticks": 4},
+                  seed=5)
+    ctx, page = _page(browser, size)
+    try:
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("feather-queued-none").wait_for()
+        if size == "desktop":
+            # Point 11: your buckets and the objectives start inside the first screen.
+            for testid in ("feather-seat-0", "feather-objectives"):
+                top = page.evaluate("id => document.querySelector(`[data-testid=${id}]`)"
+                                    ".getBoundingClientRect().top", testid)
+                assert top < 800 - 120, f"{testid} starts at y={top}, below the fold"
+        watched = ("feather-basins", "feather-objectives", "feather-controls")
+        before = {t: _top(page, t) for t in watched}
+        # Queueing an action: the queued panel changes its words, not its height.
+        page.get_by_test_id("feather-basin-Z").click()
+        page.get_by_test_id("feather-tap-0-A").click()
+        page.get_by_test_id("feather-queued-action").wait_for()
+        after = {t: _top(page, t) for t in watched}
+        moved = {t: after[t] - before[t] for t in watched if abs(after[t] - before[t]) > 4}
+        assert not moved, f"queueing an action moved {moved}"
+        _shot(page, f"feather-queued-{size}")
+        assert_page_ok(page, f"feather {size}", with_axe=True)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_lockedout_lights_explained_and_actions_one_tab_away(browser: Any, new_match: Any,
+                                                             size: str) -> None:
+    seats = [{"name": "Hana", "bot": False}, {"name": "Dave", "bot": True},
+             {"name": "Iris", "bot": True}]
+    m = new_match("lockedout", seats=seats, settings={"time_scale": 1.0},
+                  config={"max_rounds": 2, "round_seconds": 600, "vote_seconds": 60}, seed=19)
+    ctx, page = _page(browser, size)
+    try:
+        page.goto(m["links"]["seats"][0])
+        legend = page.get_by_test_id("lo-legend")
+        legend.wait_for()
+        assert "magenta" in legend.inner_text() and "red + blue" in legend.inner_text()
+        # Point 12: from a safe to "Solo on Safe A" in one Tab press.
+        page.get_by_test_id("lo-safe-A").focus()
+        page.keyboard.press("Enter")
+        page.get_by_test_id("lo-safe-detail").wait_for()
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement && document.activeElement.dataset.testid")
+        assert focused == "lo-solo-here"
+        _shot(page, f"lockedout-safe-{size}")
+        assert_page_ok(page, f"lockedout seat {size}", with_axe=True)
+        # A spectator sees a safe's history but no notes grid "kept with your seat".
+        page.goto(m["links"]["spectator"])
+        page.get_by_test_id("lo-safe-A").click()
+        page.get_by_test_id("lo-safe-detail").wait_for()
+        assert page.get_by_test_id("lo-notes").count() == 0
+        assert_page_ok(page, f"lockedout spectator {size}", with_axe=True)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: Any,
+                                                     size: str) -> None:
+    m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 1.0}, config={"rounds": 1}, seed=3)
+    ctx, page = _page(browser, size)
+    other = ctx.new_page()
+    try:
+        page.goto(m["links"]["seats"][0])
+        other.goto(m["links"]["seats"][1])
+        for p in (page, other):
+            p.get_by_test_id("lm-board").wait_for()
+        # Both ready (the DMO drafts first or second); then whoever picks first taps a piece.
+        for p in (page, other):
+            if p.get_by_test_id("lm-ready").count():
+                p.get_by_test_id("lm-ready").click()
+        picker = None
+        for _ in range(60):
+            for p in (page, other):
+                if p.get_by_test_id("lm-take").count():
+                    picker = p
+            if picker is not None:
+                break
+            for p in (page, other):
+                for testid in ("lm-first", "lm-ready"):
+                    b = p.get_by_test_id(testid)
+                    if b.count() and b.is_enabled():
+                        b.click()
+            page.wait_for_timeout(250)
+        assert picker is not None, "nobody got a pick"
+        boxes = [picker.get_by_test_id(f"lm-pool-{i}").bounding_box() for i in range(3)]
+        picker.get_by_test_id("lm-pool-0").click()
+        assert picker.get_by_test_id("lm-pool-0").get_attribute("aria-pressed") == "true"
+        again = [picker.get_by_test_id(f"lm-pool-{i}").bounding_box() for i in range(3)]
+        for a, b in zip(boxes, again, strict=True):
+            assert a is not None and b is not None
+            assert abs(a["x"] - b["x"]) <= 1 and abs(a["y"] - b["y"]) <= 1
+            assert abs(a["width"] - b["width"]) <= 1, "a chosen piece changed width"
+        _shot(picker, f"lockmaker-draft-{size}")
+        assert_page_ok(picker, f"lockmaker draft {size}", with_axe=True)
+    finally:
+        ctx.close()
