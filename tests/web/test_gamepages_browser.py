@@ -132,7 +132,7 @@ def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: An
                     if b.count() and b.is_enabled():
                         try:
                             b.click(timeout=2000)
-                        except Exception:  # the phase moved on under the click  # noqa: BLE001
+                        except Exception:  # the phase moved on under the click
                             pass
             page.wait_for_timeout(250)
         assert picker is not None, "nobody got a pick"
