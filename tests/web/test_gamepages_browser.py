@@ -8,7 +8,6 @@ spectator no notes grid (point 12); a tapped Lockmaker draft piece keeps its siz
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 from typing import Any
 
