@@ -53,8 +53,7 @@ const CSS = `
 .lf-last { height: 9.6em; box-sizing: border-box; overflow-y: auto; }
 .lf-hide { visibility: hidden; }
 .lf-num, .lf-status, .lf-bucket, .lf-basin, .lf-points, .lf-cool { font-variant-numeric: tabular-nums; }
-.lf-cool { flex-basis: 100%; min-height: 1.3em; }
-.lf-prompt { min-height: 2.6em; }
+.lf-prompt { min-height: 4.35em; line-height: 1.45; }
 /* The answer to a send ("Sent: fill Z A") has its place kept, so it moves nothing below. */
 .lf-msg { min-height: 4.8em; }
 .lf-card { min-height: 7.5em; }
@@ -65,7 +64,15 @@ const CSS = `
 .lf-queued .lf-action { font-size: 1.05rem; font-weight: 700; }
 .lf-count { font-variant-numeric: tabular-nums; font-weight: 700; }
 .lf-last ul { margin: 0; padding-left: 18px; }
-.lf-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end; }
+.lf-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: stretch; }
+/* A basin keeps one line each for "Next tick" and for what your queued action does to it,
+   and a seat keeps a line for its fill cooldown and the ankh: a tick or a queued action
+   changes their words, never the height of what is above the buttons below (issue 27 point
+   11; measured: 18-26 px jumps before). */
+.lf-basin .lf-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.lf-seat-sub { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; min-height: 2.9em; align-content: flex-start; margin-bottom: 4px; }
+/* A completed objective leaves its card's place behind (the others keep theirs). */
+.lf .lf-card.lf-done { background: #f4f5f7; border: 2px dashed #b8bfcc; color: #3d4658; }
 .lf .lf-basin { position: relative; display: flex; flex-direction: column; align-items: stretch; gap: 4px; min-width: 130px; flex: 1 1 130px; max-width: 240px;
   background: #fff; color: var(--ink); border: 2px solid #9db5d6; border-radius: 12px; padding: 8px 10px; text-align: left; font-weight: 400; min-height: 44px; }
 .lf-tub { height: 34px; border: 2px solid #4a6f99; border-top: 0; border-radius: 0 0 14px 14px; position: relative; overflow: hidden;
@@ -75,7 +82,7 @@ const CSS = `
 .lf-basin .lf-sub, .lf-bucket .lf-sub { font-size: .78rem; color: #3d4658; }
 .lf-seat { border-top: 5px solid #b5442f; }
 .lf-seat.seat1 { border-top-color: #2f6fb5; }
-.lf-seat-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 6px; }
+.lf-seat-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 2px; }
 .lf-seat-head h3 { margin: 0; }
 .lf-points { font-weight: 700; }
 .lf-ankh { font-weight: 700; color: #6b4f00; background: #fff3c4; border-radius: 6px; padding: 0 6px; }
@@ -97,7 +104,7 @@ const CSS = `
 .lf .lf-bucket.lf-target { background: #f1f4ff; }
 .lf-key { display: inline-block; min-width: 1.3em; padding: 0 4px; border: 1px solid #6b7385; border-radius: 4px; font: 600 .72rem ui-monospace, Menlo, monospace; color: #1d2330; background: #f3f4f7; text-align: center; }
 .lf-basin .lf-key, .lf-card .lf-key { position: absolute; top: 4px; right: 6px; }
-.lf-powers { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 6px; font-size: .85rem; }
+.lf-powers { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 6px; font-size: .85rem; min-height: 28px; }
 .lf-chip { display: inline-flex; align-items: center; gap: 4px; border: 1px solid #b8bfcc; border-radius: 999px; padding: 2px 10px; background: #f7f8fa; }
 .lf-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
 .lf .lf-card { position: relative; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; text-align: left; background: #fffdf6; color: var(--ink);
@@ -106,6 +113,7 @@ const CSS = `
 .lf-card .lf-reward { font-size: .85rem; font-weight: 700; color: #5b4500; }
 .lf-card .lf-id { font-weight: 700; }
 .lf-queue { margin: 6px 0 0; padding-left: 20px; font-size: .85rem; color: #3d4658; }
+.lf-queue li.lf-gone { text-decoration: line-through; color: #5d6575; }
 .lf-actions { border: 2px solid #3f5bd8; }
 .lf-verbs { display: flex; flex-wrap: wrap; gap: 6px; }
 .lf .lf-verbs button { min-height: 44px; min-width: 44px; }
@@ -244,7 +252,7 @@ function stepOf(d, st, you, nameOf) {
   const opp = nameOf(1 - you);
   switch (d.verb) {
     case null:
-      if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select your buckets (then tap an objective to complete it, or an action below)." };
+      if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select buckets (then an objective to complete it, or an action)." };
       return { kind: "picks", prompt: "Selected " + d.picks.join(" + ") + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
     case "fill":
       if (!d.basin) return { kind: "basin", prompt: "Fill: tap the basin to fill from" + (d.picks.length ? " into bucket " + d.picks[0] : "") + "." };
@@ -318,14 +326,16 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
   const add = nextAdd(b);
   const Tag = interactive ? "button" : "div";
   const after = b.amount + (change || 0);
-  const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick");
+  const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick")
+    + (change ? "; with your queued action " + fmtNum(after + add) + " after the next tick" : "");
   return html`<${Tag} type=${interactive ? "button" : undefined} class=${"lf-basin" + (state === "target" ? " lf-target" : "")} data-testid=${"feather-basin-" + b.name}
       aria-pressed=${interactive ? String(state === "picked") : undefined} aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
     ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : ""}
-    <span><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
+    <span class="lf-line"><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
     <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
     <span class="lf-sub">${b.schedule}</span>
-    ${over ? "" : html`<span class="lf-sub">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}${change ? " · your action: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : ""}</span>`}
+    ${over ? "" : html`<span class="lf-sub lf-line">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}</span>
+    <span class=${"lf-sub lf-line" + (change ? "" : " lf-hide")} data-testid=${"feather-basin-change-" + b.name}>${change ? "Yours: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : "Yours: none"}</span>`}
   </${Tag}>`;
 }
 
@@ -364,10 +374,12 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
     <div class="lf-seat-head">
       <h3>${title} <span class="muted small">(${colour} side)</span></h3>
       <span class="lf-points" data-testid=${"feather-points-" + seat}>${pointsText(me.points)}</span>
-      ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
+    </div>
+    <div class="lf-seat-sub">
       <span class=${"lf-cool" + (me.can_fill_next ? "" : " blocked")} data-testid=${"feather-cool-" + seat}>
         ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Next fill at tick ${me.fill_ready_at} (<${RuleText} text="LF-4"/>)`}
       </span>
+      ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
     </div>
     <div class="lf-buckets">
       ${me.buckets.map((b) => {
@@ -387,11 +399,48 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
   </section>`;
 }
 
-function Objectives({ st, pressed, hints, onTap, interactive, target }) {
+/* Each objective keeps its place on the page for the session: the server lists the available
+   ones in order and appends the queue's next at the end, so a completed objective would slide
+   the cards after it under the player's finger (issue 27 point 11). A replacement takes the
+   freed place; with none, a "completed" card holds it. Pure: the slots before and the ids now
+   give the slots now. */
+export function objectiveSlots(before, ids) {
+  const slots = (before || []).map((x) => ({ id: x.id, done: !ids.includes(x.id) }));
+  const placed = new Set(slots.filter((x) => !x.done).map((x) => x.id));
+  for (const id of ids) {
+    if (placed.has(id)) continue;
+    const free = slots.findIndex((x) => x.done);
+    if (free >= 0) slots[free] = { id, done: false }; else slots.push({ id, done: false });
+    placed.add(id);
+  }
+  return slots;
+}
+
+function Objectives({ st, pressed, hints, onTap, interactive, target, you, nameOf }) {
+  const mem = useRef({ key: null, slots: [], queue: [] });
+  const sess = st.session || {};
+  const key = JSON.stringify([sess.index, sess.name, sess.label]);
+  const slots = objectiveSlots(mem.current.key === key ? mem.current.slots : [], st.objectives.map((o) => o.id));
+  // The queue keeps its rows for the session too: one that went to the board is struck
+  // through in place, so the panels below it do not move up.
+  const before = mem.current.key === key ? mem.current.queue : [];
+  const queue = before.concat(st.queue.filter((o) => !before.some((x) => x.id === o.id)));
+  const inQueue = new Set(st.queue.map((o) => o.id));
+  mem.current = { key, slots, queue };
+  const byId = Object.fromEntries(st.objectives.map((o) => [o.id, o]));
+  const doneBy = (id) => {
+    const o = (st.last || []).find((x) => x.done && /^complete /.test(x.action) && x.action.split(/\s+/)[2] === String(id));
+    return o ? (o.seat === you ? "by you" : "by " + nameOf(o.seat)) : "earlier this session";
+  };
   return html`<section class="lf-panel" data-testid="feather-objectives" aria-label="Objectives">
     <h3>Objectives (<${RuleText} text="LF-6"/>, <${RuleText} text="LF-7"/>)</h3>
     <div class="lf-cards">
-      ${st.objectives.map((o) => {
+      ${slots.map((x) => {
+        if (x.done || !byId[x.id]) {
+          return html`<div key=${"done" + x.id} class="lf-card lf-done" data-testid=${"feather-objective-done-" + x.id}>
+            <span class="lf-id">Objective ${x.id}</span><span class="lf-req">Completed ${doneBy(x.id)}.</span></div>`;
+        }
+        const o = byId[x.id];
         const Tag = interactive ? "button" : "div";
         return html`<${Tag} key=${o.id} type=${interactive ? "button" : undefined} class=${"lf-card" + (target ? " lf-target" : "")} data-testid=${"feather-objective-" + o.id}
             aria-pressed=${interactive ? String(pressed(o.id)) : undefined} onClick=${interactive ? () => onTap(o.id) : undefined}>
@@ -401,11 +450,11 @@ function Objectives({ st, pressed, hints, onTap, interactive, target }) {
           <span class="lf-reward">Reward: ${rewardText(o.reward)}</span>
         </${Tag}>`;
       })}
-      ${st.objectives.length ? "" : html`<p class="muted">No objective left this session.</p>`}
+      ${slots.length ? "" : html`<p class="muted" style="grid-column: 1 / -1">No objective left this session.</p>`}
     </div>
     <h3 style="margin-top:8px">Queue (${st.queue.length})</h3>
-    ${st.queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
-      ${st.queue.map((o) => html`<li key=${o.id}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})</li>`)}
+    ${queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
+      ${queue.map((o) => html`<li key=${o.id} class=${inQueue.has(o.id) ? "" : "lf-gone"}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})${inQueue.has(o.id) ? "" : html`<span class="sr-only"> (now on the board)</span>`}</li>`)}
     </ol>` : html`<p class="muted small" data-testid="feather-queue">Nothing queued: a completed objective is not replaced.</p>`}
   </section>`;
 }
@@ -659,7 +708,7 @@ function Board({ view, api }) {
       </div>
       <div class="lf-col lf-right">
         <div class="lf-o-actions">${actions}</div>
-        <div class="lf-o-objectives"><${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
+        <div class="lf-o-objectives"><${Objectives} st=${st} you=${you} nameOf=${nameOf} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>
         <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>
