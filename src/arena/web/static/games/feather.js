@@ -331,10 +331,11 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
   return html`<${Tag} type=${interactive ? "button" : undefined} class=${"lf-basin" + (state === "target" ? " lf-target" : "")} data-testid=${"feather-basin-" + b.name}
       aria-pressed=${interactive ? String(state === "picked") : undefined} aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
     ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : ""}
-    <span class="lf-line"><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
+    <span class="lf-line"><span class="lf-big">Basin ${b.name}</span></span>
+    <span class="lf-line"><span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
     <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
     <span class="lf-sub">${b.schedule}</span>
-    ${over ? "" : html`<span class="lf-sub lf-line">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}</span>
+    ${over ? "" : html`<span class="lf-sub lf-line">Next tick: +${fmtNum(add)}</span>
     <span class=${"lf-sub lf-line" + (change ? "" : " lf-hide")} data-testid=${"feather-basin-change-" + b.name}>${change ? "Yours: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : "Yours: none"}</span>`}
   </${Tag}>`;
 }
