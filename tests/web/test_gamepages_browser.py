@@ -7,7 +7,6 @@ spectator no notes grid (point 12); a tapped Lockmaker draft piece keeps its siz
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -170,26 +169,17 @@ def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: An
         other.goto(m["links"]["seats"][1])
         for p in (page, other):
             p.get_by_test_id("lm-board").wait_for()
-        # Both ready (the DMO drafts first or second); then whoever picks first taps a piece.
-        picker = None
-        for _ in range(60):
-            for p in (page, other):
-                if p.get_by_test_id("lm-take").count():
-                    picker = p
-            if picker is not None:
-                break
-            for p in (page, other):
-                for testid in ("lm-first", "lm-ready"):
-                    b = p.get_by_test_id(testid)
-                    if b.count() and b.is_enabled():
-                        # The phase may move on under the click: not an error.
-                        with contextlib.suppress(Exception):
-                            b.click(timeout=2000)
-            page.wait_for_timeout(250)
-        assert picker is not None, "nobody got a pick"
+        # Ada says ready first, and her answer is awaited: the DMO's choice alone ends the
+        # study phase (LM-13), which takes Ada's Ready button away with it. Bo (the DMO)
+        # then drafts first, so Bo picks first.
+        page.get_by_test_id("lm-ready").click()
+        page.get_by_test_id("lm-msg-ok").filter(has_text="Sent").wait_for()
+        other.get_by_test_id("lm-first").click()
+        picker = other
+        picker.get_by_test_id("lm-take").wait_for()
         boxes = [picker.get_by_test_id(f"lm-pool-{i}").bounding_box() for i in range(3)]
         picker.get_by_test_id("lm-pool-0").click()
-        assert picker.get_by_test_id("lm-pool-0").get_attribute("aria-pressed") == "true"
+        picker.locator("[data-testid=lm-pool-0][aria-pressed=true]").wait_for()
         again = [picker.get_by_test_id(f"lm-pool-{i}").bounding_box() for i in range(3)]
         for a, b in zip(boxes, again, strict=True):
             assert a is not None and b is not None
