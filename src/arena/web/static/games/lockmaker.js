@@ -310,6 +310,7 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
   const interactive = !!onCell;
   const [cursor, setCursor] = useState(0);
   const ref = useRef(null);
+  const dragRef = useRef({});
   const cur = Math.min(cursor, m.w * m.h - 1);
   /* The cells never change under the cursor, so focus moves at once, not after a render. */
   const moveTo = (cell) => {
@@ -387,7 +388,10 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
     const btn = el && el.closest ? el.closest("[data-cell]") : null;
     return btn && ref.current && ref.current.contains(btn) ? Number(btn.dataset.cell) : null;
   };
-  const drag = ref.current ? (ref.current.lmDrag || (ref.current.lmDrag = {})) : {};
+  // One drag record for the grid's life: a record made per render (the first render has no
+  // element yet) was lost when the page redrew between pointer down and up (a view update
+  // from the other seat), and the drag did nothing.
+  const drag = dragRef.current;
   const down = (e) => {
     if (!interactive || e.button > 0) return;
     const cell = cellAt(e);
