@@ -756,6 +756,9 @@ function injectStyle() {
 .lo-legend { margin-top: 8px; }
 .lo-legend summary { cursor: pointer; min-height: 24px; }
 .lo-legend-list { list-style: none; padding: 0; margin: 4px 0 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 2px 10px; }
+/* A colour's meaning is never broken in two ('red +' / 'green' on a phone): it goes under
+   the colour's name when the line is short. */
+.lo-legend-list li .small { white-space: nowrap; }
 .lo-detail:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
 `;
   document.head.appendChild(s);

@@ -96,6 +96,14 @@ const CSS = `
 .lm-note:empty { display: none; }
 .lm .control-row { margin: 6px 0; }
 @media (max-width: 640px) { .lm .lm-chip { min-height: 44px; } }
+/* A phone shows the pool two pieces a row (one a row made the draft a long scroll at 390 px);
+   every chip has its column's width, so a chosen one cannot widen. */
+@media (max-width: 640px) {
+  .lm .lm-pool-tray { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .lm .lm-pool-tray .lm-chip { padding: 4px 8px; gap: 6px; min-width: 0; }
+  .lm .lm-pool-tray .lm-chip-text { min-width: 0; }
+  .lm .lm-pool-tray .lm-chip-sub { white-space: normal; }
+}
 `;
 if (typeof document !== "undefined" && !document.getElementById("lm-style")) {
   const el = document.createElement("style");
@@ -523,7 +531,7 @@ function DraftArea({ view, api, st, canAct }) {
       <h3>The pool</h3>
       <p class="lm-words" data-testid="lm-order"><${RuleText} text=${snakeWords(st, api)}/></p>
       <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
-      <div class="lm-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
+      <div class="lm-tray lm-pool-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
         ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over}
           aria-label=${k + ", " + pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
           <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}</span></span>
