@@ -194,7 +194,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         both = frozenset({0, 1})
         if state.stage == "study":
             return PhaseSpec("study", state.config.study, may=both,
-                             prompt=f"study {state.session.name}; say 'ready' to start")
+                             prompt=f"look over {state.session.name} before it starts")
         if state.stage == "tick":
             return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
                              prompt=TICK_PROMPT)
@@ -277,18 +277,42 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
                       {"water": list(water), "ankh": state.board.ankh})
 
     # --- information ---------------------------------------------------------------------
+    def session_label(self, state: FeatherState, index: int) -> str:
+        """One name per session for every line of the page (issue 27 point 11): "Practice
+        session", or "Session 2 of 3" counting the scored sessions only."""
+        spec = state.sessions[index]
+        if spec.practice:
+            return "Practice session (not scored)"
+        scored = [i for i, x in enumerate(state.sessions) if not x.practice]
+        k, n = scored.index(index) + 1, len(scored)
+        default = spec.name.strip().lower() == f"session {k}"
+        return (f"Session {k} of {n}" if default
+                else f"{spec.name[:1].upper()}{spec.name[1:]} (session {k} of {n})")
+
     def view(self, state: FeatherState, viewer: int | None) -> JSON:
         data = board_json(state.session, state.board)
+        index = min(state.index, len(state.sessions) - 1)
+        ended = None
+        if state.ended is not None and state.index > 0 and (state.stage != "tick"
+                                                             or state.board.tick == 0):
+            # The boundary that closed the last session, shown until the next one plays its
+            # first tick: what scored between the last tick and the study screen (point 11).
+            before = state.index - 1
+            ended = {"label": self.session_label(state, before),
+                     "practice": state.sessions[before].practice,
+                     "points": [x.points for x in state.ended.seats],
+                     "water": [x.water for x in state.ended.seats]}
         data.update({
             "title": state.title,
             "stage": state.stage,
-            "session": {"index": min(state.index, len(state.sessions) - 1),
+            "session": {"index": index, "label": self.session_label(state, index),
                         "name": state.session.name,
                         "practice": state.session.practice, "ticks": state.session.ticks,
                         "count": len(state.sessions)},
             "sessions": [s.name for s in state.sessions],
             "banked_water": list(state.banked),
             "last": [o.to_json() for o in state.last],
+            "ended": ended,
             "tick_seconds": state.config.tick,
             "help": ACTION_HELP,
             "you": viewer,
