@@ -13,8 +13,11 @@ Each tick the bot
 4. while it only waits for the fill cooldown, it spends an Accelerate on the basin its plan
    will fill from when that adds water.
 
-A plan is remembered and followed while the board turns out as predicted, so the search runs
-only when something surprising happened (the opponent took the water or the objective).
+A decision depends on the board alone (the bot's worker processes are a pool, and a board may
+be asked about again after a replay or a take-over, G-7): nothing about the previous tick is
+remembered but tables of pure results (a bucket state's moves, its goal tests), which carry the
+work from tick to tick and make a search cost a few milliseconds (issue 29 point 3,
+``bench/feather_bot_speed.py``).
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from arena.games.feather.scenario import SessionSpec
 from arena.games.feather.tick import FILL_COOLDOWN, Board, check_action
 
 POWERUP_VALUE = {"exchange": 0.5, "modify": 0.9, "sip": 0.5, "lock": 1.0, "accelerate": 0.6}
-NODE_BUDGET = 2500
-"""Bucket states a search may visit: bounds the worst time of one decision."""
+NODE_BUDGET = 1200
+"""Bucket states a search may visit: bounds the worst time of one decision (about 3 ms on a
+loaded core; the strength bench shows no gain from 2500)."""
 MAX_DEPTH = 12
 
 
@@ -114,6 +118,8 @@ class _Interner:
 S_M, S_COOL, S_T, S_C, S_W = 8, 16, 24, 48, 72
 LOW = (1 << 8) - 1
 IDS = (1 << 24) - 1
+TAKEN = IDS << S_T
+NO_TAKEN = ~TAKEN
 POWER_CAP = LOW
 """Modifies or exchanges a search counts at most (its field's size)."""
 
@@ -216,7 +222,11 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     start = ((waters_of.of(me.waters) << S_W) | (caps_of.of(me.caps) << S_C)
              | (taken_of.of((0,) * nb) << S_T) | (cool0 << S_COOL)
              | (min(me.held("modify"), POWER_CAP) << S_M) | min(me.held("exchange"), POWER_CAP))
-    parents: dict[int, int] = {start: -1}
+    # Parent links are keyed by the node less its taken water: of two ways to one bucket
+    # state at one cooldown, the first found (the shallower) is kept, whatever it took from
+    # the basins. This loses a few plans that hinge on basin water, and in exchange the node
+    # budget reaches several ticks further (bench/feather_bot_speed.py).
+    parents: dict[int, int] = {start & NO_TAKEN: -1}
     static, powered = tb.static, tb.powered
     goal_tables = [tb.goals.setdefault(o.predicate, {}) for o in objectives]
     fills: dict[int, tuple[int, ...]] = {}
@@ -254,7 +264,7 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
                 live.remove(oi)
                 if best is None or rate > best.rate:
                     done = Action("complete", combo, number=objectives[oi].id)
-                    best = Plan((*_path(parents, node, spec.basin_names), done),
+                    best = Plan((*_path(parents, node & NO_TAKEN, spec.basin_names), done),
                                 objectives[oi].id, rate)
         if best is not None and best.rate >= top / (d + 2):
             break  # nothing found later can beat it
@@ -272,36 +282,37 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
             tid = (node >> S_T) & IDS
             cid = (node >> S_C) & IDS
             wid = node >> S_W
-            link = node << S_MOVE
-            keep = (cid << S_C) | (tid << S_T) | (mods << S_M) | exch
+            link = (node & NO_TAKEN) << S_MOVE
+            taken = node & TAKEN
+            keep = (cid << S_C) | (mods << S_M) | exch
             rest = keep | ((cool - 1 if cool > 0 else 0) << S_COOL)
             if cool > 0:
-                child = (wid << S_W) | rest
-                if child not in parents:
-                    parents[child] = link | M_PASS
-                    nxt.append(child)
+                key = (wid << S_W) | rest
+                if key not in parents:
+                    parents[key] = link | M_PASS
+                    nxt.append(key | taken)
             else:
                 fk = (node >> S_T << 8) | d
                 moves = fills.get(fk)
                 if moves is None:
                     moves = fills[fk] = _fill_moves(W[wid], C[cid], T[tid], b, fr, nb, waters_of,
                                                     taken_of)
-                keep |= FILL_COOLDOWN << S_COOL
-                keep &= ~(IDS << S_T)
+                filled = keep | (FILL_COOLDOWN << S_COOL)
                 for x in range(0, len(moves), 2):
-                    child = moves[x + 1] | keep
-                    if child not in parents:
-                        parents[child] = link | moves[x]
+                    child = moves[x + 1] | filled
+                    key = child & NO_TAKEN
+                    if key not in parents:
+                        parents[key] = link | moves[x]
                         nxt.append(child)
             sk = (node >> S_C << 24) | free[d]
             moves = static.get(sk)
             if moves is None:
                 moves = static[sk] = _static_moves(W[wid], C[cid], fr, waters_of)
             for x in range(0, len(moves), 2):
-                child = moves[x + 1] | rest
-                if child not in parents:
-                    parents[child] = link | moves[x]
-                    nxt.append(child)
+                key = moves[x + 1] | rest
+                if key not in parents:
+                    parents[key] = link | moves[x]
+                    nxt.append(key | taken)
             if exch or mods:
                 pw = powered.get(sk)
                 if pw is None:
@@ -309,18 +320,18 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
                 if exch:
                     moves = pw[0]
                     for x in range(0, len(moves), 2):
-                        child = (moves[x + 1] | rest) - 1
-                        if child not in parents:
-                            parents[child] = link | moves[x]
-                            nxt.append(child)
+                        key = (moves[x + 1] | rest) - 1
+                        if key not in parents:
+                            parents[key] = link | moves[x]
+                            nxt.append(key | taken)
                 if mods:
                     moves = pw[1]
                     other = (wid << S_W) | (rest & ~(IDS << S_C))
                     for x in range(0, len(moves), 2):
-                        child = (moves[x + 1] | other) - (1 << S_M)
-                        if child not in parents:
-                            parents[child] = link | moves[x]
-                            nxt.append(child)
+                        key = (moves[x + 1] | other) - (1 << S_M)
+                        if key not in parents:
+                            parents[key] = link | moves[x]
+                            nxt.append(key | taken)
         frontier = nxt
         if not frontier:
             break
