@@ -172,6 +172,9 @@ class _Tables:
         self.static: dict[int, tuple[int, ...]] = {}
         self.powered: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.goals: dict[Predicate, dict[int, tuple[int, ...] | None]] = {}
+        self.avails = _Interner()
+        self.fills: dict[int, tuple[int, ...]] = {}
+        self.taken_next: dict[int, int] = {}
 
 
 _TABLES = _Tables()
@@ -182,7 +185,8 @@ TABLE_LIMIT = 200_000
 def _tables() -> _Tables:
     global _TABLES
     tb = _TABLES
-    if max(len(tb.waters.items), len(tb.taken.items), len(tb.caps.items)) > TABLE_LIMIT:
+    if max(len(tb.waters.items), len(tb.taken.items), len(tb.caps.items),
+           len(tb.avails.items)) > TABLE_LIMIT:
         _TABLES = _Tables()
     return _TABLES
 
@@ -192,8 +196,9 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     """Breadth-first search over this seat's bucket states, one tick per level.
 
     A pure function of its arguments. The work that many nodes share is done once: the drains
-    and transfers of a bucket state, its exchanges and modifies, and its goal test against a
-    predicate (``_Tables``, kept across searches), and a node's fills (within the search).
+    and transfers of a bucket state, its exchanges and modifies, its fills for a given
+    availability of the basins, and its goal test against a predicate (``_Tables``, kept
+    across searches).
     """
     me = board.seats[seat]
     n = len(me.waters)
@@ -229,7 +234,14 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     parents: dict[int, int] = {start & NO_TAKEN: -1}
     static, powered = tb.static, tb.powered
     goal_tables = [tb.goals.setdefault(o.predicate, {}) for o in objectives]
-    fills: dict[int, tuple[int, ...]] = {}
+    # A Fill gets min(room, what the basin shows less what the plan took); amounts beyond
+    # the largest capacity a bucket can reach act alike, so availabilities are clipped there
+    # and the Fills of a bucket state are shared by every search that sees the same clipped
+    # availability.
+    clip = max(me.caps) + 2 * min(me.held("modify"), POWER_CAP)
+    avails_of, A = tb.avails, tb.avails.items
+    avails: dict[int, int] = {}
+    fill_table, taken_next = tb.fills, tb.taken_next
     frontier = [start]
     best: Plan | None = None
     best_found = [0.0] * nobj
@@ -292,18 +304,28 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
                     parents[key] = link | M_PASS
                     nxt.append(key | taken)
             else:
-                fk = (node >> S_T << 8) | d
-                moves = fills.get(fk)
+                ak = (tid << 8) | d
+                avid = avails.get(ak)
+                if avid is None:
+                    taken_now = T[tid]
+                    avid = avails[ak] = avails_of.of(tuple(
+                        max(0, min(clip, b[k] - taken_now[k])) for k in range(nb)))
+                fk = (node >> S_C << 48) | (free[d] << 24) | avid
+                moves = fill_table.get(fk)
                 if moves is None:
-                    moves = fills[fk] = _fill_moves(W[wid], C[cid], T[tid], b, fr, nb, waters_of,
-                                                    taken_of)
+                    moves = fill_table[fk] = _fill_moves(W[wid], C[cid], A[avid], fr, nb,
+                                                         waters_of)
                 filled = keep | (FILL_COOLDOWN << S_COOL)
-                for x in range(0, len(moves), 2):
-                    child = moves[x + 1] | filled
-                    key = child & NO_TAKEN
+                for x in range(0, len(moves), 3):
+                    key = moves[x + 1] | filled
                     if key not in parents:
                         parents[key] = link | moves[x]
-                        nxt.append(child)
+                        tk = (tid << 32) | moves[x + 2]
+                        t2 = taken_next.get(tk)
+                        if t2 is None:
+                            k, got = divmod(moves[x + 2], 1 << 24)
+                            t2 = taken_next[tk] = taken_of.of(_put(T[tid], k, T[tid][k] + got)) << S_T
+                        nxt.append(key | t2)
             sk = (node >> S_C << 24) | free[d]
             moves = static.get(sk)
             if moves is None:
@@ -338,12 +360,12 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     return best
 
 
-def _fill_moves(waters: tuple[int, ...], caps: tuple[int, ...], taken: tuple[int, ...],
-                base: tuple[int, ...], free: tuple[int, ...], nb: int, waters_of: _Interner,
-                taken_of: _Interner) -> tuple[int, ...]:
-    """The Fills of a node: (move, waters and taken fields) pairs, flat. A bucket takes what
-    the basin will show less what this plan took from it before (LF-8 forecast); two basins
-    that would give the same amount give one child."""
+def _fill_moves(waters: tuple[int, ...], caps: tuple[int, ...], avail: tuple[int, ...],
+                free: tuple[int, ...], nb: int, waters_of: _Interner) -> tuple[int, ...]:
+    """The Fills of a bucket state, given what each basin can give: (move, waters field,
+    basin << 24 | amount) triples, flat. A bucket takes what the basin will show less what
+    this plan took from it before (LF-8 forecast); two basins that would give the same
+    amount give one child."""
     out: list[int] = []
     for j in free:
         room = caps[j] - waters[j]
@@ -351,13 +373,12 @@ def _fill_moves(waters: tuple[int, ...], caps: tuple[int, ...], taken: tuple[int
             continue
         got_seen: set[int] = set()
         for k in range(nb):
-            got = min(room, base[k] - taken[k])
+            got = min(room, avail[k])
             if got <= 0 or got in got_seen:
                 continue
             got_seen.add(got)
-            out.append(M_FILL + j * nb + k)
-            out.append((waters_of.of(_put(waters, j, waters[j] + got)) << S_W)
-                       | (taken_of.of(_put(taken, k, taken[k] + got)) << S_T))
+            out += (M_FILL + j * nb + k, waters_of.of(_put(waters, j, waters[j] + got)) << S_W,
+                    (k << 24) | got)
     return tuple(out)
 
 
