@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from feather_helpers import act
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,9 +80,24 @@ def test_search_gives_the_same_plan_with_cold_and_warm_tables() -> None:
     spec = SESSIONS[2]
     b = new_board(spec, None, 1)
     b = replace(b, seats=(replace(b.seats[0], powerups=(1, 1, 0, 0, 0)), b.seats[1]))
-    bot._TABLES = bot._Tables()
+    bot._TABLES = bot._Tables()  # as in a fresh worker
     cold = bot.search(spec, b, 0)
     for tick in range(1, 6):
         bot.search(spec, replace(b, tick=tick), 0)
     warm = bot.search(spec, b, 0)
     assert cold is not None and warm == cold
+
+
+def test_the_shared_tables_start_afresh_past_their_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A bot worker lives as long as the server: its tables must not grow without bound.
+    spec = SESSIONS[3]
+    b = new_board(spec, None, 1)
+    monkeypatch.setattr(bot, "_TABLES", bot._Tables())
+    first = bot.search(spec, b, 0)
+    big = bot._TABLES.size()
+    assert big > 100
+    before = bot._TABLES
+    monkeypatch.setattr(bot, "TABLE_LIMIT", 100)
+    again = bot.search(spec, replace(b, tick=1), 0)
+    assert bot._TABLES is not before and bot._TABLES.size() < 2 * big
+    assert bot.search(spec, b, 0) == first and again is not None

@@ -175,18 +175,25 @@ class _Tables:
         self.avails = _Interner()
         self.fills: dict[int, tuple[int, ...]] = {}
         self.taken_next: dict[int, int] = {}
+        self.goal_entries = 0
+
+    def size(self) -> int:
+        """Entries held in all tables (each a few hundred bytes)."""
+        return (len(self.waters.items) + len(self.caps.items) + len(self.taken.items)
+                + len(self.avails.items) + len(self.static) + len(self.powered)
+                + len(self.fills) + len(self.taken_next) + self.goal_entries)
 
 
 _TABLES = _Tables()
 TABLE_LIMIT = 200_000
-"""Distinct bucket states the shared tables may number before they start afresh (memory)."""
+"""Entries the shared tables may hold before they start afresh: about 60 MB per process at
+most (10 default matches fill 60,000, and a session's bucket states soon repeat)."""
 
 
 def _tables() -> _Tables:
     global _TABLES
     tb = _TABLES
-    if max(len(tb.waters.items), len(tb.taken.items), len(tb.caps.items),
-           len(tb.avails.items)) > TABLE_LIMIT:
+    if tb.size() > TABLE_LIMIT:
         _TABLES = _Tables()
     return _TABLES
 
@@ -267,6 +274,7 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
                 if gk in goals:
                     combo = goals[gk]
                 else:
+                    tb.goal_entries += 1
                     combo = goals[gk] = next(
                         meeting_subsets(objectives[oi].predicate, W[wc >> 24], C[wc & IDS],
                                         F[uid], size_table[oi]), None)
