@@ -10,6 +10,8 @@ cheaper, never different (G-7: a match is reproducible from its record and its s
 from __future__ import annotations
 
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -80,7 +82,7 @@ def test_search_gives_the_same_plan_with_cold_and_warm_tables() -> None:
     spec = SESSIONS[2]
     b = new_board(spec, None, 1)
     b = replace(b, seats=(replace(b.seats[0], powerups=(1, 1, 0, 0, 0)), b.seats[1]))
-    bot._TABLES = bot._Tables()  # as in a fresh worker
+    bot._LOCAL.tables = bot._Tables()  # as in a fresh worker
     cold = bot.search(spec, b, 0)
     for tick in range(1, 6):
         bot.search(spec, replace(b, tick=tick), 0)
@@ -92,12 +94,36 @@ def test_the_shared_tables_start_afresh_past_their_limit(monkeypatch: pytest.Mon
     # A bot worker lives as long as the server: its tables must not grow without bound.
     spec = SESSIONS[3]
     b = new_board(spec, None, 1)
-    monkeypatch.setattr(bot, "_TABLES", bot._Tables())
+    bot._LOCAL.tables = bot._Tables()
     first = bot.search(spec, b, 0)
-    big = bot._TABLES.size()
+    before = bot._tables()
+    big = before.size()
     assert big > 100
-    before = bot._TABLES
     monkeypatch.setattr(bot, "TABLE_LIMIT", 100)
     again = bot.search(spec, replace(b, tick=1), 0)
-    assert bot._TABLES is not before and bot._TABLES.size() < 2 * big
+    assert bot._tables() is not before and bot._LOCAL.tables.size() < 2 * big
     assert bot.search(spec, b, 0) == first and again is not None
+
+
+def test_bots_thinking_in_threads_decide_as_one_thread_does() -> None:
+    # Without worker processes the server's bots think in a thread pool (server/thinkers.py);
+    # each thread has its own tables, since numbering a new bucket state is not atomic.
+    spec = SESSIONS[3]
+    start = new_board(spec, None, 1)
+    start = replace(start, seats=tuple(replace(s, powerups=(1, 1, 0, 0, 0)) for s in start.seats))
+    boards = [(b, seat) for _, b, seat, _ in _playout(spec, start, 30, random.Random(5),
+                                                      frozenset({0, 1}))]
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        with ThreadPoolExecutor(4) as pool:  # fresh threads: cold tables, filled at once
+            runs = list(pool.map(lambda _: [bot.choose(spec, b, seat) for b, seat in boards],
+                                 range(4)))
+    finally:
+        sys.setswitchinterval(old)
+    bot._LOCAL.tables = bot._Tables()
+    alone = [bot.choose(spec, b, seat) for b, seat in boards]
+    assert all(run == alone for run in runs)
+    mine = bot._tables()
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(bot._tables).result() is not mine

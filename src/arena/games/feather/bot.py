@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -157,8 +158,9 @@ def _action(move: int, basins: tuple[str, ...]) -> Action:
 
 
 class _Tables:
-    """What searches share, process-wide: tuples numbered once, and per bucket state its
-    Drains and Transfers, its Exchanges and Modifies, and its goal test per predicate.
+    """What searches share (per thread; in a bot worker, process-wide): tuples numbered once,
+    and per bucket state its Drains and Transfers, its Exchanges and Modifies, its Fills per
+    basin availability, and its goal test per predicate.
 
     Every entry is a pure function of its key, so a decision never depends on which searches
     this process ran before (one worker of the bot pool serves many matches, and the same
@@ -185,18 +187,20 @@ class _Tables:
                 + len(self.fills) + len(self.taken_next) + self.goal_entries)
 
 
-_TABLES = _Tables()
+_LOCAL = threading.local()
+"""Each thread has its own tables: bots think in threads when the server has no worker
+processes (``server/thinkers.py``), and numbering a tuple is not atomic."""
 TABLE_LIMIT = 200_000
 """Entries the shared tables may hold before they start afresh: about 60 MB per process at
 most (10 default matches fill 60,000, and a session's bucket states soon repeat)."""
 
 
 def _tables() -> _Tables:
-    global _TABLES
-    tb = _TABLES
-    if tb.size() > TABLE_LIMIT:
-        _TABLES = _Tables()
-    return _TABLES
+    """This thread's tables, made afresh when they hold more than ``TABLE_LIMIT`` entries."""
+    tb: _Tables | None = getattr(_LOCAL, "tables", None)
+    if tb is None or tb.size() > TABLE_LIMIT:
+        tb = _LOCAL.tables = _Tables()
+    return tb
 
 
 def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = frozenset()
@@ -238,7 +242,7 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     # Parent links are keyed by the node less its taken water: of two ways to one bucket
     # state at one cooldown, the first found (the shallower) is kept, whatever it took from
     # the basins. This loses a few plans that hinge on basin water, and in exchange the node
-    # budget reaches several ticks further (bench/feather_bot_speed.py).
+    # budget reaches further (bench/feather_bot_speed.py).
     parents: dict[int, int] = {start & NO_TAKEN: -1}
     static, powered = tb.static, tb.powered
     goal_tables = [tb.goals.setdefault(o.predicate, {}) for o in objectives]
@@ -246,7 +250,7 @@ def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = f
     # the largest capacity a bucket can reach act alike, so availabilities are clipped there
     # and the Fills of a bucket state are shared by every search that sees the same clipped
     # availability.
-    clip = max(me.caps) + 2 * min(me.held("modify"), POWER_CAP)
+    clip = max(me.caps, default=0) + 2 * min(me.held("modify"), POWER_CAP)
     avails_of, A = tb.avails, tb.avails.items
     avails: dict[int, int] = {}
     fill_table, taken_next = tb.fills, tb.taken_next
