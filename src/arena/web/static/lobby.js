@@ -446,7 +446,7 @@ function MatchTable({ games, tick }) {
   useEffect(() => { load(); }, [tick]);
   const title = (name) => { const g = games.find((x) => x.name === name); return g ? g.title : name; };
   return html`<div class="section-head"><h2>Matches</h2><button type="button" class="secondary small" id="refresh" onClick=${load}>Refresh</button></div>
-    <div class="table-wrap"><table class="matches" data-testid="matches">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Matches on this server"><table class="matches" data-testid="matches">
       <thead><tr><th>Game</th><th>Players</th><th>Status</th><th>Result</th><th>Started</th><th><span class="sr-only">Link</span></th></tr></thead>
       <tbody id="match-rows">
         ${rows === null ? html`<tr><td colspan="6" class="muted">Loading…</td></tr>`

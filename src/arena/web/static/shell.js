@@ -1067,8 +1067,15 @@ function App() {
   // The result first: on a phone the card sits above the board, not 2,500 px down the page.
   const resultOnTop = !!(v && v.result) && narrow();
   // A finished match's board is a picture: no control of its last phase stays live
-  // (issue 27 point 1). A disabled fieldset disables every form control inside it.
+  // (issue 27 point 1). Its controls are disabled one by one after each render: a disabled
+  // fieldset would do it at once, but it also takes the board's scrolling tables out of the
+  // keyboard's reach (axe: scrollable-region-focusable).
   const over = !!(v && v.result);
+  const lock = useRef(null);
+  useLayoutEffect(() => {
+    if (!over || !lock.current) return;
+    for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+  });
   return html`
     <${Header}/>
     <${Reconnecting}/>
@@ -1083,10 +1090,10 @@ function App() {
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
           </div>` : ""}
-          <fieldset class="board-lock" disabled=${over} data-testid="board-lock" data-moment=${moment}>
-            <legend class="sr-only">${over ? "The board as the match ended" : "The board"}</legend>
+          <div class="board-lock" ref=${lock} data-testid="board-lock" data-moment=${moment}
+            data-over=${over ? "1" : null}>
             <${GameBoard}/>
-          </fieldset>
+          </div>
         </div>
         <${NotationDrawer}/>
         <${HostControls}/>
