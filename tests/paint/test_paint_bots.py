@@ -86,9 +86,11 @@ def test_the_next_showing_is_drawn_as_pf5_draws_it() -> None:
 
 
 def test_hard_decisions_depend_on_the_situation_alone() -> None:
-    """G-7: a warm planner (its memo filled by earlier decisions) and a fresh one with the
-    same settings decide alike, and each decision is legal (PF-3, PF-5)."""
+    """G-7: a warm planner (its memo filled by earlier decisions) and fresh ones with the
+    same settings decide alike over the first two sets of an episode, and every decision
+    is legal (PF-3, PF-5); the rest of the episode is played at random, for speed."""
     sets, seed = design_for(random.Random(9)), 11
+    rng = random.Random(1)
 
     def fresh() -> Planner:
         return Planner(samples=HARD.samples, width=HARD.width, budget=None, faithful=True,
@@ -97,20 +99,25 @@ def test_hard_decisions_depend_on_the_situation_alone() -> None:
     class Both:
         def __init__(self) -> None:
             self.fresh = fresh()
-            self.count = 0
+            self.checked = 0
 
         def shove(self, s: Situation):  # type: ignore[no-untyped-def]
+            if self.checked >= 10:
+                return rng.choice(legal_actions(s.grid))[0]
             a = HARD.shove(s)
             assert a == self.fresh.shove(s)
-            if self.count % 8 == 0:
+            if self.checked % 4 == 0:
                 assert a == fresh().shove(s)  # an empty memo
             assert a in {x for x, _ in legal_actions(s.grid)}
-            self.count += 1
+            self.checked += 1
             return a
 
         def pick(self, s: Situation) -> int:
+            if self.checked >= 10:
+                return 0
             i = HARD.pick(s)
-            assert i == self.fresh.pick(s) and 0 <= i < len(s.shown)
+            assert i == self.fresh.pick(s) == fresh().pick(s) and 0 <= i < len(s.shown)
+            self.checked += 1
             return i
 
         def last(self, grid: str) -> str:
@@ -118,4 +125,4 @@ def test_hard_decisions_depend_on_the_situation_alone() -> None:
 
     both = Both()
     played = play_episode(both, sets, seed)
-    assert both.count == 24 and "." not in played.grid
+    assert both.checked == 10 and "." not in played.grid
