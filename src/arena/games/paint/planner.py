@@ -8,7 +8,12 @@ search that also chooses among the sampled showing's sets; an action's value is 
 over the samples (an expectimax over the unknown showings, estimated by sampling). With
 ``samples=0`` it falls back to an exhaustive-with-beam search over the known containers and a
 one-ply expectation over the colour of the next unknown one. A pick searches each shown set's
-four containers. Values come from :func:`evaluate`.
+four containers; with ``pick_futures`` it plays each set out and then the sampled showing
+after it (the set picked leaves the pool), as a shove does. With ``faithful`` the next showing
+is drawn as PF-5 draws it: from every unused set, those not seen yet included (as unknowns),
+and the second showing from the unseen sets alone; without it, only from the sets seen and
+not used (so unseen sets never came up while three seen ones were left). Values come from
+:func:`evaluate`.
 
 :func:`evaluate` estimates the final score of a partial grid in log terms (the score is a
 product, so log-lengths add up): every chain counts log(length); a lone container with an empty
