@@ -250,29 +250,39 @@ def report_boxes(rows: list[Played]) -> None:
 
 
 def _paint_pair(task: tuple[tuple[str, ...], int, int]) -> tuple[int, int]:
-    from arena.games.paint.bot import QUICK
+    from arena.games.paint.bot import HARD
     from arena.games.paint.episode import play_episode
     from arena.games.paint.planner import BeamClairvoyant
     from arena.games.paint.scoring import score_value
     sets, seed, width = task
-    bot = score_value(play_episode(QUICK, sets, seed).grid)
+    bot = score_value(play_episode(HARD, sets, seed).grid)
     return bot, max(bot, score_value(BeamClairvoyant(width).play(sets, seed)))
 
 
-def report_paint(rows: list[Played], width: int, jobs: int) -> None:
+def report_paint(rows: list[Played], width: int, jobs: int, seeds: int = 1) -> None:
     """The match bot's planner on the sets its opponent designed in the level matches, and
     the clairvoyant beam on the same sets and showings (the episode oracle of
     ``bench/paint_bots.py``: a match draws its showings from the match's own chance, which
     the clairvoyant cannot be handed, so both play one fresh presentation seed)."""
-    got = [(p[0], p[1], width) for r in rows for p in r.paint if p[0]]
+    got = [(p[0], p[1] if k == 0 else rngmod.derive(p[1], "again", k).randrange(2**31), width)
+           for r in rows for p in r.paint if p[0] for k in range(seeds)]
     if not got:
         return
     with ProcessPoolExecutor(jobs) as pool:
         pairs = list(pool.map(_paint_pair, got))
-    bot = statistics.mean(b for b, _ in pairs)
-    clair = statistics.mean(c for _, c in pairs)
-    print(f"  Paint: hard bot mean {bot:.1f} vs clairvoyant beam (width {width}) {clair:.1f} "
-          f"over {len(pairs)} designs: {bot / clair:.2f} (acceptance >= 0.95)")
+    bots = [b for b, _ in pairs]
+    clairs = [c for _, c in pairs]
+    bot, clair = statistics.mean(bots), statistics.mean(clairs)
+    ratio = bot / clair
+    n = len(pairs)
+    # the ratio's standard error by the delta method over the paired designs
+    se = (statistics.stdev([b - ratio * c for b, c in pairs]) / clair / math.sqrt(n)
+          if n > 1 else math.nan)
+    sd = statistics.stdev(bots) / math.sqrt(n) if n > 1 else math.nan
+    sc = statistics.stdev(clairs) / math.sqrt(n) if n > 1 else math.nan
+    print(f"  Paint: hard bot mean {bot:.1f} +- {sd:.1f} vs clairvoyant beam (width {width}) "
+          f"{clair:.1f} +- {sc:.1f} over {n} episodes ({seeds} per design): {ratio:.3f} +- {se:.3f} (standard "
+          f"errors; acceptance >= 0.95)")
 
 
 def _generated(args: tuple[str, str, float, int]) -> int:
@@ -333,6 +343,8 @@ def main() -> None:
                     help="the generator's seconds per Lockmaker hand (10)")
     ap.add_argument("--lm-hands", type=int, default=50, help="Lockmaker hands compared (50)")
     ap.add_argument("--paint-width", type=int, default=100, help="clairvoyant beam width")
+    ap.add_argument("--paint-seeds", type=int, default=1,
+                    help="fresh presentation seeds per Paint design (1; more: a tighter figure)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", type=int, default=None,
                     help="the run's seed (default: drawn afresh, printed)")
@@ -358,7 +370,7 @@ def main() -> None:
         if game == "boxes":
             report_boxes(rows)
         if game == "paint":
-            report_paint(rows, args.paint_width, args.jobs)
+            report_paint(rows, args.paint_width, args.jobs, args.paint_seeds)
         if game == "lockmaker":
             report_lockmaker(rows, args.lm_seconds, args.lm_hands, args.jobs, seed)
         report_latency(rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from arena.games.paint.bot import HARD
 from arena.games.paint.designer import (
     DEFAULT_DESIGN,
     HARD_DESIGNS,
@@ -70,3 +71,58 @@ def test_design_bot_stays_within_pf4() -> None:
     assert recolour(("RGBR",), "GBR") == ("GBRG",)
     design, value = search_design(random.Random(2), GreedyPlayer(), steps=2, episodes=1)
     assert is_valid(design) and value > 0
+
+
+def test_the_next_showing_is_drawn_as_pf5_draws_it() -> None:
+    """PF-5: the second showing holds none of the first's sets, so the hard planner draws it
+    from the five unseen sets alone; later showings come from the unused sets, seen or not
+    (an unseen one is None: the seat does not know it)."""
+    first = ("RGBR", "GBRG", "BRGB")
+    s1 = Situation(EMPTY_GRID, queue="GBR", seen=first, used=("RGBR",), showings_left=5)
+    assert HARD._pool(s1) == [None] * 5
+    seen = (*first, "RBGR", "GRBG", "BGRB")
+    s3 = Situation(EMPTY_GRID, seen=seen, used=("RGBR", "RBGR"), showings_left=4)
+    assert HARD._pool(s3, exclude="GBRG") == ["BRGB", "GRBG", "BGRB", None, None]
+
+
+def test_hard_decisions_depend_on_the_situation_alone() -> None:
+    """G-7: a warm planner (its memo filled by earlier decisions) and fresh ones with the
+    same settings decide alike over the first two sets of an episode, and every decision
+    is legal (PF-3, PF-5); the rest of the episode is played at random, for speed."""
+    sets, seed = design_for(random.Random(9)), 11
+    rng = random.Random(1)
+
+    def fresh() -> Planner:
+        return Planner(samples=HARD.samples, width=HARD.width, budget=None, faithful=True,
+                       pick_futures=True)
+
+    class Both:
+        def __init__(self) -> None:
+            self.fresh = fresh()
+            self.checked = 0
+
+        def shove(self, s: Situation):  # type: ignore[no-untyped-def]
+            if self.checked >= 10:
+                return rng.choice(legal_actions(s.grid))[0]
+            a = HARD.shove(s)
+            assert a == self.fresh.shove(s)
+            if self.checked % 4 == 0:
+                assert a == fresh().shove(s)  # an empty memo
+            assert a in {x for x, _ in legal_actions(s.grid)}
+            self.checked += 1
+            return a
+
+        def pick(self, s: Situation) -> int:
+            if self.checked >= 10:
+                return 0
+            i = HARD.pick(s)
+            assert i == self.fresh.pick(s) == fresh().pick(s) and 0 <= i < len(s.shown)
+            self.checked += 1
+            return i
+
+        def last(self, grid: str) -> str:
+            return HARD.last(grid)
+
+    both = Both()
+    played = play_episode(both, sets, seed)
+    assert both.checked == 10 and "." not in played.grid

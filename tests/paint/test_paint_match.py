@@ -200,9 +200,11 @@ def test_reserve_then_forfeit_g3() -> None:
 
 
 def test_simulated_bot_match_is_quick_and_replays() -> None:
-    t = time.perf_counter()
+    # this process's CPU time, not the wall clock: the machine is shared, and the hard bot's
+    # work (fixed by counts, G-7) is what the bound is about
+    t = time.process_time()
     match = simulate(GAME, 5)
-    assert time.perf_counter() - t < 15
+    assert time.process_time() - t < 15
     assert match.result is not None and match.result.winner in (0, 1)
     assert match.phase_no == GAME.max_phases(match.config)
     again = simulate(GAME, 5)

@@ -8,7 +8,12 @@ search that also chooses among the sampled showing's sets; an action's value is 
 over the samples (an expectimax over the unknown showings, estimated by sampling). With
 ``samples=0`` it falls back to an exhaustive-with-beam search over the known containers and a
 one-ply expectation over the colour of the next unknown one. A pick searches each shown set's
-four containers. Values come from :func:`evaluate`.
+four containers; with ``pick_futures`` it plays each set out and then the sampled showing
+after it (the set picked leaves the pool), as a shove does. With ``faithful`` the next showing
+is drawn as PF-5 draws it: from every unused set, those not seen yet included (as unknowns),
+and the second showing from the unseen sets alone; without it, only from the sets seen and
+not used (so unseen sets never came up while three seen ones were left). Values come from
+:func:`evaluate`.
 
 :func:`evaluate` estimates the final score of a partial grid in log terms (the score is a
 product, so log-lengths add up): every chain counts log(length); a lone container with an empty
@@ -30,7 +35,9 @@ from functools import lru_cache
 
 from arena.games.paint.grid import CELLS, COLOURS, EMPTY, Action, next_grids, place
 from arena.games.paint.players import Situation, best_last
+from arena.games.paint.presentation import SHOWINGS
 from arena.games.paint.scoring import NEIGHBOURS, longest_path, score_value
+from arena.games.paint.sets import SETS
 
 FULL_SETS = tuple("".join(p) for p in itertools.product(COLOURS, repeat=4)
                   if set(p) == set(COLOURS))
@@ -54,6 +61,10 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+
+_PATHS: dict[int, int] = {}
+"""Longest path (PF-6) of a tree-shaped component by its cells as a bit mask: the same shapes
+recur across the millions of grids a search ranks, and the two sweeps were half its time."""
 
 
 def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
@@ -88,7 +99,17 @@ def evaluate(grid: str, w: Weights = DEFAULT_WEIGHTS) -> float:
         if n == 1:
             total += w.single_open if open_ else w.single_dead
             continue
-        length = longest_path(set(cells), cells[0])
+        if n <= 3:
+            length = n  # a tree of up to three cells is a path
+        else:
+            mask = 0
+            for k in cells:
+                mask |= 1 << k
+            length = _PATHS.get(mask, 0)
+            if not length:
+                if len(_PATHS) > 1_000_000:
+                    _PATHS.clear()
+                length = _PATHS[mask] = longest_path(set(cells), cells[0])
         total += LOG[length] - w.waste * (n - length)
         if length > 4:
             total -= w.long_penalty * (length - 4)
@@ -130,8 +151,10 @@ class Planner:
 
     def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
                  lookahead: bool = True, budget: float | None = 1.0, samples: int = 4,
-                 width: int = 20) -> None:
+                 width: int = 20, faithful: bool = False, pick_futures: bool = False) -> None:
         self.beam = beam
+        self.faithful = faithful
+        self.pick_futures = pick_futures
         self.samples = samples
         self.width = width
         self.w = weights
@@ -214,42 +237,77 @@ class Planner:
         ranked = sorted(out.items(), key=lambda kv: self.value(kv[0]), reverse=True)
         return [(root, grid) for grid, root in ranked[: self.width]]
 
-    def _hindsight(self, s: Situation, roots: list[str]) -> list[float]:
-        """For each root grid, the mean over sampled futures of the best value a beam search
-        reaches: the rest of the set (known), then the next showing, sampled from the sets
-        seen and not used (unseen ones drawn at random), with the pick left to the search."""
-        rng = random.Random(s.grid + s.queue + str(len(s.used)))
-        unused = [x for x in s.seen if x not in s.used and x != ""]
+    def _pool(self, s: Situation, exclude: str = "") -> list[str | None]:
+        """The sets the next showing is drawn from, as this seat knows them (PF-5): the sets
+        seen and not used (less ``exclude``, a set about to be picked), and one unknown
+        (None) per set not seen yet; the second showing holds none of the first's, so it
+        is drawn from the unseen sets alone."""
+        unseen: list[str | None] = [None] * max(0, SETS - len(s.seen))
+        if self.faithful and s.showings_left == SHOWINGS - 1:
+            return unseen
+        unused = [x for x in s.seen if x not in s.used and x != exclude and x != ""]
+        if not self.faithful:
+            return list(unused)
+        return [*unused, *unseen]
+
+    def _futures(self, s: Situation, roots: list[tuple[str, str]], exclude: str = ""
+                 ) -> list[float]:
+        """For each root (a grid and the known containers still to place in it), the mean
+        over sampled futures of the best value a beam search reaches: the known containers,
+        then the next showing drawn from :meth:`_pool` (unseen sets drawn at random), with
+        the pick among its sets left to the search. Every root meets the same futures
+        (common random numbers), so their differences are not sampling noise. Roots with
+        one queue share one beam; with their own queues (a pick) each has its own."""
+        rng = random.Random(s.grid + s.queue + str(len(s.used)) + exclude)
+        pool0 = self._pool(s, exclude)
+        draws = self.samples if s.showings_left > 0 else 1
+        shared = len({q for _, q in roots}) == 1
         totals = [0.0] * len(roots)
-        for k in range(self.samples):
+        for k in range(draws):
             if k and self.budget is not None and time.perf_counter() > self._deadline:
                 break  # out of time: the samples so far decide
-            nodes = list(enumerate(roots))
-            for colour in s.queue:
-                nodes = self._step(nodes, colour)
+            future: list[str] = []
             if s.showings_left > 0:
-                pool = list(unused)
+                pool = [x if x is not None else rng.choice(FULL_SETS) for x in pool0]
                 while len(pool) < 3:
                     pool.append(rng.choice(FULL_SETS))
-                branched: list[tuple[int, str]] = []
-                for future in rng.sample(pool, 3):
-                    ns = nodes
-                    for colour in future:
-                        ns = self._step(ns, colour)
-                    branched.extend(ns)
-                nodes = branched
+                future = rng.sample(pool, 3)
+            groups = [list(enumerate(roots))] if shared else [[(i, r)] for i, r in
+                                                              enumerate(roots)]
             best: dict[int, float] = {}
-            for root, grid in nodes:
-                v = self.value(grid)
-                if v > best.get(root, -1e9):
-                    best[root] = v
+            for group in groups:
+                nodes = [(i, g) for i, (g, _) in group]
+                for colour in group[0][1][1]:
+                    nodes = self._step(nodes, colour)
+                if future:
+                    branched: list[tuple[int, str]] = []
+                    for showing in future:
+                        ns = nodes
+                        for colour in showing:
+                            ns = self._step(ns, colour)
+                        branched.extend(ns)
+                    nodes = branched
+                for root, grid in nodes:
+                    v = self.value(grid)
+                    if v > best.get(root, -1e9):
+                        best[root] = v
             floor = min(best.values()) - 0.5
             for i in range(len(roots)):
                 totals[i] += best.get(i, floor)
         return totals
 
+    def _hindsight(self, s: Situation, roots: list[str]) -> list[float]:
+        """:meth:`_futures` for the grids a shove can leave, the rest of the set to come."""
+        return self._futures(s, [(g, s.queue) for g in roots])
+
     def pick(self, s: Situation) -> int:
         self._deadline = time.perf_counter() + (self.budget or 0.0)
+        if self.pick_futures and self.samples:
+            # each shown set is played out, then the showing after it (the set picked
+            # leaves the pool): a set that spoils the next showing's sets loses
+            values = [self._futures(s, [(s.grid, shown)], exclude=shown)[0]
+                      for shown in s.shown]
+            return values.index(max(values))
         values = [self._best_after(s.grid, shown, None) for shown in s.shown]
         return values.index(max(values))
 
