@@ -22,7 +22,6 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from fractions import Fraction
 
 import numpy as np
 
@@ -30,7 +29,6 @@ from arena.games.boxes.bets import Bet, bets_text, parse_bets, required_count
 from arena.games.boxes.board import Board, Tile
 from arena.games.boxes.conditions import (
     COLOURS,
-    LIMIT,
     TRAITS,
     Condition,
     Usage,
@@ -48,6 +46,12 @@ from arena.games.boxes.odds import (
     roles_for_round,
 )
 from arena.games.boxes.picks import playable
+
+# The random player (tests, benches, the bot's fallback) draws without enumerating every
+# condition (issue 29 point 4); the bot re-exports it for its callers.
+from arena.games.boxes.randomplay import random_bets
+from arena.games.boxes.randomplay import random_legal as random_legal
+from arena.games.boxes.randomplay import random_pick as random_pick
 from arena.games.boxes.state import BET, PICK, ROUNDS, STUDY_BOARDS, STUDY_CARDS, BoxesState
 
 SAMPLES = 48
@@ -78,60 +82,6 @@ def allowed(usage: Usage, cond: Condition) -> bool:
     return not over_limit(add_usage(usage, cond))
 
 
-# --- the random-but-legal player -------------------------------------------------------------
-def random_bets(points: Fraction, usage: Usage, rng: random.Random) -> tuple[Bet, ...]:
-    """Random different conditions within the usage limits and random whole stakes."""
-    need = required_count(points, usage)
-    if need == 0:
-        return ()
-    for _ in range(40):
-        used = usage
-        conds: list[Condition] = []
-        for _ in range(need):
-            options = [c for c in CONDITIONS if c not in conds and allowed(used, c)]
-            if not options:
-                break
-            c = rng.choice(options)
-            conds.append(c)
-            used = add_usage(used, c)
-        if len(conds) == need:
-            break
-    else:
-        conds = _fallback_conditions(usage, need)
-    budget = math.floor(points)
-    stakes = [1] * need
-    if budget >= 3:
-        spare = rng.randint(0, budget - need)
-        for _ in range(spare):
-            stakes[rng.randrange(need)] += 1
-    return tuple(Bet(c, s) for c, s in zip(conds, stakes, strict=True))
-
-
-def _fallback_conditions(usage: Usage, need: int) -> list[Condition]:
-    left = [t for t, n in zip(TRAITS, usage, strict=True) if LIMIT[t] - n > 0]
-    conds = [make_condition([t]) for t in left]
-    if len(left) == 2:
-        conds.append(make_condition(left, "and"))
-    return conds[:need]
-
-
-def random_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
-    b = state.target_board(seat)
-    cards = [n for n in state.hand if n in set(playable(state, seat))]
-    if not cards:
-        return "pass"
-    number = rng.choice(cards)
-    return str(rng.choice(movements(state.card(number), state.boxes[b])))
-
-
-def random_legal(state: BoxesState, seat: int, rng: random.Random) -> str | None:
-    if state.stage in (STUDY_BOARDS, STUDY_CARDS):
-        return "ready"
-    if state.stage == BET:
-        return bets_text(random_bets(state.points[seat], state.usage[seat], rng))
-    if state.stage == PICK:
-        return random_pick(state, seat, rng)
-    return None
 
 
 # --- the careful player ------------------------------------------------------------------------
