@@ -21,7 +21,7 @@ from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.construct import buildable, random_lock
 from arena.games.lockmaker.fast.api import FastSolution, fast_solve
-from arena.games.lockmaker.fast.generator import build_hard_lock
+from arena.games.lockmaker.builder import build_hardest
 from arena.games.lockmaker.lockfile import write_lock
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
@@ -98,18 +98,14 @@ def draft_pick(hand: tuple[PieceKind, ...], pool: tuple[PieceKind, ...], picks: 
 
 
 def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
-    """The generator's hardest lock within the configured placement budget (deterministic
-    for the match's seed); the random-and-climb lock when the generator gives up."""
+    """The hardest-lock search's lock within the configured walk budget (the config's
+    ``bot_placements``, :mod:`arena.games.lockmaker.builder`; deterministic for the match's
+    seed, G-7); the random-and-climb lock when the search finds none or the budget is 0."""
     board = state.current.board
     hand = state.hands[seat]
-    placements = state.config.bot_placements
-    if placements > 0:
-        try:
-            lock = build_hard_lock(board, hand, None, rng, placements=placements)
-        except RuleError:
-            pass
-        else:
-            return write_lock(lock)
+    built = build_hardest(board, hand, rng, state.config.bot_placements)
+    if built is not None:
+        return write_lock(built.lock)
     return _random_build(board, hand, rng)
 
 
