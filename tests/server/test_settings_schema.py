@@ -219,7 +219,8 @@ def test_seat_names_are_bounded_and_typed() -> None:
         parse_request({"game": "toy", "seats": [{"robot": True}, {}]})
     _, _, seats, _, _ = parse_request({"game": "toy", "seats": [{"bot": False},
                                                                 {"name": " Ann ", "bot": True}]})
-    assert seats == [{"name": "Seat 1", "bot": False}, {"name": "Ann", "bot": True}]
+    assert seats == [{"name": "Seat 1", "bot": False, "level": "hard"},
+                     {"name": "Ann", "bot": True, "level": "hard"}]
 
 
 def test_every_option_of_every_game_has_bounds_and_help() -> None:

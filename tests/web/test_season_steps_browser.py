@@ -187,6 +187,21 @@ def test_step_clocks_and_a_private_channel_on_the_players_pages(browser: Any,
     shoot(cat, "nomination-cat")
     shoot(ann, "nomination-ann-waiting")
     shoot(host, "nomination-host")
+
+    # Issue 26 point 3: Cat lost her link; the host's page gives her a new one, and the old
+    # one stops working at once.
+    old_link = links["players"]["Cat"]
+    host.locator("[data-testid=se-player-links] summary").click()
+    row = host.get_by_test_id("se-player-links").locator("li").filter(has_text="Cat")
+    row.get_by_role("button", name="New link for Cat").click()
+    until(lambda: row.get_by_role("link").get_attribute("href") != old_link, 10)
+    fresh = row.get_by_role("link").get_attribute("href")
+    assert fresh and fresh != old_link
+    cat.goto(old_link)
+    cat.get_by_text("this link is not valid").first.wait_for()
+    assert cat.get_by_test_id("se-nominate").count() == 0
+    cat.goto(fresh)
+    cat.get_by_test_id("se-nominate").wait_for()
     post(live_server, sid, "host/end", tok, {"reason": "the test is over"})
 
 

@@ -8,6 +8,7 @@ import json
 from arena.core import rng as rngmod
 from arena.core import settings as schema
 from arena.core.errors import RuleError
+from arena.core.game import BOT_LEVELS, BotLevel
 from arena.core.registry import all_games, get_game
 
 
@@ -26,7 +27,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "as the API's (G-5); --settings lists them")
     s.add_argument("--settings", action="store_true",
                    help="list the game's settings (type, bounds, default, help) and exit")
+    s.add_argument("--level", default="hard", metavar="LEVEL[,LEVEL...]",
+                   help="the bots' level (G-8): easy, normal or hard (the default); one for "
+                        "every seat, or one per seat separated by commas (hard,easy)")
     s.set_defaults(handler=_simulate)
+
+
+def parse_levels(text: str, seats: int) -> dict[int, BotLevel]:
+    """``--level``: one level for every seat or one per seat (G-8), by seat number."""
+    names = [x.strip() for x in text.split(",")]
+    chosen: list[BotLevel] = []
+    for name in names:
+        level = next((lv for lv in BOT_LEVELS if lv == name), None)
+        if level is None:
+            raise RuleError("G-8", f"--level: {name[:40]!r} is not a level; the levels are "
+                                   f"{', '.join(BOT_LEVELS)}")
+        chosen.append(level)
+    if len(chosen) == 1:
+        chosen *= seats
+    if len(chosen) != seats:
+        raise RuleError("G-8", f"--level names {len(chosen)} levels for {seats} seats; give "
+                               "one for every seat, or one per seat")
+    return dict(enumerate(chosen))
 
 
 def _seed_arg(text: str) -> int:
@@ -68,8 +90,10 @@ def _simulate(args: argparse.Namespace) -> int:
     schema.check_game_config(game, config, MatchSettings().time_scale)
     if args.seed is None:
         args.seed = rngmod.fresh_seed()
+    levels = parse_levels(args.level, game.seat_count(config))
     # G-11: a simulation has no wall clock to wait on; its record says so.
-    match = simulate(game, args.seed, config, MatchSettings(bot_pace="instant"))
+    match = simulate(game, args.seed, config, MatchSettings(bot_pace="instant"),
+                     levels=levels)
     result = match.result
     assert result is not None
     out = {
@@ -81,6 +105,7 @@ def _simulate(args: argparse.Namespace) -> int:
         "detail": result.detail,
         "events": len(match.log),
         "phases": match.phase_no,
+        "levels": [levels[i] for i in range(len(levels))],
     }
     if args.json:
         print(json.dumps(out))

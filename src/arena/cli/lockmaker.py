@@ -17,17 +17,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from arena.cli._lockmaker_io import load_position
 from arena.cli._util import emit, positive_int, read_text_arg
 from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
 from arena.core.errors import ParseError, RuleError
-from arena.games.lockmaker.lockfile import read, read_board, read_lock
-from arena.games.lockmaker.notation import format_solution, replay
-from arena.games.lockmaker.pieces import parse_piece_list
-from arena.games.lockmaker.render import render_png, render_svg
-from arena.games.lockmaker.rush import read_rush
-from arena.games.lockmaker.solver import solve
-from arena.games.lockmaker.validate import construction_error, construction_problems
+
+# Each handler imports the game modules it uses: ``solve --rush-file`` loads neither the
+# renderer nor the reference solver nor the validator (start-up, issue 29 point 5).
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,6 +69,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _solve(args: argparse.Namespace) -> int:
     if args.rush_file is not None:
         return solve_rush_file(args.rush_file, args.json, args.jobs)
+    from arena.cli._lockmaker_io import load_position
+    from arena.games.lockmaker.notation import format_solution
+    from arena.games.lockmaker.solver import solve
+
     pos = load_position(args.lock, args.rush)
     res = solve(pos, max_states=args.max_states)
     moves = format_solution(pos.board, res.solution)
@@ -93,6 +92,11 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from arena.games.lockmaker.lockfile import read_lock
+    from arena.games.lockmaker.notation import replay
+    from arena.games.lockmaker.rush import read_rush
+    from arena.games.lockmaker.validate import construction_error
+
     items: list[str] = args.items
     # Files are files and moves are --moves: a mistyped file name is never read as moves.
     wanted = (0 if args.rush is not None else 1) + (0 if args.moves is not None else 1)
@@ -131,6 +135,10 @@ def _read_named(what: str, path: str) -> str:
 
 
 def _render(args: argparse.Namespace) -> int:
+    from arena.games.lockmaker.lockfile import read
+    from arena.games.lockmaker.render import render_png, render_svg
+    from arena.games.lockmaker.rush import read_rush
+
     lock = read_rush(args.rush) if args.rush is not None else read(read_text_arg(args.lock or "-"))
     out = Path(args.output)
     if out.suffix.lower() == ".png":
@@ -144,6 +152,10 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from arena.games.lockmaker.lockfile import read_board, read_lock
+    from arena.games.lockmaker.pieces import parse_piece_list
+    from arena.games.lockmaker.validate import construction_problems
+
     pos = read_lock(read_text_arg(args.lock))
     drafted = parse_piece_list(args.pieces)
     board = read_board(read_text_arg(args.board)) if args.board else None

@@ -20,16 +20,16 @@ import os
 import random
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from arena.cli._lockmaker_io import load_position
 from arena.cli._util import emit, read_text_arg, seed_arg
 from arena.core.errors import ParseError, RuleError
-from arena.games.lockmaker.board import Board
-from arena.games.lockmaker.fast.api import fast_solve, hardest
-from arena.games.lockmaker.lockfile import read_board, write_lock
-from arena.games.lockmaker.notation import format_solution
-from arena.games.lockmaker.pieces import parse_piece_list
-from arena.games.lockmaker.rush import read_rush
+
+if TYPE_CHECKING:
+    from arena.games.lockmaker.board import Board
+
+# The game's modules are imported by the handler that needs them: building the parser must
+# not load the solver, and a batch of small puzzles never loads NumPy (issue 29 point 5).
 
 
 def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,6 +55,10 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _hardest(args: argparse.Namespace) -> int:
+    from arena.cli._lockmaker_io import load_position
+    from arena.games.lockmaker.fast.api import hardest
+    from arena.games.lockmaker.lockfile import write_lock
+
     pos = load_position(args.lock, args.rush)
     res = hardest(pos)
     text = write_lock(res.lock)
@@ -70,6 +74,8 @@ def _hardest(args: argparse.Namespace) -> int:
 
 def read_generator_board(text: str) -> tuple[Board, int | None]:
     """A draft board file; an ``@`` marks a fixed keyhole (LM-2, LM-10)."""
+    from arena.games.lockmaker.lockfile import read_board
+
     keyhole: int | None = None
     rows = [ln.rstrip() for ln in text.splitlines()
             if ln.strip() and not ln.lstrip().startswith(";")]
@@ -92,6 +98,8 @@ def _generate(args: argparse.Namespace) -> int:
     # The generator and its process pool load only for this command (start-up, issue 18).
     from arena.games.lockmaker.fast.generator import terminal_progress
     from arena.games.lockmaker.fast.jobs import generate_jobs
+    from arena.games.lockmaker.lockfile import write_lock
+    from arena.games.lockmaker.pieces import parse_piece_list
 
     board, keyhole = read_generator_board(read_text_arg(args.board))
     hand = parse_piece_list(args.pieces)
@@ -110,6 +118,10 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _solve_one(rush: str) -> dict[str, object]:
+    from arena.games.lockmaker.fast.api import fast_solve
+    from arena.games.lockmaker.notation import format_solution
+    from arena.games.lockmaker.rush import read_rush
+
     pos = read_rush(rush)
     res = fast_solve(pos)
     return {"solvable": res.solvable, "moves": res.moves,
@@ -122,6 +134,9 @@ def solve_rush_file(path: str, as_json: bool, jobs: int | None = None) -> int:
     Every line is read and checked first (a bad line stops the run before any work). The
     puzzles are independent, so with ``jobs`` > 1 they are solved by that many worker
     processes (forked, so they share the already imported solver) and printed in order."""
+    from arena.games.lockmaker.fast.api import fast_solve  # noqa: F401 - before the fork
+    from arena.games.lockmaker.rush import read_rush
+
     text = read_text_arg(path)
     puzzles: list[tuple[str, str]] = []
     for no, line in enumerate(text.splitlines(), 1):

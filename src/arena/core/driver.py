@@ -7,14 +7,15 @@ where time comes from.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.errors import RuleError
-from arena.core.game import Game, GameConfig
+from arena.core.game import DEFAULT_LEVEL, BotLevel, Game, GameConfig
 from arena.core.match import Match, MatchSettings
 
 
@@ -42,17 +43,30 @@ class BotMove:
 
 
 def bot_think(
-    game: Game[Any, Any], seed: int, state: Any, phase_no: int, seats: Collection[int]
+    game: Game[Any, Any], seed: int, state: Any, phase_no: int, seats: Collection[int],
+    levels: Mapping[int, BotLevel] | None = None,
 ) -> list[BotMove]:
-    """Decide for every seat in ``seats`` from a frozen state.
+    """Decide for every seat in ``seats`` from a frozen state, each at its level (``hard``
+    where ``levels`` names none, G-8).
 
     Pure, so a server can run it in a worker thread *without* holding the match: a human's
     submission near a deadline is never held up by a bot that thinks for a minute.
     """
+    levels = levels or {}
     return [
-        BotMove(phase_no, seat, game.bot(state, seat, rngmod.derive(seed, "bot", phase_no, seat)))
+        BotMove(phase_no, seat, _decide(game, state, seat,
+                                        rngmod.derive(seed, "bot", phase_no, seat),
+                                        levels.get(seat, DEFAULT_LEVEL)))
         for seat in sorted(seats)
     ]
+
+
+def _decide(game: Game[Any, Any], state: Any, seat: int, rng: random.Random,
+            level: BotLevel) -> str | None:
+    """One seat's decision: ``hard`` calls :meth:`Game.bot` itself (every game's own bot)."""
+    if level == DEFAULT_LEVEL:
+        return game.bot(state, seat, rng)
+    return game.level_bot(state, seat, rng, level)
 
 
 def bots_to_think(match: Match, bots: Collection[int], tracker: BotTracker) -> list[int]:
@@ -91,7 +105,8 @@ def bot_apply(match: Match, moves: list[BotMove], tracker: BotTracker) -> list[t
     return done
 
 
-def bot_moves(match: Match, bots: Collection[int], tracker: BotTracker) -> list[tuple[int, str]]:
+def bot_moves(match: Match, bots: Collection[int], tracker: BotTracker,
+              levels: Mapping[int, BotLevel] | None = None) -> list[tuple[int, str]]:
     """Let every bot seat that the match waits for act once per phase, until none is left
     (a bot's move may close the phase and open one that waits for bots again).
 
@@ -99,7 +114,7 @@ def bot_moves(match: Match, bots: Collection[int], tracker: BotTracker) -> list[
     """
     done: list[tuple[int, str]] = []
     while seats := bots_to_think(match, bots, tracker):
-        moves = bot_think(match.game, match.seed, match.state, match.phase_no, seats)
+        moves = bot_think(match.game, match.seed, match.state, match.phase_no, seats, levels)
         done.extend(bot_apply(match, moves, tracker))
     return done
 
@@ -110,8 +125,10 @@ def simulate(
     config: GameConfig | None = None,
     settings: MatchSettings | None = None,
     bots: Collection[int] | None = None,
+    levels: Mapping[int, BotLevel] | None = None,
 ) -> Match:
-    """Play a whole match with bots on a simulated clock, through the live engine.
+    """Play a whole match with bots on a simulated clock, through the live engine; each bot
+    seat plays at its level in ``levels`` (``hard`` where it names none).
 
     Bots act at once whatever ``settings.bot_pace`` says (G-11: a simulation has no wall
     clock to wait on); without settings the match is recorded as instant."""
@@ -122,7 +139,7 @@ def simulate(
     tracker = BotTracker()
     limit = game.max_phases(match.config) + 10
     while not match.finished:
-        bot_moves(match, seats, tracker)
+        bot_moves(match, seats, tracker, levels)
         if match.finished:
             break
         when = match.next_deadline()

@@ -11,7 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args
 
 from pydantic import ConfigDict
 
@@ -22,13 +22,21 @@ from arena.core.errors import RuleError
 JSON = Any
 """A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
 
+BotLevel = Literal["easy", "normal", "hard"]
+"""How strongly a bot plays its seat (G-8, issue 30 point 5): ``hard`` is each game's full
+bot; ``easy`` makes a beginner's mistakes (it is never a random mover); ``normal`` is between.
+A seat that names no level gets ``hard``, the only bot there was before levels."""
+
+BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
+DEFAULT_LEVEL: BotLevel = "hard"
+
 
 ReservePeriods = Annotated[int, schema.count(
     "G-3: how many reserve periods each seat's bank holds (0: no reserve)",
-    0, schema.MAX_RESERVE_PERIODS)]
+    0, schema.MAX_RESERVE_PERIODS, label="Reserve periods")]
 ReservePeriod = Annotated[float, schema.seconds(
     "G-3: seconds in one reserve period (spent whole as soon as it begins)",
-    when="reserve_periods", high=3600.0)]
+    when="reserve_periods", high=3600.0, label="Length of a reserve period")]
 
 
 @dataclass(frozen=True)
@@ -303,6 +311,13 @@ class Game(ABC, Generic[S, C]):
 
         A bot should decide from what its seat may see; it is handed the state for speed.
         """
+
+    def level_bot(self, state: S, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        """What a bot playing at ``level`` submits now. ``hard`` is :meth:`bot` itself, so
+        every match played before levels replays unchanged; a game with weaker bots
+        overrides this for ``easy`` and ``normal`` (a game without them plays ``hard``)."""
+        return self.bot(state, seat, rng)
 
     def host_options(self, state: S) -> dict[str, tuple[bool, str]]:
         """Switches the host may flip during a live match, by name: (value, words for the host

@@ -86,16 +86,19 @@ class MatchSettings:
     # must resolve at once; the whole-match rule also holds every scaled phase to a floor.
     time_scale: Annotated[float, Field(
         ge=MIN_TIME_SCALE, le=MAX_TIME_SCALE,
-        description="G-5: real seconds per rule second (1: the texts' durations; 0.05 for "
-                    "fast practice)")] = 1.0
+        description="G-5: multiplies every duration: 2 doubles each one, 0.5 halves it, 1 "
+                    "keeps the rule texts' durations (0.05 for fast practice)",
+        title="Time scale")] = 1.0
     early_close: Annotated[bool, Field(
-        description="G-4: a phase ends once every seat that must act has confirmed")] = True
+        description="G-4: a phase ends once every seat that must act has confirmed",
+        title="Early close")] = True
     reveal_at_end: Annotated[bool, Field(
-        description="G-9: everything private becomes public when the match ends")] = True
+        description="G-9: everything private becomes public when the match ends",
+        title="Reveal at the end")] = True
     # G-11: "human" bots wait a plausible, seeded time before acting (and are charged it);
     # "instant" bots act at once, for simulations and tests.
     bot_pace: Annotated[Literal["human", "instant"], Field(
-        description="G-11: bots act at a human pace, or at once")] = "human"
+        description="G-11: bots act at a human pace, or at once", title="Bot pace")] = "human"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -71,29 +71,32 @@ class Duration:
 
 
 def seconds(help: str, *, zero_is_off: bool = False, scaled: bool = True,
-            when: str | None = None, high: float = MAX_PHASE_SECONDS) -> Any:
+            when: str | None = None, high: float = MAX_PHASE_SECONDS,
+            label: str | None = None) -> Any:
     """The metadata of a duration field (``Annotated[float, seconds("...")]``): bounds, help
     and what the whole-match rule needs, as ``x-`` keys of its JSON Schema.
 
     The lower bound is the wall-clock floor at time scale 1 (or 0 where 0 turns the phase
-    off); the scaled value is checked again by :func:`check_match_work`."""
+    off); the scaled value is checked again by :func:`check_match_work`. ``label`` is the
+    few words a form shows for the field (the JSON Schema's ``title``): a host reads
+    "Shortest countersolve window", never the field's name (issue 27 point 10)."""
     low = 0.0 if zero_is_off else MIN_PHASE_SECONDS
     extra: dict[str, Any] = {"x-unit": "seconds", "x-scaled": scaled}
     if zero_is_off:
         extra["x-zero-is-off"] = True
     if when:
         extra["x-counts-when"] = when
-    return Field(ge=low, le=high, description=help, json_schema_extra=extra)
+    return Field(ge=low, le=high, description=help, title=label, json_schema_extra=extra)
 
 
-def count(help: str, low: int, high: int) -> Any:
-    """The metadata of a whole-number field (a count, a size, a seat): bounds and help."""
-    return Field(ge=low, le=high, description=help)
+def count(help: str, low: int, high: int, *, label: str | None = None) -> Any:
+    """The metadata of a whole-number field (a count, a size, a seat): bounds, help, label."""
+    return Field(ge=low, le=high, description=help, title=label)
 
 
-def text(help: str, high: int) -> Any:
-    """The metadata of a text field: its longest length and help."""
-    return Field(max_length=high, description=help)
+def text(help: str, high: int, *, label: str | None = None) -> Any:
+    """The metadata of a text field: its longest length, help and label."""
+    return Field(max_length=high, description=help, title=label)
 
 
 # --------------------------------------------------------------------------- validation
@@ -260,8 +263,22 @@ def check_game_config(game: Game[Any, Any], config: GameConfig, time_scale: floa
 
 
 # --------------------------------------------------------------------------- describing
+def label_of(cls: type[Any], name: str) -> str:
+    """The human label of field ``name``: the ``title`` its metadata gives (``label=`` of the
+    helpers above), else the name in words ("min counter"), which a test keeps out of every
+    shipped game's form."""
+    hint = typing.get_type_hints(cls, include_extras=True).get(name)
+    for meta in getattr(hint, "__metadata__", ()):
+        title = getattr(meta, "title", None)
+        if isinstance(title, str) and title:
+            return title
+    words = name.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
 def options(cls: type[Any]) -> list[dict[str, Any]]:
-    """The fields of a settings dataclass for a form: name, type, default, bounds, help."""
+    """The fields of a settings dataclass for a form: name, label, type, default, bounds,
+    help, and for a list the type of its items (so a form can take "Ann, Ben" for one)."""
     schema = adapter(cls).json_schema()
     props: dict[str, Any] = schema.get("properties", {})
     defaults = cls()
@@ -273,13 +290,15 @@ def options(cls: type[Any]) -> list[dict[str, Any]]:
         kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int)
                 else "float" if isinstance(value, float) else "str" if isinstance(value, str)
                 else "list" if isinstance(value, tuple) else "json")
-        entry: dict[str, Any] = {"name": f.name, "type": kind,
+        entry: dict[str, Any] = {"name": f.name, "label": label_of(cls, f.name), "type": kind,
                                  "default": list(value) if isinstance(value, tuple) else value,
                                  "help": prop.get("description", "")}
         for key, to in (("minimum", "min"), ("maximum", "max"), ("maxLength", "max_length"),
                         ("maxItems", "max_items"), ("enum", "choices")):
             if key in prop:
                 entry[to] = prop[key]
+        if kind == "list" and isinstance(prop.get("items"), dict) and "type" in prop["items"]:
+            entry["item_type"] = prop["items"]["type"]
         if f.name in marks:
             entry["unit"] = "s"
             entry["scaled"] = marks[f.name].scaled

@@ -51,7 +51,11 @@ def game_info(name: str) -> dict[str, Any]:
     return {"name": game.name, "title": game.title, "summary": game.summary,
             "seats": game.seats, "chance": game.chance,
             "hidden_information": game.hidden_information, "rules_prefix": game.rules_prefix,
-            "options": options}
+            "options": options,
+            # What an unnamed seat is called, for a person and for a bot: the lobby shows the
+            # name the match page will show (issue 27 point 8: one name per seat).
+            "default_names": [[game.default_seat_name(i, False), game.default_seat_name(i, True)]
+                              for i in range(game.seats)]}
 
 
 def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
@@ -59,7 +63,9 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
     server could not rebuild also says so (``problem``, issue 25)."""
     out: dict[str, Any] = {
         "id": record.id, "game": record.game, "names": list(record.seat_names),
-        "bots": list(record.bots), "status": record.status,
+        "bots": list(record.bots),
+        "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
+        "status": record.status,
         "result": record.result, "created": record.created,
         "seed": record.seed if record.status == "finished"
         and record.settings.get("reveal_at_end", True) else None}

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
+from arena.core.game import BOT_LEVELS, DEFAULT_LEVEL
 from arena.server import announce
 from arena.server.access import Access, resolve, token_of
 from arena.server.api import _owner, links, matches_of, store_of
@@ -67,6 +68,7 @@ async def host_links(request: Request) -> JSONResponse:
         bot = owner.record.bots[i]
         token = None if bot else by_seat.get(i)
         seats.append({"seat": i, "name": name, "bot": bot,
+                      "level": owner.record.level(i) if bot else None,
                       "link": None if token is None else _page(request, rid, token)})
     spectator = next((t.token for t in tokens if t.role == "spectator"), None)
     host = next(t.token for t in tokens if t.role == "host")
@@ -99,28 +101,46 @@ async def reissue(request: Request) -> JSONResponse:
 
 
 async def replace_seat(request: Request) -> JSONResponse:
-    """Human to bot (the old link stops working) or bot to human (a new link)."""
+    """Human to bot (the old link stops working) or bot to human (a new link); a bot seat
+    given another ``level`` (G-8) keeps its bot, which plays at that level from its next
+    decision."""
     owner, body = await _host(request)
     seat = _seat(owner, body)
     bot = body.get("bot")
     if not isinstance(bot, bool):
         raise ApiError(400, "request", "'bot' must be true (a bot plays it) or false (a person)")
+    level = body.get("level", DEFAULT_LEVEL)
+    if level not in BOT_LEVELS:
+        raise RuleError("G-8", f"'level' must be one of {', '.join(BOT_LEVELS)}, "
+                               f"not {str(level)[:40]!r}")
     _not_over(owner, "replacing a seat")
-    if owner.record.bots[seat] == bot:
+    was_bot = owner.record.bots[seat]
+    if was_bot == bot and (not bot or owner.record.level(seat) == level):
         raise RuleError("host", f"a {'bot' if bot else 'person'} already plays this seat")
     token = None if bot else secrets.token_urlsafe(18)
     bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
+    levels = tuple((level if bot else "hard") if i == seat else owner.record.level(i)
+                   for i in range(len(bots)))
     store = store_of(request)
     async with owner.lock:
-        old = await owner.write(
-            lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
-        await owner.write(lambda fence: store.set_bots(owner.record.id, bots, fence))
-        owner.set_bots(bots)
-        owner.match.host_note({"what": "seat", "seat": seat, "bot": bot, "public": True})
+        if was_bot != bot:
+            old = await owner.write(
+                lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
+        else:
+            old = []
+        await owner.write(lambda fence: store.set_bots(owner.record.id, bots, fence, levels))
+        owner.set_bots(bots, levels)
+        note: dict[str, Any] = {"what": "seat", "seat": seat, "bot": bot, "public": True}
+        if bot:
+            note["level"] = level
+        owner.match.host_note(note)
         await owner._commit()
-    owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else "someone else"))
+    if old:
+        owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else
+                                                                  "someone else"))
     link = None if token is None else _page(request, owner.record.id, token)
-    return JSONResponse({"ok": True, "seat": seat, "bot": bot, "link": link})
+    return JSONResponse({"ok": True, "seat": seat, "bot": bot,
+                         "level": level if bot else None, "link": link})
 
 
 async def spectators(request: Request) -> JSONResponse:
@@ -176,8 +196,8 @@ async def rematch(request: Request) -> JSONResponse:
         raise RuleError("host", "this match already has a rematch")
     body = {
         "game": record.game,
-        "seats": [{"name": n, "bot": b} for n, b in zip(record.seat_names, record.bots,
-                                                         strict=True)],
+        "seats": [{"name": n, "bot": b, "level": record.level(i)}
+                  for i, (n, b) in enumerate(zip(record.seat_names, record.bots, strict=True))],
         "settings": {k: record.settings[k] for k in _REMATCH_SETTINGS if k in record.settings},
         "config": record.config,
     }

@@ -31,6 +31,7 @@ from arena.core import rng as rngmod
 from arena.core import settings as schema
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
+from arena.core.game import BotLevel
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server import announce, scenarios
@@ -56,6 +57,9 @@ class SeatEntry:
         max_length=MAX_NAME, description="G-8: the seat's display name (empty: a default)")
     ] = None
     bot: Annotated[bool, Field(description="G-8: a bot plays this seat")] = False
+    level: Annotated[BotLevel, Field(
+        description="G-8: how strongly the seat's bot plays: easy (a beginner's mistakes), "
+                    "normal, or hard (the full bot)")] = "hard"
 
 
 @dataclass(frozen=True)
@@ -150,7 +154,8 @@ def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, 
         seat: SeatEntry = schema.validate(SeatEntry, entry, rule="G-8",
                                           what=f"seat {i + 1} field")
         seat_name = " ".join((seat.name or "").split()) or game.default_seat_name(i, seat.bot)
-        seats.append({"name": seat_name, "bot": seat.bot})
+        seats.append({"name": seat_name, "bot": seat.bot,
+                      "level": seat.level if seat.bot else "hard"})
     settings_raw = body.get("settings") or {}
     config_raw = body.get("config") or {}
     if not isinstance(settings_raw, dict) or not isinstance(config_raw, dict):
@@ -266,6 +271,7 @@ class Matches:
             id=match_id, game=name, config=config_raw, seed=seed, settings=settings_json,
             start=start, seat_names=tuple(s["name"] for s in seats),
             bots=tuple(s["bot"] for s in seats), status="running", created=start,
+            levels=tuple(s["level"] for s in seats),
         )
         seat_tokens = tuple(_new_token() for _ in seats)
         spectator, host = _new_token(), _new_token()
@@ -500,6 +506,7 @@ class Matches:
                 owner.match = fresh.match
                 owner.persisted = fresh.persisted
                 owner.bots = fresh.bots
+                owner.levels = fresh.levels
                 owner.tracker = fresh.tracker
                 owner.pending.clear()
                 owner._status = record.status
@@ -655,7 +662,7 @@ class Matches:
         if rematch and rematch != owner.record.settings.get("rematch"):
             owner.broadcast({"type": "rematch", "match": rematch})
         owner.record = record
-        owner.bots = frozenset(i for i, b in enumerate(record.bots) if b)
+        owner.set_seats(record)
         closed = record.settings.get("spectators") is False
         for sub in list(owner.subscribers):
             if not sub.token or sub.revoked:

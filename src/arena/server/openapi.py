@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from arena.core import settings as schema
+from arena.core.game import BOT_LEVELS
 from arena.core.registry import all_games
 from arena.server.matches import HostSettings, SeatEntry
 
@@ -117,10 +118,13 @@ SPEC: dict[str, Any] = {
             {"type": "object", "properties": {"seat": {"type": "integer"}},
              "required": ["seat"]})},
         "/api/matches/{match_id}/host/seat": {"post": _op(
-            "host only: a bot takes a seat (true) or a person does (false, a new link)",
+            "host only: a bot takes a seat (true, at 'level': easy, normal or hard, the "
+            "default; G-8) or a person does (false, a new link); a bot seat given a new "
+            "level keeps its bot",
             [_ID, _TOKEN],
             {"type": "object", "properties": {"seat": {"type": "integer"},
-                                              "bot": {"type": "boolean"}},
+                                              "bot": {"type": "boolean"},
+                                              "level": {"enum": list(BOT_LEVELS)}},
              "required": ["seat", "bot"]})},
         "/api/matches/{match_id}/host/spectators": {"post": _op(
             "host only: open or close the match to spectators", [_ID, _TOKEN],
@@ -199,14 +203,15 @@ SPEC: dict[str, Any] = {
             {"type": "object", "properties": {"dmo": {"type": "string"}},
              "required": ["dmo"]})},
         "/api/seasons/{season_id}/host/{action}": {"post": _op(
-            "season host only: start a match, record a result, name the EC, adjust, end",
+            "season host only: start a match, record a result, name the EC, adjust, end, "
+            "give a player a new season link (reissue, {\"player\": name})",
             [_SEASON, _TOKEN, {"name": "action", "in": "path", "required": True,
                                "schema": {"enum": ["start_main", "start_death",
                                                    "record_main", "name_ec", "record_death",
                                                    "decide", "adjust", "end",
                                                    "close_vault", "mm_rounds", "pause",
                                                    "resume", "extend", "deadline",
-                                                   "webhook"]}}],
+                                                   "webhook", "reissue"]}}],
             {"type": "object"})},
         "/api/seasons/{season_id}/private": {"post": _op(
             "the host's private channel with one player (G-13): the host names 'player'; the "

@@ -34,6 +34,7 @@ from typing import Any, NoReturn, TypeVar
 from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
+from arena.core.game import BOT_LEVELS, DEFAULT_LEVEL, BotLevel
 from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
 from arena.server import announce, thinkers, viewdiff
 from arena.server.errors import Moved, StoreDown
@@ -67,6 +68,14 @@ class Subscriber:
     """False for a page that draws its own board: its views leave the picture out."""
 
 
+def _level(name: str) -> BotLevel:
+    """A stored level as the engine's type (a name the store does not know plays ``hard``)."""
+    for level in BOT_LEVELS:
+        if level == name:
+            return level
+    return DEFAULT_LEVEL
+
+
 def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = True
              ) -> dict[str, Any]:
     """``Match.view(viewer)`` plus what the page needs around it: who is looking (``you``),
@@ -81,6 +90,7 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = T
         "title": match.game.title,
         "names": list(record.seat_names),
         "bots": list(record.bots),
+        "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
         "status": "finished" if match.finished else "running",
         "seed": record.seed if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,
@@ -197,7 +207,9 @@ class MatchOwner:
         self.match = match
         self.store = store
         self.persisted = persisted
-        self.bots = frozenset(i for i, b in enumerate(record.bots) if b)
+        self.bots: frozenset[int] = frozenset()
+        self.levels: dict[int, BotLevel] = {}
+        self.set_seats(record)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.tracker = BotTracker()
@@ -408,9 +420,15 @@ class MatchOwner:
                 with contextlib.suppress(asyncio.QueueFull):
                     sub.queue.put_nowait(message)
 
-    def set_bots(self, bots: tuple[bool, ...]) -> None:
-        self.record = dataclasses.replace(self.record, bots=bots)
-        self.bots = frozenset(i for i, b in enumerate(bots) if b)
+    def set_seats(self, record: MatchRecord) -> None:
+        """Who plays which seat, and at what level (G-8), as the record says."""
+        self.bots = frozenset(i for i, b in enumerate(record.bots) if b)
+        self.levels = {i: _level(record.level(i)) for i in self.bots}
+
+    def set_bots(self, bots: tuple[bool, ...], levels: tuple[str, ...] | None = None) -> None:
+        self.record = dataclasses.replace(
+            self.record, bots=bots, levels=self.record.levels if levels is None else levels)
+        self.set_seats(self.record)
         for seat in [s for s in self.pending if s not in self.bots]:
             del self.pending[seat]
         self._wake.set()
@@ -540,7 +558,7 @@ class MatchOwner:
         # meanwhile; a decision for a phase that has ended by then is dropped (bot_apply). The
         # search runs in a worker process, off the event loop's GIL (thinkers).
         moves = await thinkers.think(
-            self.match.game, self.match.seed, frozen[0], frozen[1], seats
+            self.match.game, self.match.seed, frozen[0], frozen[1], seats, self.levels
         )
         async with self.lock:
             if self.mirror or self.store.down:

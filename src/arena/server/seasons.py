@@ -240,7 +240,9 @@ class Seasons:
             raise ApiError(401, "access", "unknown token")
         found = await self.store.season_token(token)
         if found is None or found[0] != season_id:
-            raise ApiError(403, "access", "this token does not belong to this season")
+            # A replaced link is unknown too: say what a player can do about it (issue 26).
+            raise ApiError(403, "access", "this link is not valid for this season: it may "
+                                          "have been replaced; ask the host for a new one")
         return Who(found[1], found[2])
 
     # ------------------------------------------------------------------ changes
@@ -737,6 +739,8 @@ async def host_action(request: Request) -> JSONResponse:
         url = announce.webhook_setting(body["url"])
         await seasons.act(owner, {"kind": "webhook", "url": url, "t": time.time()})
         return JSONResponse({"ok": True, "webhook": url is not None, "version": owner.version})
+    if action == "reissue":
+        return JSONResponse(await _reissue(request, owner, body))
     if action not in HOST_INPUTS:
         raise ApiError(404, "host", f"unknown season action {action!r}")
     kind, fields, fixed = HOST_INPUTS[action]
@@ -756,6 +760,19 @@ async def host_action(request: Request) -> JSONResponse:
                                 else "the host recorded this match's result by hand in the "
                                      "season (SE-2, SE-4)")
     return JSONResponse({"ok": True, "version": owner.version})
+
+
+async def _reissue(request: Request, owner: SeasonOwner, body: dict[str, Any]) -> dict[str, Any]:
+    """A cast member's new season link (issue 26 point 3): a player who lost theirs gets it
+    again from the host, and the old one stops working at once. A link is a secret of the
+    server, not an input of the season, so nothing is added to the season's record."""
+    player = body.get("player")
+    if not isinstance(player, str) or player not in owner.season.cast:
+        raise ApiError(400, "request", "'player' must be a name of the season's cast (SE-1)")
+    token = _token()
+    await seasons_of(request).store.replace_season_token(owner.id, player, token)
+    base = str(request.base_url).rstrip("/")
+    return {"ok": True, "player": player, "link": f"{base}/s/{owner.id}?token={token}"}
 
 
 async def season_page(request: Request) -> HTMLResponse:

@@ -30,13 +30,13 @@ import multiprocessing.connection
 import os
 import signal
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from arena.core.driver import BotMove, bot_think
-from arena.core.game import Game
+from arena.core.game import BotLevel, Game
 
 log = logging.getLogger("arena.server")
 
@@ -140,11 +140,13 @@ class Thinkers:
         broken.shutdown(wait=False, cancel_futures=True)
 
     async def think(self, game: Game[Any, Any], seed: int, state: Any, phase_no: int,
-                    seats: Collection[int]) -> list[BotMove]:
+                    seats: Collection[int],
+                    levels: Mapping[int, BotLevel] | None = None) -> list[BotMove]:
         """:func:`bot_think` in a worker process (in a thread when there are none, or when
-        the pool broke under this decision)."""
+        the pool broke under this decision); each seat at its level (G-8)."""
         loop = asyncio.get_running_loop()
-        args = (game, seed, state, phase_no, sorted(seats))
+        chosen = {s: levels[s] for s in seats if levels and s in levels}
+        args = (game, seed, state, phase_no, sorted(seats), chosen)
         pool = self._pool
         if pool is None and self.workers > 0:
             try:
@@ -192,6 +194,7 @@ THINKERS = Thinkers()
 
 
 async def think(game: Game[Any, Any], seed: int, state: Any, phase_no: int,
-                seats: Collection[int]) -> list[BotMove]:
+                seats: Collection[int],
+                levels: Mapping[int, BotLevel] | None = None) -> list[BotMove]:
     """Decide for ``seats`` from a frozen state, in a worker process (:class:`Thinkers`)."""
-    return await THINKERS.think(game, seed, state, phase_no, seats)
+    return await THINKERS.think(game, seed, state, phase_no, seats, levels)

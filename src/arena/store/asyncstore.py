@@ -273,8 +273,9 @@ class AsyncStore:
         await self._call(self.sync.set_status, match_id, status, result, fence)
 
     async def set_bots(self, match_id: str, bots: Sequence[bool],
-                       fence: tuple[str, int] | None = None) -> None:
-        await self._call(self.sync.set_bots, match_id, bots, fence)
+                       fence: tuple[str, int] | None = None,
+                       levels: Sequence[str] = ()) -> None:
+        await self._call(self.sync.set_bots, match_id, bots, fence, levels)
 
     async def set_settings(self, match_id: str, settings: dict[str, Any],
                            fence: tuple[str, int] | None = None) -> None:
@@ -430,3 +431,6 @@ class AsyncStore:
 
     async def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
         return await self._read(self.sync.season_tokens, season_id)
+
+    async def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
+        return await self._call(self.sync.replace_season_token, season_id, player, token)

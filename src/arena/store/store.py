@@ -169,6 +169,33 @@ class MatchRecord:
     status: str = "running"
     result: dict[str, Any] | None = None
     created: float = 0.0
+    levels: tuple[str, ...] = ()
+    """Each seat's bot level (G-8, issue 30): ``easy``, ``normal`` or ``hard``; a seat past
+    the end (every record from before levels) plays ``hard``. Only a bot seat's level is
+    kept; a person's seat reads ``hard``."""
+
+    def level(self, seat: int) -> str:
+        """The level a bot in ``seat`` plays at (``hard`` unless the record names another)."""
+        return self.levels[seat] if seat < len(self.levels) else "hard"
+
+
+def bots_to_db(bots: Sequence[bool], levels: Sequence[str] = ()) -> str:
+    """The ``bots`` column: per seat ``false`` (a person), ``true`` (a bot at ``hard``, as
+    every row before levels) or the level's name (``"easy"``, ``"normal"``). Kept in one
+    column so no migration is needed and an older reader still sees a bot as truthy."""
+    out: list[bool | str] = []
+    for i, bot in enumerate(bots):
+        level = levels[i] if i < len(levels) else "hard"
+        out.append(bool(bot) and (True if level == "hard" else level))
+    return json.dumps(out)
+
+
+def bots_from_db(text_: str) -> tuple[tuple[bool, ...], tuple[str, ...]]:
+    """The ``bots`` column read back: (bot flags, levels)."""
+    raw = json.loads(text_)
+    bots = tuple(bool(b) for b in raw)
+    levels = tuple(b if isinstance(b, str) else "hard" for b in raw)
+    return bots, levels
 
 
 @dataclass(frozen=True)
@@ -219,6 +246,7 @@ def seed_from_db(value: int) -> int:
 
 
 def _to_record(row: MatchRow) -> MatchRecord:
+    bots, levels = bots_from_db(row.bots)
     return MatchRecord(
         id=row.id,
         game=row.game,
@@ -227,10 +255,11 @@ def _to_record(row: MatchRow) -> MatchRecord:
         settings=json.loads(row.settings),
         start=row.start,
         seat_names=tuple(json.loads(row.seat_names)),
-        bots=tuple(bool(b) for b in json.loads(row.bots)),
+        bots=bots,
         status=row.status,
         result=None if row.result is None else json.loads(row.result),
         created=row.created,
+        levels=levels,
     )
 
 
@@ -309,7 +338,7 @@ class Store:
                 seed=seed_to_db(record.seed), settings=json.dumps(record.settings),
                 start=record.start,
                 seat_names=json.dumps(list(record.seat_names)),
-                bots=json.dumps(list(record.bots)), status=record.status,
+                bots=bots_to_db(record.bots, record.levels), status=record.status,
                 result=None if record.result is None else json.dumps(record.result),
                 created=record.created,
             ))
@@ -352,11 +381,11 @@ class Store:
                 status=status, result=None if result is None else json.dumps(result)))
 
     def set_bots(self, match_id: str, bots: Sequence[bool],
-                 fence: tuple[str, int] | None = None) -> None:
+                 fence: tuple[str, int] | None = None, levels: Sequence[str] = ()) -> None:
         with self.session() as s, s.begin():
             _check_fence(s, match_id, fence)
             s.execute(update(MatchRow).where(MatchRow.id == match_id).values(
-                bots=json.dumps(list(bots))))
+                bots=bots_to_db(bots, levels)))
 
     def set_settings(self, match_id: str, settings: dict[str, Any],
                      fence: tuple[str, int] | None = None) -> None:
@@ -636,6 +665,20 @@ class Store:
         with self.session() as s:
             rows = s.scalars(select(SeasonTokenRow).where(SeasonTokenRow.season_id == season_id))
             return [(r.token, r.role, r.player) for r in rows]
+
+    def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
+        """A cast member's new season link, the old one(s) revoked in the same transaction
+        (a player who lost a link, or whose link leaked, issue 26); returns the revoked ones."""
+        with self.session() as s, s.begin():
+            rows = list(s.scalars(select(SeasonTokenRow).where(
+                SeasonTokenRow.season_id == season_id, SeasonTokenRow.role == "player",
+                SeasonTokenRow.player == player)))
+            old = [r.token for r in rows]
+            for r in rows:
+                s.delete(r)
+            s.flush()
+            s.add(SeasonTokenRow(token=token, season_id=season_id, role="player", player=player))
+            return old
 
 
 def _check_fence(s: Session, match_id: str, fence: tuple[str, int] | None) -> None:

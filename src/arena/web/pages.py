@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, Response
 
 from arena.core.errors import RuleError
 from arena.core.registry import all_games, get_game
+from arena.season.live import DEFAULT_MM_ROUNDS
 from arena.web.rules import RULES, RULINGS, link_rule_ids
 
 HERE = Path(__file__).parent
@@ -94,9 +95,11 @@ async def lobby(request: Request) -> HTMLResponse:
             + (EDITOR_LINK if game.name == "feather" else "") +
             f'<button type="button" class="secondary" data-new="{html.escape(game.name)}">'
             f'New match</button></div></article>')
-    body = _template("lobby.html").substitute(cards="\n".join(cards) or
-                                              '<p class="muted">No games are registered.</p>')
-    return _page("Lobby", body, head='<script src="/static/lobby.js" defer></script>')
+    body = _template("lobby.html").substitute(
+        cards="\n".join(cards) or '<p class="muted">No games are registered.</p>',
+        mm_rounds=DEFAULT_MM_ROUNDS)  # SE-6: the season form's default round limit
+    return _page("Lobby", body, head=f'<script type="importmap">{IMPORT_MAP}</script>'
+                 '<script type="module" src="/static/lobby.js"></script>')
 
 
 async def rules_page(request: Request) -> HTMLResponse:

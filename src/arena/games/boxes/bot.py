@@ -10,8 +10,9 @@ colour uses (BX-3) for main bets.
 
 In play it searches its own box's remaining rounds exactly (:mod:`arena.games.boxes.odds`) with
 each tile worth its bets' stakes times their multipliers, itself maximising and the opponent
-minimising (the opponent does not see the bets, so this is the worst case); on the
-opponent's box it minimises the number of landings with the same search. The bot reads only
+modelled (issue 30 point 2: the opponent does not see the bets, so the worst case over them
+threw value away; it is taken to steer for few landings, with the deck's odds for the
+rest); on the opponent's box it minimises the number of landings with the same search. The bot reads only
 what its seat may see (its own bets, the public boards).
 """
 
@@ -38,7 +39,14 @@ from arena.games.boxes.conditions import (
     over_limit,
 )
 from arena.games.boxes.movement import movements
-from arena.games.boxes.odds import Search, after_move, codes, outcomes, roles_for_round
+from arena.games.boxes.odds import (
+    MODEL,
+    Search,
+    after_move,
+    codes,
+    outcomes,
+    roles_for_round,
+)
 from arena.games.boxes.picks import playable
 from arena.games.boxes.state import BET, PICK, ROUNDS, STUDY_BOARDS, STUDY_CARDS, BoxesState
 
@@ -193,13 +201,14 @@ def _kelly(points: float, others: int, mult: float, hits: np.ndarray) -> tuple[f
     return best
 
 
-def choose_bets(state: BoxesState, seat: int, rng: random.Random) -> tuple[Bet, ...]:
+def choose_bets(state: BoxesState, seat: int, rng: random.Random,
+                samples: int = SAMPLES) -> tuple[Bet, ...]:
     points = state.points[seat]
     usage = state.usage[seat]
     need = required_count(points, usage)
     if need == 0:
         return ()
-    counts = sample_landings(state, seat, rng)
+    counts = sample_landings(state, seat, rng, samples)
     hits = counts @ MATCH  # samples x conditions
     mean = hits.mean(axis=0)
     ev = MULT * mean - 1.0
@@ -285,8 +294,83 @@ def choose_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
     b = state.target_board(seat)
     roles = roles_for_round(state.round)[:LOOKAHEAD]
     if b == seat:
+        # Issue 30 point 2: on its own box the opponent's rounds are expected, not worst,
+        # cases: the opponent does not see the bets, so it is modelled as steering for few
+        # landings (as this bot does on the other box) with the deck's odds for the rest.
+        roles = tuple(MODEL if r == "opp" else r for r in roles)
         weight = bet_weight(state.bets[seat])
     else:
         weight = {Tile(n, bl): 1.0 for n in range(10) for bl in (False, True)}
     pick = best_option(state, state.boards[b], state.boxes[b], weight, roles, rng)
     return pick if pick is not None else "pass"
+
+
+# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+EASY_SAMPLES = 6
+NORMAL_SAMPLES = 16
+
+
+def decide_level(state: BoxesState, seat: int, rng: random.Random, level: str) -> str | None:
+    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`decide`).
+
+    ``easy`` plays as a beginner does: it bets on the single trait its own box seems likeliest
+    to land on (few samples, no thought of the payout multipliers) with half its points on it,
+    and ignores the opponent: on its own box it takes the pick worth most this round alone, on
+    the opponent's box it spends its least useful card with no thought of what it gives away.
+    ``normal`` bets as the full bot does from fewer samples and looks one round ahead only on
+    its own box; like ``easy`` it does not defend against the opponent's box."""
+    if state.stage in (STUDY_BOARDS, STUDY_CARDS):
+        return "ready"
+    if state.stage == BET:
+        if level == "easy":
+            bets = naive_bets(state, seat, rng)
+        else:
+            bets = choose_bets(state, seat, rng, samples=NORMAL_SAMPLES)
+        text = bets_text(bets)
+        parse_bets(text, state.points[seat], state.usage[seat])  # a bot bug fails loudly
+        return text
+    if state.stage == PICK:
+        if state.target_board(seat) != seat:
+            return careless_pick(state, seat, rng)
+        b = state.target_board(seat)
+        roles = roles_for_round(state.round)[:1]
+        if b == seat:
+            weight = bet_weight(state.bets[seat])
+        else:
+            weight = {Tile(n, bl): 1.0 for n in range(10) for bl in (False, True)}
+        pick = best_option(state, state.boards[b], state.boxes[b], weight, roles, rng)
+        return pick if pick is not None else "pass"
+    return None
+
+
+def naive_bets(state: BoxesState, seat: int, rng: random.Random) -> tuple[Bet, ...]:
+    """A beginner's bets: the single traits its box lands on most often in a few sampled
+    plays, likeliest first; half the points on the first, 1 on each of the others (BX-4)."""
+    points = state.points[seat]
+    usage = state.usage[seat]
+    need = required_count(points, usage)
+    if need == 0:
+        return ()
+    mean = (sample_landings(state, seat, rng, EASY_SAMPLES) @ MATCH).mean(axis=0)
+    singles = [i for i, c in enumerate(CONDITIONS) if c.op == "" and allowed(usage, c)]
+    order = sorted(singles, key=lambda i: -mean[i])
+    order += [i for i in sorted(range(len(CONDITIONS)), key=lambda i: -mean[i])
+              if i not in order]
+    bets = list(_distinct(order, need, usage))
+    if len(bets) < need:
+        return random_bets(points, usage, rng)
+    budget = math.floor(points)
+    spare = budget - need
+    if spare > 0:
+        bets[0] = Bet(bets[0].condition, 1 + max(0, min(spare, budget // 2 - 1)))
+    return tuple(bets)
+
+
+def careless_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
+    """On the opponent's box a beginner plays its lowest card, any way it moves: it does not
+    look at what the landings give the opponent."""
+    b = state.target_board(seat)
+    cards = sorted(n for n in state.hand if n in set(playable(state, seat)))
+    if not cards:
+        return "pass"
+    return str(movements(state.card(cards[0]), state.boxes[b])[0])

@@ -33,6 +33,7 @@ from functools import lru_cache
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameEvent,
     PhaseOutcome,
@@ -307,10 +308,18 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
 
         return botmod.decide(state, seat, rng)
 
-    def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+    def level_bot(self, state: BoxesState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
         from arena.games.boxes import bot as botmod  # NumPy and the solvers load on first use
 
-        return botmod.random_legal(state, seat, rng)
+        if level == "hard":
+            return botmod.decide(state, seat, rng)
+        return botmod.decide_level(state, seat, rng, level)
+
+    def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
+        from arena.games.boxes import randomplay  # not the bot's module: no NumPy (issue 29)
+
+        return randomplay.random_legal(state, seat, rng)
 
 
 def final_result(state: BoxesState) -> Result:

@@ -25,6 +25,11 @@ from arena.games.boxes.deck import Card, Deck
 from arena.games.boxes.movement import Movement, movements
 
 ROLES = ("self", "opp", "random")
+MODEL = "model"
+"""A role for the bot's own search (issue 30 point 2): the opponent moving our box as a player
+who cannot see our bets does, taking the fewest landings most of the time
+(1 - :data:`MODEL_NOISE`) and any card and movement otherwise, instead of the worst case."""
+MODEL_NOISE = 0.25
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ class Search:
     def __init__(self, cards: dict[int, Card], weight: Callable[[Tile], float],
                  roles: Sequence[str]) -> None:
         for r in roles:
-            if r not in ROLES:
+            if r not in ROLES and r != MODEL:
                 raise ValueError(f"unknown role {r!r}")
         self.cards = cards
         self.roles = tuple(roles)
@@ -120,6 +125,7 @@ class Search:
         role = self.roles[depth]
         counts = Counter(remaining)
         options: list[tuple[float, float, float]] = []  # (weight of option, E, P)
+        lands: list[int] = []  # landings of each option (the model's opponent counts them)
         playable = 0
         for number, copies in counts.items():
             card = self.cards[number]
@@ -139,12 +145,22 @@ class Search:
                 else:
                     e, p = self.value(nb, m.path[-1], rest_t, depth + 1)
                 options.append((copies * n / total, gain + e, 1.0 if hit else p))
+                lands.append(len(m.landings))
         if not options:
             # BX-7: nobody can move this box; the round passes with no landing.
             result = self.value(board, pos, remaining, depth + 1)
         elif role == "random":
             result = (sum(w * e for w, e, _ in options) / playable,
                       sum(w * p for w, _, p in options) / playable)
+        elif role == MODEL:
+            fewest = min(lands)
+            low = [o for o, n in zip(options, lands, strict=True) if n == fewest]
+            mass = sum(w for w, _, _ in low)
+            q = MODEL_NOISE
+            result = ((1 - q) * sum(w * e for w, e, _ in low) / mass
+                      + q * sum(w * e for w, e, _ in options) / playable,
+                      (1 - q) * sum(w * p for w, _, p in low) / mass
+                      + q * sum(w * p for w, _, p in options) / playable)
         elif role == "self":
             best = max(options, key=lambda o: (o[1], o[2]))
             result = (best[1], best[2])

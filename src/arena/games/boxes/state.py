@@ -29,27 +29,32 @@ class BoxesConfig(GameConfig):
     ``odds_helper`` lets seats see the odds helper (LO-12)."""
 
     # The deck must also hold bouts x cards_per_bout cards (BX-10, checked by the game).
-    bouts: Annotated[int, count("BX-11: how many bouts (7 in the text)", 1, 30)] = 7
+    bouts: Annotated[int, count("BX-11: how many bouts (7 in the text)", 1, 30, label="Bouts")] = 7
     cards_per_bout: Annotated[int, count("BX-6: cards drawn per bout (8 in the text; at "
-                                         "least one per round)", 4, 16)] = 8
+                                         "least one per round)", 4, 16, label="Cards per bout")] = 8
     study_boards: Annotated[float, seconds("BX-12: seconds to study the boards before "
-                                           "bout 1")] = 120.0
-    study_cards: Annotated[float, seconds("BX-12: seconds to study each bout's cards")] = 120.0
-    bet: Annotated[float, seconds("BX-12: seconds to place the bets")] = 150.0
-    pick: Annotated[float, seconds("BX-12: seconds per round to pick a card")] = 60.0
+                                           "bout 1", label="Studying the boards")] = 120.0
+    study_cards: Annotated[float, seconds("BX-12: seconds to study each bout's cards",
+        label="Studying the cards")] = 120.0
+    bet: Annotated[float, seconds("BX-12: seconds to place the bets", label="Betting time")] = 150.0
+    pick: Annotated[float, seconds("BX-12: seconds per round to pick a card",
+        label="Picking a card")] = 60.0
     reserve_periods: ReservePeriods = 16
     reserve_period: ReservePeriod = 30.0
-    start_points: Annotated[int, count("BX-2: points each seat starts with", 0, 1000)] = 20
+    start_points: Annotated[int, count("BX-2: points each seat starts with", 0, 1000,
+        label="Starting points")] = 20
     bout_bonus: Annotated[int, count("BX-2: points each seat gets at the start of every "
-                                     "bout after the first", 0, 1000)] = 3
+                                     "bout after the first", 0, 1000,
+                                     label="Points for each new bout")] = 3
     # A 7 x 7 board is a few hundred characters (BX-1).
     board: Annotated[str, text("BX-1: a host's board as text (empty: drawn from the seed)",
-                               2_000)] = ""
+                               2_000, label="Custom board")] = ""
     # The shipped deck is 3,600 characters; 50,000 is room for a much larger host deck.
     deck: Annotated[str, text("BX-10: a host's deck as TOML (empty: the shipped deck)",
-                              50_000)] = ""
+                              50_000, label="Custom deck")] = ""
     odds_helper: Annotated[bool, Field(description="LO-12: seats see the odds helper during "
-                                                   "the match")] = False
+                                                   "the match",
+                                                   title="Odds helper for the players")] = False
     """Whether seats see the odds helper during a live match (LO-12: off by default; the host
     always sees it, and everyone does once the match is over)."""
 

@@ -94,13 +94,14 @@ Node = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
 """(waters, caps, water taken per basin, ticks of fill cooldown left, modifies, exchanges)"""
 
 
-def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = frozenset()
-           ) -> Plan | None:
-    """Breadth-first search over this seat's bucket states, one tick per level."""
+def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = frozenset(),
+           depth: int = MAX_DEPTH) -> Plan | None:
+    """Breadth-first search over this seat's bucket states, one tick per level (``depth``
+    ticks at most: a weaker level looks less far, G-8)."""
     me = board.seats[seat]
     n = len(me.waters)
     t0 = board.tick
-    horizon = min(MAX_DEPTH, spec.ticks - t0)
+    horizon = min(depth, spec.ticks - t0)
     if horizon <= 0:
         return None
     preds = [tuple(f) for f in (forecast(bs, b, horizon) for bs, b in zip(spec.basins, board.basins, strict=True))]
@@ -413,4 +414,33 @@ def random_legal(spec: SessionSpec, board: Board, seat: int, rng: random.Random)
     return str(rng.choice(legal_actions(spec, board, seat)))
 
 
-__all__ = ["Plan", "choose", "completable", "legal_actions", "random_legal", "search"]
+
+# ------------------------------------------------------------------------------ levels (G-8)
+EASY_DEPTH = 2
+NORMAL_DEPTH = 6
+
+
+def choose_level(spec: SessionSpec, board: Board, seat: int, level: str) -> str | None:
+    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`choose`), issue 30 point 5.
+
+    ``easy`` reacts to the current tick only: it completes whatever its buckets meet now
+    (the biggest reward, with no eye on what the opponent meets), else looks for an
+    objective one action away; it keeps no plan and never uses a powerup against the
+    opponent. ``normal`` also plans a few ticks ahead, afresh each tick, but does not spoil
+    the opponent's objectives nor wind basins forward."""
+    mine = completable(spec, board, seat)
+    if mine:
+        obj, combo = max(mine, key=lambda oc: (value(oc[0]), -len(oc[1]), -oc[0].id))
+        return str(Action("complete", combo, number=obj.id))
+    depth = EASY_DEPTH if level == "easy" else NORMAL_DEPTH
+    found = search(spec, board, seat, depth=depth)
+    if found is None or not found.actions:
+        return None
+    first = found.actions[0]
+    if first.verb == "pass" or not _legal(spec, board, seat, first):
+        return None
+    return str(first)
+
+
+__all__ = ["Plan", "choose", "choose_level", "completable", "legal_actions", "random_legal",
+           "search"]

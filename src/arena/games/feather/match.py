@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -19,6 +20,7 @@ from pydantic import Field
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -30,6 +32,7 @@ from arena.core.game import (
 )
 from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
+from arena.games.feather import randomplay
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
 from arena.games.feather.scenario import SessionSpec, load_scenario, parse_scenario
@@ -53,22 +56,27 @@ class FeatherConfig(GameConfig):
     lengths; ``study`` 0 skips the study phases; ``ankh`` is the seat (0-based; 1 = the DMO)
     holding the ankh at the start, as the DMO decides (LF-5)."""
 
-    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40)] = "default"
+    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40,
+        label="Scenario")] = "default"
     # The shipped default scenario is under 6,000 characters; 50,000 is room for a long one.
     scenario_text: Annotated[str, text(
-        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000)] = ""
+        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000,
+        label="Custom scenario")] = ""
     """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
-    tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0)] = 10.0
+    tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0,
+        label="Tick length")] = 10.0
     study: Annotated[float, seconds("LF-1: seconds to study before each session (0: none)",
-                                    zero_is_off=True)] = 60.0
+                                    zero_is_off=True, label="Study time")] = 60.0
     practice: Annotated[bool, Field(description="LF-1: play the scenario's practice "
-                                                "session first")] = True
+                                                "session first", title="Practice session")] = True
     practice_ticks: Annotated[int, count("LF-1: ticks of the practice session (0: the "
-                                         "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+                                         "scenario's)", 0, MAX_SESSION_TICKS,
+                                         label="Practice ticks")] = 0
     session_ticks: Annotated[int, count("LF-1: ticks of each scored session (0: the "
-                                        "scenario's)", 0, MAX_SESSION_TICKS)] = 0
+                                        "scenario's)", 0, MAX_SESSION_TICKS,
+                                        label="Ticks per session")] = 0
     ankh: Annotated[int, count("LF-5: the seat holding the ankh at the start (0: seat 1, "
-                               "1: seat 2, the DMO)", 0, 1)] = 1
+                               "1: seat 2, the DMO)", 0, 1, label="Who holds the ankh first")] = 1
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     def parse(self, state: FeatherState, text: str) -> Action:
         spec = state.session
-        return parse_action(text, len(spec.capacities), spec.basin_names)
+        return _parse(text, len(spec.capacities), spec.basin_names)
 
     def validate(self, state: FeatherState, seat: int, text: str, ctx: SubmitContext) -> JSON:
         if state.stage == "study":
@@ -265,15 +273,29 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             return None
         return botmod.choose(state.session, state.board, seat)
 
+    def level_bot(self, state: FeatherState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        if level == "hard" or state.stage != "tick":
+            return self.bot(state, seat, rng)
+        return botmod.choose_level(state.session, state.board, seat, level)
+
     def random_submission(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
         if state.stage == "study":
             return "ready"
         if state.stage != "tick":
             return None
-        return botmod.random_legal(state.session, state.board, seat, rng)
+        return randomplay.random_legal(state.session, state.board, seat, rng)
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
+    """``parse_action``, remembered: an action is read when it is submitted and again at the
+    boundary (from its canonical text), and ticks repeat the same few texts. An action is
+    frozen, so sharing one is safe; a text that is refused raises and is not remembered."""
+    return parse_action(text, buckets, basins)
 
 
 GAME = FeatherGame()

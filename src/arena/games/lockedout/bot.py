@@ -16,8 +16,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from arena.games.lockedout.commands import Claim, Dual, Solo, Vote
-from arena.games.lockedout.deduce import Deduction, guess_value
-from arena.games.lockedout.knowledge import deduction_for
+from arena.games.lockedout.deduce import Deduction, Observations, guess_value
+from arena.games.lockedout.knowledge import cached_deduce, deduction_for, observations_for
 from arena.games.lockedout.safes import COMBOS, Combo
 from arena.games.lockedout.state import BARGAIN, ROUND, TIE, VOTE, Bargain, LockedOutState
 
@@ -224,4 +224,40 @@ def random_text(state: LockedOutState, seat: int, rng: random.Random) -> str | N
         if solo_safes and pairs and rng.random() < 0.8:
             c = rng.choice(pairs)
             lines.append(str(Solo(rng.choice(solo_safes), c[0], c[1])))
+    return "\n".join(lines) or "pass"
+
+
+# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+def level_text(state: LockedOutState, seat: int, rng: random.Random, level: str) -> str | None:
+    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`bot_text`).
+
+    ``easy`` is a beginner: it remembers only the last light it saw (with the public openings),
+    never arranges a Dual and never claims its share of a bargain (so its bargains fail, LO-5).
+    ``normal`` deduces from all its own lights and splits bargains fairly, but plays alone:
+    it does not pair up for Duals nor pool what a partner knows."""
+    if state.stage in (VOTE, TIE):
+        return bot_text(state, seat, rng)
+    easy = level == "easy"
+    if state.stage == BARGAIN:
+        claims = [] if easy else [str(c) for c in claims_for(state, seat)]
+        return "\n".join(claims) or "pass"
+    if state.stage != ROUND:
+        return None
+    if not state.seats[seat].inside:
+        return None
+    lines = [] if easy else [str(c) for c in claims_for(state, seat)]
+    obs = observations_for(state, (seat,))
+    if easy:
+        obs = Observations(obs.lights[-1:], obs.opened)
+    ded = cached_deduce(obs)
+    hand = state.seats[seat].cards
+
+    def fits(c: Combo) -> bool:
+        return hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1
+
+    best = _best(ded, state, fits, None, _safe_rank(rng))
+    if best:
+        top = [t for t in best if t[0] == best[0][0]][:8]
+        _, safe, combo = rng.choice(top)
+        lines.append(str(Solo(safe, combo[0], combo[1])))
     return "\n".join(lines) or "pass"

@@ -17,6 +17,7 @@ from arena.core.chat import TABLE, ChatChannel
 from arena.core.errors import RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameEvent,
     PhaseOutcome,
@@ -25,7 +26,7 @@ from arena.core.game import (
     SubmitContext,
 )
 from arena.games.lockedout import commands as cmds
-from arena.games.lockedout.bot import bot_text, claims_for, random_text, vote_target
+from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
 from arena.games.lockedout.deduce import suggest
 from arena.games.lockedout.knowledge import deduction_for
@@ -491,6 +492,11 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     # --- players ---------------------------------------------------------------------------
     def bot(self, state: LockedOutState, seat: int, rng: random.Random) -> str | None:
         return bot_text(state, seat, rng)
+
+    def level_bot(self, state: LockedOutState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        return bot_text(state, seat, rng) if level == "hard" else level_text(state, seat, rng,
+                                                                             level)
 
     def random_submission(self, state: LockedOutState, seat: int, rng: random.Random
                           ) -> str | None:

@@ -34,20 +34,23 @@ class LockedOutConfig(GameConfig):
     seat's season garnets for the last tiebreak of the vote (LO-9, SE-3)."""
 
     names: Annotated[tuple[Annotated[str, Field(max_length=40)], ...], Field(
-        max_length=6, description="LO-10: the players' names, one per seat (3 to 6, SE-1)"
+        max_length=6, description="LO-10: the players' names, one per seat, separated by "
+        "commas (3 to 6 players, SE-1)",
+        title="Player names"
     )] = DEFAULT_NAMES
     round_seconds: Annotated[float, seconds("LO-11: seconds per round (24 hours by "
-                                            "default)")] = 86400.0
+                                            "default)", label="Round length")] = 86400.0
     vote_seconds: Annotated[float, seconds("LO-9: seconds for the elimination vote and its "
-                                           "tie-break")] = 86400.0
+                                           "tie-break", label="Vote time")] = 86400.0
     max_rounds: Annotated[int, count(f"LO-8: the host's round limit (0: none; the engine "
                                      f"ends a match after {ROUND_CAP} rounds)",
-                                     0, ROUND_CAP)] = 0
-    helper: Annotated[bool, Field(description="LO-12: seats see the deduction helper")] = False
+                                     0, ROUND_CAP, label="Round limit")] = 0
+    helper: Annotated[bool, Field(description="LO-12: seats see the deduction helper",
+        title="Deduction helper for the players")] = False
     # A season's garnets (SE-3) are 1 per 2 bars a match: never near 10,000.
     garnets: Annotated[tuple[Annotated[int, Field(ge=0, le=10_000)], ...], Field(
         max_length=6, description="LO-9, SE-3: each seat's season garnets, for the vote's "
-                                  "last tiebreak (empty: none)")] = ()
+                                  "last tiebreak (empty: none)", title="Season garnets")] = ()
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ each question once.
 
 from __future__ import annotations
 
+import heapq
 import random
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ from arena.games.lockmaker.construct import buildable, random_lock
 from arena.games.lockmaker.fast.api import FastSolution, fast_solve
 from arena.games.lockmaker.builder import build_hardest
 from arena.games.lockmaker.lockfile import write_lock
+from arena.games.lockmaker.moves import Move, successors
 from arena.games.lockmaker.notation import format_solution
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
 from arena.games.lockmaker.position import Position
@@ -266,3 +268,111 @@ def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Rand
         res = cached_solve(own, RANDOM_BUDGET)
         return solution_text(own, res) if res.solvable else None
     return None
+
+
+# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+EASY_HAND = 4
+"""An easy bot stops drafting at this many pieces: fewer bars make an easier lock."""
+GREEDY_BUDGET = 20_000
+"""Positions the greedy solver may look at before it gives up on a lock."""
+
+
+def greedy_solve(pos: Position, budget: int = GREEDY_BUDGET) -> list[Move] | None:
+    """A beginner's solution: always try the position that looks closest to open (the key's
+    distance to the keyhole plus the pieces in the way), never comparing lengths, so the
+    moves it finds are usually more than the optimum (LM-9). None: gave up within ``budget``."""
+    if pos.solved:
+        return []
+    board = pos.board
+    w = board.width
+
+    def guess(p: Position) -> int:
+        key = p.key
+        best = 1 << 30
+        for t in p.targets:
+            far = abs(key.cell % w - t.cell % w) + abs(key.cell // w - t.cell // w)
+            blocked = sum(1 for c in bar_cells(board, t) if p.piece_at(c) not in (None, key))
+            best = min(best, far + 2 * blocked)
+        return best
+
+    seen: dict[tuple[Bar, tuple[Bar, ...]], tuple[tuple[Bar, tuple[Bar, ...]] | None,
+                                                    Move | None]] = {pos.state: (None, None)}
+    heap: list[tuple[int, int, Position]] = [(guess(pos), 0, pos)]
+    order = 1
+    while heap and len(seen) < budget:
+        _, _, cur = heapq.heappop(heap)
+        for move, nxt in successors(cur):
+            if nxt.state in seen:
+                continue
+            seen[nxt.state] = (cur.state, move)
+            if nxt.solved:
+                path: list[Move] = []
+                at: tuple[Bar, tuple[Bar, ...]] | None = nxt.state
+                while at is not None:
+                    parent, step = seen[at]
+                    if step is not None:
+                        path.append(step)
+                    at = parent
+                return path[::-1]
+            heapq.heappush(heap, (guess(nxt), order, nxt))
+            order += 1
+    return None
+
+
+def level_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random,
+               level: str) -> str | None:
+    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`bot_move`).
+
+    ``easy`` is a beginner: it drafts the first pieces the pool lists and stops at
+    :data:`EASY_HAND`, builds the first valid lock it finds, solves greedily (a solution, not
+    the shortest; none when the greedy search gives up), never declares a lock impossible and
+    never countersolves by choice. ``normal`` drafts and solves as the full bot does but builds
+    the best of a few random locks climbed a little, without the hardest-lock generator."""
+    st = state.stage
+    if level == "normal":
+        if st == "build":
+            return _random_build(state.current.board, state.hands[seat], rng)
+        return bot_move(game, state, seat, rng)
+    if st == "study":
+        return "first" if state.round == 0 and seat == 1 else "ready"
+    if st == "draft":
+        return _first_pieces(state.hands[seat], state.pool, state.turn_picks())
+    if st == "build":
+        for _ in range(BUILD_CANDIDATES):
+            pos = random_lock(state.current.board, state.hands[seat], rng, key_in_line=True)
+            if pos is not None:
+                return write_lock(pos)
+        return build_lock(state, seat, rng)
+    own = state.locks[seat]
+    if st == "solve":
+        lock = state.locks[1 - seat]
+        assert lock is not None
+        found = greedy_solve(lock)
+        return None if found is None else ", ".join(format_solution(lock.board, found))
+    if (st in ("pick", "decide") and state.forced_active(seat)) or st == "counter":
+        assert own is not None
+        found = greedy_solve(own)
+        if found is not None:
+            return ", ".join(format_solution(own.board, found))
+        if st != "pick" or len(state.solutions[seat]) < 2:
+            return None
+    if st == "pick":
+        return "1"
+    if st == "decide":
+        return "pass"
+    return None
+
+
+def _first_pieces(hand: tuple[PieceKind, ...], pool: tuple[PieceKind, ...], picks: int) -> str:
+    """A beginner's draft: the pool's first pieces in the order listed, up to a small hand."""
+    room = min(picks, EASY_HAND - len(hand))
+    chosen: list[PieceKind] = []
+    for p in pool:
+        if len(chosen) >= room:
+            break
+        if buildable((*hand, *chosen, p)):
+            chosen.append(p)
+    if not chosen:
+        return "stop"
+    text = ",".join(str(p) for p in chosen)
+    return text + ",stop" if len(hand) + len(chosen) >= EASY_HAND else text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import lru_cache
 
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
@@ -32,6 +33,21 @@ def _free_bar(board: Board, taken: set[int], bar: Bar) -> bool:
     elif not board.inside(c, r + bar.length - 1):
         return False
     return all(board.is_open(x) and x not in taken for x in bar_cells(board, bar))
+
+
+@lru_cache(maxsize=256)
+def _fitting(board: Board, length: int, horizontal: bool
+             ) -> tuple[tuple[Bar, frozenset[int]], ...]:
+    """Every bar of ``length`` in that orientation that lies inside the board on open cells
+    (LM-4), with its cells, in the order of ``board.open_cells()``: the candidates
+    :func:`random_lock` filters by the cells already taken. Listed once per board, since a
+    random match places thousands of bars on one board (issue 29)."""
+    out = []
+    for c in board.open_cells():
+        bar = Bar(c, length, horizontal)
+        if _free_bar(board, set(), bar):
+            out.append((bar, frozenset(bar_cells(board, bar))))
+    return tuple(out)
 
 
 def _attached_spots(board: Board, axis: int, length: int, horizontal: bool) -> list[Bar]:
@@ -111,8 +127,8 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
             continue
         for length, horizontal in to_place:
             orient = horizontal if horizontal is not None else key_orient
-            options = [Bar(c, length, orient) for c in cells]
-            options = [b for b in options if _free_bar(board, taken, b)]
+            options = [b for b, covered in _fitting(board, length, orient)
+                       if taken.isdisjoint(covered)]
             if horizontal is None and key_in_line:
                 line = [b for b in options if _in_line(board, keyhole, b)]
                 options = line or options

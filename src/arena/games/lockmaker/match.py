@@ -29,6 +29,7 @@ from typing import Annotated, Any
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -60,33 +61,39 @@ class LockmakerConfig(GameConfig):
 
     # 20 rounds: four times the default five; with 25-piece pools that is under 700 phases.
     rounds: Annotated[int, count("LM-13: the most rounds of the setup that are played",
-                                 1, 20)] = 5
+                                 1, 20, label="Rounds")] = 5
     target: Annotated[int, count("LM-20: the points after which a round ends the match",
-                                 1, 100)] = 16
-    study: Annotated[float, seconds("LM-13: seconds to study each round's board")] = 90.0
-    draft_turn: Annotated[float, seconds("LM-14: seconds per draft pick-turn")] = 45.0
-    build: Annotated[float, seconds("LM-15: seconds to build a lock")] = 420.0
-    solve: Annotated[float, seconds("LM-16: seconds to solve the opponent's lock")] = 300.0
-    pick: Annotated[float, seconds("LM-16: seconds to pick the solution that counts")] = 30.0
-    decide: Annotated[float, seconds("LM-17: seconds to decide whether to countersolve")] = 30.0
+                                 1, 100, label="Points to win")] = 16
+    study: Annotated[float, seconds("LM-13: seconds to study each round's board",
+        label="Study time")] = 90.0
+    draft_turn: Annotated[float, seconds("LM-14: seconds per draft pick-turn",
+        label="Draft turn")] = 45.0
+    build: Annotated[float, seconds("LM-15: seconds to build a lock", label="Build time")] = 420.0
+    solve: Annotated[float, seconds("LM-16: seconds to solve the opponent's lock",
+        label="Solve time")] = 300.0
+    pick: Annotated[float, seconds("LM-16: seconds to pick the solution that counts",
+        label="Choosing the solution that counts")] = 30.0
+    decide: Annotated[float, seconds("LM-17: seconds to decide whether to countersolve",
+        label="Deciding to countersolve")] = 30.0
     impossible_counter: Annotated[float, seconds(
-        "LM-18: seconds of the countersolve forced by an impossible call")] = 300.0
+        "LM-18: seconds of the countersolve forced by an impossible call",
+        label='Countersolve after an "impossible" call')] = 300.0
     min_counter: Annotated[float, seconds(
         "LM-17: the shortest countersolve window, in real seconds (not scaled)",
-        scaled=False, high=3600.0)] = 1.0
+        scaled=False, high=3600.0, label="Shortest countersolve window")] = 1.0
     reserve_periods: ReservePeriods = 16
     reserve_period: ReservePeriod = 30.0
     # A round is a board of at most 11 x 11 cells (LM-1) and a pool line: 20 rounds of them
     # fit in a few kilobytes; 20,000 characters leaves room for comments.
     setup: Annotated[str, text("LM-13: the host's rounds (a board and a pool each, "
                                "separated by ---); empty: the five default rounds",
-                               20_000)] = ""
+                               20_000, label="Custom rounds")] = ""
     # The bot's construction time grows with it (bench/lockmaker_builder.py: the default
-    # builds in seconds, far inside the build phase; the bound about ten times that).
+    # builds in seconds, far inside the build phase; the bound about four times that).
     bot_placements: Annotated[int, count(
         "G-11: how hard the bot searches for a difficult lock, in generator walks (more is "
         "harder and slower; 0: no search)",
-        0, MAX_WALKS)] = BUILD_WALKS
+        0, MAX_WALKS, label="Bot building effort")] = BUILD_WALKS
     """The bot's construction budget: cluster walks of the hardest-lock search
     (:mod:`arena.games.lockmaker.builder`; a count, not seconds, so a simulated match replays
     exactly; 0 skips the search)."""
@@ -746,6 +753,14 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
 
         return botmod.bot_move(self, state, seat, rng)
+
+    def level_bot(self, state: LMState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
+
+        if level == "hard":
+            return botmod.bot_move(self, state, seat, rng)
+        return botmod.level_move(self, state, seat, rng, level)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
         from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use

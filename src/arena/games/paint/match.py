@@ -27,6 +27,7 @@ from typing import Annotated
 from arena.core.errors import RuleError
 from arena.core.game import (
     JSON,
+    BotLevel,
     Game,
     GameConfig,
     GameEvent,
@@ -63,8 +64,10 @@ class PaintConfig(GameConfig):
     """PF-8 durations in the text's seconds (the engine applies the time scale, G-5)."""
 
     design_time: Annotated[float, seconds("PF-8: seconds to design the 8 sets "
-                                          "(48 hours by default)")] = 48 * 3600.0
-    decision_time: Annotated[float, seconds("PF-8: seconds per decision")] = 120.0
+                                          "(48 hours by default)",
+                                          label="Design time")] = 48 * 3600.0
+    decision_time: Annotated[float, seconds("PF-8: seconds per decision",
+        label="Decision time")] = 120.0
     reserve_periods: ReservePeriods = 10
     reserve_period: ReservePeriod = 30.0
 
@@ -427,6 +430,13 @@ class PaintGame(Game[PaintState, PaintConfig]):
         from arena.games.paint.bot import match_bot
 
         return match_bot(state, seat, rng)
+
+    def level_bot(self, state: PaintState, seat: int, rng: random.Random,
+                  level: BotLevel) -> str | None:
+        from arena.games.paint.bot import level_bot, match_bot
+
+        return match_bot(state, seat, rng) if level == "hard" else level_bot(state, seat, rng,
+                                                                            level)
 
     def random_submission(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
         if state.stage == DESIGN:

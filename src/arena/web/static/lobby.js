@@ -1,194 +1,476 @@
-/* The lobby: the create-match form (built from /api/games) and the list of matches. */
-(function () {
-  "use strict";
-  const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-  let games = [];
+/* The lobby (issue 26 point 8): the create-match form built from /api/games, "Your matches and
+   seasons" kept in this browser, the new-season form (season_lobby.js) and the public list of
+   matches. One Preact + htm tree, like the match pages: no innerHTML, so a refresh of the
+   lists never takes a half-filled form from under the host. */
+import { html, render, useState, useEffect, useRef, RuleText } from "/static/ui.js";
+import { loadYours, saveYours, keep, forget } from "/static/yours.js";
+import { SeasonSection, Help, TIME_SCALE_HELP } from "/static/season_lobby.js";
 
-  function gameByName(name) { return games.find((g) => g.name === name); }
+const getJSON = async (url, opts) => {
+  const res = await fetch(url, Object.assign({ headers: { Accept: "application/json" } }, opts || {}));
+  const data = await res.json().catch(() => null);
+  return { ok: res.ok, status: res.status, data };
+};
+const when = (t) => new Date(t * 1000).toLocaleString();
 
-  function label(name) { return name.replace(/_/g, " "); }
+/* ------------------------------------------------------------------ the create-match form */
+const LEVELS = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
 
-  /* A refusal names its rule (G-5 and the setting, issue 25): the id links to the rulings. */
-  function linkRules(text) {
-    return esc(text).replace(/\b(?:G|LM|BX|PF|LF|LO|SE)-\d{1,3}\b/g,
-      (id) => '<a href="/rulings#' + id + '">' + id + "</a>");
+/* The name the server gives a seat left blank, the one its page will show ("Alice", "Bot 2"). */
+function defaultName(game, i, kind) {
+  const d = (game.default_names || [])[i];
+  return d ? d[kind === "bot" ? 1 : 0] : (kind === "bot" ? "Bot " : "Seat ") + (i + 1);
+}
+
+function SeatRow({ i, game, kind, level, setKind, setLevel }) {
+  const role = game.seats === 2 ? (i === 0 ? " (EC)" : " (DMO)") : "";
+  return html`<div class="seat-row">
+    <span class="seat-no" aria-hidden="true">${i + 1}</span>
+    <input name=${"seat-name-" + i} data-testid=${"seat-name-" + i} aria-label=${"Seat " + (i + 1) + " name"}
+      placeholder=${defaultName(game, i, kind) + role} maxlength="40"/>
+    <select name=${"seat-kind-" + i} data-testid=${"seat-kind-" + i} aria-label=${"Seat " + (i + 1) + " played by"}
+      value=${kind} onChange=${(e) => setKind(i, e.currentTarget.value)}>
+      <option value="human">Human</option><option value="bot">Bot</option>
+    </select>
+    ${kind === "bot" ? html`<select name=${"seat-level-" + i} data-testid=${"seat-level-" + i}
+      aria-label=${"Seat " + (i + 1) + " bot level"} value=${level}
+      onChange=${(e) => setLevel(i, e.currentTarget.value)}>
+      ${LEVELS.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>` : ""}
+  </div>`;
+}
+
+function listText(value) { return Array.isArray(value) ? value.join(", ") : ""; }
+
+function Option({ o }) {
+  const id = "opt-" + o.name;
+  const helpId = "help-" + o.name;
+  const unit = o.unit === "s" ? (o.scaled === false ? " (real seconds)" : " (seconds)") : "";
+  const common = { name: id, "data-testid": id, "data-opt": o.name, "data-type": o.type, "aria-describedby": helpId };
+  let input;
+  if (o.type === "bool") {
+    return html`<label class="check opt" title=${o.help}>
+      <input type="checkbox" ...${common} defaultChecked=${!!o.default}/>
+      <span><span class="opt-label">${o.label || o.name}</span><br/><${Help} text=${o.help} id=${helpId}/></span></label>`;
+  } else if (o.type === "int" || o.type === "float") {
+    input = html`<input type="number" step=${o.type === "int" ? "1" : "any"} min=${o.min} max=${o.max}
+      ...${common} defaultValue=${String(o.default)}/>`;
+  } else if (o.type === "list") {
+    input = html`<input type="text" ...${common} defaultValue=${listText(o.default)} placeholder="separated by commas"/>`;
+  } else if (o.type === "str") {
+    input = html`<input type="text" maxlength=${o.max_length} ...${common} defaultValue=${o.default}/>`;
+  } else {
+    input = html`<input type="text" ...${common} defaultValue=${JSON.stringify(o.default)}/>`;
   }
+  return html`<label class="opt" title=${o.help}><span class="opt-label">${o.label || o.name}${unit}</span>${input}<${Help} text=${o.help} id=${helpId}/></label>`;
+}
 
-  function renderSeats(game) {
-    const rows = [];
-    for (let i = 0; i < game.seats; i++) {
-      const role = game.seats === 2 ? (i === 0 ? "EC" : "DMO") : "";
-      rows.push('<div class="seat-row"><span class="seat-no">' + (i + 1) + "</span>" +
-        '<input name="seat-name-' + i + '" data-testid="seat-name-' + i + '" aria-label="Seat ' + (i + 1) + ' name" placeholder="Seat ' + (i + 1) + (role ? " (" + role + ")" : "") + '" maxlength="40">' +
-        '<select name="seat-kind-' + i + '" data-testid="seat-kind-' + i + '" aria-label="Seat ' + (i + 1) + ' played by"><option value="human">Human</option><option value="bot"' + (i > 0 ? " selected" : "") + ">Bot</option></select></div>");
+function readOption(o, input) {
+  const t = input.dataset.type;
+  if (t === "bool") return input.checked;
+  if (t === "int" || t === "float") return Number(input.value);
+  if (t === "str") return input.value;
+  if (t === "list") {
+    const parts = input.value.split(",").map((x) => x.trim()).filter((x) => x !== "");
+    return o.item_type === "integer" || o.item_type === "number" ? parts.map(Number) : parts;
+  }
+  try { return JSON.parse(input.value); } catch (e) { throw new Error((o.label || o.name) + ": not valid JSON"); }
+}
+
+function readForm(form, game, kinds, levels) {
+  const seats = [];
+  for (let i = 0; i < game.seats; i++) {
+    const seat = { name: form["seat-name-" + i].value.trim(), bot: kinds[i] === "bot" };
+    if (seat.bot) seat.level = levels[i];
+    seats.push(seat);
+  }
+  const config = {};
+  for (const input of form.querySelectorAll("[data-opt]")) {
+    const o = game.options.find((x) => x.name === input.dataset.opt);
+    if (!o) continue;
+    const value = readOption(o, input);
+    if (JSON.stringify(value) !== JSON.stringify(o.default)) config[o.name] = value;
+  }
+  const body = {
+    game: game.name, seats, config,
+    settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked,
+      reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
+  };
+  if (form.seed.value !== "") body.seed = form.seed.value.trim();
+  return body;
+}
+
+/* The links of a match, each under the seat's own name, the one its page shows (issue 27
+   point 8). A bot's seat has no link: nobody should be handed a seat a bot plays. */
+function MatchLinks({ links, prefix }) {
+  return html`<ul class="links">
+    ${(links.seats || []).map((s, i) => html`<li key=${i}><span class="who">${s.name}${s.bot ? html` <span class="tag">bot</span>` : ""}</span>
+      ${s.link ? html`<a data-testid=${prefix + "seat-" + i} href=${s.link} target="_blank" rel="noopener">${s.link}</a>`
+        : html`<span class="muted">${s.bot ? "played by a bot, no link" : "no link"}</span>`}</li>`)}
+    ${links.spectator ? html`<li><span class="who">Spectators</span><a data-testid=${prefix + "spectator"} href=${links.spectator} target="_blank" rel="noopener">${links.spectator}</a></li>` : ""}
+    <li><span class="who">Host (you)</span><a data-testid=${prefix + "host"} href=${links.host} target="_blank" rel="noopener">${links.host}</a></li>
+  </ul>`;
+}
+
+function NewMatch({ games, wanted, onCreated }) {
+  const [name, setName] = useState(wanted && games.some((g) => g.name === wanted) ? wanted : games[0].name);
+  const game = games.find((g) => g.name === name);
+  const fresh = (g) => Array.from({ length: g.seats }, (_, i) => (i > 0 ? "bot" : "human"));
+  const [kinds, setKinds] = useState(fresh(game));
+  const [levels, setLevels] = useState(Array.from({ length: game.seats }, () => "normal"));
+  const [error, setError] = useState("");
+  const [created, setCreated] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef(null);
+
+  const choose = (n) => {
+    const g = games.find((x) => x.name === n);
+    if (!g) return;
+    setName(n); setKinds(fresh(g)); setLevels(Array.from({ length: g.seats }, () => "normal"));
+  };
+  useEffect(() => {
+    /* The games' cards above the form ("New match" on each) choose the game here. */
+    const onClick = (ev) => {
+      const b = ev.target.closest && ev.target.closest("[data-new]");
+      if (!b) return;
+      choose(b.dataset.new);
+      document.getElementById("new").scrollIntoView({ behavior: "smooth" });
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, []);
+
+  const setKind = (i, k) => setKinds(kinds.map((x, j) => (j === i ? k : x)));
+  const setLevel = (i, l) => setLevels(levels.map((x, j) => (j === i ? l : x)));
+
+  async function submit(ev) {
+    ev.preventDefault();
+    setError("");
+    let body;
+    try { body = readForm(formRef.current, game, kinds, levels); } catch (e) { setError(e.message); return; }
+    setBusy(true);
+    try {
+      const r = await getJSON("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+      if (!r.ok) { setError((r.data && r.data.error) || "The server refused the match (HTTP " + r.status + ")."); return; }
+      // The names the server gave the seats ("Alice", "Bot 2"), the ones the match page shows.
+      const info = await getJSON("/api/matches/" + encodeURIComponent(r.data.id));
+      const names = info.ok ? info.data.names : body.seats.map((s, i) => s.name || "Seat " + (i + 1));
+      const bots = body.seats.map((s) => s.bot);
+      const links = {
+        seats: r.data.links.seats.map((url, i) => ({ name: names[i], bot: bots[i], link: bots[i] ? null : url })),
+        spectator: r.data.links.spectator, host: r.data.links.host,
+      };
+      const now = Date.now() / 1000;
+      keep({ key: "m:" + r.data.id + ":host", kind: "match", id: r.data.id, role: "host", seat: null, player: null,
+        token: r.data.tokens.host, url: r.data.links.host, title: game.title, game: game.name,
+        names, bots, links, status: "running", created: now, opened: now });
+      setCreated(links);
+      onCreated();
+    } catch (e) {
+      setError("The server could not be reached; try again.");
+    } finally {
+      setBusy(false);
     }
-    $("seats").innerHTML = rows.join("");
   }
 
-  /* Each option comes with its schema (issue 25): bounds become min/max/maxlength, the help
-     text a tooltip, so the form refuses what the server would refuse before it is sent. */
-  function renderOptions(game) {
-    const out = [];
-    for (const o of game.options) {
-      const id = "opt-" + o.name;
-      const help = o.help ? ' title="' + esc(o.help) + '"' : "";
-      const name = esc(label(o.name)) + (o.unit === "s" ? " (s)" : "");
-      if (o.type === "bool") {
-        out.push('<label class="check"' + help + '><input type="checkbox" name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="bool"' + (o.default ? " checked" : "") + "> " + name + "</label>");
-      } else if (o.type === "int" || o.type === "float") {
-        const bounds = (o.min != null ? ' min="' + esc(o.min) + '"' : "") + (o.max != null ? ' max="' + esc(o.max) + '"' : "");
-        out.push("<label" + help + ">" + name + '<input type="number" step="' + (o.type === "int" ? "1" : "any") + '"' + bounds + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(o.default) + '"></label>');
-      } else {
-        const value = o.type === "str" ? o.default : JSON.stringify(o.default);
-        const max = o.type === "str" && o.max_length != null ? ' maxlength="' + esc(o.max_length) + '"' : "";
-        out.push("<label" + help + ">" + name + '<input type="text"' + max + ' name="' + id + '" data-testid="' + id + '" data-opt="' + o.name + '" data-type="' + o.type + '" value="' + esc(value) + '"></label>');
+  return html`<form id="new-match" data-testid="new-match" autocomplete="off" ref=${formRef} onSubmit=${submit}>
+      <div class="form-grid">
+        <label>Game
+          <select name="game" data-testid="new-game" value=${name} onChange=${(e) => choose(e.currentTarget.value)}>
+            ${games.map((g) => html`<option value=${g.name}>${g.title}</option>`)}
+          </select>
+        </label>
+        <label>Seed <span class="muted">(blank = random)</span>
+          <input name="seed" type="number" min="0" step="1" data-testid="new-seed" placeholder="random"/>
+        </label>
+        <label>Time scale
+          <input name="time_scale" type="number" min="0.001" max="1000" step="any" defaultValue="1"
+            data-testid="new-time-scale" list="scales" aria-describedby="help-time-scale"/>
+          <${Help} id="help-time-scale" text=${"G-5: " + TIME_SCALE_HELP}/>
+          <datalist id="scales"><option value="1"/><option value="0.5"/><option value="0.25"/><option value="0.1"/><option value="0.05"/></datalist>
+        </label>
+        <label class="check"><input name="early_close" type="checkbox" defaultChecked data-testid="new-early-close"/>
+          <span>Early close: end a phase once every seat has confirmed (<a href="/rulings#G-4">G-4</a>)</span></label>
+        <label class="check"><input name="reveal_at_end" type="checkbox" defaultChecked data-testid="new-reveal"/>
+          <span>Reveal everything private when the match ends (<a href="/rulings#G-9">G-9</a>)</span></label>
+        <label>Bots answer <span class="muted">(<a href="/rulings#G-11">G-11</a>)</span>
+          <select name="bot_pace" data-testid="new-bot-pace">
+            <option value="human" selected>at a human pace</option>
+            <option value="instant">at once</option>
+          </select>
+        </label>
+      </div>
+      <h3>Seats</h3>
+      <p class="muted small">A bot's level: easy plays like a beginner, hard as well as it can.</p>
+      <div id="seats" class="seat-rows" key=${"seats-" + name}>
+        ${kinds.map((k, i) => html`<${SeatRow} key=${i} i=${i} game=${game} kind=${k} level=${levels[i]} setKind=${setKind} setLevel=${setLevel}/>`)}
+      </div>
+      <details id="options-box" open>
+        <summary>Game options and durations (in seconds at time scale 1)</summary>
+        <div id="options" class="form-grid options" key=${"opts-" + name}>
+          ${game.options.length ? game.options.map((o) => html`<${Option} key=${o.name} o=${o}/>`)
+            : html`<p class="muted">This game has no options.</p>`}
+        </div>
+      </details>
+      <p class="form-actions">
+        <button type="submit" data-testid="create" disabled=${busy}>Create match</button>
+        <span class="error-text" id="create-error" data-testid="create-error" role="alert">${error ? html`<${RuleText} text=${error}/>` : ""}</span>
+      </p>
+    </form>
+    ${created ? html`<div id="created" class="created" data-testid="created">
+      <h3>Match created</h3>
+      <p class="muted">Each link is secret: whoever holds a seat's link plays that seat. Keep the
+      host link for yourself. All of them stay in "Your matches and seasons" in this browser.</p>
+      <${MatchLinks} links=${created} prefix="link-"/>
+    </div>` : ""}`;
+}
+
+/* ------------------------------------------------------------------ your matches and seasons */
+function keyOf(kind, id, role, who) {
+  return (kind === "match" ? "m:" : "s:") + id + ":" + role + (who != null ? ":" + who : "");
+}
+
+/* Ask the server what this entry's link is now: whose it is, the match's or season's state,
+   the host's current links (a reissued seat link replaces the old), a rematch. Returns the
+   entries to keep in its place (the entry itself, and a rematch it has found). */
+async function check(e) {
+  const q = "?token=" + encodeURIComponent(e.token);
+  const out = Object.assign({}, e);
+  const found = [];
+  try {
+    if (e.kind === "match") {
+      const base = "/api/matches/" + encodeURIComponent(e.id);
+      const r = await getJSON(base + "/view" + q);
+      if (r.status === 401 || r.status === 403) { out.status = "revoked"; return [out]; }
+      if (r.status === 404) { out.status = "gone"; return [out]; }
+      if (!r.ok || !r.data) return [out];
+      const v = r.data;
+      Object.assign(out, { role: v.role, seat: v.you, names: v.match.names, bots: v.match.bots,
+        title: v.match.title, game: v.match.game, status: v.match.status, unchecked: false });
+      out.key = keyOf("match", e.id, v.role, v.role === "seat" ? v.you : null);
+      if (v.role === "host") {
+        const l = await getJSON(base + "/host/links" + q);
+        if (l.ok) out.links = l.data;
+      }
+      if (v.match.status === "finished") {
+        const n = await getJSON(base + "/next" + q);
+        if (n.ok && n.data && n.data.url) {
+          const token = new URL(n.data.url, location.origin).searchParams.get("token");
+          const now = Date.now() / 1000;
+          found.push({ key: "t:" + token, kind: "match", id: n.data.id, token, url: n.data.url, role: null,
+            seat: null, player: null, title: (out.title || "Match") + " (rematch)", created: now, opened: now,
+            unchecked: true, rematchOf: e.id });
+        }
+      }
+    } else {
+      const r = await getJSON("/api/seasons/" + encodeURIComponent(e.id) + q);
+      if (r.status === 401 || r.status === 403) { out.status = "revoked"; return [out]; }
+      if (r.status === 404) { out.status = "gone"; return [out]; }
+      if (!r.ok || !r.data) return [out];
+      const d = r.data;
+      Object.assign(out, { role: d.you.role, player: d.you.player, cast: d.cast, bots: d.bots, unchecked: false,
+        status: d.winner || d.stage === "over" ? "finished" : "running",
+        stage: d.winner ? d.winner + " won the season" : "Episode " + d.episode + ": " + (d.stage_words || d.stage),
+        title: "Season" });
+      out.key = keyOf("season", e.id, d.you.role, d.you.player);
+      out.public = location.origin + "/s/" + encodeURIComponent(e.id);
+      if (d.you.role === "host") out.players = d.player_links || {};
+      const matches = [];
+      for (const ep of d.episodes || []) {
+        for (const [k, what] of [["main", "Main Match"], ["death_match", "Death Match"]]) {
+          const b = ep[k];
+          const l = b && b.links;
+          if (!l) continue;
+          const url = l.host || l.yours || l.watch;
+          if (url) matches.push({ label: "Episode " + ep.episode + ": " + what, url, status: l.status,
+            how: l.host ? "host page" : l.yours ? "your seat" : "watch" });
+        }
+      }
+      out.matches = matches;
+    }
+  } catch (err) { /* offline: keep what we had */ }
+  return [out].concat(found);
+}
+
+/* The entries after a check, filed by key: of two links for one seat the one opened last
+   stays (the older was reissued); an unfiled link that no longer works is dropped once the
+   same match or season has a working entry. */
+function file(list) {
+  const byKey = new Map();
+  for (const e of list) {
+    const had = byKey.get(e.key);
+    if (!had || (e.opened || 0) > (had.opened || 0)) byKey.set(e.key, e);
+  }
+  const all = [...byKey.values()];
+  const working = new Set(all.filter((e) => e.status !== "revoked" && !e.key.startsWith("t:")).map((e) => e.kind + e.id));
+  return all.filter((e) => !(e.key.startsWith("t:") && e.status === "revoked" && working.has(e.kind + e.id)));
+}
+
+async function refreshAll() {
+  let pending = loadYours();
+  const results = new Map();
+  for (let round = 0; round < 3 && pending.length; round++) {
+    const checked = await Promise.all(pending.map(async (e) => [e, await check(e)]));
+    pending = [];
+    for (const [e, out] of checked) {
+      results.set(e.key, out[0]);
+      for (const extra of out.slice(1)) {
+        if (!results.has(extra.key) && !loadYours().some((x) => x.token === extra.token)) pending.push(extra);
       }
     }
-    $("options").innerHTML = out.join("") || '<p class="muted">This game has no options.</p>';
   }
+  // Merge into what the store holds now (a page may have added an entry meanwhile).
+  const now = loadYours();
+  const merged = now.map((e) => results.get(e.key) || e);
+  for (const [k, e] of results) if (!now.some((x) => x.key === k)) merged.push(e);
+  saveYours(file(merged));
+}
 
-  function selectGame(name) {
-    const game = gameByName(name);
-    if (!game) return;
-    const sel = document.querySelector('[data-testid="new-game"]');
-    sel.value = name;
-    renderSeats(game);
-    renderOptions(game);
+function sorted(list) {
+  return list.slice().sort((a, b) => Math.max(b.opened || 0, b.created || 0) - Math.max(a.opened || 0, a.created || 0));
+}
+
+const STATUS_WORDS = { running: "running", finished: "finished", revoked: "link no longer works", gone: "gone" };
+
+function roleWords(e) {
+  if (e.unchecked) return "not checked yet";
+  if (e.role === "host") return "you host";
+  if (e.role === "spectator") return "you watch";
+  if (e.kind === "match" && e.role === "seat") return "you play " + ((e.names || [])[e.seat] || "seat " + (e.seat + 1));
+  if (e.kind === "season" && e.role === "player") return "you are " + e.player;
+  return "";
+}
+
+function itemTitle(e) {
+  if (e.kind === "season") {
+    const cast = e.cast || [];
+    return "Season" + (cast.length ? ": " + cast.slice(0, 4).join(", ") + (cast.length > 4 ? ", …" : "") : "");
   }
+  return e.title || "Match";
+}
 
-  function readForm() {
-    const form = $("new-match");
-    const name = form.game.value;
-    const game = gameByName(name);
-    const seats = [];
-    for (let i = 0; i < game.seats; i++) {
-      seats.push({ name: form["seat-name-" + i].value.trim(), bot: form["seat-kind-" + i].value === "bot" });
-    }
-    const config = {};
-    for (const input of document.querySelectorAll("[data-opt]")) {
-      const o = game.options.find((x) => x.name === input.dataset.opt);
-      let value;
-      if (input.dataset.type === "bool") value = input.checked;
-      else if (input.dataset.type === "int" || input.dataset.type === "float") value = Number(input.value);
-      else if (input.dataset.type === "str") value = input.value;
-      else { try { value = JSON.parse(input.value); } catch (e) { throw new Error("option " + input.dataset.opt + ": not valid JSON"); } }
-      if (JSON.stringify(value) !== JSON.stringify(o.default)) config[o.name] = value;
-    }
-    const body = {
-      game: name, seats: seats, config: config,
-      settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked, reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
-    };
-    if (form.seed.value !== "") body.seed = Number(form.seed.value);
-    return body;
+function SeasonPlayers({ e, n, onChange }) {
+  const [msg, setMsg] = useState("");
+  const names = Object.keys(e.players || {});
+  async function reissue(name) {
+    if (!confirm("Give " + name + " a new season link? The old one stops working at once.")) return;
+    const r = await getJSON("/api/seasons/" + encodeURIComponent(e.id) + "/host/reissue?token=" + encodeURIComponent(e.token),
+      { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ player: name }) });
+    setMsg(r.ok ? "New link for " + name + "; send it to them." : (r.data && r.data.error) || "The server refused (HTTP " + r.status + ").");
+    if (r.ok) onChange();
   }
+  return html`<ul class="links">
+    ${names.map((name, i) => html`<li key=${name}><span class="who">${name}${(e.bots || [])[(e.cast || []).indexOf(name)] ? html` <span class="tag">bot</span>` : ""}</span>
+      <a data-testid=${"your-" + n + "-player-" + i} href=${e.players[name]} target="_blank" rel="noopener">${e.players[name]}</a>
+      <button type="button" class="ghost small" data-testid=${"your-" + n + "-reissue-" + i}
+        aria-label=${"New season link for " + name} onClick=${() => reissue(name)}>New link</button></li>`)}
+    ${e.public ? html`<li><span class="who">Everyone</span><a href=${e.public} target="_blank" rel="noopener">${e.public}</a></li>` : ""}
+  </ul>${msg ? html`<p class="small" role="status"><${RuleText} text=${msg}/></p>` : ""}`;
+}
 
-  async function create(ev) {
-    ev.preventDefault();
-    $("create-error").textContent = "";
-    let body;
-    try { body = readForm(); } catch (e) { $("create-error").textContent = e.message; return; }
-    const res = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
-    const data = await res.json().catch(() => ({ error: "HTTP " + res.status }));
-    if (!res.ok) { $("create-error").innerHTML = linkRules(data.error || "HTTP " + res.status); return; }
-    const game = gameByName(body.game);
-    const entry = {
-      id: data.id, game: body.game, title: game ? game.title : body.game, created: Date.now() / 1000,
-      seats: data.links.seats.map((url, i) => ({ name: body.seats[i].name || "Seat " + (i + 1), bot: body.seats[i].bot, url: body.seats[i].bot ? null : url })),
-      spectator: data.links.spectator, host: data.links.host,
-    };
-    remember(entry);
-    $("links").innerHTML = linkItems(entry, "link-");
-    $("created").hidden = false;
-    renderMine();
-    loadMatches();
-  }
+function YourItem({ e, n, onChange }) {
+  const st = e.status || (e.unchecked ? "unchecked" : "");
+  const hostMatch = e.kind === "match" && e.role === "host";
+  const remove = () => { forget(e.key); onChange(); };
+  return html`<li class="my-match" data-testid="your-item" data-kind=${e.kind} data-role=${e.role || ""} data-id=${e.id}>
+    <div class="my-head" data-testid=${"my-match-" + n}>
+      <b>${itemTitle(e)}</b>
+      <span class="tag you">${roleWords(e)}</span>
+      ${st ? html`<span class=${"status " + (st === "revoked" ? "gone" : st)} data-testid=${"my-match-status-" + n}>${STATUS_WORDS[st] || "…"}</span>` : ""}
+      <span class="muted small">${when(e.created || e.opened || 0)}</span>
+      <span class="my-actions">
+        <a class="button small open" data-testid=${hostMatch ? "my-match-host-" + n : "your-open-" + n} href=${e.url}>${e.role === "host" ? "Host page" : "Open"}</a>
+        <button type="button" class="ghost small" data-testid=${"my-match-remove-" + n} aria-label=${"Remove " + itemTitle(e) + " from this list"} onClick=${remove}>Remove</button>
+      </span>
+    </div>
+    ${e.kind === "season" && e.stage ? html`<p class="small your-line">${e.stage}</p>` : ""}
+    ${e.rematchOf ? html`<p class="small muted your-line">A rematch of an earlier match in this list.</p>` : ""}
+    ${st === "revoked" ? html`<p class="small your-line error-text">This link no longer works: the host gave it a new one or took it back. Open the new link once (the host can give it again) and it takes this one's place.</p>` : ""}
+    ${e.kind === "season" && (e.matches || []).length ? html`<ul class="your-sub">${e.matches.map((m, i) => html`<li key=${i}>
+      <a data-testid=${"your-" + n + "-match-" + i} href=${m.url}>${m.label}</a> <span class="muted small">${m.how} · ${m.status || ""}</span></li>`)}</ul>` : ""}
+    ${hostMatch && e.links && st !== "revoked" ? html`<details><summary class="small">Links</summary><${MatchLinks} links=${e.links} prefix=${"my-" + n + "-"}/></details>` : ""}
+    ${e.kind === "season" && e.role === "host" && e.players && st !== "revoked" ? html`<details><summary class="small">Players' season links</summary><${SeasonPlayers} e=${e} n=${n} onChange=${onChange}/></details>` : ""}
+  </li>`;
+}
 
-  /* The lobby remembers the matches created in this browser (issue 15, point 1): a host who
-     closes the tab keeps every link. Only this browser's localStorage holds them. */
-  const MINE = "arena.myMatches";
-  function mine() {
-    try { const v = JSON.parse(localStorage.getItem(MINE) || "[]"); return Array.isArray(v) ? v : []; }
-    catch (e) { return []; }
-  }
-  function saveMine(list) { try { localStorage.setItem(MINE, JSON.stringify(list.slice(0, 200))); } catch (e) { /* private mode */ } }
-  function remember(entry) { saveMine([entry].concat(mine().filter((m) => m.id !== entry.id))); }
-  function forget(id) { saveMine(mine().filter((m) => m.id !== id)); renderMine(); }
+function YourList({ tick }) {
+  const [list, setList] = useState(() => sorted(loadYours()));
+  const [checking, setChecking] = useState(false);
+  const busy = useRef(false);
+  const again = useRef(false);
+  const refresh = async () => {
+    setList(sorted(loadYours()));
+    if (busy.current) { again.current = true; return; }
+    busy.current = true; setChecking(true);
+    try {
+      do { again.current = false; await refreshAll(); setList(sorted(loadYours())); } while (again.current);
+    } finally { busy.current = false; setChecking(false); }
+  };
+  useEffect(() => { refresh(); }, [tick]);
+  useEffect(() => {
+    // Another tab opened a link, or this one came back to the front: show the list as it is now.
+    const onStorage = (ev) => { if (ev.key === "arena.yours") refresh(); };
+    const onShow = () => { if (document.visibilityState === "visible") refresh(); };
+    window.addEventListener("storage", onStorage);
+    document.addEventListener("visibilitychange", onShow);
+    return () => { window.removeEventListener("storage", onStorage); document.removeEventListener("visibilitychange", onShow); };
+  }, []);
+  return html`<div data-testid="my-matches" aria-busy=${checking ? "true" : "false"}>
+    <ul class="my-matches" data-testid="your-list">
+      ${list.length ? list.map((e, n) => html`<${YourItem} key=${e.key} e=${e} n=${n} onChange=${refresh}/>`)
+        : html`<li class="muted">None yet: the matches and seasons you create or open in this browser are listed here with their links.</li>`}
+    </ul></div>`;
+}
 
-  // A bot seat has no link: nobody should be handed a seat a bot plays.
-  function linkItems(entry, prefix) {
-    const items = entry.seats.map((s, i) => {
-      const who = "Seat " + (i + 1) + " · " + esc(s.name) + (s.bot ? " (bot)" : "");
-      const link = s.url ? '<a data-testid="' + prefix + "seat-" + i + '" href="' + esc(s.url) + '" target="_blank" rel="noopener">' + esc(s.url) + "</a>"
-        : '<span class="muted">played by a bot, no link</span>';
-      return '<li><span class="who">' + who + "</span>" + link + "</li>";
-    });
-    items.push('<li><span class="who">Spectator</span><a data-testid="' + prefix + 'spectator" href="' + esc(entry.spectator) + '" target="_blank" rel="noopener">' + esc(entry.spectator) + "</a></li>");
-    items.push('<li><span class="who">Host</span><a data-testid="' + prefix + 'host" href="' + esc(entry.host) + '" target="_blank" rel="noopener">' + esc(entry.host) + "</a></li>");
-    return items.join("");
-  }
+/* ------------------------------------------------------------------ all matches */
+function MatchTable({ games, tick }) {
+  const [rows, setRows] = useState(null);
+  const load = async () => {
+    const r = await getJSON("/api/matches").catch(() => ({ ok: false }));
+    setRows(r.ok && Array.isArray(r.data) ? r.data : []);
+  };
+  useEffect(() => { load(); }, [tick]);
+  const title = (name) => { const g = games.find((x) => x.name === name); return g ? g.title : name; };
+  return html`<div class="section-head"><h2>Matches</h2><button type="button" class="secondary small" id="refresh" onClick=${load}>Refresh</button></div>
+    <div class="table-wrap"><table class="matches" data-testid="matches">
+      <thead><tr><th>Game</th><th>Players</th><th>Status</th><th>Result</th><th>Started</th><th><span class="sr-only">Link</span></th></tr></thead>
+      <tbody id="match-rows">
+        ${rows === null ? html`<tr><td colspan="6" class="muted">Loading…</td></tr>`
+          : !rows.length ? html`<tr><td colspan="6" class="muted">No matches yet.</td></tr>`
+          : rows.map((m) => html`<tr key=${m.id}>
+            <td>${title(m.game)}</td>
+            <td>${m.names.map((nm, i) => html`${i ? ", " : ""}${nm}${m.bots[i] ? html` <span class="tag">bot</span>` : ""}`)}</td>
+            <td><span class=${"status " + m.status}>${m.status}</span></td>
+            <td>${m.result ? (m.result.winner == null ? "no single winner" : m.names[m.result.winner] + " won") : ""}</td>
+            <td>${when(m.created)}</td>
+            <td>${m.watch ? html`<a href=${m.watch}>${m.status === "running" ? "Watch" : "Replay"}</a>` : ""}</td>
+          </tr>`)}
+      </tbody>
+    </table></div>`;
+}
 
-  const statusOf = {};
-  async function renderMine() {
-    const list = mine().sort((a, b) => b.created - a.created);
-    const box = $("my-matches");
-    if (!box) return;
-    if (!list.length) { box.innerHTML = '<li class="muted">None yet: the matches you create here are listed with their links.</li>'; return; }
-    box.innerHTML = list.map((m, n) => {
-      const when = new Date(m.created * 1000).toLocaleString();
-      const st = statusOf[m.id] || "…";
-      return '<li class="my-match" data-testid="my-match-' + n + '" data-id="' + esc(m.id) + '">' +
-        '<div class="my-head"><b>' + esc(m.title) + '</b> <span class="status ' + esc(st) + '" data-testid="my-match-status-' + n + '">' + esc(st) + "</span>" +
-        ' <span class="muted small">' + esc(when) + "</span>" +
-        '<a class="button small" data-testid="my-match-host-' + n + '" href="' + esc(m.host) + '">Host page</a>' +
-        '<button type="button" class="ghost small" data-testid="my-match-remove-' + n + '" data-forget="' + esc(m.id) + '" aria-label="Remove ' + esc(m.title) + " from this list\">Remove</button></div>" +
-        '<details><summary class="small">Links</summary><ul class="links">' + linkItems(m, "my-" + n + "-") + "</ul></details></li>";
-    }).join("");
-    for (const b of box.querySelectorAll("[data-forget]")) b.addEventListener("click", () => forget(b.dataset.forget));
-    await Promise.all(list.filter((m) => statusOf[m.id] !== "finished").map(async (m) => {
-      try {
-        const res = await fetch("/api/matches/" + encodeURIComponent(m.id), { headers: { Accept: "application/json" } });
-        const info = res.ok ? await res.json() : null;
-        const st = info ? info.status : "gone";
-        if (statusOf[m.id] !== st) { statusOf[m.id] = st; changed = true; }
-      } catch (e) { /* offline: keep what we had */ }
-    }));
-    if (changed) { changed = false; renderMine(); }
-  }
-  let changed = false;
+/* ------------------------------------------------------------------ mounting */
+async function init() {
+  const r = await getJSON("/api/games").catch(() => ({ ok: false }));
+  const games = r.ok && Array.isArray(r.data) ? r.data : [];
+  let tick = 0;
+  const wanted = new URLSearchParams(location.search).get("game");
+  const mounted = new Set();
+  const mount = (id, vnode) => {
+    const el = document.getElementById(id);
+    if (!el) return;
+    if (!mounted.has(id)) { el.replaceChildren(); mounted.add(id); } // the "Loading…" line
+    render(vnode, el);
+  };
+  const draw = () => {
+    mount("yours-root", html`<${YourList} tick=${tick}/>`);
+    mount("matches-root", html`<${MatchTable} games=${games} tick=${tick}/>`);
+  };
+  const created = () => { tick++; draw(); };
+  mount("new-match-root", games.length ? html`<${NewMatch} games=${games} wanted=${wanted} onCreated=${created}/>`
+    : html`<p class="error-text" role="alert">The games could not be loaded; reload the page.</p>`);
+  mount("season-root", html`<${SeasonSection} onCreated=${created}/>`);
+  draw();
+}
 
-  async function loadMatches() {
-    const res = await fetch("/api/matches", { headers: { Accept: "application/json" } });
-    const rows = await res.json().catch(() => []);
-    const body = $("match-rows");
-    if (!rows.length) { body.innerHTML = '<tr><td colspan="6" class="muted">No matches yet.</td></tr>'; return; }
-    body.innerHTML = rows.map((m) => {
-      const g = gameByName(m.game);
-      const players = m.names.map((n, i) => esc(n) + (m.bots[i] ? ' <span class="tag">bot</span>' : "")).join(", ");
-      let result = "";
-      if (m.result) result = m.result.winner == null ? "no single winner" : esc(m.names[m.result.winner]) + " won";
-      const when = new Date(m.created * 1000).toLocaleString();
-      const watch = m.watch ? '<a href="' + esc(m.watch) + '">' + (m.status === "running" ? "Watch" : "Replay") + "</a>" : "";
-      return "<tr><td>" + esc(g ? g.title : m.game) + "</td><td>" + players + '</td><td><span class="status ' + esc(m.status) + '">' + esc(m.status) + "</span></td><td>" + result + "</td><td>" + esc(when) + "</td><td>" + watch + "</td></tr>";
-    }).join("");
-  }
-
-  async function init() {
-    const res = await fetch("/api/games", { headers: { Accept: "application/json" } });
-    games = await res.json();
-    const sel = document.querySelector('[data-testid="new-game"]');
-    sel.innerHTML = games.map((g) => '<option value="' + esc(g.name) + '">' + esc(g.title) + "</option>").join("");
-    sel.addEventListener("change", () => selectGame(sel.value));
-    const wanted = new URLSearchParams(location.search).get("game");
-    if (games.length) selectGame(wanted && gameByName(wanted) ? wanted : games[0].name);
-    for (const b of document.querySelectorAll("[data-new]")) {
-      b.addEventListener("click", () => { selectGame(b.dataset.new); $("new").scrollIntoView({ behavior: "smooth" }); });
-    }
-    $("new-match").addEventListener("submit", create);
-    $("refresh").addEventListener("click", loadMatches);
-    loadMatches();
-    renderMine();
-  }
-
-  document.addEventListener("DOMContentLoaded", init);
-})();
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

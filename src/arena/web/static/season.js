@@ -18,7 +18,7 @@ const ENDPOINTS = {
   record_death: "/host/record_death", decide: "/host/decide", adjust: "/host/adjust",
   end: "/host/end", close_vault: "/host/close_vault", mm_rounds: "/host/mm_rounds",
   pause: "/host/pause", resume: "/host/resume", extend: "/host/extend",
-  deadline: "/host/deadline", webhook: "/host/webhook",
+  deadline: "/host/deadline", webhook: "/host/webhook", reissue: "/host/reissue",
 };
 const POLL_MS = 1500;
 
@@ -518,9 +518,12 @@ function Host({ data }) {
   }
   const links = Object.entries(data.player_links || {});
   parts.push(html`<details data-testid="se-player-links"><summary>Players' season links</summary>
-    <p class="muted small">Each link is secret: it answers that player's gift and nomination.</p>
+    <p class="muted small">Each link is secret: it answers that player's gift and nomination. A
+      player who lost theirs gets a new one here; the old one stops working at once.</p>
     <ul class="links">${links.map(([name, url], i) => html`<li><${Link} href=${url} text=${name}
-      testid=${"se-link-" + i}/></li>`)}</ul></details>`);
+      testid=${"se-link-" + i}/>
+      <${Form} kind="reissue" testid=${"se-reissue-" + i} button=${"New link for " + name} reset=${false}>
+        <input type="hidden" name="player" value=${name}/></${Form}></li>`)}</ul></details>`);
   return html`<section class="card se-host" data-testid="se-host"><h2>Host</h2>${parts}</section>`;
 }
 

@@ -1,97 +1,161 @@
-/* The lobby's "New season" form (issue 19): cast names, which of them are bots, the match
-   settings; creates the season over the JSON API and lists the host's and players' links. */
-(function () {
-  "use strict";
-  const $ = (id) => document.getElementById(id);
-  const form = $("season-form");
-  if (!form) return;
-  const names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
-  let count = 0;
+/* The lobby's "New season" form (issue 19; Preact + htm since issue 26 point 8): the cast's
+   names, which of them the server plays as bots, the match settings; creates the season over
+   the JSON API, lists the host's and players' links and keeps the host's in this browser's
+   "Your matches and seasons". Also the words both lobby forms share (a field's help). */
+import { html, useState, useEffect, RuleText } from "/static/ui.js";
+import { keep } from "/static/yours.js";
 
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const HEAD = /^((?:[A-Z]{1,4}-\d{1,3})(?:,\s*[A-Z]{1,4}-\d{1,3})*):\s*/;
+
+/* A field's help reads "LO-11: seconds per round"; the lobby says the words first and links
+   the rule after them (issue 27 point 10). */
+export function Help({ text, id }) {
+  const s = String(text || "");
+  const m = HEAD.exec(s);
+  const words = m ? s.slice(m[0].length) : s;
+  return html`<span class="opt-help" id=${id}><${RuleText} text=${words.charAt(0).toUpperCase() + words.slice(1)}/>${m
+    ? html` (<${RuleText} text=${m[1]}/>)` : ""}</span>`;
+}
+
+/* G-5 in plain words: the time scale multiplies every duration (issue 27 point 10). */
+export const TIME_SCALE_HELP = "multiplies every duration: 2 doubles each one, 0.5 halves it, 1 keeps the rule texts' durations";
+
+const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
+const MAX_CAST = 26;
+
+function SeasonList({ tick }) {
+  const [seasons, setSeasons] = useState(null);
+  useEffect(() => {
+    fetch("/api/seasons", { headers: { Accept: "application/json" } })
+      .then((r) => (r.ok ? r.json() : []))
+      .then((v) => setSeasons(Array.isArray(v) ? v : []))
+      .catch(() => setSeasons("error"));
+  }, [tick]);
+  let items;
+  if (seasons === null) items = html`<li class="muted">Loading…</li>`;
+  else if (seasons === "error") items = html`<li class="muted">The seasons could not be loaded.</li>`;
+  else if (!seasons.length) items = html`<li class="muted">No seasons yet.</li>`;
+  else {
+    items = seasons.map((s, i) => {
+      const cast = s.cast || [];
+      return html`<li key=${s.id}><a data-testid=${"season-row-" + i} href=${"/s/" + encodeURIComponent(s.id)}>${cast.slice(0, 6).join(", ") + (cast.length > 6 ? ", …" : "")}</a>
+        <span class="muted"> · ${s.winner ? s.winner + " won" : "episode " + s.episode + ": " + (s.stage || "")}</span></li>`;
+    });
   }
+  return html`<ul id="season-list" class="links" data-testid="season-list">${items}</ul>`;
+}
 
-  function addRow(name, bot) {
-    const i = count++;
-    const row = document.createElement("div");
-    row.className = "seat-row";
-    row.innerHTML = '<span class="seat-no">' + (i + 1) + "</span>" +
-      '<input name="cast-name-' + i + '" data-testid="season-name-' + i + '" aria-label="Player ' + (i + 1) + ' name" maxlength="40" value="' + esc(name || "") + '">' +
-      '<select name="cast-kind-' + i + '" data-testid="season-kind-' + i + '" aria-label="Player ' + (i + 1) + ' played by"><option value="human">Human</option><option value="bot"' + (bot ? " selected" : "") + ">Bot</option></select>";
-    $("season-cast").appendChild(row);
-  }
-  names.forEach((n, i) => addRow(n, i > 0));
-  $("season-add").addEventListener("click", () => { if (count < 26) addRow("", true); });
+function Created({ data, cast }) {
+  const players = Object.entries(data.links.players);
+  return html`<div id="season-created" class="created" data-testid="season-created">
+    <h3>Season created</h3>
+    <p class="muted">Keep the host link (it stays in "Your matches and seasons" in this browser);
+    give each player their own season link.</p>
+    <ul id="season-links" class="links">
+      <li><span class="who">Host (you)</span><a data-testid="season-host-link" href=${data.links.host}>season page for the host</a></li>
+      ${players.map(([name, url], i) => (cast.find((c) => c.name === name && c.bot) ? "" : html`<li key=${name}>
+        <span class="who">${name}</span><a data-testid=${"season-player-link-" + i} href=${url}>season link for ${name}</a></li>`))}
+      <li><span class="who">Everyone</span><a data-testid="season-public-link" href=${data.links.public}>public season page</a></li>
+    </ul></div>`;
+}
 
-  function linkRules(text) {
-    const t = esc(text);
-    return t.charAt(0).toUpperCase() + t.slice(1).replace(/\b(?:G|LM|BX|PF|LF|LO|SE)-\d{1,3}\b/g,
-      (id) => '<a href="/rulings#' + id + '">' + id + "</a>");
-  }
+// SE-6: the server's default round limit for a season's Main Match, given by the lobby page.
+const DEFAULT_MM_ROUNDS = (document.getElementById("season-root") || { dataset: {} }).dataset.maxRounds || "20";
 
-  async function listSeasons() {
-    try {
-      const r = await fetch("/api/seasons");
-      const seasons = r.ok ? await r.json() : [];
-      $("season-list").innerHTML = seasons.length ? seasons.map((s, i) =>
-        '<li><a data-testid="season-row-' + i + '" href="/s/' + encodeURIComponent(s.id) + '">' +
-        esc((s.cast || []).slice(0, 6).join(", ") + ((s.cast || []).length > 6 ? ", …" : "")) + "</a> · " +
-        esc(s.winner ? s.winner + " won" : "episode " + s.episode + ": " + (s.stage || "")) + "</li>").join("")
-        : '<li class="muted">No seasons yet.</li>';
-    } catch (e) {
-      $("season-list").innerHTML = '<li class="muted">The seasons could not be loaded.</li>';
-    }
-  }
-  listSeasons();
+export function SeasonSection({ onCreated }) {
+  const [rows, setRows] = useState(NAMES.map((name, i) => ({ id: i, name, bot: i > 0 })));
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState(null);
+  const [tick, setTick] = useState(0);
 
-  form.addEventListener("submit", async (ev) => {
+  const setRow = (i, patch) => setRows(rows.map((r, j) => (j === i ? Object.assign({}, r, patch) : r)));
+  const add = () => { if (rows.length < MAX_CAST) setRows(rows.concat([{ id: rows.length, name: "", bot: true }])); };
+
+  async function submit(ev) {
     ev.preventDefault();
-    const fd = new FormData(form);
-    const cast = [];
-    for (let i = 0; i < count; i++) {
-      const name = (fd.get("cast-name-" + i) || "").trim();
-      if (name) cast.push({ name, bot: fd.get("cast-kind-" + i) === "bot" });
-    }
-    const scale = parseFloat(fd.get("time_scale")) || 1;
+    const fd = new FormData(ev.currentTarget);
+    const cast = rows.map((r) => ({ name: r.name.trim(), bot: r.bot })).filter((c) => c.name);
     const hours = parseFloat(fd.get("step_hours")) || 24;
+    const round = parseFloat(fd.get("round_seconds")) || 86400;
     const body = {
       cast,
-      settings: { time_scale: scale, bot_pace: fd.get("bot_pace") },
+      settings: { time_scale: parseFloat(fd.get("time_scale")) || 1, bot_pace: fd.get("bot_pace") },
       step_seconds: hours * 3600,
       mm_config: {
-        round_seconds: parseFloat(fd.get("round_seconds")) || 86400,
-        vote_seconds: parseFloat(fd.get("round_seconds")) || 86400,
+        round_seconds: round, vote_seconds: round,
         // SE-6: a limit by default (the form shows 20); a blank field keeps the server's.
         ...(fd.get("max_rounds") === "" ? {} : { max_rounds: parseInt(fd.get("max_rounds"), 10) }),
       },
     };
-    const seed = (fd.get("seed") || "").trim();
+    const seed = String(fd.get("seed") || "").trim();
     if (seed) body.seed = seed;
-    $("season-error").textContent = "";
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
+    setError("");
+    setBusy(true);
     try {
-      const r = await fetch("/api/seasons", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      });
+      const r = await fetch("/api/seasons", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
       const data = await r.json().catch(() => ({ error: "the server did not answer" }));
-      if (!r.ok) { $("season-error").innerHTML = linkRules(data.error || "refused"); return; }
-      const items = ['<li><b>Host:</b> <a data-testid="season-host-link" href="' + esc(data.links.host) + '">season page for the host</a></li>'];
-      let i = 0;
-      for (const [name, url] of Object.entries(data.links.players)) {
-        const bot = cast.find((c) => c.name === name && c.bot);
-        if (!bot) items.push('<li>' + esc(name) + ': <a data-testid="season-player-link-' + i + '" href="' + esc(url) + '">season link</a></li>');
-        i++;
-      }
-      items.push('<li>Everyone: <a data-testid="season-public-link" href="' + esc(data.links.public) + '">public season page</a></li>');
-      $("season-links").innerHTML = items.join("");
-      $("season-created").hidden = false;
-      listSeasons();
+      if (!r.ok) { setError(data.error || "refused"); return; }
+      const now = Date.now() / 1000;
+      keep({ key: "s:" + data.id + ":host", kind: "season", id: data.id, role: "host", seat: null, player: null,
+        token: data.tokens.host, url: data.links.host, title: "Season", cast: cast.map((c) => c.name),
+        bots: cast.map((c) => c.bot), players: data.links.players, public: data.links.public,
+        status: "running", created: now, opened: now });
+      setCreated({ data, cast });
+      setTick(tick + 1);
+      if (onCreated) onCreated();
     } catch (e) {
-      $("season-error").textContent = "The server could not be reached; try again.";
+      setError("The server could not be reached; try again.");
     } finally {
-      button.disabled = false;
+      setBusy(false);
     }
-  });
-})();
+  }
+
+  const message = error ? error.charAt(0).toUpperCase() + error.slice(1) : "";
+  return html`<form id="season-form" data-testid="season-form" autocomplete="off" onSubmit=${submit}>
+      <div id="season-cast" class="seat-rows" data-testid="season-cast">
+        ${rows.map((r, i) => html`<div class="seat-row" key=${r.id}>
+          <span class="seat-no" aria-hidden="true">${i + 1}</span>
+          <input name=${"cast-name-" + i} data-testid=${"season-name-" + i} aria-label=${"Player " + (i + 1) + " name"}
+            maxlength="40" value=${r.name} onInput=${(e) => setRow(i, { name: e.currentTarget.value })}/>
+          <select name=${"cast-kind-" + i} data-testid=${"season-kind-" + i} aria-label=${"Player " + (i + 1) + " played by"}
+            value=${r.bot ? "bot" : "human"} onChange=${(e) => setRow(i, { bot: e.currentTarget.value === "bot" })}>
+            <option value="human">Human</option><option value="bot">Bot</option>
+          </select></div>`)}
+      </div>
+      <p><button type="button" class="secondary small" id="season-add" data-testid="season-add" onClick=${add}
+        disabled=${rows.length >= MAX_CAST}>Add a player</button></p>
+      <div class="form-grid">
+        <label>Time scale
+          <input name="time_scale" type="number" min="0.001" max="1000" step="any" defaultValue="1"
+            data-testid="season-time-scale" aria-describedby="help-season-time-scale"/>
+          <${Help} id="help-season-time-scale" text=${"G-5: " + TIME_SCALE_HELP}/>
+        </label>
+        <label>Bots answer <span class="muted">(<a href="/rulings#G-11">G-11</a>)</span>
+          <select name="bot_pace" data-testid="season-bot-pace">
+            <option value="human" selected>at a human pace</option>
+            <option value="instant">at once</option>
+          </select>
+        </label>
+        <label>Seed <span class="muted">(blank = random)</span>
+          <input name="seed" type="number" min="0" step="1" data-testid="season-seed" placeholder="random"/>
+        </label>
+        <label>Main Match round, seconds <span class="muted">(<a href="/rulings#LO-11">LO-11</a>)</span>
+          <input name="round_seconds" type="number" min="1" step="any" defaultValue="86400" data-testid="season-round-seconds"/>
+        </label>
+        <label>Main Match round limit <span class="muted">(0 = none, <a href="/rulings#SE-6">SE-6</a>)</span>
+          <input name="max_rounds" type="number" min="0" max="400" step="1" defaultValue=${DEFAULT_MM_ROUNDS} data-testid="season-max-rounds"/>
+        </label>
+        <label>Hours for the gift and the nomination <span class="muted">(each, <a href="/rulings#SE-3">SE-3</a>)</span>
+          <input name="step_hours" type="number" min="0.001" step="any" defaultValue="24" data-testid="season-step-hours"/>
+        </label>
+      </div>
+      <p class="form-actions">
+        <button type="submit" data-testid="season-create" disabled=${busy}>Create season</button>
+        <span class="error-text" id="season-error" data-testid="season-error" role="alert">${message ? html`<${RuleText} text=${message}/>` : ""}</span>
+      </p>
+    </form>
+    ${created ? html`<${Created} data=${created.data} cast=${created.cast}/>` : ""}
+    <h3>Seasons</h3>
+    <${SeasonList} tick=${tick}/>`;
+}

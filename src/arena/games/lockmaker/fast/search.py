@@ -10,14 +10,19 @@ recovered afterwards by walking back one level at a time.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from arena.games.lockmaker.fast import vector
 from arena.games.lockmaker.fast.expand import Bounded, make_bounded_expander, make_expander
-from arena.games.lockmaker.fast.pattern import pattern_bound
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
+
+if TYPE_CHECKING:
+    from arena.games.lockmaker.fast import vector
+
+# NumPy (and with it the vector path and the pattern bound) is imported by the functions
+# that use it, on first use: a command line that solves one small puzzle should not pay the
+# import (issue 29 point 5); see NUMPY_AFTER.
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,16 @@ class SolveResult:
 VECTOR_LEVEL = 300
 """Levels larger than this are expanded with NumPy (smaller ones: per-call overhead loses)."""
 
+NUMPY_AFTER = 5000
+"""States :func:`solve` visits in pure Python before it imports NumPy for its wide levels:
+a search smaller than this ends sooner than the import does (once NumPy is loaded, by an
+earlier search of the process, wide levels use it at once). The answer is the same."""
+
+
+def _supported(c: Compiled) -> bool:
+    """``vector.supported`` without importing NumPy: packed states fit in 63 bits."""
+    return c.total_bits <= 63
+
 
 PROBE = 100_000
 """States an unbounded first pass may generate before a bounded search takes over."""
@@ -40,9 +55,9 @@ PROBE = 100_000
 def solve_vector(c: Compiled, max_states: int | None = None, *, bounded: bool = False,
                  probe: int = PROBE) -> SolveResult:
     """:func:`solve` with every level expanded by NumPy (tests hold it to the Python path)."""
-    if not vector.supported(c):
+    if not _supported(c):
         raise ValueError("the vector path does not apply to this lock")
-    return _search(c, max_states, vector_level=0, bounded=bounded, probe=probe)
+    return _search(c, max_states, vector_level=0, bounded=bounded, probe=probe, numpy_after=0)
 
 
 def solve(c: Compiled, max_states: int | None = None, *, vector_level: int = VECTOR_LEVEL,
@@ -50,8 +65,8 @@ def solve(c: Compiled, max_states: int | None = None, *, vector_level: int = VEC
     """Fewest moves (LM-9): pure-Python levels while they are small, NumPy levels once they
     grow (when the vector path applies), pruned by an admissible bound where one applies;
     the same answer either way."""
-    return _search(c, max_states, vector_level=vector_level if vector.supported(c) else None,
-                   bounded=bounded, probe=probe)
+    return _search(c, max_states, vector_level=vector_level if _supported(c) else None,
+                   bounded=bounded, probe=probe, numpy_after=NUMPY_AFTER)
 
 
 def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = True,
@@ -67,7 +82,7 @@ def solve_python(c: Compiled, max_states: int | None = None, *, bounded: bool = 
 
 
 def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bounded: bool,
-            probe: int = PROBE) -> SolveResult:
+            probe: int = PROBE, numpy_after: int = 0) -> SolveResult:
     """Breadth-first levels, optionally bounded by iterative deepening.
 
     With a bound (see :mod:`~arena.games.lockmaker.fast.expand`), budget B expands a state at
@@ -84,29 +99,32 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
     if not c.goal_indices:
         return SolveResult(None, 1, ())  # the key can never reach a target placement
     bnd = make_bounded_expander(c) if bounded else None
-    if bnd is not None and bnd.first >= vector.DEAD:
+    if bnd is not None and bnd.first >= KEY_UNREACHABLE:
         return SolveResult(None, 1, ())  # the key cannot reach a goal even alone (LM-8)
     total = 0
     if bnd is not None and probe > 0:
         # Small searches finish faster without the deepening passes (the published puzzles
         # all do); only a search that grows wide pays for the bound.
         cap = probe if max_states is None else min(probe, max_states)
-        found, _pruned, total = _pass(c, None, None, 0, cap, vector_level)
+        found, _pruned, total = _pass(c, None, None, 0, cap, vector_level, numpy_after)
         if found is not None:
             return found
         if total <= cap:
             return SolveResult(None, total, ())
         # a wide search: the relaxed lock's exact distances join the bound, and a relaxed
         # lock that cannot be solved proves the real one impossible
+        from arena.games.lockmaker.fast.pattern import pattern_bound
+
         pattern = pattern_bound(c)
         if pattern is not None:
-            if pattern.value(c.start) >= vector.DEAD:
+            if pattern.value(c.start) >= KEY_UNREACHABLE:
                 return SolveResult(None, total + pattern.walked, ())
             bnd = make_bounded_expander(c, pattern)
             assert bnd is not None
     budget = first = bnd.first if bnd is not None else None
     while True:
-        found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level)
+        found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level,
+                                     numpy_after)
         if found is not None or not pruned or budget is None or first is None:
             return found if found is not None else SolveResult(None, total, ())
         if max_states is not None and total > max_states:
@@ -116,23 +134,29 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
 
 
 def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
-          max_states: int | None, vector_level: int | None
+          max_states: int | None, vector_level: int | None, numpy_after: int = 0
           ) -> tuple[SolveResult | None, bool, int]:
     """One breadth-first pass (under ``budget`` when bounded): (the solution if found,
-    whether any state was pruned, the running state count)."""
+    whether any state was pruned, the running state count). Wide levels go to NumPy once
+    ``numpy_after`` states were visited or NumPy is loaded anyway."""
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
-    goal_arr = np.array(sorted(goals), dtype=np.int64)
     levels: list[set[int] | vector.I64] = [{c.start}]
     total += 1
     pruned = False
     while True:
         d = len(levels) - 1
         cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
-        if vector_level is not None and len(cur) > vector_level:
+        if vector_level is not None and len(cur) > vector_level and (
+                total > numpy_after or "numpy" in sys.modules):
+            import numpy as np
+
+            from arena.games.lockmaker.fast import vector
+
             if ex is None:
                 ex = vector.VectorExpander(c)
+                goal_arr = np.array(sorted(goals), dtype=np.int64)
             cur_a = _as_array(cur)
             frontier = None
             if bnd is not None and budget is not None:
@@ -168,6 +192,8 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
 
 
 def _as_array(lv: set[int] | vector.I64) -> vector.I64:
+    import numpy as np
+
     if isinstance(lv, set):
         return np.array(sorted(lv), dtype=np.int64)
     return lv
@@ -193,6 +219,8 @@ def _path_back(c: Compiled, levels: list[set[int] | vector.I64], goal: int
 def _member(lvl: set[int] | vector.I64, x: int) -> bool:
     if isinstance(lvl, set):
         return x in lvl
+    import numpy as np
+
     i = int(np.searchsorted(lvl, x))
     return i < len(lvl) and int(lvl[i]) == x
 
@@ -258,7 +286,7 @@ def cluster_walk(c: Compiled, buildable: bool = False, cap: int | None = None,
     original orientation, i.e. that a maker could build from the same hand (LM-4, LM-15);
     only axis turns change orientation, and the vector path has none. With ``cap`` a set
     larger than that is abandoned and :data:`TOO_BIG` returned (the generator's budget)."""
-    if (buildable and c.free_specs) or not vector.supported(c):
+    if (buildable and c.free_specs) or not _supported(c):
         partial: list[set[int]] = []
         levels = reachable(c, cap, partial if members else None)
         if levels is None:  # with ``members``: the part walked before giving up
@@ -295,6 +323,10 @@ def _sampled(c: Compiled, levels: list[set[int]], res: ClusterResult, k: int,
 def cluster_walk_vector(c: Compiled, cap: int | None = None) -> ClusterResult:
     """Forward level walk for the reachable set (sorted int64 arrays), then the reverse walk
     from every solved member; nothing but the levels is kept (no adjacency)."""
+    import numpy as np
+
+    from arena.games.lockmaker.fast import vector
+
     ex = vector.VectorExpander(c)
     cur = np.array([c.start], dtype=np.int64)
     prev = cur[:0]

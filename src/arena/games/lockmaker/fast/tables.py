@@ -174,22 +174,31 @@ class Geometry:
 
     def slides(self, cells: Placement) -> list[list[Placement]]:
         """Placements one, two, ... steps each way along the bar's line through never-fixed
-        cells (LM-5), ignoring movable pieces. Index 0: towards smaller cells."""
+        cells (LM-5), ignoring movable pieces. Index 0: towards smaller cells.
+
+        Walks cell numbers within the bar's row (or the board, for a column) instead of
+        (row, column) pairs: compiling a small lock is mostly this (issue 29)."""
         w = self.width
-        step = 1 if cells[1] - cells[0] == 1 else w
-        dr, dc = (0, 1) if step == 1 else (1, 0)
-        out: list[list[Placement]] = [[], []]
-        for side, sign in ((0, -1), (1, 1)):
-            cur = cells
-            while True:
-                lead = cur[0] if sign < 0 else cur[-1]
-                r, c = divmod(lead, w)
-                r, c = r + sign * dr, c + sign * dc
-                if not self.free_cell(r, c):
-                    break
-                cur = tuple(x + sign * step for x in cur)
-                out[side].append(cur)
-        return out
+        fixed = self.fixed
+        if cells[1] - cells[0] == 1:
+            step = 1
+            lo = cells[0] - cells[0] % w
+            hi = lo + w
+        else:
+            step, lo, hi = w, 0, w * self.height
+        n = len(cells)
+        back: list[Placement] = []
+        x = cells[0] - step
+        while x >= lo and x not in fixed:
+            back.append(tuple(range(x, x + n * step, step)))
+            x -= step
+        ahead: list[Placement] = []
+        x = cells[-1] + step
+        while x < hi and x not in fixed:
+            first = x - (n - 1) * step
+            ahead.append(tuple(range(first, x + 1, step)))
+            x += step
+        return [back, ahead]
 
 
 def alone_moves(geo: Geometry, p: Placement) -> list[Placement]:
