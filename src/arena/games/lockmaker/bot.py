@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
+from arena.games.lockmaker.builder import build_hardest
 from arena.games.lockmaker.construct import buildable, random_lock
 from arena.games.lockmaker.fast.api import FastSolution, fast_solve
-from arena.games.lockmaker.builder import build_hardest
 from arena.games.lockmaker.lockfile import write_lock
 from arena.games.lockmaker.moves import Move, successors
 from arena.games.lockmaker.notation import format_solution

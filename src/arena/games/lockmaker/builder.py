@@ -26,7 +26,7 @@ from arena.games.lockmaker.fast.generator import generate
 from arena.games.lockmaker.pieces import PieceKind
 from arena.games.lockmaker.position import Position
 
-BUILD_WALKS = 1200
+BUILD_WALKS = 600
 """The default budget in cluster walks (the config's ``bot_placements`` default). Measured
 by ``bench/lockmaker_builder.py``: enough to reach at least 90 % of the moves of a 10-second
 generator run on the same pieces (median over 50 hands) in well under the thinking budget."""
@@ -63,7 +63,8 @@ def build_hardest(board: Board, hand: Sequence[PieceKind], rng: random.Random,
     """The hardest lock for ``hand`` on ``board`` the searches find in ``walks`` cluster walks
     in all (legal for the hand, LM-15, and solvable); a pure function of ``rng``'s state
     (G-7: each search's seed is drawn from it, never from the clock). None when the budget is
-    0 or no search finds a solvable placement of the hand."""
+    0 or no search finds a solvable placement of the hand. The walks stay within the budget
+    once some lock is found (a search with no solvable lock yet walks on until it has one)."""
     if walks <= 0:
         return None
     searches = max(1, min(searches, walks))
@@ -72,6 +73,8 @@ def build_hardest(board: Board, hand: Sequence[PieceKind], rng: random.Random,
     spent = 0
     for i, seed in enumerate(seeds):
         share = (walks - spent) // (searches - i)  # what the earlier searches left, shared
+        if share <= 0 and best is not None:
+            break  # a search walks on past its share only until it has a lock at all
         try:
             res = generate(board, hand, seconds=None, rng=random.Random(seed), placements=share)
         except RuleError:

@@ -89,7 +89,7 @@ class LockmakerConfig(GameConfig):
                                "separated by ---); empty: the five default rounds",
                                20_000, label="Custom rounds")] = ""
     # The bot's construction time grows with it (bench/lockmaker_builder.py: the default
-    # builds in seconds, far inside the build phase; the bound about four times that).
+    # builds in seconds, far inside the build phase; the bound about eight times that).
     bot_placements: Annotated[int, count(
         "G-11: how hard the bot searches for a difficult lock, in generator walks (more is "
         "harder and slower; 0: no search)",
