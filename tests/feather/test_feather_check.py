@@ -102,8 +102,12 @@ def test_a_target_beyond_the_basins_water_names_the_supply() -> None:
 
 
 def test_modify_lets_a_capacity_objective_through_and_its_absence_does_not() -> None:
-    wants = GOOD.replace("amount = 4", "capacity = 7\nfull = true")
-    assert problems(wants) == []  # 5 + 2 with the Modify this session pays (LF-9)
+    # Objective 1 asks for a capacity of 7: 5 + 2 with the Modify that objective 2 pays
+    # (LF-9). A Modify paid only by the objective that needs it cannot come first (LF-12).
+    wants = GOOD.replace("amount = 4", "capacity = 7\nfull = true") + (
+        "[[sessions.objectives]]\nid = 2\nbuckets = 1\namount = 1\n"
+        "reward = { points = 1, modify = 1 }\n")
+    assert problems(wants) == []
     found = problems(wants.replace("modify = 1", "sip = 1"))
     assert [p.rule for p in found] == ["LF-6"] and "no Modify" in found[0].message
 

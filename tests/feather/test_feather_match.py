@@ -96,7 +96,7 @@ def test_lf2_no_action_means_nothing_happens_and_ticks_run_full_time() -> None:
 
 
 def test_lf7_session_end_removes_leftovers_and_lf1_practice_counts_for_nothing() -> None:
-    config = GAME.make_config({**SHORT})
+    config = GAME.make_config({**SHORT, "scenario": "default"})
     state: FeatherState = GAME.initial_state(config, random.Random(0))
     from arena.core.game import PhaseOutcome, Submission
 

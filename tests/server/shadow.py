@@ -21,7 +21,12 @@ def host_events(http: httpx.Client, base: str, match_id: str, host_token: str) -
     r = http.get(f"{base}/api/matches/{match_id}/events",
                  params={"token": host_token, "since": 0})
     r.raise_for_status()
-    return [Event.from_json(e) for e in r.json()["events"]]
+    events = []
+    for e in r.json()["events"]:
+        if e["kind"] == "seed":  # issue 27 point 7: 64 bits travel as a string of digits
+            e["data"] = {**e["data"], "seed": int(e["data"]["seed"])}
+        events.append(Event.from_json(e))
+    return events
 
 
 def rebuild(game: Game[Any, Any], config: dict[str, Any], settings: dict[str, Any],

@@ -244,7 +244,8 @@ def test_g12_default_seed_is_64_bits_stored_and_revealed_only_at_the_end(
         host = {"token": m["tokens"]["host"]}
         events = server.http.get(base + "/events", params=host).json()["events"]
         seed = next(e["data"]["seed"] for e in events if e["kind"] == "seed")
-        seeds.append(seed)
+        assert isinstance(seed, str)  # issue 27 point 7: 64 bits travel as a string
+        seeds.append(int(seed))
         assert server.http.post(base + "/host/end", params=host).status_code == 200
         assert server.http.get(base).json()["seed"] == seed  # revealed after the match
     # Four 64-bit draws all below 2^32 has probability 2^-128; a 30-bit draw always is.
@@ -257,7 +258,11 @@ def test_g12_seeds_up_to_2_64_survive_the_store(server: ServerProcess, seed: Any
     base = f"{server.url}/api/matches/{m['id']}"
     assert server.http.post(base + "/host/end",
                             params={"token": m["tokens"]["host"]}).status_code == 200
-    assert server.http.get(base).json()["seed"] == int(seed)
+    # Issue 27 point 7: exactly the same digits, as a string (a JavaScript number would
+    # round 2^64 - 1 to 18446744073709552000).
+    assert server.http.get(base).json()["seed"] == str(int(seed))
+    view = server.http.get(base + "/view", params={"token": m["tokens"]["seats"][0]}).json()
+    assert view["match"]["seed"] == str(int(seed))
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "1e3", float("inf")])

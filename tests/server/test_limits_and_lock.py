@@ -25,6 +25,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from arena.server.errors import ApiError
+from arena.server.limits import RateLimit
 from server.serverproc import ROOT, ServerProcess, free_port
 
 pytestmark = pytest.mark.slow
@@ -246,3 +248,17 @@ def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path
     # A clean stop releases it too.
     again = ServerProcess(f"sqlite:///{db}", tmp_path / "again.log").start()
     again.stop()
+
+
+@pytest.mark.parametrize("later", [0.0, 0.15, 0.3])
+def test_the_named_wait_is_whole_seconds_rounded_up_never_zero(later: float) -> None:
+    """Issue 27 point 5: with a fraction of a token left, the wait used to print as "0 s", and
+    a player who retried at once was refused again."""
+    rate = RateLimit(burst=2, per_second=3.0, what="chat messages from this link")
+    rate.take("k", now=100.0)
+    rate.take("k", now=100.0)
+    with pytest.raises(ApiError) as refused:
+        rate.take("k", now=100.0 + later)
+    words = refused.value.message
+    wait = int(words.rsplit("try again in ", 1)[1].split(" s")[0])
+    assert wait >= 1 and wait >= (1.0 - later * 3.0) / 3.0, words

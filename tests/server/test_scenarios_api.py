@@ -167,3 +167,32 @@ def test_the_checker_refuses_malformed_requests_with_4xx(client: TestClient,
                                                         body: Any) -> None:
     r = client.post("/api/scenarios/check", json=body)
     assert 400 <= r.status_code < 500, r.text
+
+
+def test_the_editor_can_start_from_the_generated_puzzle_of_a_seed(client: TestClient) -> None:
+    """LF-12: GET /api/scenarios/generated gives the puzzle a match with that seed plays (the
+    same draw as ``arena feather generate``); bad knobs are refused naming the rule."""
+    from arena.core import rng as rngmod
+    from arena.games.feather import generate as gen
+
+    r = client.get("/api/scenarios/generated", params={"seed": "17736693096229613593",
+                                                       "difficulty": "hard", "sessions": "2"})
+    assert r.status_code == 200, r.text
+    one = r.json()
+    want = gen.for_match(rngmod.derive(17736693096229613593, "setup"), "hard", 2, True)
+    assert one["text"] == want and one["seed"] == "17736693096229613593"
+    assert one["source"] == "generated"
+    # The same text is what a match with that seed is given.
+    created = client.post("/api/matches", json={
+        "game": "feather", "seed": "17736693096229613593",
+        "config": {"difficulty": "hard", "sessions": 2},
+        "seats": [{"name": "A", "bot": False}, {"name": "B", "bot": False}]})
+    assert created.status_code == 201, created.text
+    m = created.json()
+    view = client.get(f"/api/matches/{m['id']}/view",
+                      params={"token": m["tokens"]["host"]}).json()
+    assert view["state"]["scenario"]["toml"] == want
+    for bad, rule in (({"difficulty": "brutal"}, "LF-12"), ({"sessions": "9"}, "LF-12"),
+                      ({"sessions": "x"}, "LF-12"), ({"seed": "-4"}, "G-7")):
+        r = client.get("/api/scenarios/generated", params=bad)
+        assert r.status_code == 422 and rule in r.json()["error"], (bad, r.text)

@@ -111,3 +111,26 @@ def test_host_talks_privately_with_one_seat(browser: Any, new_match: Any) -> Non
         assert "private channel" not in body.lower()
     assert_page_ok(ada, "seat page with a private channel", with_axe=True)
     assert_page_ok(host, "host page with a private channel", with_axe=True)
+
+
+def test_a_line_over_the_limit_is_counted_and_refused_in_words_never_cut(
+        browser: Any, new_match: Any) -> None:
+    """Issue 27 point 5: a pasted 800-character line was cut to 500 silently (the input's
+    maxlength). It is kept whole, counted as typed, and refused in words naming G-13."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 5.0})
+    ada = open_page(browser, m["links"]["seats"][0])
+    try:
+        line = "x" * 800
+        say(ada, line)
+        assert len(ada.get_by_test_id("chat-input").input_value()) == 800
+        ada.get_by_test_id("chat-count").filter(has_text="300 characters over the limit of 500").wait_for()
+        error = ada.get_by_test_id("chat-error")
+        error.filter(has_text="at most 500 characters").wait_for()
+        assert error.locator("a", has_text="G-13").count() == 1
+        assert messages(ada) == []
+        ada.get_by_test_id("chat-input").fill("x" * 450)  # counted down, and the words go
+        ada.get_by_test_id("chat-count").filter(has_text="50 characters left").wait_for()
+        assert error.inner_text() == ""
+    finally:
+        ada.context.close()

@@ -113,6 +113,15 @@ def test_a_host_edits_saves_and_plays_a_scenario(browser: Any, live_server: str,
         assert name in options
         page.goto(live_server + "/")
         assert name in page.get_by_test_id("feather-library").inner_text()
+        # The new-match form offers it by name, after a new puzzle (the default, LF-12) and
+        # the shipped ones; the difficulty is a choice, not a text box.
+        page.locator("[data-new=feather]").click()
+        select = page.get_by_test_id("opt-scenario")
+        select.wait_for()
+        values = select.locator("option").evaluate_all("els => els.map(e => e.value)")
+        assert values[0] == "generated" and "default" in values and name in values, values
+        assert select.input_value() == "generated"
+        assert page.get_by_test_id("opt-difficulty").evaluate("e => e.tagName") == "SELECT"
     finally:
         context.close()
 

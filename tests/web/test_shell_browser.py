@@ -130,3 +130,20 @@ def _paused_banner(page: Any) -> None:
     assert "faster than the server allows" in banner.inner_text()
     page.get_by_text("Paused by the server:").first.wait_for()
     assert_page_ok(page, "host page of a match paused by the server", with_axe=True)
+
+
+def test_a_double_clicked_send_goes_once(page: Any, live_server: str, new_match: Any) -> None:
+    """Issue 27 point 5: the second click of a double click sent the same move again, and its
+    refusal (already final) reached only the console. The same send made while the first is
+    on its way is that send: one submission reaches the match, and the page says it went."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 5.0}, seed=5)
+    page.goto(m["links"]["seats"][0])
+    page.locator("[data-testid=conn][data-state=live]").wait_for()
+    page.get_by_test_id("notation-input").fill("ready")
+    page.get_by_test_id("submit-final").dblclick()
+    page.get_by_test_id("status").filter(has_text="Sent as final").wait_for()
+    assert page.get_by_test_id("error").inner_text() == ""
+    events = page.request.get(f"{live_server}/api/matches/{m['id']}/events"
+                              f"?token={m['tokens']['host']}").json()["events"]
+    assert [e["data"]["seat"] for e in events if e["kind"] == "submit"] == [0]

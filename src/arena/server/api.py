@@ -59,7 +59,8 @@ def game_info(name: str) -> dict[str, Any]:
 
 
 def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
-    """What anyone may know of a match (no tokens, no seed while it runs); a match the
+    """What anyone may know of a match (no tokens, no seed while it runs, and then as a
+    string: 64 bits do not survive a JavaScript number, issue 27 point 7); a match the
     server could not rebuild also says so (``problem``, issue 25)."""
     out: dict[str, Any] = {
         "id": record.id, "game": record.game, "names": list(record.seat_names),
@@ -67,7 +68,7 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
         "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
         "status": record.status,
         "result": record.result, "created": record.created,
-        "seed": record.seed if record.status == "finished"
+        "seed": str(record.seed) if record.status == "finished"
         and record.settings.get("reveal_at_end", True) else None}
     problem = matches_of(request).refusal(record.id)
     if problem is not None:

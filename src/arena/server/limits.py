@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import time
 from typing import Any
@@ -146,8 +147,10 @@ class RateLimit:
         tokens, last = self.buckets.get(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * self.per_second)
         if tokens < 1.0:
-            wait = (1.0 - tokens) / self.per_second
-            raise ApiError(429, "rate", f"too many {self.what}; try again in {wait:.0f} s")
+            # Whole seconds rounded up, at least one: "try again in 0 s" (issue 27 point 5)
+            # told a player to retry at once, and the retry was refused again.
+            wait = max(1, math.ceil((1.0 - tokens) / self.per_second))
+            raise ApiError(429, "rate", f"too many {self.what}; try again in {wait} s")
         self.buckets[key] = (tokens - 1.0, now)
         if len(self.buckets) > 10_000:
             full = self.burst / self.per_second

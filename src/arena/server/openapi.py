@@ -60,7 +60,8 @@ SPEC: dict[str, Any] = {
                             "type": "object",
                             "properties": {
                                 "game": {"type": "string"},
-                                "seed": {"type": "integer"},
+                                # Answers carry it as a string (64 bits, issue 27).
+                                "seed": {"type": ["integer", "string"]},
                                 "seats": {"type": "array", "items": {
                                     "$ref": "#/components/schemas/SeatEntry"}},
                                 "settings": {"$ref": "#/components/schemas/HostSettings"},

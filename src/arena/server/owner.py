@@ -92,7 +92,9 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = T
         "bots": list(record.bots),
         "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
         "status": "finished" if match.finished else "running",
-        "seed": record.seed if seed_visible(match, viewer) else None,
+        # Issue 27 point 7: a 64-bit seed travels as a string; a JavaScript number would
+        # round it, and a host who copied the rounded seed would replay another match.
+        "seed": str(record.seed) if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,
         "early_close": match.settings.early_close,
     }
@@ -116,6 +118,8 @@ def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]
     for seq, e in match.events_seen(viewer, since):
         entry = e.to_json()
         entry["version"] = seq
+        if e.kind == "seed":  # issue 27 point 7: 64 bits as a string, exact in any client
+            entry["data"] = {**entry["data"], "seed": str(entry["data"]["seed"])}
         out.append(entry)
     return out
 

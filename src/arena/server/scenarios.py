@@ -21,7 +21,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from arena.core import rng as rngmod
 from arena.core.errors import ParseError, RuleError
+from arena.games.feather import generate as gen
 from arena.games.feather.check import MAX_NAME, RESERVED_NAMES, Problem, name_problems, problems
 from arena.games.feather.render import render_svg
 from arena.games.feather.scenario import (
@@ -97,8 +99,34 @@ async def list_scenarios(request: Request) -> JSONResponse:
     return JSONResponse(out)
 
 
+def _generated(request: Request) -> dict[str, Any]:
+    """``GET /api/scenarios/generated?seed=N&difficulty=D&sessions=K&practice=0``: the puzzle a
+    match with these settings and seed plays (LF-12), the same draw as ``arena feather generate``,
+    so the editor can start from it and a host can keep it."""
+    q = request.query_params
+    try:
+        seed = rngmod.parse_seed(q["seed"]) if q.get("seed") else rngmod.fresh_seed()
+    except ValueError as exc:
+        raise ApiError(422, "G-7", f"G-7: {exc}") from None
+    difficulty = q.get("difficulty", "normal")
+    if difficulty not in ("easy", "normal", "hard"):
+        raise ApiError(422, "LF-12", "LF-12: difficulty is easy, normal or hard, not "
+                                     f"{difficulty[:20]!r}")
+    raw = q.get("sessions", "3")
+    if not raw.isdigit() or not 1 <= int(raw) <= gen.MAX_SESSIONS:
+        raise ApiError(422, "LF-12", f"LF-12: sessions is 1 to {gen.MAX_SESSIONS}, not "
+                                     f"{raw[:20]!r}")
+    practice = q.get("practice", "1") not in ("0", "false", "no")
+    text = gen.for_match(rngmod.derive(seed, "setup"), difficulty, int(raw), practice)
+    return {"name": "generated", "title": _title(text), "source": "generated",
+            "note": f"generated from seed {seed} ({difficulty})", "seed": str(seed),
+            "created": None, "text": text}
+
+
 async def one_scenario(request: Request) -> JSONResponse:
     name = request.path_params["name"]
+    if name == "generated":
+        return JSONResponse(_generated(request))
     if name in shipped():
         text = _shipped_text(name)
         return JSONResponse({"name": name, "title": _title(text), "note": "comes with the game",

@@ -174,6 +174,13 @@ class MatchRecord:
     the end (every record from before levels) plays ``hard``. Only a bot seat's level is
     kept; a person's seat reads ``hard``."""
 
+    def __post_init__(self) -> None:
+        # One seat, one level: a record made without levels equals the same record read back
+        # (the store writes every seat's level, ``hard`` where none was named).
+        if len(self.levels) < len(self.bots):
+            padded = (*self.levels, *("hard",) * (len(self.bots) - len(self.levels)))
+            object.__setattr__(self, "levels", padded)
+
     def level(self, seat: int) -> str:
         """The level a bot in ``seat`` plays at (``hard`` unless the record names another)."""
         return self.levels[seat] if seat < len(self.levels) else "hard"

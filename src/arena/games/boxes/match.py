@@ -118,10 +118,10 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         c = state.config
         if state.stage == STUDY_BOARDS:
             return PhaseSpec("study boards", c.study_boards, may=BOTH,
-                             prompt="study the boards; 'ready' when done")
+                             prompt="look over both boards before bout 1; the cards come next")
         if state.stage == STUDY_CARDS:
             return PhaseSpec(f"bout {state.bout}: study cards", c.study_cards, may=BOTH,
-                             prompt="study this bout's cards; 'ready' when done")
+                             prompt="look over this bout's cards; betting comes next")
         if state.stage == BET:
             return PhaseSpec(f"bout {state.bout}: bet", c.bet, must=BOTH, reserve=True,
                              prompt=BET_HELP)
@@ -326,8 +326,10 @@ def final_result(state: BoxesState) -> Result:
     """BX-11: more points; then the larger single-bout gain; then the DMO (seat 2)."""
     a, b = state.points
     scores = (float(a), float(b))
-    detail = {"points": [fmt(a), fmt(b)],
-              "best_bout_gain": [fmt(max(g, default=Fraction(0))) for g in state.gains]}
+    # The score column already holds the points; the detail adds only the tie-break, under a
+    # header short enough for a phone ("Best bout", issue 27 point 9).
+    # Numbers, like the score, so the page groups their digits the same way.
+    detail = {"best_bout": [float(max(g, default=Fraction(0))) for g in state.gains]}
     if a != b:
         return Result(0 if a > b else 1, scores, "more points (BX-11)", detail)
     ga, gb = (max(g, default=Fraction(0)) for g in state.gains)

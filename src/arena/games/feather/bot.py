@@ -13,14 +13,18 @@ Each tick the bot
 4. while it only waits for the fill cooldown, it spends an Accelerate on the basin its plan
    will fill from when that adds water.
 
-A plan is remembered and followed while the board turns out as predicted, so the search runs
-only when something surprising happened (the opponent took the water or the objective).
+A decision depends on the board alone (the bot's worker processes are a pool, and a board may
+be asked about again after a replay or a take-over, G-7): nothing about the previous tick is
+remembered but tables of pure results (a bucket state's moves, its goal tests), which carry the
+work from tick to tick and make a search cost a few milliseconds (issue 29 point 3,
+``bench/feather_bot_speed.py``).
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -32,8 +36,10 @@ from arena.games.feather.scenario import SessionSpec
 from arena.games.feather.tick import FILL_COOLDOWN, Board, check_action
 
 POWERUP_VALUE = {"exchange": 0.5, "modify": 0.9, "sip": 0.5, "lock": 1.0, "accelerate": 0.6}
-NODE_BUDGET = 2500
-"""Bucket states a search may visit: bounds the worst time of one decision."""
+NODE_BUDGET = 1200
+"""Bucket states a search may visit: bounds the worst time of one decision (p99 under 4 ms
+of CPU on this loaded machine; 2500 doubles that, and at 1200 the bot already beats the old
+one, which searched 2500: bench/feather_bot_speed.py)."""
 MAX_DEPTH = 12
 
 
@@ -90,114 +96,314 @@ class Plan:
     rate: float
 
 
-Node = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
-"""(waters, caps, water taken per basin, ticks of fill cooldown left, modifies, exchanges)"""
+class _Interner:
+    """Numbers distinct tuples: ``of`` gives a tuple's id, ``items`` the tuple of an id."""
+
+    __slots__ = ("ids", "items")
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.items: list[tuple[int, ...]] = []
+
+    def of(self, t: tuple[int, ...]) -> int:
+        got = self.ids.get(t)
+        if got is None:
+            got = self.ids[t] = len(self.items)
+            self.items.append(t)
+        return got
+
+
+# A search node is one int: fields of (waters id, capacities id, id of the water taken per
+# basin, ticks of fill cooldown left, modifies held, exchanges held). An int hashes at once
+# and, unlike a tuple, is no object the garbage collector tracks: a search makes tens of
+# thousands of children, and as tuples they would set off collections in the middle of it.
+S_M, S_COOL, S_T, S_C, S_W = 8, 16, 24, 48, 72
+LOW = (1 << 8) - 1
+IDS = (1 << 24) - 1
+TAKEN = IDS << S_T
+NO_TAKEN = ~TAKEN
+POWER_CAP = LOW
+"""Modifies or exchanges a search counts at most (its field's size)."""
+
+# Move numbers: what the parent links store, so that no ``Action`` is made per node.
+MAX_BUCKETS = 8
+MODIFY_DELTAS = (-2, -1, 1, 2)
+M_PASS = 0
+M_DRAIN = 1
+M_TRANSFER = M_DRAIN + MAX_BUCKETS
+M_EXCHANGE = M_TRANSFER + MAX_BUCKETS * MAX_BUCKETS
+M_MODIFY = M_EXCHANGE + MAX_BUCKETS * MAX_BUCKETS
+M_FILL = M_MODIFY + MAX_BUCKETS * len(MODIFY_DELTAS)
+S_MOVE = 16
+"""A parent link is ``parent << S_MOVE | move``."""
+
+
+def _action(move: int, basins: tuple[str, ...]) -> Action:
+    """The action a move number stands for."""
+    if move == M_PASS:
+        return Action("pass")
+    if move < M_TRANSFER:
+        return Action("drain", (move - M_DRAIN,))
+    if move < M_EXCHANGE:
+        i, j = divmod(move - M_TRANSFER, MAX_BUCKETS)
+        return Action("transfer", (i, j))
+    if move < M_MODIFY:
+        i, j = divmod(move - M_EXCHANGE, MAX_BUCKETS)
+        return Action("exchange", (i, j))
+    if move < M_FILL:
+        i, x = divmod(move - M_MODIFY, len(MODIFY_DELTAS))
+        return Action("modify", (i,), number=MODIFY_DELTAS[x])
+    j, k = divmod(move - M_FILL, len(basins))
+    return Action("fill", (j,), basin=basins[k])
+
+
+class _Tables:
+    """What searches share (per thread; in a bot worker, process-wide): tuples numbered once,
+    and per bucket state its Drains and Transfers, its Exchanges and Modifies, its Fills per
+    basin availability, and its goal test per predicate.
+
+    Every entry is a pure function of its key, so a decision never depends on which searches
+    this process ran before (one worker of the bot pool serves many matches, and the same
+    board must get the same decision wherever it is thought about); the tables only make the
+    next search cheaper, since a session's bucket states repeat from tick to tick: this is
+    what the bot carries from one tick to the next.
+    """
+
+    def __init__(self) -> None:
+        self.waters, self.caps, self.taken, self.frees = (_Interner(), _Interner(), _Interner(),
+                                                          _Interner())
+        self.static: dict[int, tuple[int, ...]] = {}
+        self.powered: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.goals: dict[Predicate, dict[int, tuple[int, ...] | None]] = {}
+        self.avails = _Interner()
+        self.fills: dict[int, tuple[int, ...]] = {}
+        self.taken_next: dict[int, int] = {}
+        self.goal_entries = 0
+
+    def size(self) -> int:
+        """Entries held in all tables (each a few hundred bytes)."""
+        return (len(self.waters.items) + len(self.caps.items) + len(self.taken.items)
+                + len(self.avails.items) + len(self.static) + len(self.powered)
+                + len(self.fills) + len(self.taken_next) + self.goal_entries)
+
+
+_LOCAL = threading.local()
+"""Each thread has its own tables: bots think in threads when the server has no worker
+processes (``server/thinkers.py``), and numbering a tuple is not atomic."""
+TABLE_LIMIT = 200_000
+"""Entries the shared tables may hold before they start afresh: about 60 MB per process at
+most (10 default matches fill 60,000, and a session's bucket states soon repeat)."""
+
+
+def _tables() -> _Tables:
+    """This thread's tables, made afresh when they hold more than ``TABLE_LIMIT`` entries."""
+    tb: _Tables | None = getattr(_LOCAL, "tables", None)
+    if tb is None or tb.size() > TABLE_LIMIT:
+        tb = _LOCAL.tables = _Tables()
+    return tb
 
 
 def search(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int] = frozenset(),
            depth: int = MAX_DEPTH) -> Plan | None:
     """Breadth-first search over this seat's bucket states, one tick per level (``depth``
-    ticks at most: a weaker level looks less far, G-8)."""
+    ticks at most: a weaker level looks less far, G-8).
+
+    A pure function of its arguments. The work that many nodes share is done once: the drains
+    and transfers of a bucket state, its exchanges and modifies, its fills for a given
+    availability of the basins, and its goal test against a predicate (``_Tables``, kept
+    across searches).
+    """
     me = board.seats[seat]
     n = len(me.waters)
     t0 = board.tick
     horizon = min(depth, spec.ticks - t0)
-    if horizon <= 0:
+    if horizon <= 0 or n > MAX_BUCKETS:
         return None
-    preds = [tuple(f) for f in (forecast(bs, b, horizon) for bs, b in zip(spec.basins, board.basins, strict=True))]
-    amounts_now = [b.amount for b in board.basins]
+    nb = len(spec.basins)
+    preds = [forecast(bs, b, horizon) for bs, b in zip(spec.basins, board.basins, strict=True)]
+    # The water each basin shows when a Fill at level d is processed (LF-8 forecast).
+    base = [tuple(b.amount for b in board.basins)]
+    base += [tuple(preds[k][d - 1] for k in range(nb)) for d in range(1, horizon)]
     objectives = [spec.objective(i) for i in board.available]
-    values = {o.id: value(o) * (0.3 if o.id in avoid else 1.0) for o in objectives}
-    mods = me.held("modify")
-    exch = me.held("exchange")
-    cool = max(0, me.fill_ready_at() - (t0 + 1))
-    start: Node = (me.waters, me.caps, tuple(0 for _ in board.basins), cool, mods, exch)
-    parents: dict[Node, tuple[Node | None, Action | None]] = {start: (None, None)}
+    vals = [value(o) * (0.3 if o.id in avoid else 1.0) for o in objectives]
+    top = max(vals, default=0.0)
+    nobj = len(objectives)
+    size_table = [[o.predicate.sizes(k) for k in range(n + 1)] for o in objectives]
+
+    tb = _tables()
+    waters_of, caps_of, taken_of = tb.waters, tb.caps, tb.taken
+    W, C, T = waters_of.items, caps_of.items, taken_of.items
+    free = [tb.frees.of(tuple(i for i in range(n) if not board.locked(seat, i, t0 + 1 + d)))
+            for d in range(horizon)]
+    F = tb.frees.items
+    cool0 = max(0, me.fill_ready_at() - (t0 + 1))
+    start = ((waters_of.of(me.waters) << S_W) | (caps_of.of(me.caps) << S_C)
+             | (taken_of.of((0,) * nb) << S_T) | (cool0 << S_COOL)
+             | (min(me.held("modify"), POWER_CAP) << S_M) | min(me.held("exchange"), POWER_CAP))
+    # Parent links are keyed by the node less its taken water: of two ways to one bucket
+    # state at one cooldown, the first found (the shallower) is kept, whatever it took from
+    # the basins. This loses a few plans that hinge on basin water, and in exchange the node
+    # budget reaches further (bench/feather_bot_speed.py).
+    parents: dict[int, int] = {start & NO_TAKEN: -1}
+    static, powered = tb.static, tb.powered
+    goal_tables = [tb.goals.setdefault(o.predicate, {}) for o in objectives]
+    # A Fill gets min(room, what the basin shows less what the plan took); amounts beyond
+    # the largest capacity a bucket can reach act alike, so availabilities are clipped there
+    # and the Fills of a bucket state are shared by every search that sees the same clipped
+    # availability.
+    clip = max(me.caps, default=0) + 2 * min(me.held("modify"), POWER_CAP)
+    avails_of, A = tb.avails, tb.avails.items
+    avails: dict[int, int] = {}
+    fill_table, taken_next = tb.fills, tb.taken_next
     frontier = [start]
     best: Plan | None = None
-    best_found: dict[int, float] = {}
-    free = [tuple(i for i in range(n) if not board.locked(seat, i, t0 + 1 + d))
-            for d in range(horizon)]
-
-    size_table = {o.id: [o.predicate.sizes(k) for k in range(n + 1)] for o in objectives}
+    best_found = [0.0] * nobj
 
     for d in range(horizon):
         # Goals: a Complete processed at boundary t0 + 1 + d.
-        bound = max(best_found.values(), default=0.0)
-        usable = free[d]
+        bound = max(best_found, default=0.0)
+        uid = free[d]
+        live = [oi for oi in range(nobj)
+                if vals[oi] / (d + 1) > bound and vals[oi] / (d + 1) > best_found[oi]]
+        seen_goal: set[int] = set()
         for node in frontier:
-            waters, caps = node[0], node[1]
-            for obj in objectives:
-                rate = values[obj.id] / (d + 1)
-                if rate <= bound or rate <= best_found.get(obj.id, 0.0):
+            if not live:
+                break
+            wc = node >> S_C
+            if wc in seen_goal:
+                continue  # an earlier node of this level had the same buckets
+            seen_goal.add(wc)
+            gk = (wc << 24) | uid
+            for oi in list(live):
+                rate = vals[oi] / (d + 1)
+                goals = goal_tables[oi]
+                if gk in goals:
+                    combo = goals[gk]
+                else:
+                    tb.goal_entries += 1
+                    combo = goals[gk] = next(
+                        meeting_subsets(objectives[oi].predicate, W[wc >> 24], C[wc & IDS],
+                                        F[uid], size_table[oi]), None)
+                if combo is None:
                     continue
-                for combo in meeting_subsets(obj.predicate, waters, caps, usable,
-                                             size_table[obj.id]):
-                    best_found[obj.id] = rate
-                    if best is None or rate > best.rate:
-                        best = Plan((*_path(parents, node), Action("complete", combo, number=obj.id)),
-                                    obj.id, rate)
-                    break
-        if best is not None and best.rate >= max(values.values(), default=0.0) / (d + 2):
+                best_found[oi] = rate
+                live.remove(oi)
+                if best is None or rate > best.rate:
+                    done = Action("complete", combo, number=objectives[oi].id)
+                    best = Plan((*_path(parents, node & NO_TAKEN, spec.basin_names), done),
+                                objectives[oi].id, rate)
+        if best is not None and best.rate >= top / (d + 2):
             break  # nothing found later can beat it
         if d + 1 >= horizon or len(parents) > NODE_BUDGET:
             break
-        nxt: list[Node] = []
+        nxt: list[int] = []
+        fr = F[free[d]]
+        b = base[d]
         for node in frontier:
             if len(parents) > NODE_BUDGET:
                 break
-            for action, child in _moves(node, d, preds, amounts_now, spec, free[d]):
-                if child not in parents:
-                    parents[child] = (node, action)
-                    nxt.append(child)
+            exch = node & LOW
+            mods = (node >> S_M) & LOW
+            cool = (node >> S_COOL) & LOW
+            tid = (node >> S_T) & IDS
+            cid = (node >> S_C) & IDS
+            wid = node >> S_W
+            link = (node & NO_TAKEN) << S_MOVE
+            taken = node & TAKEN
+            keep = (cid << S_C) | (mods << S_M) | exch
+            rest = keep | ((cool - 1 if cool > 0 else 0) << S_COOL)
+            if cool > 0:
+                key = (wid << S_W) | rest
+                if key not in parents:
+                    parents[key] = link | M_PASS
+                    nxt.append(key | taken)
+            else:
+                ak = (tid << 8) | d
+                avid = avails.get(ak)
+                if avid is None:
+                    taken_now = T[tid]
+                    avid = avails[ak] = avails_of.of(tuple(
+                        max(0, min(clip, b[k] - taken_now[k])) for k in range(nb)))
+                fk = (node >> S_C << 48) | (free[d] << 24) | avid
+                moves = fill_table.get(fk)
+                if moves is None:
+                    moves = fill_table[fk] = _fill_moves(W[wid], C[cid], A[avid], fr, nb,
+                                                         waters_of)
+                filled = keep | (FILL_COOLDOWN << S_COOL)
+                for x in range(0, len(moves), 3):
+                    key = moves[x + 1] | filled
+                    if key not in parents:
+                        parents[key] = link | moves[x]
+                        tk = (tid << 32) | moves[x + 2]
+                        t2 = taken_next.get(tk)
+                        if t2 is None:
+                            k, got = divmod(moves[x + 2], 1 << 24)
+                            t2 = taken_next[tk] = taken_of.of(_put(T[tid], k, T[tid][k] + got)) << S_T
+                        nxt.append(key | t2)
+            sk = (node >> S_C << 24) | free[d]
+            moves = static.get(sk)
+            if moves is None:
+                moves = static[sk] = _static_moves(W[wid], C[cid], fr, waters_of)
+            for x in range(0, len(moves), 2):
+                key = moves[x + 1] | rest
+                if key not in parents:
+                    parents[key] = link | moves[x]
+                    nxt.append(key | taken)
+            if exch or mods:
+                pw = powered.get(sk)
+                if pw is None:
+                    pw = powered[sk] = _powered_moves(W[wid], C[cid], fr, waters_of, caps_of)
+                if exch:
+                    moves = pw[0]
+                    for x in range(0, len(moves), 2):
+                        key = (moves[x + 1] | rest) - 1
+                        if key not in parents:
+                            parents[key] = link | moves[x]
+                            nxt.append(key | taken)
+                if mods:
+                    moves = pw[1]
+                    other = (wid << S_W) | (rest & ~(IDS << S_C))
+                    for x in range(0, len(moves), 2):
+                        key = (moves[x + 1] | other) - (1 << S_M)
+                        if key not in parents:
+                            parents[key] = link | moves[x]
+                            nxt.append(key | taken)
         frontier = nxt
         if not frontier:
             break
     return best
 
 
-def _path(parents: dict[Node, tuple[Node | None, Action | None]], node: Node) -> tuple[Action, ...]:
-    out: list[Action] = []
-    cur: Node | None = node
-    while cur is not None:
-        prev, action = parents[cur]
-        if action is not None:
-            out.append(action)
-        cur = prev
-    return tuple(reversed(out))
-
-
-def _put(waters: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    return (*waters[:i], v, *waters[i + 1:])
-
-
-def _moves(node: Node, d: int, preds: list[tuple[int, ...]], now: list[int],
-           spec: SessionSpec, free: tuple[int, ...]) -> Iterator[tuple[Action, Node]]:
-    """The children of a node at depth ``d`` (its action is processed at boundary t0+1+d),
-    using only the buckets in ``free`` (the unlocked ones)."""
-    waters, caps, taken, cool, mods, exch = node
-    ready = max(0, cool - 1)  # the cooldown left at the next level
-    # Waiting (only worth it while the fill cooldown runs).
-    if cool > 0:
-        yield Action("pass"), (waters, caps, taken, ready, mods, exch)
-    else:
-        for j in free:
-            room = caps[j] - waters[j]
-            if room <= 0:
+def _fill_moves(waters: tuple[int, ...], caps: tuple[int, ...], avail: tuple[int, ...],
+                free: tuple[int, ...], nb: int, waters_of: _Interner) -> tuple[int, ...]:
+    """The Fills of a bucket state, given what each basin can give: (move, waters field,
+    basin << 24 | amount) triples, flat. A bucket takes what the basin will show less what
+    this plan took from it before (LF-8 forecast); two basins that would give the same
+    amount give one child."""
+    out: list[int] = []
+    for j in free:
+        room = caps[j] - waters[j]
+        if room <= 0:
+            continue
+        got_seen: set[int] = set()
+        for k in range(nb):
+            got = min(room, avail[k])
+            if got <= 0 or got in got_seen:
                 continue
-            seen: set[int] = set()
-            for k, bs in enumerate(spec.basins):
-                avail = (now[k] if d == 0 else preds[k][d - 1]) - taken[k]
-                got = min(room, avail)
-                if got <= 0 or got in seen:
-                    continue
-                seen.add(got)
-                tk = (*taken[:k], taken[k] + got, *taken[k + 1:])
-                yield (Action("fill", (j,), basin=bs.name),
-                       (_put(waters, j, waters[j] + got), caps, tk, FILL_COOLDOWN, mods, exch))
+            got_seen.add(got)
+            out += (M_FILL + j * nb + k, waters_of.of(_put(waters, j, waters[j] + got)) << S_W,
+                    (k << 24) | got)
+    return tuple(out)
+
+
+def _static_moves(waters: tuple[int, ...], caps: tuple[int, ...], free: tuple[int, ...],
+                  waters_of: _Interner) -> tuple[int, ...]:
+    """The Drains and Transfers of a bucket state, as (move, waters field) pairs, flat: they
+    depend on nothing else."""
+    out: list[int] = []
     for i in free:
         if waters[i] > 0:
-            yield Action("drain", (i,)), (_put(waters, i, 0), caps, taken, ready, mods, exch)
+            out += (M_DRAIN + i, waters_of.of(_put(waters, i, 0)) << S_W)
     for i in free:
         if waters[i] == 0:
             continue
@@ -206,62 +412,43 @@ def _moves(node: Node, d: int, preds: list[tuple[int, ...]], now: list[int],
                 continue
             moved = min(waters[i], caps[j] - waters[j])
             w = _put(_put(waters, i, waters[i] - moved), j, waters[j] + moved)
-            yield Action("transfer", (i, j)), (w, caps, taken, ready, mods, exch)
-    if exch:
-        for i, j in itertools.combinations(free, 2):
-            if waters[i] != waters[j]:
-                w = _put(_put(waters, i, min(waters[j], caps[i])), j, min(waters[i], caps[j]))
-                yield Action("exchange", (i, j)), (w, caps, taken, ready, mods, exch - 1)
-    if mods:
-        for i in free:
-            for delta in (-2, -1, 1, 2):
-                cap = caps[i] + delta
-                if cap >= max(1, waters[i]):
-                    yield (Action("modify", (i,), number=delta),
-                           (waters, _put(caps, i, cap), taken, ready, mods - 1, exch))
+            out += (M_TRANSFER + i * MAX_BUCKETS + j, waters_of.of(w) << S_W)
+    return tuple(out)
+
+
+def _powered_moves(waters: tuple[int, ...], caps: tuple[int, ...], free: tuple[int, ...],
+                   waters_of: _Interner, caps_of: _Interner
+                   ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The Exchanges (move, waters field) and Modifies (move, capacities field) of a bucket
+    state, flat."""
+    ex: list[int] = []
+    for i, j in itertools.combinations(free, 2):
+        if waters[i] != waters[j]:
+            w = _put(_put(waters, i, min(waters[j], caps[i])), j, min(waters[i], caps[j]))
+            ex += (M_EXCHANGE + i * MAX_BUCKETS + j, waters_of.of(w) << S_W)
+    mo: list[int] = []
+    for i in free:
+        for x, delta in enumerate(MODIFY_DELTAS):
+            cap = caps[i] + delta
+            if cap >= max(1, waters[i]):
+                mo += (M_MODIFY + i * len(MODIFY_DELTAS) + x, caps_of.of(_put(caps, i, cap)) << S_C)
+    return tuple(ex), tuple(mo)
+
+
+def _path(parents: dict[int, int], node: int, basins: tuple[str, ...]) -> tuple[Action, ...]:
+    out: list[Action] = []
+    link = parents[node]
+    while link >= 0:
+        out.append(_action(link & ((1 << S_MOVE) - 1), basins))
+        link = parents[link >> S_MOVE]
+    return tuple(reversed(out))
+
+
+def _put(waters: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    return (*waters[:i], v, *waters[i + 1:])
 
 
 # ------------------------------------------------------------------------------ decisions
-_plans: dict[tuple[SessionSpec, int], tuple[tuple[object, ...], tuple[Action, ...]]] = {}
-CACHE_LIMIT = 64
-
-
-def _key(spec: SessionSpec, board: Board, seat: int) -> tuple[object, ...]:
-    me = board.seats[seat]
-    return (spec.name, board.tick, me.waters, me.caps, board.available, me.powerups, me.last_fill,
-            board.locks)
-
-
-def _expected(spec: SessionSpec, board: Board, seat: int, action: Action) -> tuple[object, ...]:
-    """The key the board should have next tick if ``action`` works out as planned."""
-    me = board.seats[seat]
-    waters, caps, last_fill = list(me.waters), list(me.caps), me.last_fill
-    powerups = list(me.powerups)
-    if action.powerup is not None:
-        powerups[POWERUPS.index(action.powerup)] -= 1
-    if action.verb == "fill":
-        j = action.buckets[0]
-        k = spec.basin_names.index(action.basin or "")
-        waters[j] += min(caps[j] - waters[j], board.basins[k].amount)
-        last_fill = board.tick + 1
-    elif action.verb == "drain":
-        waters[action.buckets[0]] = 0
-    elif action.verb == "transfer":
-        i, j = action.buckets
-        moved = min(waters[i], caps[j] - waters[j])
-        waters[i] -= moved
-        waters[j] += moved
-    elif action.verb == "exchange":
-        i, j = action.buckets
-        waters[i], waters[j] = min(waters[j], caps[i]), min(waters[i], caps[j])
-    elif action.verb == "modify":
-        assert action.number is not None
-        caps[action.buckets[0]] += action.number
-    locks = tuple(lk for lk in board.locks if lk.until >= board.tick + 1)
-    return (spec.name, board.tick + 1, tuple(waters), tuple(caps), board.available,
-            tuple(powerups), last_fill, locks)
-
-
 def _legal(spec: SessionSpec, board: Board, seat: int, action: Action) -> bool:
     try:
         check_action(spec, board, seat, action)
@@ -278,61 +465,28 @@ def choose(spec: SessionSpec, board: Board, seat: int) -> str | None:
     if mine:
         obj, combo = max(mine, key=lambda oc: (value(oc[0]) + (0.5 if oc[0].id in theirs else 0.0),
                                                 -len(oc[1]), -oc[0].id))
-        _plans.pop((spec, seat), None)
         return str(Action("complete", combo, number=obj.id))
     spoil = _spoil(spec, board, seat, theirs)
     if spoil is not None:
         return spoil
-    plan = _follow(spec, board, seat)
-    if plan is None:
-        plan = _replan(spec, board, seat, frozenset(theirs))
+    plan = _replan(spec, board, seat, frozenset(theirs))
     first = plan[0] if plan else Action("pass")
     if first.verb != "pass" and not _legal(spec, board, seat, first):
         plan, first = (), Action("pass")
-    if plan:
-        if len(_plans) > CACHE_LIMIT:
-            _plans.clear()
-        _plans[(spec, seat)] = (_expected(spec, board, seat, first), plan[1:])
     if first.verb == "pass":
         accel = _accelerate(spec, board, seat, plan)
         if accel is not None:
-            _plans.pop((spec, seat), None)
             return accel
         return None
     return str(first)
 
 
-_failed: dict[tuple[SessionSpec, int], tuple[tuple[object, ...], int]] = {}
-RETRY_TICKS = 3
-
-
 def _replan(spec: SessionSpec, board: Board, seat: int, avoid: frozenset[int]
             ) -> tuple[Action, ...]:
-    """Search, unless the same buckets and objectives just failed to yield a plan: then wait
-    a few ticks (for the basins to change) before searching again."""
-    me = board.seats[seat]
-    key = (me.waters, me.caps, board.available, me.powerups, avoid)
-    failed = _failed.get((spec, seat))
-    if failed is not None and failed[0] == key and board.tick < failed[1]:
-        return ()
+    """The plan of a fresh search from this very board (LF-8 forecasts, G-7: nothing but the
+    board decides it)."""
     found = search(spec, board, seat, avoid=avoid)
-    if found is None:
-        if len(_failed) > CACHE_LIMIT:
-            _failed.clear()
-        _failed[(spec, seat)] = (key, board.tick + RETRY_TICKS)
-        return ()
-    _failed.pop((spec, seat), None)
-    return found.actions
-
-
-def _follow(spec: SessionSpec, board: Board, seat: int) -> tuple[Action, ...] | None:
-    saved = _plans.get((spec, seat))
-    if saved is None:
-        return None
-    expected, rest = saved
-    if expected != _key(spec, board, seat) or not rest:
-        return None
-    return rest
+    return () if found is None else found.actions
 
 
 def _spoil(spec: SessionSpec, board: Board, seat: int, theirs: dict[int, tuple[int, ...]]

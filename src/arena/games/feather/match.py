@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -32,12 +32,22 @@ from arena.core.game import (
 )
 from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
+from arena.games.feather import generate as gen
 from arena.games.feather import randomplay
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
-from arena.games.feather.scenario import SessionSpec, load_scenario, parse_scenario
+from arena.games.feather.scenario import (
+    SCENARIO_DIR,
+    SessionSpec,
+    load_scenario,
+    parse_scenario,
+    shipped,
+)
 from arena.games.feather.tick import Board, Outcome, check_action, new_board, step
 from arena.games.feather.view import board_json
+
+GENERATED = "generated"
+"""LF-12: the scenario drawn from the match's seed (the lobby's default)."""
 
 MAX_SESSION_TICKS = 600
 """Ten times the text's 60 ticks: enough for any variant, bounded so no match is endless."""
@@ -56,8 +66,9 @@ class FeatherConfig(GameConfig):
     lengths; ``study`` 0 skips the study phases; ``ankh`` is the seat (0-based; 1 = the DMO)
     holding the ankh at the start, as the DMO decides (LF-5)."""
 
-    scenario: Annotated[str, text("LF-12: the name of a shipped scenario", 40,
-        label="Scenario")] = "default"
+    scenario: Annotated[str, text("LF-12: 'generated' (a new puzzle from the match's seed), "
+                                  "the name of a shipped scenario or of a saved one", 40,
+                                  label="Scenario")] = GENERATED
     # The shipped default scenario is under 6,000 characters; 50,000 is room for a long one.
     scenario_text: Annotated[str, text(
         "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000,
@@ -77,6 +88,12 @@ class FeatherConfig(GameConfig):
                                         label="Ticks per session")] = 0
     ankh: Annotated[int, count("LF-5: the seat holding the ankh at the start (0: seat 1, "
                                "1: seat 2, the DMO)", 0, 1, label="Who holds the ankh first")] = 1
+    difficulty: Annotated[Literal["easy", "normal", "hard"], Field(
+        max_length=6, title="Difficulty",
+        description="LF-12: how hard a generated scenario is (bigger buckets, stingier "
+                    "basins, objectives that need more pouring)")] = "normal"
+    sessions: Annotated[int, count("LF-12: scored sessions of a generated scenario",
+                                   1, gen.MAX_SESSIONS, label="Sessions")] = 3
 
 
 @dataclass(frozen=True)
@@ -93,18 +110,37 @@ class FeatherState:
     """The final board of the session that ended last (for the record and the page)."""
     seat_names: tuple[str, ...] = ()
     """The players' names, for the texts people read (LO-10, G-6); empty in a simulation."""
+    scenario_toml: str = ""
+    """The whole scenario as TOML (LF-7, LF-12): a generated one is shown to the host and can
+    be downloaded, kept, edited and played again."""
 
     @property
     def session(self) -> SessionSpec:
         return self.sessions[min(self.index, len(self.sessions) - 1)]
 
 
-def _sessions(config: FeatherConfig) -> tuple[str, tuple[SessionSpec, ...]]:
-    scenario = (parse_scenario(config.scenario_text, "host scenario") if config.scenario_text
-                else load_scenario(config.scenario))
+def scenario_source(config: FeatherConfig, rng: random.Random | None) -> tuple[str, str]:
+    """The scenario's name and TOML text (LF-12): the host's own, a shipped one, or one
+    generated from the match's setup chance ``rng``."""
+    if config.scenario_text:
+        return "host scenario", config.scenario_text
+    if config.scenario == GENERATED:
+        if rng is None:
+            raise RuleError("LF-12", "a generated scenario needs the match's seed")
+        return GENERATED, gen.for_match(rng, config.difficulty, config.sessions, config.practice)
+    if config.scenario not in shipped():
+        load_scenario(config.scenario)  # raises, naming the shipped ones
+    return config.scenario, (SCENARIO_DIR / f"{config.scenario}.toml").read_text(encoding="utf-8")
+
+
+def _sessions(config: FeatherConfig, rng: random.Random | None
+              ) -> tuple[str, tuple[SessionSpec, ...], str]:
     for ticks in (config.session_ticks, config.practice_ticks):
         if ticks > MAX_SESSION_TICKS:
             raise RuleError("LF-1", f"a session has at most {MAX_SESSION_TICKS} ticks")
+    name, source = scenario_source(config, rng)
+    scenario = (parse_scenario(source, name) if name != config.scenario or name == GENERATED
+                else load_scenario(name))
     out: list[SessionSpec] = []
     for s in scenario.sessions:
         if s.practice and not config.practice:
@@ -113,7 +149,7 @@ def _sessions(config: FeatherConfig) -> tuple[str, tuple[SessionSpec, ...]]:
         out.append(replace(s, ticks=ticks) if ticks > 0 else s)
     if not out:
         raise RuleError("LF-1", f"scenario {config.scenario!r} has no session left to play")
-    return scenario.title, tuple(out)
+    return scenario.title, tuple(out), source
 
 
 class FeatherGame(Game[FeatherState, FeatherConfig]):
@@ -133,24 +169,32 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             raise RuleError("LF-5", f"the ankh starts with seat 0 or 1, not {config.ankh}")
         if not config.tick > 0:
             raise RuleError("LF-1", "a tick must last a positive time")
-        title, sessions = _sessions(config)
+        title, sessions, source = _sessions(config, rng)
         board = new_board(sessions[0], None, config.ankh)
-        return FeatherState(config, title, sessions, 0, self._stage_start(config), board)
+        return FeatherState(config, title, sessions, 0, self._stage_start(config), board,
+                            scenario_toml=source)
 
     @staticmethod
     def _stage_start(config: FeatherConfig) -> str:
         return "study" if config.study > 0 else "tick"
 
     def max_phases(self, config: FeatherConfig) -> int:
-        _, sessions = _sessions(config)
-        return sum(s.ticks + (1 if config.study > 0 else 0) for s in sessions)
+        study = 1 if config.study > 0 else 0
+        if config.scenario == GENERATED and not config.scenario_text:
+            # Known before any draw: a generated scenario's shape depends on the knobs only.
+            shape = gen.session_ticks(config.sessions, config.practice)
+            over = (((config.practice_ticks,) if config.practice else ())
+                    + (config.session_ticks,) * config.sessions)
+            return sum((o or t) + study for t, o in zip(shape, over, strict=True))
+        _, sessions, _ = _sessions(config, None)
+        return sum(s.ticks + study for s in sessions)
 
     # --- flow ----------------------------------------------------------------------------
     def phase(self, state: FeatherState) -> PhaseSpec | None:
         both = frozenset({0, 1})
         if state.stage == "study":
             return PhaseSpec("study", state.config.study, may=both,
-                             prompt=f"study {state.session.name}; say 'ready' to start")
+                             prompt=f"look over {state.session.name} before it starts")
         if state.stage == "tick":
             return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
                              prompt=TICK_PROMPT)
@@ -233,21 +277,48 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
                       {"water": list(water), "ankh": state.board.ankh})
 
     # --- information ---------------------------------------------------------------------
+    def session_label(self, state: FeatherState, index: int) -> str:
+        """One name per session for every line of the page (issue 27 point 11): "Practice
+        session", or "Session 2 of 3" counting the scored sessions only."""
+        spec = state.sessions[index]
+        if spec.practice:
+            return "Practice session (not scored)"
+        scored = [i for i, x in enumerate(state.sessions) if not x.practice]
+        k, n = scored.index(index) + 1, len(scored)
+        default = spec.name.strip().lower() == f"session {k}"
+        return (f"Session {k} of {n}" if default
+                else f"{spec.name[:1].upper()}{spec.name[1:]} (session {k} of {n})")
+
     def view(self, state: FeatherState, viewer: int | None) -> JSON:
         data = board_json(state.session, state.board)
+        index = min(state.index, len(state.sessions) - 1)
+        ended = None
+        if state.ended is not None and state.index > 0 and (state.stage != "tick"
+                                                             or state.board.tick == 0):
+            # The boundary that closed the last session, shown until the next one plays its
+            # first tick: what scored between the last tick and the study screen (point 11).
+            before = state.index - 1
+            ended = {"label": self.session_label(state, before),
+                     "practice": state.sessions[before].practice,
+                     "points": [x.points for x in state.ended.seats],
+                     "water": [x.water for x in state.ended.seats]}
         data.update({
             "title": state.title,
             "stage": state.stage,
-            "session": {"index": min(state.index, len(state.sessions) - 1),
+            "session": {"index": index, "label": self.session_label(state, index),
                         "name": state.session.name,
                         "practice": state.session.practice, "ticks": state.session.ticks,
                         "count": len(state.sessions)},
             "sessions": [s.name for s in state.sessions],
             "banked_water": list(state.banked),
             "last": [o.to_json() for o in state.last],
+            "ended": ended,
             "tick_seconds": state.config.tick,
             "help": ACTION_HELP,
             "you": viewer,
+            # LF-12: the scenario is data; every viewer may read it (G-9: nothing is hidden).
+            "scenario": {"name": state.config.scenario if not state.config.scenario_text
+                         else "host scenario", "toml": state.scenario_toml},
         })
         return data
 

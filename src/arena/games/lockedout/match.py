@@ -379,7 +379,14 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             "garnets": [s.bars // 2 if not s.inside else 0 for s in state.seats],
             "opal": self.opal(state),
             "ec": state.ec,
-            "votes": [list(v) for v in state.votes],
+            # Who voted for whom, by name: a mapping, not a list of seat pairs a results table
+            # would show as columns headed "0" and "1" (issue 27 point 9).
+            "votes": {state.names[v]: state.names[t] for v, t in state.votes},
+            # Each seat's end in words, the column that explains the score (a seat still
+            # inside scores -1: it loses, LO-8).
+            "standing": [f"escaped in round {s.escaped}, {s.bars} gold bar"
+                         f"{'' if s.bars == 1 else 's'}" if not s.inside
+                         else "still inside: loses (score -1)" for s in state.seats],
             "safes_opened": [s.opened for s in state.seats],
             "bars": [s.bars for s in state.seats],
             "keys": [s.keys for s in state.seats],
@@ -392,7 +399,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             reason = "tied for the most gold bars: " + ", ".join(state.names[w] for w in winners)
         else:
             reason = "nobody escaped"
-        return Result(winner, self.scores(state), f"{reason}; {state.end_reason}", detail)
+        score = ("; the score is the gold bars of a player who escaped and -1 for a player still "
+                 "inside (LO-8)" if losers else "")
+        return Result(winner, self.scores(state), f"{reason}; {state.end_reason}{score}", detail)
 
     # --- information -----------------------------------------------------------------------
     def _public(self, state: LockedOutState) -> dict[str, Any]:

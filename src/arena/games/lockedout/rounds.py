@@ -161,13 +161,29 @@ def failed_duals(state: LockedOutState, orders: Orders) -> list[tuple[int, Dual,
     return out
 
 
+def _why_code(state: LockedOutState, seat: int, d: Dual, other: Dual | None) -> str:
+    """The reason of :func:`failed_duals` as a word: gone, not_named, other_safe, same_side."""
+    if d.partner not in state.inside():
+        return "gone"
+    if other is None or other.partner != seat:
+        return "not_named"
+    if other.safe != d.safe:
+        return "other_safe"
+    return "same_side"
+
+
 def resolve_attempts(state: LockedOutState, orders: Orders,
                      events: list[GameEvent]) -> LockedOutState:
     """This round's attempts, all together (LO-5)."""
     for actor, d, why in failed_duals(state, orders):
         # LO-3: neither partner attempts it, and both hear so at the deadline (privately).
+        # ``why`` says the reason as data too, so a page can tell each partner in the second
+        # person ("you did not name Dave") instead of quoting the note (issue 27 point 6).
+        other = next((c for c in orders.get(d.partner, ()) if isinstance(c, Dual)), None)
         events.append(GameEvent("dual_failed", {
             "safe": SAFE_NAMES[d.safe], "seat": actor, "partner": d.partner,
+            "why": _why_code(state, actor, d, other),
+            "other_safe": None if other is None else SAFE_NAMES[other.safe], "side": d.side,
             "note": f"{state.names[actor]}'s Dual on Safe {SAFE_NAMES[d.safe]} with "
                     f"{state.names[d.partner]} did not happen: {why}."},
             frozenset({actor, d.partner})))

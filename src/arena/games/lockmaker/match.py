@@ -713,6 +713,10 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         if state.announced:
             out["final"] = [None if f is None else {"moves": f.moves, "time": f.at}
                             for f in state.final]
+            # LM-17: the window each maker would get by countersolving, so the page can say
+            # (and refuse in advance) a window too short to use (issue 27 point 13).
+            out["counter_offer"] = [None if (f := state.final[1 - m]) is None
+                                    else max(f.at, state.config.min_counter) for m in (0, 1)]
             out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
                                      or (state.stage != "counter" and state.forced_active(m))]
         def labels(s: int) -> list[str]:

@@ -234,6 +234,7 @@ function Editor() {
   const start = (scenarioName) => {
     fetch("/api/scenarios/" + encodeURIComponent(scenarioName)).then((r) => r.json()).then((one) => {
       if (!one.text) { setMessage({ error: one.error || "no such scenario" }); return; }
+      if (one.source === "generated") setMessage({ ok: "A new puzzle, " + one.note + ": edit it, save it under a name to keep it." });
       check({ text: one.text }, 0).then((res) => {
         if (res && res.data) { setData(res.data); setToml(res.toml); setTab(0); setSaved(null); setCreated(null); }
       });
@@ -301,10 +302,12 @@ function Editor() {
       <div class="fe-row">
         <label>Start from
           <select data-testid="editor-from" value=${from} onChange=${(e) => setFrom(e.target.value)}>
+            <optgroup label="New puzzle"><option value="generated" selected=${from === "generated"}>generated — a new puzzle from a random seed</option></optgroup>
             <optgroup label="Comes with the game">${shipped.map((s) => html`<option value=${s.name} selected=${s.name === from}>${s.name} — ${s.title}</option>`)}</optgroup>
             ${stored.length > 0 && html`<optgroup label="Saved in the library">${stored.map((s) => html`<option value=${s.name} selected=${s.name === from}>${s.name}${s.note ? " — " + s.note : ""}</option>`)}</optgroup>`}
           </select>
         </label>
+        ${from === "generated" && html`<button type="button" class="secondary" data-testid="editor-generate-again" onClick=${() => start("generated")}>Another puzzle</button>`}
         <label>Title <input type="text" maxlength="80" data-testid="editor-title" value=${data.title || ""} onInput=${(e) => { const d = clone(data); d.title = e.target.value; change(d); }}/></label>
       </div>
     </section>

@@ -41,6 +41,15 @@ function SeatRow({ i, game, kind, level, setKind, setLevel }) {
 
 function listText(value) { return Array.isArray(value) ? value.join(", ") : ""; }
 
+/* Feather's scenarios by name (GET /api/scenarios), for its scenario setting's select. */
+let scenarioChoices = [];
+async function loadScenarioChoices() {
+  const r = await getJSON("/api/scenarios").catch(() => ({ ok: false }));
+  if (!r.ok || !Array.isArray(r.data)) return;
+  scenarioChoices = [{ name: "generated", label: "a new puzzle from the match's seed" },
+    ...r.data.map((s) => ({ name: s.name, label: s.title || s.note || "" }))];
+}
+
 function Option({ o }) {
   const id = "opt-" + o.name;
   const helpId = "help-" + o.name;
@@ -56,6 +65,12 @@ function Option({ o }) {
       ...${common} defaultValue=${String(o.default)}/>`;
   } else if (o.type === "list") {
     input = html`<input type="text" ...${common} defaultValue=${listText(o.default)} placeholder="separated by commas"/>`;
+  } else if (o.type === "str" && (o.choices || (o.name === "scenario" && scenarioChoices.length))) {
+    // A setting with named choices is a select (Feather's difficulty; its scenario: a new
+    // puzzle, the shipped ones and the library's, LF-12).
+    const choices = o.choices || scenarioChoices.map((c) => c.name);
+    const title = (c) => { const found = scenarioChoices.find((x) => x.name === c); return found && found.label ? c + " — " + found.label : c; };
+    input = html`<select ...${common} defaultValue=${o.default}>${choices.map((c) => html`<option value=${c} selected=${c === o.default}>${title(c)}</option>`)}</select>`;
   } else if (o.type === "str") {
     input = html`<input type="text" maxlength=${o.max_length} ...${common} defaultValue=${o.default}/>`;
   } else {
@@ -431,7 +446,7 @@ function MatchTable({ games, tick }) {
   useEffect(() => { load(); }, [tick]);
   const title = (name) => { const g = games.find((x) => x.name === name); return g ? g.title : name; };
   return html`<div class="section-head"><h2>Matches</h2><button type="button" class="secondary small" id="refresh" onClick=${load}>Refresh</button></div>
-    <div class="table-wrap"><table class="matches" data-testid="matches">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Matches on this server"><table class="matches" data-testid="matches">
       <thead><tr><th>Game</th><th>Players</th><th>Status</th><th>Result</th><th>Started</th><th><span class="sr-only">Link</span></th></tr></thead>
       <tbody id="match-rows">
         ${rows === null ? html`<tr><td colspan="6" class="muted">Loading…</td></tr>`
@@ -452,6 +467,7 @@ function MatchTable({ games, tick }) {
 async function init() {
   const r = await getJSON("/api/games").catch(() => ({ ok: false }));
   const games = r.ok && Array.isArray(r.data) ? r.data : [];
+  if (games.some((g) => g.options.some((o) => o.name === "scenario"))) await loadScenarioChoices();
   let tick = 0;
   const wanted = new URLSearchParams(location.search).get("game");
   const mounted = new Set();

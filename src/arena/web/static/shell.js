@@ -26,7 +26,7 @@ const S = {
 
 // Older game scripts call window.Arena.registerGame(name, {render, describe}).
 window.Arena = {
-  registerGame, state: S, games,
+  registerGame, state: S, games, renders: 0,
   /* A plain button for an older game's controls (tests find it by data-testid). */
   button(label, testid, fn, cls) {
     const b = document.createElement("button");
@@ -44,7 +44,8 @@ let scheduled = false;
 function update() {
   if (scheduled) return;
   scheduled = true;
-  queueMicrotask(() => { scheduled = false; if (root) render(html`<${App}/>`, root); updateTitle(); });
+  // ``renders`` lets a test await a number of redraws (clock ticks) instead of sleeping.
+  queueMicrotask(() => { scheduled = false; if (root) render(html`<${App}/>`, root); updateTitle(); window.Arena.renders += 1; });
 }
 onRegister(() => update());
 
@@ -69,7 +70,7 @@ function phaseLeft(v) {
 /* "Round 2 · Pick", from the game when it knows better. */
 function phaseWords(v) {
   if (!v) return "Connecting…";
-  if (v.result) return "Match over";
+  if (v.result) return winnerWords(v);
   if (!v.phase) return "Starting…";
   const impl = gameImpl();
   if (impl && impl.phaseTitle) {
@@ -79,6 +80,18 @@ function phaseWords(v) {
   const round = typeof st.round === "number" ? "Round " + st.round + " · " : "";
   return round + capital(v.phase.name) + (v.paused ? " (paused)" : "");
 }
+
+/* "Alice wins", "You win", "Draw": the result in a few words, for the header and the result
+   card (issue 27 point 2: the sticky header said only "Match over · Final"). */
+function winnerWords(v) {
+  const r = v.result;
+  if (r.winner == null) return r.double_loss ? "Both seats lose" : v.seats.length === 2 ? "Draw" : "No single winner";
+  return r.winner === v.you ? "You win" : seatName(r.winner) + " wins";
+}
+
+/* Whether the clock can be trusted: not while the socket is silent or away (issue 27 point 4),
+   when the page cannot know whether the phase has moved on. */
+function clockKnown() { return S.conn !== "reconnecting"; }
 
 /* Whether this page's seat is still expected to act in the phase. */
 function yourMove(v) {
@@ -99,7 +112,7 @@ function updateTitle() {
   else if (v.phase) state = v.phase.name;
   else state = "";
   const left = phaseLeft(v);
-  const clock = !v.result && !v.paused && left != null ? " · " + fmtClock(left) : "";
+  const clock = !v.result && !v.paused && left != null ? " · " + (clockKnown() ? fmtClock(left) : "reconnecting") : "";
   document.title = title + (state ? " · " + state : "") + clock;
 }
 
@@ -176,7 +189,18 @@ async function confirmFinal(source) {
    the next phase. A refusal is said plainly and stays in view in the new phase; the draft is
    kept (``api.keepDraft``); "Submitted" is never shown for it. A send that cannot reach the
    server waits and goes once the connection is back. */
-async function deliver(item) {
+function deliver(item) {
+  // A double click sends once (issue 27 point 5): the same send made again while the first
+  // is on its way is the same send, and gets the first one's answer instead of a second,
+  // refused copy whose 422 only the console saw.
+  const f = S.flying;
+  if (f && f.kind === item.kind && f.phase === item.phase && f.text === item.text && f.final === item.final) return f.promise;
+  S.flying = item;
+  item.promise = deliverNow(item).finally(() => { if (S.flying === item) { S.flying = null; update(); } });
+  return item.promise;
+}
+
+async function deliverNow(item) {
   const { kind, phase } = item;
   item.seq = S.sent = (S.sent || 0) + 1;
   // An answer speaks only if no later send has spoken: with a double click the two answers
@@ -239,6 +263,7 @@ function flushUnsent() {
 async function refreshView() {
   const r = await call("GET", "/view");
   if (!r.ok || (S.view && S.view.phase && r.phase && r.phase.no < S.view.phase.no)) return;
+  if (S.view && S.view.result && !r.result) return; // an answer older than the end
   delete r.ok;
   delete r.status;
   const old = phaseNo();
@@ -296,12 +321,12 @@ function Clock() {
   let text = "--:--", state = "idle", low = false, note = "";
   if (v && v.result) { text = "Final"; state = "finished"; }
   else if (v && v.paused) { text = "Paused"; state = "paused"; }
+  else if (v && v.phase && !clockKnown()) { text = "—"; state = "unknown"; note = "clock unknown while reconnecting"; }
   else if (v && v.phase) {
     const left = phaseLeft(v);
     if (left != null) { text = fmtClock(left); state = "running"; low = left < 10; }
     note = v.phase.base_passed ? "reserve time" : v.phase.reserve ? "then reserve" : "left in phase";
   }
-  const withReserve = v && v.seats && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0));
   return html`
     <div class="clock" data-testid="clock" aria-label="clock">
       <div class="clock-main">
@@ -309,15 +334,23 @@ function Clock() {
           data-deadline=${v && v.phase && v.phase.next_deadline != null ? String(v.phase.next_deadline) : ""}>${text}</span>
         <span class="clock-note muted small" data-testid="clock-note">${note}</span>
       </div>
-      ${withReserve ? html`<ul class="reserve-chips" aria-label="reserve periods">
+    </div>`;
+}
+
+/* Each seat's reserve periods, as chips on the header's second line: beside the clock they
+   widened its column and, on a phone, ran under the title (issue 27 point 3). */
+function ReserveChips() {
+  const v = S.view;
+  const withReserve = v && v.seats && !v.result && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0));
+  if (!withReserve) return null;
+  return html`<ul class="reserve-chips" aria-label="reserve periods">
         ${v.seats.map((s) => {
           const mine = v.you === s.seat;
-          const inRes = s.in_reserve_until ? " · in reserve " + fmtClock(s.in_reserve_until - now()) : "";
+          const inRes = s.in_reserve_until ? " · in reserve" + (clockKnown() ? " " + fmtClock(s.in_reserve_until - now()) : "") : "";
           return html`<li class=${mine ? "mine" : ""} data-testid=${"reserve-" + s.seat}
             title=${seatName(s.seat) + ": " + s.reserve_left + " reserve period(s) left"}>
             ${mine ? "You" : seatName(s.seat)}: ${s.reserve_left} reserve${inRes}</li>`;
-        })}</ul>` : ""}
-    </div>`;
+        })}</ul>`;
 }
 
 function Prefs() {
@@ -337,23 +370,30 @@ function Prefs() {
   </span>`;
 }
 
+const CONN_WORDS = { live: "Live", connecting: "Connecting…", reconnecting: "Reconnecting", closed: "Closed" };
+
 function Header() {
   const v = S.view;
   const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host" : "Spectator";
   // A game with a board says on the board what to do; its notation prompt stays in the drawer.
   const impl = gameImpl();
   const prompt = v && v.phase && !v.result && !(impl && impl.Board) ? v.phase.prompt : "";
+  const words = phaseWords(v);
+  // Opaque, one line of title cut with an ellipsis (its full text in the tab title and the
+  // tooltip), chips on a line of their own: at most 120 px on a phone (issue 27 point 3).
   return html`
-    <header class="match-head" data-testid="match-head">
+    <header class="match-head" data-testid="match-head" data-finished=${v && v.result ? "true" : "false"}>
       <div class="mh-title">
         <p class="eyebrow"><a href="/games/${S.boot.game}" data-testid="game-title">${S.boot.title}</a></p>
-        <h1 data-testid="phase-name">${phaseWords(v)}</h1>
+        <h1 data-testid="phase-name" title=${words}>${words}</h1>
         ${prompt ? html`<p class="prompt" data-testid="phase-prompt"><${RuleText} text=${prompt}/></p>` : ""}
       </div>
       <${Clock}/>
       <div class="who">
         <span class="badge" data-testid="role">${role}</span>
-        <span class="conn" data-testid="conn" data-state=${S.conn} title="live connection">${S.conn}</span>
+        <${ReserveChips}/>
+        <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
+          <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
         <${Prefs}/>
       </div>
     </header>`;
@@ -438,7 +478,7 @@ function GameBoard() {
   if (impl && impl.Board) board = html`<${impl.Board} view=${view} api=${api}/>`;
   else if (impl && impl.render) board = html`<${LegacyBoard} impl=${impl} view=${view} api=${api}/>`;
   else board = html`<${FallbackBoard} view=${view}/>`;
-  return html`<div class="game-root" data-testid="game-root">${board}</div>
+  return html`<div class="game-root" data-testid="game-root" aria-busy=${S.flying ? "true" : "false"}>${board}</div>
     ${impl && impl.render && !impl.Board ? html`<${Msg} source="board" testid="board-error" okTestid="board-status"/>` : ""}`;
 }
 
@@ -642,25 +682,52 @@ const BREAKDOWN = new Set(["round_scored", "bout_settled", "round_over", "sessio
 
 function detailWords(key) { return capital(String(key).replace(/_/g, " ")); }
 
-/* The game's result details as a table, one row per seat where a value is per seat. */
+/* Detail keys that list seats (who won, who lost, who escaped), not a value per seat: said as
+   names, never as a column of seat numbers (Locked Out!'s "Losers" column held 0-5). */
+const SEAT_LISTS = new Set(["winners", "losers", "escaped", "inside", "tied", "eliminated"]);
+
+/* The game's result details as a table, one row per seat where a value is per seat (issue 27
+   point 9): no column named by a bare number, none that repeats the score in other digits, no
+   column of nested lists; on a phone the table scrolls in a box whose shadow and note say
+   that more columns are there. */
 function DetailTable({ result, seats }) {
   const d = result.detail && typeof result.detail === "object" ? result.detail : {};
   const cols = [];
+  const scalar = (x) => x === null || typeof x !== "object";
+  const cell = (x) => (typeof x === "number" ? fmtNum(x) : /^-?\d+(\.\d+)?$/.test(String(x ?? "")) ? fmtNum(Number(x)) : String(x ?? ""));
+  const sameAsScore = (get) => result.scores.every((sc, i) => Number(get(i)) === Number(sc));
   // A game's detail may repeat a column the table already has (its own "score"): shown once.
-  const add = (title, cell) => { if (!["seat", "score"].includes(title.toLowerCase())) cols.push([title, cell]); };
+  const add = (title, get) => {
+    if (["seat", "score"].includes(title.toLowerCase()) || /^\d+$/.test(title.trim()) || sameAsScore(get)) return;
+    cols.push([title, (i) => cell(get(i))]);
+  };
+  const lists = [];
   for (const [k, val] of Object.entries(d)) {
-    if (Array.isArray(val) && val.length === seats && val.every((x) => x === null || typeof x !== "object")) {
-      add(detailWords(k), (i) => (typeof val[i] === "number" ? fmtNum(val[i]) : String(val[i] ?? "")));
-    } else if (Array.isArray(val) && val.length === seats && val.every((x) => x && typeof x === "object")) {
-      for (const sub of Object.keys(val[0])) add(detailWords(sub), (i) => { const x = val[i][sub]; return typeof x === "number" ? fmtNum(x) : String(x ?? ""); });
+    if (!Array.isArray(val)) continue;
+    if (SEAT_LISTS.has(k) || (val.length !== seats && val.every((x) => typeof x === "number"))) { lists.push([k, val]); continue; }
+    if (val.length !== seats) continue;
+    if (val.every(scalar)) add(detailWords(k), (i) => val[i]);
+    else if (val.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+      for (const sub of Object.keys(val[0])) if (val.every((x) => scalar(x[sub]))) add(detailWords(sub), (i) => val[i][sub]);
     }
   }
-  const lists = Object.entries(d).filter(([k, val]) => Array.isArray(val) && val.length !== seats && val.every((x) => typeof x === "number"));
-  return html`<table class="result-table" data-testid="result-table" tabindex="0">
+  const ref = useRef(null);
+  const [more, setMore] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const check = () => setMore(!!el && el.scrollWidth > el.clientWidth + 1);
+    check();
+    window.addEventListener("resize", check);
+    return () => window.removeEventListener("resize", check);
+  });
+  return html`<div class=${"table-scroll" + (more ? " more" : "")} ref=${ref} data-testid="result-table-box">
+    <table class="result-table" data-testid="result-table" tabindex="0">
+    <caption class="sr-only">Scores by seat</caption>
     <thead><tr><th scope="col">Seat</th><th scope="col">Score</th>${cols.map(([t]) => html`<th scope="col">${t}</th>`)}</tr></thead>
     <tbody>${result.scores.map((x, i) => html`<tr class=${result.winner === i ? "won" : ""}>
       <th scope="row">${seatName(i)}${result.winner === i ? " (winner)" : ""}</th><td>${fmtNum(x)}</td>${cols.map(([, f]) => html`<td>${f(i)}</td>`)}</tr>`)}</tbody>
-  </table>
+  </table></div>
+  ${more ? html`<p class="muted small" data-testid="result-table-more">More columns to the right: swipe or scroll the table sideways.</p>` : ""}
   ${lists.map(([k, val]) => html`<p class="small">${detailWords(k)}: ${val.map((i) => seatName(i)).join(", ") || "none"}</p>`)}`;
 }
 
@@ -668,7 +735,7 @@ function Result() {
   const v = S.view;
   if (!v || !v.result) return null;
   const r = v.result;
-  const winner = r.winner == null ? (r.double_loss ? "Both seats lose" : "No single winner") : (r.winner === v.you ? "You win" : seatName(r.winner) + " wins");
+  const winner = winnerWords(v);
   const steps = S.events.filter((e) => BREAKDOWN.has(e.kind)).map((e) => describe(e)).filter((x) => x != null);
   const replayFromStart = () => { showReplay(0); const el = document.querySelector("[data-testid=replay-panel]"); if (el) { el.open = true; el.scrollIntoView({ block: "nearest" }); } };
   return html`<section class="card result" data-testid="result">
@@ -682,7 +749,7 @@ function Result() {
     ${v.svg && !(gameImpl() && gameImpl().Board) ? html`<details data-testid="result-revealed"><summary>Everything that was hidden</summary>
       <div class="svg-board" dangerouslySetInnerHTML=${{ __html: v.svg }}></div></details>` : ""}
     <p class="control-row"><button type="button" class="secondary small" data-testid="result-replay" onClick=${replayFromStart}>Replay from the start</button></p>
-    ${v.match.seed != null ? html`<p class="muted small">Seed ${String(v.match.seed)}</p>` : ""}
+    ${v.match.seed != null ? html`<p class="muted small">Seed <span data-testid="result-seed">${String(v.match.seed)}</span></p>` : ""}
     ${v.role === "host" && !S.rematchUrl ? html`<p><button type="button" data-testid="rematch" onClick=${startRematch}>Rematch</button>
       <span class="muted small"> same seats and settings, a new seed</span></p>` : ""}
     ${S.rematchUrl ? html`<p class="banner" data-testid="rematch-banner">A rematch has started.
@@ -725,7 +792,9 @@ function describe(e) {
       && quiet.includes(d.name || d.phase)) return null;
   switch (e.kind) {
     case "match_started": return "The match begins.";
-    case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + (d.prompt ? " — " + d.prompt : "");
+    // The notation prompt ("'ready' when done") belongs in the notation drawer, not the log
+    // (issue 27 point 6: no quoted commands in the player's text).
+    case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + ".";
     case "seat_acted": return who(d.seat) + (d.final ? " submitted (final)" : " submitted");
     case "submit": return who(d.seat) + " sent “" + d.text + "”" + (d.final ? " as final" : "") + (d.bot ? " (bot)" : "");
     case "accepted": return null;
@@ -734,7 +803,7 @@ function describe(e) {
     case "reserve_period": return who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
     case "reserve_exhausted": return who(d.seat) + " ran out of reserve.";
     case "phase_resolved": return capital(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(who).join(", ") : "") + ".";
-    case "match_ended": return "Match over: " + (d.winner == null ? "no single winner" : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
+    case "match_ended": return "Match over: " + (d.winner == null ? (S.view && S.view.seats.length === 2 ? "a draw" : "no single winner") : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
     case "pause": return "The host paused the match.";
     case "resume": return "The host resumed the match.";
     case "server_pause": return "Paused by the server: " + d.reason + ".";
@@ -819,6 +888,8 @@ function chatEvents() {
   return evs;
 }
 
+const CHAT_MAX = 500; // core/chat.py MAX_CHARS (G-13)
+
 function Chat() {
   const v = S.view;
   const [channel, setChannel] = useState("table");
@@ -846,6 +917,11 @@ function Chat() {
   const send = async () => {
     const text = draft.trim();
     if (!text) return;
+    if (text.length > CHAT_MAX) {
+      // G-13: refused here in words, the line kept as typed so the player can shorten it.
+      setError("G-13: a chat message may be at most " + CHAT_MAX + " characters; this one has " + text.length + ". Shorten it and send again.");
+      return;
+    }
     const r = await call("POST", "/chat", { channel: current, text });
     if (r.ok) { setDraft(""); setError(""); } else setError(r.error);
   };
@@ -854,6 +930,10 @@ function Chat() {
     setError(r.ok ? "" : r.error);
   };
   const replaying = S.replayIndex != null;
+  // A line over the limit is counted down as typed and refused in words, never cut: the
+  // input had maxlength, and a pasted 800-character line lost 300 of them silently (issue 27).
+  const length = draft.trim().length;
+  const over = length > CHAT_MAX;
   return html`<div class="chat" data-testid="chat">
     ${channels.length > 1 ? html`<div class="chat-tabs" role="tablist" aria-label="chat channels">
       ${channels.map((c) => {
@@ -872,13 +952,16 @@ function Chat() {
     ${replaying ? html`<p class="muted small">Replay: the chat as it stood at that moment.</p>` : html`
     <form class="chat-form" onSubmit=${(e) => { e.preventDefault(); send(); }}>
       <label class="sr-only" for="chat-input">Message to ${channelTitle(current)}</label>
-      <input id="chat-input" data-testid="chat-input" maxlength="500" autocomplete="off"
+      <input id="chat-input" data-testid="chat-input" autocomplete="off" aria-describedby="chat-count"
+        aria-invalid=${over ? "true" : "false"}
         placeholder=${info.can_post ? "Message " + channelTitle(current) : "You cannot post here"}
-        disabled=${!info.can_post} value=${draft} onInput=${(e) => setDraft(e.currentTarget.value)}/>
+        disabled=${!info.can_post} value=${draft} onInput=${(e) => { setDraft(e.currentTarget.value); if (error && e.currentTarget.value.trim().length <= CHAT_MAX) setError(""); }}/>
       <button type="submit" data-testid="chat-send" disabled=${!info.can_post}>Send</button>
       ${v && v.role === "host" && !v.result ? html`<button type="button" class="ghost small" data-testid="chat-mute"
         aria-pressed=${info.muted ? "true" : "false"} onClick=${mute}>${info.muted ? "Unmute" : "Mute"}</button>` : ""}
     </form>
+    <p id="chat-count" class=${"chat-count small " + (over ? "error-text" : "muted")} data-testid="chat-count" aria-live="polite">${
+      draft.length > CHAT_MAX * 0.8 ? (over ? (length - CHAT_MAX) + " characters over the limit of " + CHAT_MAX : (CHAT_MAX - length) + " characters left") : ""}</p>
     ${!info.can_post && info.why_not ? html`<p class="muted small" data-testid="chat-why-not"><${ErrorText} message=${info.why_not}/></p>` : ""}
     <p class="error-text" data-testid="chat-error" role="alert">${error ? html`<${ErrorText} message=${error}/>` : ""}</p>`}
   </div>`;
@@ -938,9 +1021,61 @@ function Replay() {
 }
 
 /* ------------------------------------------------------------------ the page */
+/* Whether the page is laid out in one column (a phone): side panels below the board. */
+function narrow() { return typeof matchMedia === "function" && !matchMedia("(min-width: 900px)").matches; }
+
+/* One phase at a time (issue 27 points 1 and 2): the key of the moment the player acts in. */
+function momentKey(v) { return !v ? "" : v.result ? "result" : v.phase ? "phase-" + v.phase.no : "start"; }
+
+/* When a phase or the match ends, a phone shows what comes next: the new phase's first
+   control when the seat has to act, or the result. The page was left scrolled to the bottom
+   where the last send was made, with the opponent's lock, the new round or the result card
+   2,500 px away. Not while the player types somewhere else (a chat line keeps its place). */
+function showNewMoment(v) {
+  if (!narrow() || !v || S.replay) return;
+  const active = document.activeElement;
+  if (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && !active.closest("[data-testid=game-root]")) return;
+  let target = null;
+  if (v.result) target = document.querySelector("[data-testid=result]");
+  else if (yourMove(v)) {
+    const root = document.querySelector("[data-testid=game-root]");
+    const controls = root ? root.querySelectorAll("button, input, select, textarea, [tabindex='0']") : [];
+    for (const el of controls) {
+      if (el.disabled || el.closest("[hidden], details:not([open])")) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) { target = el; break; }
+    }
+  }
+  if (!target) return;
+  const r = target.getBoundingClientRect();
+  const head = document.querySelector("[data-testid=match-head]");
+  const top = head ? head.getBoundingClientRect().bottom : 0;
+  if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
+  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 12), behavior: "instant" });
+}
+
 function App() {
   if (S.linkError) return html`<${LinkError}/>`;
   const v = S.view;
+  const moment = momentKey(v);
+  const last = useRef(null);
+  useLayoutEffect(() => {
+    const before = last.current;
+    last.current = moment;
+    if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
+  }, [moment]);
+  // The result first: on a phone the card sits above the board, not 2,500 px down the page.
+  const resultOnTop = !!(v && v.result) && narrow();
+  // A finished match's board is a picture: no control of its last phase stays live
+  // (issue 27 point 1). Its controls are disabled one by one after each render: a disabled
+  // fieldset would do it at once, but it also takes the board's scrolling tables out of the
+  // keyboard's reach (axe: scrollable-region-focusable).
+  const over = !!(v && v.result);
+  const lock = useRef(null);
+  useLayoutEffect(() => {
+    if (!over || !lock.current) return;
+    for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+  });
   return html`
     <${Header}/>
     <${Reconnecting}/>
@@ -948,23 +1083,27 @@ function App() {
     <${ServerPaused}/>
     <div class="match-grid">
       <section class="board-col" aria-label="board">
+        ${resultOnTop ? html`<${Result}/>` : ""}
         <${TurnBanner}/>
         <div class="card board-card" tabindex="0" role="region" aria-label="the board">
           ${S.replay ? html`<div class="replay-banner" data-testid="replay-banner">
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
           </div>` : ""}
-          <${GameBoard}/>
+          <div class="board-lock" ref=${lock} data-testid="board-lock" data-moment=${moment}
+            data-over=${over ? "1" : null}>
+            <${GameBoard}/>
+          </div>
         </div>
         <${NotationDrawer}/>
         <${HostControls}/>
       </section>
       <aside class="side-col" aria-label="match information">
-        <${Result}/>
+        ${resultOnTop ? "" : html`<${Result}/>`}
         <${Panel} title="Seats" testid="seats-panel"><${Seats}/><//>
         <${Panel} title="Private" testid="private"><${Private}/><//>
         <${Panel} title="Chat" testid="chat-panel"><${Chat}/><//>
-        <${Panel} title="Log" testid="log-panel" extra=${"version " + S.version}><${Log}/><//>
+        <${Panel} title="Log" testid="log-panel" extra=${S.events.length ? S.events.length + " entries" : ""}><${Log}/><//>
         <${Panel} title="Replay" testid="replay-panel"><${Replay}/><//>
       </aside>
     </div>`;
@@ -1029,11 +1168,20 @@ function connect() {
   S.ws = ws;
   // The back-off resets only once the server has said hello: a socket it accepts and closes at
   // once (4429, too many connections) must not be retried every half second.
-  ws.onopen = () => { S.conn = "live"; S.reconnectAt = null; update(); flushUnsent(); };
+  // "Live" only once the server has said hello: an open socket that says nothing (a proxy
+  // that accepted it, a network gone quiet) is not a connection (issue 27 point 4).
+  ws.onopen = () => { S.opened = Date.now(); };
   ws.onmessage = (msg) => {
+    if (S.ws !== ws) return;
+    S.heard = Date.now();
     let data;
     try { data = JSON.parse(msg.data); } catch (e) { return; }
-    if (data.type === "hello") S.retry = 0;
+    if (data.type === "hello") {
+      const back = S.conn === "reconnecting";
+      S.retry = 0;
+      S.conn = "live"; S.reconnectAt = null; S.awaiting = null; update(); flushUnsent();
+      if (back) refreshView(); // catch up at once: the view may have moved on while away
+    }
     if (data.type === "update") {
       const wasFinished = S.view && S.view.result;
       const oldPhase = phaseNo();
@@ -1064,7 +1212,48 @@ function connect() {
   };
 }
 
+/* The heartbeat (issue 27 point 4): a socket can go silent without closing (a phone losing
+   its network, a proxy dropping the connection), and the page would go on saying "live" and
+   counting down a clock it cannot know. Every second the page pings the server
+   (server/socket.py answers "pong"); when nothing at all has come HEARTBEAT_SILENCE ms after a ping
+   the socket is given up, the page says "Reconnecting" and the clock stops claiming time. */
+const HEARTBEAT_EVERY = 1000;
+const HEARTBEAT_SILENCE = 2800;
+function heartbeat() {
+  const ws = S.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  const t = Date.now();
+  if (S.conn !== "live") {
+    // Open but no hello: given up after the same silence, and tried again.
+    if (S.opened && t - S.opened > HEARTBEAT_SILENCE) { S.opened = null; giveUp(ws); }
+    return;
+  }
+  // Silent: a ping has gone unanswered (nothing at all came since) for too long. Counted from
+  // the ping, not the last message, so a background tab whose timers the browser slows down
+  // is not taken for a dead one.
+  if (S.awaiting != null && S.heard < S.awaiting && t - S.awaiting > HEARTBEAT_SILENCE) {
+    giveUp(ws);
+    return;
+  }
+  if (t - (S.pinged || 0) < HEARTBEAT_EVERY) return;
+  S.pinged = t;
+  if (S.awaiting == null || S.heard >= S.awaiting) S.awaiting = t;
+  try { ws.send(JSON.stringify({ type: "ping" })); } catch (e) { /* the close handler follows */ }
+}
+
+/* Drop a socket that has gone silent and try again. */
+function giveUp(ws) {
+  S.ws = null;
+  ws.onclose = null;
+  ws.onmessage = null;
+  try { ws.close(4000, "no answer to the heartbeat"); } catch (e) { /* already gone */ }
+  scheduleReconnect("");
+}
+
 async function scheduleReconnect(reason) {
+  // Said at once, before any request (which may hang on a silent network): the page no longer
+  // knows what happens in the match (issue 27 point 4).
+  if (S.conn !== "reconnecting") { S.conn = "reconnecting"; update(); }
   // A link revoked or closed while this page was away is refused before the socket opens (the
   // browser sees only 1006): ask the API, which says what is wrong, before trying again.
   if (S.retry > 0) {
@@ -1102,7 +1291,9 @@ async function start() {
     if (first.result) followRematch(false); // an old page shows the way, without moving
   }
   setInterval(() => { if (S.view && !S.view.result) update(); }, 250);
+  setInterval(heartbeat, 250); // checked often, so a silence is said within 4 s (pings go every second)
   // Back online: reconnect at once (not after the back-off) and send what waited (G-2).
+  window.addEventListener("offline", () => { if (S.conn === "live" && S.ws) giveUp(S.ws); });
   window.addEventListener("online", () => {
     if (S.conn !== "live") { clearTimeout(S.retryTimer); connect(); }
     flushUnsent();

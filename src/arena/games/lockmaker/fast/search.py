@@ -10,7 +10,6 @@ recovered afterwards by walking back one level at a time.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -138,7 +137,7 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
           ) -> tuple[SolveResult | None, bool, int]:
     """One breadth-first pass (under ``budget`` when bounded): (the solution if found,
     whether any state was pruned, the running state count). Wide levels go to NumPy once
-    ``numpy_after`` states were visited or NumPy is loaded anyway."""
+    ``numpy_after`` states were visited."""
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
@@ -148,8 +147,9 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
     while True:
         d = len(levels) - 1
         cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
-        if vector_level is not None and len(cur) > vector_level and (
-                total > numpy_after or "numpy" in sys.modules):
+        # Only the state count decides (G-7): whether NumPy happens to be loaded must not,
+        # since the two paths may reach the goal through different, equally short solutions.
+        if vector_level is not None and len(cur) > vector_level and total > numpy_after:
             import numpy as np
 
             from arena.games.lockmaker.fast import vector

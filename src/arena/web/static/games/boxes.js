@@ -9,7 +9,8 @@
    - picks: tap a card to light every legal landing of the box it moves, tap a landing to see
      its path and what it lands on, tap it again (or Play) to send "17 R2D1"; Pass is enabled
      only when BX-7 allows it, and the page says why;
-   - the odds helper (LO-12): the host always, seats only when the host enabled it.
+   - the odds helper: the host always, seats only when the host enabled it (the page names no
+     rule for it: the ruling that covers it, LO-12, is Locked Out!'s, issue 27 point 10).
    Choices live in component state, so live updates never rebuild a control under the player. */
 import { html, useState, fmtNum, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
 
@@ -439,13 +440,13 @@ function OddsPanel({ st, view, api }) {
   if (st.stage !== "bet") return null;
   if (!st.odds) {
     if (!isSeat) return null;
-    return html`<p class="muted small" data-testid="bx-odds-off">The odds helper is off in this match; the host can allow it for the seats (<${RuleText} text="LO-12"/>).</p>`;
+    return html`<p class="muted small" data-testid="bx-odds-off">The odds helper is off in this match; the host can allow it for the seats.</p>`;
   }
   const boards = Object.keys(st.odds).sort();
   return html`<div class="bx-panel" data-testid="bx-odds">
     <h3>Odds helper</h3>
     <p class="small muted">For each trait: the landings to expect for the box this bout and the chance of at least one, if the opponent steers it
-      against the trait in rounds 1 and 3 and its owner for it in rounds 2 and 4 (<${RuleText} text="LO-12"/>).</p>
+      against the trait in rounds 1 and 3 and its owner for it in rounds 2 and 4.</p>
     <div class="bx-scroll" tabindex="0" role="region" aria-label="odds table"><table class="bx-table">
       <thead><tr><th scope="col">Trait</th>${boards.map((b) => html`<th scope="col" class="n">Board ${b}: expected</th><th scope="col" class="n">at least one</th>`)}</tr></thead>
       <tbody>${TRAITS.map((t) => html`<tr><th scope="row">${t}</th>${boards.map((b) => html`<td class="n">${fmtNum(st.odds[b][t].expected)}</td><td class="n">${pct(st.odds[b][t].p_any)}</td>`)}</tr>`)}</tbody>
@@ -480,6 +481,17 @@ function History({ st, view, api }) {
       </table></div>
       <p class="small">Points after bout ${done[done.length - 1].bout}: ${done[done.length - 1].points.map((p, i) => seatNameOf(view, i) + " " + pts(p)).join(" · ")}</p>
     </div>` : ""}`;
+}
+
+/* How the match really ended (issue 27 point 1): all its bouts played, or stopped by the host
+   in a bout (the stage is then not "over": the state stands where the host stopped it). */
+export function overWords(st, view) {
+  const n = (k) => fmtNum(k) + " bout" + (k === 1 ? "" : "s");
+  if (st.stage === "over") return "Match over: all " + n(st.bouts) + " played";
+  const reason = view.result && view.result.reason ? view.result.reason : "the match was stopped";
+  const where = !st.bout ? "before bout 1 began" : "in bout " + fmtNum(st.bout) + " of " + fmtNum(st.bouts) +
+    (st.stage === "pick" ? ", round " + st.round + " of 4" : "");
+  return "Match over " + where + ": " + reason;
 }
 
 /* ------------------------------------------------------------------ the board */
@@ -518,7 +530,7 @@ function Board({ view, api }) {
   const setRows = (r) => setBetState({ phase, rows: r });
 
   const status = [];
-  if (st.stage === "over" || view.result) status.push("Match over after " + fmtNum(st.bouts) + " bout" + (st.bouts === 1 ? "" : "s"));
+  if (st.stage === "over" || view.result) status.push(overWords(st, view));
   else if (st.bout) status.push("Bout " + fmtNum(st.bout) + " of " + fmtNum(st.bouts) + (st.stage === "pick" ? " · round " + st.round + " of 4" : ""));
   else status.push("A match of " + fmtNum(st.bouts) + " bout" + (st.bouts === 1 ? "" : "s") + ", each of 4 rounds");
 

@@ -32,11 +32,31 @@ const CSS = `
 .lf { display: flex; flex-direction: column; gap: 12px; }
 .lf h3 { margin: 0 0 6px; font-size: .95rem; }
 .lf-panel { border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; background: #fff; }
-.lf-top { display: grid; gap: 10px; grid-template-columns: 1fr; }
-@media (min-width: 900px) { .lf-top { grid-template-columns: 1fr 1fr; } .lf-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; } }
+@media (min-width: 900px) { .lf-grid { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 12px; align-items: start; } }
 .lf-grid > * + * { margin-top: 0; }
-@media (max-width: 899px) { .lf-grid { display: flex; flex-direction: column; gap: 12px; } }
 .lf-col { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
+.lf-col > div:empty { display: none; }
+/* A phone shows one column in play order: queued action, actions, the last boundary, basins,
+   your buckets, objectives, the opponent, keys. */
+@media (max-width: 899px) {
+  .lf-grid { display: flex; flex-direction: column; gap: 12px; }
+  .lf-col { display: contents; }
+  .lf-o-queued { order: 1; } .lf-o-actions { order: 2; } .lf-o-last { order: 3; } .lf-o-basins { order: 4; }
+  .lf-o-mine { order: 5; } .lf-o-objectives { order: 6; } .lf-o-theirs { order: 7; } .lf-o-keys { order: 8; }
+}
+/* Steady controls (issue 27 point 11): the panels whose words change every tick keep their
+   height, and numbers keep their width. */
+.lf-queued { height: 8.4em; box-sizing: border-box; overflow: hidden; }
+.lf-qrow { display: flex; align-items: center; gap: 10px; min-width: 0; margin-top: 4px; }
+.lf-one { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.lf-code { font-size: .8rem; font-weight: 500; color: #3d4658; }
+.lf-last { height: 9.6em; box-sizing: border-box; overflow-y: auto; }
+.lf-hide { visibility: hidden; }
+.lf-num, .lf-status, .lf-bucket, .lf-basin, .lf-points, .lf-cool { font-variant-numeric: tabular-nums; }
+.lf-prompt { min-height: 4.35em; line-height: 1.45; }
+/* The answer to a send ("Sent: fill Z A") has its place kept, so it moves nothing below. */
+.lf-msg { min-height: 4.8em; }
+.lf-card { min-height: 7.5em; }
 .lf-status { margin: 0; font-weight: 600; }
 .lf-queued { border-left: 5px solid var(--accent); }
 .lf-queued.none { border-left-color: #8a93a6; }
@@ -44,7 +64,15 @@ const CSS = `
 .lf-queued .lf-action { font-size: 1.05rem; font-weight: 700; }
 .lf-count { font-variant-numeric: tabular-nums; font-weight: 700; }
 .lf-last ul { margin: 0; padding-left: 18px; }
-.lf-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end; }
+.lf-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: stretch; }
+/* A basin keeps one line each for "Next tick" and for what your queued action does to it,
+   and a seat keeps a line for its fill cooldown and the ankh: a tick or a queued action
+   changes their words, never the height of what is above the buttons below (issue 27 point
+   11; measured: 18-26 px jumps before). */
+.lf-basin .lf-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.lf-seat-sub { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; min-height: 2.9em; align-content: flex-start; margin-bottom: 4px; }
+/* A completed objective leaves its card's place behind (the others keep theirs). */
+.lf .lf-card.lf-done { background: #f4f5f7; border: 2px dashed #b8bfcc; color: #3d4658; }
 .lf .lf-basin { position: relative; display: flex; flex-direction: column; align-items: stretch; gap: 4px; min-width: 130px; flex: 1 1 130px; max-width: 240px;
   background: #fff; color: var(--ink); border: 2px solid #9db5d6; border-radius: 12px; padding: 8px 10px; text-align: left; font-weight: 400; min-height: 44px; }
 .lf-tub { height: 34px; border: 2px solid #4a6f99; border-top: 0; border-radius: 0 0 14px 14px; position: relative; overflow: hidden;
@@ -54,7 +82,7 @@ const CSS = `
 .lf-basin .lf-sub, .lf-bucket .lf-sub { font-size: .78rem; color: #3d4658; }
 .lf-seat { border-top: 5px solid #b5442f; }
 .lf-seat.seat1 { border-top-color: #2f6fb5; }
-.lf-seat-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 6px; }
+.lf-seat-head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; margin-bottom: 2px; }
 .lf-seat-head h3 { margin: 0; }
 .lf-points { font-weight: 700; }
 .lf-ankh { font-weight: 700; color: #6b4f00; background: #fff3c4; border-radius: 6px; padding: 0 6px; }
@@ -76,7 +104,7 @@ const CSS = `
 .lf .lf-bucket.lf-target { background: #f1f4ff; }
 .lf-key { display: inline-block; min-width: 1.3em; padding: 0 4px; border: 1px solid #6b7385; border-radius: 4px; font: 600 .72rem ui-monospace, Menlo, monospace; color: #1d2330; background: #f3f4f7; text-align: center; }
 .lf-basin .lf-key, .lf-card .lf-key { position: absolute; top: 4px; right: 6px; }
-.lf-powers { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 6px; font-size: .85rem; }
+.lf-powers { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-top: 6px; font-size: .85rem; min-height: 28px; }
 .lf-chip { display: inline-flex; align-items: center; gap: 4px; border: 1px solid #b8bfcc; border-radius: 999px; padding: 2px 10px; background: #f7f8fa; }
 .lf-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
 .lf .lf-card { position: relative; display: flex; flex-direction: column; align-items: flex-start; gap: 4px; text-align: left; background: #fffdf6; color: var(--ink);
@@ -85,6 +113,7 @@ const CSS = `
 .lf-card .lf-reward { font-size: .85rem; font-weight: 700; color: #5b4500; }
 .lf-card .lf-id { font-weight: 700; }
 .lf-queue { margin: 6px 0 0; padding-left: 20px; font-size: .85rem; color: #3d4658; }
+.lf-queue li.lf-gone { text-decoration: line-through; color: #5d6575; }
 .lf-actions { border: 2px solid #3f5bd8; }
 .lf-verbs { display: flex; flex-wrap: wrap; gap: 6px; }
 .lf .lf-verbs button { min-height: 44px; min-width: 44px; }
@@ -223,7 +252,7 @@ function stepOf(d, st, you, nameOf) {
   const opp = nameOf(1 - you);
   switch (d.verb) {
     case null:
-      if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select your buckets (then tap an objective to complete it, or an action below)." };
+      if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select buckets (then an objective to complete it, or an action)." };
       return { kind: "picks", prompt: "Selected " + d.picks.join(" + ") + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
     case "fill":
       if (!d.basin) return { kind: "basin", prompt: "Fill: tap the basin to fill from" + (d.picks.length ? " into bucket " + d.picks[0] : "") + "." };
@@ -297,14 +326,17 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
   const add = nextAdd(b);
   const Tag = interactive ? "button" : "div";
   const after = b.amount + (change || 0);
-  const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick");
+  const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick")
+    + (change ? "; with your queued action " + fmtNum(after + add) + " after the next tick" : "");
   return html`<${Tag} type=${interactive ? "button" : undefined} class=${"lf-basin" + (state === "target" ? " lf-target" : "")} data-testid=${"feather-basin-" + b.name}
       aria-pressed=${interactive ? String(state === "picked") : undefined} aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
     ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : ""}
-    <span><span class="lf-big">Basin ${b.name}</span> · <span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
+    <span class="lf-line"><span class="lf-big">Basin ${b.name}</span></span>
+    <span class="lf-line"><span data-testid=${"feather-basin-amount-" + b.name}>${fmtNum(b.amount)}</span> water</span>
     <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
     <span class="lf-sub">${b.schedule}</span>
-    ${over ? "" : html`<span class="lf-sub">Next tick: ${add ? "+" + fmtNum(add) : "nothing added"}${change ? " · your action: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : ""}</span>`}
+    ${over ? "" : html`<span class="lf-sub lf-line">Next tick: +${fmtNum(add)}</span>
+    <span class=${"lf-sub lf-line" + (change ? "" : " lf-hide")} data-testid=${"feather-basin-change-" + b.name}>${change ? "Yours: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : "Yours: none"}</span>`}
   </${Tag}>`;
 }
 
@@ -327,9 +359,9 @@ function Bucket({ seat, b, top, st, you, nameOf, state, keyHint, onTap, interact
       <span class="lf-marks" style=${"background: repeating-linear-gradient(to top, transparent 0 calc(" + (100 / cap) + "% - 1px), rgba(40,50,70,.35) calc(" + (100 / cap) + "% - 1px) " + (100 / cap) + "%)"}></span>
     </span>
     <span class="lf-name" data-testid=${"feather-bucket-" + seat + "-" + b.name}>${b.name} ${fmtNum(b.water)}/${fmtNum(b.capacity)}</span>
-    ${state === "picked" ? html`<span class="lf-sub">✓ selected</span>` : ""}
-    ${changes ? html`<span class="lf-next" data-testid=${"feather-next-" + seat + "-" + b.name}>next: ${fmtNum(next.water)}/${fmtNum(next.capacity)}</span>` : ""}
-    ${locked ? html`<span class="lf-lock">🔒 locked to tick ${b.locked_until}</span>` : ""}
+    <span class=${"lf-sub" + (state === "picked" ? "" : " lf-hide")}>✓ selected</span>
+    ${changes ? html`<span class="lf-next" data-testid=${"feather-next-" + seat + "-" + b.name}>next: ${fmtNum(next.water)}/${fmtNum(next.capacity)}</span>` : html`<span class="lf-next lf-hide" aria-hidden="true">next</span>`}
+    <span class=${"lf-lock" + (locked ? "" : " lf-hide")}>${locked ? "🔒 to tick " + b.locked_until : "🔒"}</span>
   </${Tag}>`;
 }
 
@@ -343,10 +375,12 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
     <div class="lf-seat-head">
       <h3>${title} <span class="muted small">(${colour} side)</span></h3>
       <span class="lf-points" data-testid=${"feather-points-" + seat}>${pointsText(me.points)}</span>
-      ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
+    </div>
+    <div class="lf-seat-sub">
       <span class=${"lf-cool" + (me.can_fill_next ? "" : " blocked")} data-testid=${"feather-cool-" + seat}>
-        ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Fill cooldown: next fill at tick ${me.fill_ready_at} (submit during tick ${me.fill_ready_at - 1}; <${RuleText} text="LF-4"/>)`}
+        ${st.stage !== "tick" ? "" : me.can_fill_next ? "Fill ready" : html`Next fill at tick ${me.fill_ready_at} (<${RuleText} text="LF-4"/>)`}
       </span>
+      ${st.ankh === seat ? html`<span class="lf-ankh" data-testid="feather-ankh">☥ holds the ankh (<${RuleText} text="LF-5"/>)</span>` : ""}
     </div>
     <div class="lf-buckets">
       ${me.buckets.map((b) => {
@@ -366,11 +400,48 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
   </section>`;
 }
 
-function Objectives({ st, pressed, hints, onTap, interactive, target }) {
+/* Each objective keeps its place on the page for the session: the server lists the available
+   ones in order and appends the queue's next at the end, so a completed objective would slide
+   the cards after it under the player's finger (issue 27 point 11). A replacement takes the
+   freed place; with none, a "completed" card holds it. Pure: the slots before and the ids now
+   give the slots now. */
+export function objectiveSlots(before, ids) {
+  const slots = (before || []).map((x) => ({ id: x.id, done: !ids.includes(x.id) }));
+  const placed = new Set(slots.filter((x) => !x.done).map((x) => x.id));
+  for (const id of ids) {
+    if (placed.has(id)) continue;
+    const free = slots.findIndex((x) => x.done);
+    if (free >= 0) slots[free] = { id, done: false }; else slots.push({ id, done: false });
+    placed.add(id);
+  }
+  return slots;
+}
+
+function Objectives({ st, pressed, hints, onTap, interactive, target, you, nameOf }) {
+  const mem = useRef({ key: null, slots: [], queue: [] });
+  const sess = st.session || {};
+  const key = JSON.stringify([sess.index, sess.name, sess.label]);
+  const slots = objectiveSlots(mem.current.key === key ? mem.current.slots : [], st.objectives.map((o) => o.id));
+  // The queue keeps its rows for the session too: one that went to the board is struck
+  // through in place, so the panels below it do not move up.
+  const before = mem.current.key === key ? mem.current.queue : [];
+  const queue = before.concat(st.queue.filter((o) => !before.some((x) => x.id === o.id)));
+  const inQueue = new Set(st.queue.map((o) => o.id));
+  mem.current = { key, slots, queue };
+  const byId = Object.fromEntries(st.objectives.map((o) => [o.id, o]));
+  const doneBy = (id) => {
+    const o = (st.last || []).find((x) => x.done && /^complete /.test(x.action) && x.action.split(/\s+/)[2] === String(id));
+    return o ? (o.seat === you ? "by you" : "by " + nameOf(o.seat)) : "earlier this session";
+  };
   return html`<section class="lf-panel" data-testid="feather-objectives" aria-label="Objectives">
     <h3>Objectives (<${RuleText} text="LF-6"/>, <${RuleText} text="LF-7"/>)</h3>
     <div class="lf-cards">
-      ${st.objectives.map((o) => {
+      ${slots.map((x) => {
+        if (x.done || !byId[x.id]) {
+          return html`<div key=${"done" + x.id} class="lf-card lf-done" data-testid=${"feather-objective-done-" + x.id}>
+            <span class="lf-id">Objective ${x.id}</span><span class="lf-req">Completed ${doneBy(x.id)}.</span></div>`;
+        }
+        const o = byId[x.id];
         const Tag = interactive ? "button" : "div";
         return html`<${Tag} key=${o.id} type=${interactive ? "button" : undefined} class=${"lf-card" + (target ? " lf-target" : "")} data-testid=${"feather-objective-" + o.id}
             aria-pressed=${interactive ? String(pressed(o.id)) : undefined} onClick=${interactive ? () => onTap(o.id) : undefined}>
@@ -380,32 +451,50 @@ function Objectives({ st, pressed, hints, onTap, interactive, target }) {
           <span class="lf-reward">Reward: ${rewardText(o.reward)}</span>
         </${Tag}>`;
       })}
-      ${st.objectives.length ? "" : html`<p class="muted">No objective left this session.</p>`}
+      ${slots.length ? "" : html`<p class="muted" style="grid-column: 1 / -1">No objective left this session.</p>`}
     </div>
     <h3 style="margin-top:8px">Queue (${st.queue.length})</h3>
-    ${st.queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
-      ${st.queue.map((o) => html`<li key=${o.id}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})</li>`)}
+    ${queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
+      ${queue.map((o) => html`<li key=${o.id} class=${inQueue.has(o.id) ? "" : "lf-gone"}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})${inQueue.has(o.id) ? "" : html`<span class="sr-only"> (now on the board)</span>`}</li>`)}
     </ol>` : html`<p class="muted small" data-testid="feather-queue">Nothing queued: a completed objective is not replaced.</p>`}
   </section>`;
 }
 
+/* One label per session everywhere (issue 27 point 11): the view's "Session 2 of 3" or
+   "Practice session (not scored)"; an older view without it falls back to the name. */
+export function sessionLabel(sess) {
+  sess = sess || {};
+  if (sess.label) return sess.label;
+  return capitalise(sess.name || "session") + (sess.practice ? " (practice)" : "");
+}
+
 function Status({ st, api }) {
   const sess = st.session || {};
-  let line = (sess.name || "") + (sess.practice ? " (practice)" : "") + " · session " + ((sess.index || 0) + 1) + " of " + (sess.count || 1);
+  let line = sessionLabel(sess);
   if (st.stage === "tick") line += " · tick " + st.tick + " of " + st.ticks;
   else if (st.stage === "study") line += " · study time";
   else line += " · over";
   const pts = (st.seats || []).map((s, i) => api.seatName(i) + " " + fmtNum(s.points)).join(" · ");
-  return html`<p class="lf-status" data-testid="feather-status">${line} · points ${pts}</p>`;
+  return html`<p class="lf-status" data-testid="feather-status">${line} · points <span class="lf-num">${pts}</span></p>`;
 }
 
+/* The last boundary in words. Between sessions (the study screen, or tick 0 of the next) it is
+   the boundary that closed the session before, with its final points, so a score that changed
+   after the last tick is explained (issue 27 point 11). Its height is fixed: a tick with more
+   to say scrolls inside it instead of moving the controls below. */
 function Resolution({ st, you, nameOf }) {
-  if (st.stage === "study") return null;
+  const between = st.ended && (st.stage === "study" || (st.stage === "tick" && st.tick === 0));
+  if (st.stage === "study" && !between) return null;
   const lines = resolutionWords(st, you, nameOf);
-  return html`<section class="lf-panel lf-last" data-testid="feather-last" aria-label="Last boundary">
-    <h3>${st.stage === "over" ? "The last boundary" : "At the start of tick " + st.tick}</h3>
+  const who = (s) => (s === you ? "You" : nameOf(s));
+  const title = between ? "How " + st.ended.label.replace(/ \(not scored\)$/, "").replace(/^S/, "s").replace(/^P/, "p") + " ended"
+    : st.stage === "over" ? "The last boundary" : "At the start of tick " + st.tick;
+  return html`<section class="lf-panel lf-last" data-testid="feather-last" aria-label="Last boundary" tabindex="0">
+    <h3>${capitalise(title)}</h3>
     ${lines.length ? html`<ul>${lines.map((l, i) => html`<li key=${i}><${RuleText} text=${l.text}/></li>`)}</ul>`
-      : html`<p class="muted">${st.tick === 0 ? "The session has just begun: nothing has been processed yet." : "Nobody acted."}</p>`}
+      : html`<p class="muted">${st.tick === 0 && !between ? "The session has just begun: nothing has been processed yet." : "Nobody acted at the last boundary."}</p>`}
+    ${between ? html`<p class="small" data-testid="feather-ended">Final points: ${st.ended.points.map((p, i) => who(i) + " " + fmtNum(p)).join(" · ")}${st.ended.practice
+      ? " (practice: they count for nothing, LF-1)." : "; water at the end: " + st.ended.water.map((w, i) => who(i) + " " + fmtNum(w)).join(" · ") + " (the tie-break, LF-11)."}</p>` : ""}
   </section>`;
 }
 
@@ -419,9 +508,10 @@ function Queued({ view, st, api, send }) {
   }
   return html`<section class=${"lf-panel lf-queued" + (q ? "" : " none")} data-testid="feather-queued" aria-label="Your action for the next boundary">
     <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
-    ${q ? html`<p class="lf-action">Queued: <code data-testid="feather-queued-action">${q}</code></p><p>${words}. Tap another action to replace it (<${RuleText} text="LF-2"/>).</p>`
-      : html`<p class="lf-action" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
-    ${q ? html`<button type="button" class="secondary" data-testid="feather-pass" onClick=${() => send("pass")}>Withdraw (pass)</button>` : ""}
+    ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-words">${words}</span> <code class="lf-code" data-testid="feather-queued-action">${q}</code></p>`
+      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
+    <div class="lf-qrow"><button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
+      <span class="lf-one small">${q ? html`Another action replaces it (<${RuleText} text="LF-2"/>).` : "Tap a basin, a bucket or an action."}</span></div>
   </section>`;
 }
 
@@ -588,7 +678,7 @@ function Board({ view, api }) {
     <p class="lf-prompt" data-testid="feather-prompt" data-kind=${step.kind} data-verb=${dd.verb || ""} data-picks=${dd.picks.join("+")}>${step.prompt}</p>
     ${choiceButtons()}
     ${hint ? html`<p class="lf-hint" data-testid="feather-hint"><${RuleText} text=${hint}/></p>` : ""}
-    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
+    <div class="lf-msg"><${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/></div>
   </section>` : "";
 
   const study = st.stage === "study" && you != null && !api.replay && api.role === "seat" && view.phase ? html`<section class="lf-panel lf-actions" data-testid="feather-controls">
@@ -597,30 +687,31 @@ function Board({ view, api }) {
     <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
   </section>` : "";
 
+  // Desktop: the board on the left (basins, your buckets, the last boundary, the opponent),
+  // the controls on the right (queued action, actions, objectives), so your buckets and the
+  // objectives are in view at 1280x800 without scrolling. Phone: one column, controls first.
   return html`<div class="lf" data-testid="feather-board">
     <${Status} st=${st} api=${api}/>
     ${study}
-    ${canAct || st.stage !== "study" ? html`<div class="lf-top">
-      ${canAct ? html`<${Queued} view=${view} st=${st} api=${api} send=${send}/>` : ""}
-      <${Resolution} st=${st} you=${you} nameOf=${nameOf}/>
-    </div>` : ""}
     <div class="lf-grid">
-      <div class="lf-col">
-        <section class="lf-panel" aria-label="Basins" data-testid="feather-basins">
+      <div class="lf-col lf-left">
+        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
+        <div class="lf-o-mine">${seatPanels[0]}</div>
+        <section class="lf-panel lf-o-basins" aria-label="Basins" data-testid="feather-basins">
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
             ${(st.basins || []).map((b) => html`<${Basin} key=${b.name} b=${b} top=${basinTop} interactive=${canAct} keyHint=${hints["basin:" + b.name]}
               state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
           </div>
         </section>
-        ${seatPanels[0]}
+        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
+        <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
       </div>
-      <div class="lf-col">
-        ${actions}
-        <${Objectives} st=${st} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
-          pressed=${(id) => dd.number === id} onTap=${tapObjective}/>
-        ${seatPanels.slice(1)}
-        ${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}
+      <div class="lf-col lf-right">
+        <div class="lf-o-actions">${actions}</div>
+        <div class="lf-o-objectives"><${Objectives} st=${st} you=${you} nameOf=${nameOf} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
+          pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>
+        <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>
     </div>
   </div>`;
@@ -630,7 +721,7 @@ function Board({ view, api }) {
 function phaseTitle(view) {
   const st = view.state || {};
   const sess = st.session || {};
-  const name = sess.count > 1 ? capitalise(sess.name || "") + " · " : "";
+  const name = sess.count > 1 ? sessionLabel(sess).replace(/ \(not scored\)$/, "") + " · " : "";
   if (st.stage === "study") return name + "Study time";
   if (st.stage === "tick") return name + "Tick " + st.tick + " of " + st.ticks;
   return "Over";

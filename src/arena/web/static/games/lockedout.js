@@ -11,7 +11,7 @@
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
    under the player (issue 14, point 2). */
-import { html, useState, useEffect, RuleText, registerGame, esc, fmtNum } from "/static/ui.js";
+import { html, useState, useEffect, useRef, RuleText, registerGame, esc, fmtNum } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
 const VALUES = [1, 2, 3, 4];
@@ -70,7 +70,7 @@ function history(events, seat) {
         if (seat != null && (d.seats || []).includes(seat)) opened[d.safe] = round;
         break;
       case "dual_failed":
-        if (seat != null && e.to && e.to.includes(seat)) failed.push({ safe: d.safe, round, note: d.note || "" });
+        if (seat != null && e.to && e.to.includes(seat)) failed.push({ safe: d.safe, round, note: d.note || "", data: d });
         break;
       case "bargain_resolved": bargains.push(Object.assign({ when: final ? "settled in the final bargaining" : "settled at the end of round " + round }, d)); break;
       case "vault_done": final = true; break;
@@ -84,9 +84,44 @@ function history(events, seat) {
   return { openers, opened, failed, bargains, lightsByEvent, tally };
 }
 
+/* A failed Dual told to the viewer (issue 27 point 6): "you" for the viewer, the other partner
+   by name; the note (third person) only where the event predates the reason's data. */
+export function dualFailedWords(d, you, nameOf) {
+  if (!d || !d.why || d.seat == null || d.partner == null) return null;
+  const mine = you === d.seat, theirs = you === d.partner;
+  const actor = mine ? "you" : nameOf(d.seat), partner = theirs ? "you" : nameOf(d.partner);
+  const head = (mine ? "Your Dual" : nameOf(d.seat) + "'s Dual") + " on Safe " + d.safe + " with " + partner + " did not happen: ";
+  const Cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  let why;
+  switch (d.why) {
+    case "gone": why = partner + (theirs ? " are" : " is") + " no longer in the vault"; break;
+    case "not_named": why = partner + " did not name " + actor + " as partner this round"; break;
+    case "other_safe": why = partner + " named Safe " + d.other_safe + ", not Safe " + d.safe; break;
+    default: why = "both partners chose the " + (d.side || "same") + " side";
+  }
+  return { head, why: Cap(why), text: head + why + " (LO-3)." };
+}
+
 function Mark({ colour }) {
   const fill = FILL[colour] || "#999";
   return html`<span class="lo-mark-wrap"><span class="lo-mark" style=${"background:" + fill} aria-hidden="true"></span>${colour}</span>`;
+}
+
+/* What a light's colour says (issue 27 point 12), in the page's own words: three tests of a
+   wrong guess, each with its own primary colour (secret, the same on every safe), mixed. */
+const MIXES = [["black", "no test"], ["red", "one test"], ["green", "one test"], ["blue", "one test"],
+  ["yellow", "red + green"], ["magenta", "red + blue"], ["cyan", "green + blue"], ["white", "all three"]];
+function LightLegend() {
+  return html`<div class="lo-legend" data-testid="lo-legend">
+    <p class="small"><b>Lights:</b> a wrong guess flashes a light that mixes the colours of the tests it passed
+      (<${RuleText} text="LO-4"/>); a right guess opens the safe.</p>
+    <ul class="lo-legend-list">${MIXES.map(([c, w]) => html`<li><${Mark} colour=${c}/> <span class="small">${w}</span></li>`)}</ul>
+    <details><summary class="small">The three tests</summary>
+      <p class="small"><b>1</b> your two numbers are as far apart as the combination's two; <b>2</b> your right number is
+        one away from its right number; <b>3</b> your left number is one of its two numbers. Each test has its own colour,
+        red, green or blue: the same on every safe but secret, so finding out which is which is part of the game. Only the
+        players in an attempt see its light.</p></details>
+  </div>`;
 }
 
 /* ------------------------------------------------------------------ notes
@@ -389,6 +424,8 @@ function NotesGrid({ safe, notes, toggle, clear, announced, possible, saved }) {
   </div>`;
 }
 
+const focusDetail = { current: false };
+
 function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPlan, helper, combos, onClose }) {
   const s = st.safes.find((x) => x.safe === safe);
   if (!s) return null;
@@ -407,7 +444,10 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     else what = "Dual with " + api.seatName(x.partner) + ", your " + (x.left != null ? "Left " + x.left : "Right " + x.right);
     entries.push({ round: x.round, node: html`${what}: <${Mark} colour=${x.colour}/>` });
   }
-  for (const f of failed) entries.push({ round: f.round, node: html`Dual did not happen: ${f.note.replace(/^.*did not happen:\s*/, "")}` });
+  for (const f of failed) {
+    const w = dualFailedWords(f.data, api.seat, api.seatName);
+    entries.push({ round: f.round, node: html`Dual did not happen: ${w ? w.why : f.note.replace(/^.*did not happen:\s*/, "")}` });
+  }
   if (openedRound) entries.push({ round: openedRound, node: html`<b>you opened it</b>` });
   entries.sort((a, b) => a.round - b.round);
   const round = st.stage === "round";
@@ -425,9 +465,12 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
       if (first) first.focus({ preventScroll: true });
     }, 0);
   };
-  return html`<section class="lo-card-box lo-detail" data-testid="lo-safe-detail" aria-labelledby="lo-detail-h">
-    <div class="lo-detail-head"><h3 id="lo-detail-h">Safe ${safe}</h3>
-      <button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close</button></div>
+  // Choosing a safe takes the focus to its detail, so its actions are the next Tab stops
+  // (issue 27 point 12: "Solo on Safe A" one Tab press from the safe, not sixteen).
+  const box = useRef(null);
+  useEffect(() => { if (box.current && focusDetail.current) { focusDetail.current = false; box.current.focus({ preventScroll: true }); box.current.scrollIntoView({ block: "nearest" }); } }, [safe]);
+  return html`<section class="lo-card-box lo-detail" data-testid="lo-safe-detail" aria-labelledby="lo-detail-h" tabindex="-1" ref=${box}>
+    <div class="lo-detail-head"><h3 id="lo-detail-h">Safe ${safe}</h3></div>
     <p data-testid="lo-safe-state">${s.status === "closed" ? "Closed: nobody has opened it yet." :
       s.status === "bargaining" ? "Opened by " + listWords(s.bargainers.map(api.seatName)) + "; they bargain over its 2 gold bars and key until the next deadline." :
       "Emptied" + (op ? " (opened by " + listWords(op.seats.map(api.seatName)) + " in round " + op.round + ")" : "") + "."}
@@ -442,7 +485,8 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
       <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
     ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
-    <${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>
+    ${api.seat != null ? html`<${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>` : ""}
+    <p class="control-row"><button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close Safe ${safe}</button></p>
   </section>`;
 }
 
@@ -497,6 +541,7 @@ function End({ view, st, api, hist }) {
     <h3>The vault is done</h3>
     <p><${RuleText} text=${"Why: " + (st.end_reason || "the match ended")}/>.</p>
     ${st.stage === "vote" || st.stage === "tie" || st.stage === "over" ? html`<p>${winners.length ? "Most gold bars among the escaped: " + listWords(winners) + "." : "Nobody escaped, so nobody wins."}</p>` : ""}
+    ${view.result ? html`<p class="small" data-testid="lo-score-words">In the results, a player who escaped scores their gold bars; a player still inside scores −1, which means they lost (<${RuleText} text="LO-8"/>).</p>` : ""}
     ${tally ? html`<p data-testid="lo-tally">Votes: ${tally}.</p>` : ""}
     ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${st.ec_how ? html` — <${RuleText} text=${st.ec_how}/>` : ""}.</p>` :
       st.stage === "over" ? html`<p>No Elimination Candidate: fewer than two players were left inside.</p>` : ""}
@@ -571,9 +616,10 @@ function Board({ view, api }) {
       <div class="lo-col">
     <section class="lo-card-box" aria-labelledby="lo-vault-h">
       <h3 id="lo-vault-h">The vault</h3>
-      <p class="small muted">Tap a safe for its history${api.seat != null ? " and your notes" : ""}.</p>
+      <p class="small muted">Tap a safe for its history${api.seat != null ? ", your notes and its attempts" : ""}.</p>
       <${SafeGrid} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
-        onSelect=${(s) => setSelected(s)}/>
+        onSelect=${(s) => { focusDetail.current = true; setSelected(s); }}/>
+      <${LightLegend}/>
     </section>
     ${selected ? html`<${SafeDetail} view=${view} api=${api} st=${st} safe=${selected} hist=${hist} lightsOf=${lightsOf}
       notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
@@ -603,7 +649,10 @@ function describe(e, view) {
   const Cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   switch (e.kind) {
     case "light": return light(d.note, e.to);
-    case "dual_failed": return esc(d.note);
+    case "dual_failed": {
+      const w = dualFailedWords(d, you, (s) => (names[s] != null ? names[s] : "Seat " + (s + 1)));
+      return esc(w ? w.text : d.note);
+    }
     case "safe_opened": return "Safe " + esc(d.safe) + " was opened by " + list(d.seats) + ".";
     case "safe_taken": return Who(d.seat) + " opened Safe " + esc(d.safe) + " alone and took its 2 gold bars and the key.";
     case "safe_closed": return "Safe " + esc(d.safe) + " is emptied; its combination was Left " + esc(d.combination[0]) + " Right " + esc(d.combination[1]) + ".";
@@ -613,7 +662,9 @@ function describe(e, view) {
       return "The bargain over Safe " + esc(d.safe) + (d.agreed ? " was agreed" : " failed and nobody got anything") + (claims ? " (claims: " + claims + ")" : " (no claims)") + " (LO-5).";
     }
     case "escaped": return "<b>" + Who(d.seat) + " escaped</b> with " + d.bars + " gold bar" + (d.bars === 1 ? "" : "s") + ".";
-    case "round_over": return "Round " + d.round + " is over.";
+    // Once the match is over, the results' "How it was decided" lists what decided it (the
+    // escapes, the end, the vote), not one line per round (issue 27 point 6).
+    case "round_over": return view && view.result ? false : "Round " + d.round + " is over.";
     case "vault_done": return "The vault is done: " + esc(d.reason) + ".";
     case "vote_counted": {
       const t = Object.entries(d.tally || {}).map(([n, k]) => esc(n) + " " + k).join(", ");
@@ -702,6 +753,13 @@ function injectStyle() {
 .lo a.rule-link { white-space: nowrap; }
 .lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
 .lo-end { border-color: #b9c5fb; background: #f3f5ff; }
+.lo-legend { margin-top: 8px; }
+.lo-legend summary { cursor: pointer; min-height: 24px; }
+.lo-legend-list { list-style: none; padding: 0; margin: 4px 0 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 2px 10px; }
+/* A colour's meaning is never broken in two ('red +' / 'green' on a phone): it goes under
+   the colour's name when the line is short. */
+.lo-legend-list li .small { white-space: nowrap; }
+.lo-detail:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
 `;
   document.head.appendChild(s);
 }
@@ -712,4 +770,9 @@ function sentWord(view) {
   return stage === "vote" || stage === "tie" ? "vote" : "plan";
 }
 
-registerGame("lockedout", { Board, describe, phaseTitle, sentWord });
+/* The rounds' own phase lines stay out of the log: "Round N is over." comes once, from the game,
+   and the notation of the phase's prompt belongs in the notation drawer (issue 27 point 6). The
+   shell asks ``quietPhases.includes(name)``; the round phases are numbered, so a test, not a list. */
+const quietPhases = { includes: (name) => /^round \d+$/.test(String(name)) || name === "final bargaining" };
+
+registerGame("lockedout", { Board, describe, phaseTitle, sentWord, quietPhases });

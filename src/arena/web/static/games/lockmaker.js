@@ -19,6 +19,15 @@ import { html, useState, useEffect, useRef, fmtNum, RuleText, registerGame, capi
 const LETTERS = "ABCDEFGHIJK";
 const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BAR_COLOURS = ["#2f5d8a", "#3d7a36", "#7a4f8c", "#8a5a2b", "#2e7672", "#6b5b2e", "#7a3b52", "#4b5563"];
+/* A bar's colour follows its kind (H2, V3, ...), on the board, in the pool and in the hands
+   alike, so a piece in a hand can be matched with the same piece on a board (issue 27 point 13). */
+export function kindColour(kind) {
+  const m = /^([HV])(\d+)$/.exec(String(kind));
+  if (!m) return BAR_COLOURS[0];
+  return BAR_COLOURS[((m[1] === "H" ? 0 : 4) + Math.max(0, Number(m[2]) - 2)) % BAR_COLOURS.length];
+}
+/* Under this many seconds a countersolve window cannot be used by a person (LM-17). */
+export const SHORTEST_USABLE_WINDOW = 2;
 const DIR_WORDS = { L: "left", R: "right", U: "up", D: "down" };
 const TURN_WORDS = { CW: "clockwise", CCW: "counter-clockwise", "180": "half a turn" };
 const STAGE_WORDS = {
@@ -61,6 +70,11 @@ const CSS = `
 .lm-tray { display: flex; flex-wrap: wrap; gap: 8px; margin: 6px 0; }
 .lm .lm-chip { display: inline-flex; align-items: center; gap: 8px; min-height: 44px; background: #fff; color: var(--ink); border: 2px solid #cdd2dc; border-radius: 8px; padding: 4px 10px; }
 .lm .lm-chip[aria-pressed="true"] { border-color: #1e2f85; background: #e3e8ff; }
+.lm .lm-chip { position: relative; }
+.lm-chip .lm-chip-check { position: absolute; top: -8px; right: -8px; width: 20px; height: 20px; border-radius: 50%; background: #1e2f85; color: #fff;
+  font-size: .75rem; line-height: 20px; text-align: center; visibility: hidden; }
+.lm .lm-chip[aria-pressed="true"] .lm-chip-check { visibility: visible; }
+.lm .lm-chip[aria-pressed="true"] { outline: 2px solid #1e2f85; outline-offset: 0; }
 .lm .lm-chip.done { background: #eef7f0; }
 .lm-chip .lm-chip-text { display: flex; flex-direction: column; align-items: flex-start; line-height: 1.15; text-align: left; }
 .lm-chip .lm-chip-sub { font-size: .75rem; font-weight: 500; color: #4a5266; }
@@ -82,6 +96,14 @@ const CSS = `
 .lm-note:empty { display: none; }
 .lm .control-row { margin: 6px 0; }
 @media (max-width: 640px) { .lm .lm-chip { min-height: 44px; } }
+/* A phone shows the pool two pieces a row (one a row made the draft a long scroll at 390 px);
+   every chip has its column's width, so a chosen one cannot widen. */
+@media (max-width: 640px) {
+  .lm .lm-pool-tray { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .lm .lm-pool-tray .lm-chip { padding: 4px 8px; gap: 6px; min-width: 0; }
+  .lm .lm-pool-tray .lm-chip-text { min-width: 0; }
+  .lm .lm-pool-tray .lm-chip-sub { white-space: normal; }
+}
 `;
 if (typeof document !== "undefined" && !document.getElementById("lm-style")) {
   const el = document.createElement("style");
@@ -280,7 +302,7 @@ function PiecePic({ kind, unit }) {
   const joints = [];
   for (let i = 1; i < n; i++) joints.push(hor ? html`<path d=${"M" + i * u + " 3V" + (u - 3)} stroke="#fff" stroke-opacity=".55"/>` : html`<path d=${"M3 " + i * u + "H" + (u - 3)} stroke="#fff" stroke-opacity=".55"/>`);
   return html`<svg class="lm-pic" width=${w} height=${h} viewBox=${"0 0 " + w + " " + h} aria-hidden="true" focusable="false">
-    <rect x="1" y="1" width=${w - 2} height=${h - 2} rx="3" fill="#2f5d8a" stroke="#222" stroke-width="1.5"/>${joints}</svg>`;
+    <rect x="1" y="1" width=${w - 2} height=${h - 2} rx="3" fill=${kindColour(kind)} stroke="#222" stroke-width="1.5"/>${joints}</svg>`;
 }
 
 function pieceWords(kind) {
@@ -296,6 +318,7 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
   const interactive = !!onCell;
   const [cursor, setCursor] = useState(0);
   const ref = useRef(null);
+  const dragRef = useRef({});
   const cur = Math.min(cursor, m.w * m.h - 1);
   /* The cells never change under the cursor, so focus moves at once, not after a render. */
   const moveTo = (cell) => {
@@ -349,7 +372,7 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
     const isKey = p === 0 && m.key;
     const sel = selected && selected.type === "piece" && selected.p === p;
     over.push(html`<div class=${"lm-piece " + (isKey ? "key" : "bar") + (sel ? " selected" : "") + (extra || "")} aria-hidden="true"
-      style=${place(b.cell, b.hor ? b.len : 1, b.hor ? 1 : b.len) + (isKey ? "" : ";background:" + BAR_COLOURS[(p - 1 + BAR_COLOURS.length) % BAR_COLOURS.length])}>${isKey ? "KEY" : ""}</div>`);
+      style=${place(b.cell, b.hor ? b.len : 1, b.hor ? 1 : b.len) + (isKey ? "" : ";background:" + kindColour((b.hor ? "H" : "V") + b.len))}>${isKey ? "KEY" : ""}</div>`);
   };
   pieces(m).forEach((b, p) => drawBar(b, p));
   if (ghost) ghost.forEach((g) => over.push(html`<div class="lm-piece ghost bar" aria-hidden="true" style=${place(g.cell, g.hor ? g.len : 1, g.hor ? 1 : g.len) + ";background:#6b7385"}></div>`));
@@ -373,7 +396,10 @@ function LockGrid({ m, label, prefix, onCell, onArrow, onKey, selected, targets,
     const btn = el && el.closest ? el.closest("[data-cell]") : null;
     return btn && ref.current && ref.current.contains(btn) ? Number(btn.dataset.cell) : null;
   };
-  const drag = ref.current ? (ref.current.lmDrag || (ref.current.lmDrag = {})) : {};
+  // One drag record for the grid's life: a record made per render (the first render has no
+  // element yet) was lost when the page redrew between pointer down and up (a view update
+  // from the other seat), and the drag did nothing.
+  const drag = dragRef.current;
   const down = (e) => {
     if (!interactive || e.button > 0) return;
     const cell = cellAt(e);
@@ -505,10 +531,11 @@ function DraftArea({ view, api, st, canAct }) {
       <h3>The pool</h3>
       <p class="lm-words" data-testid="lm-order"><${RuleText} text=${snakeWords(st, api)}/></p>
       <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
-      <div class="lm-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
+      <div class="lm-tray lm-pool-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
         ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over}
           aria-label=${k + ", " + pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
-          <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}${valid.includes(i) ? " · chosen" : ""}</span></span></button>`)
+          <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}</span></span>
+          <span class="lm-chip-check" aria-hidden="true">✓</span></button>`)
           : html`<span class="muted">The pool is empty.</span>`}
       </div>
       ${myTurn ? html`<div class="control-row">
@@ -848,11 +875,16 @@ function PickArea({ st, api }) {
 function DecideArea({ st, api }) {
   const other = 1 - api.seat;
   const f = st.final && st.final[other];
+  const offer = st.counter_offer ? st.counter_offer[api.seat] : null;
+  const tooShort = offer != null && offer < SHORTEST_USABLE_WINDOW;
   return html`<section class="lm-section" data-testid="lm-decide"><h3>Countersolve your own lock? (<${RuleText} text="LM-17"/>)</h3>
     <p class="lm-words">${api.seatName(other)} opened your lock${f ? " in " + f.moves + " move" + (f.moves === 1 ? "" : "s") + " and " + fmtNum(Math.round(f.time * 10) / 10) + " s" : ""}.
       If you countersolve you get as long as they took: open it in fewer moves and you get 1 point; open it in as many or more and they get 2; fail in time and they get 3. Passing scores nothing.</p>
-    <div class="control-row"><button type="button" data-testid="lm-countersolve" onClick=${() => api.submit("countersolve", true, lmSource)}>Countersolve</button>
+    <div class="control-row"><button type="button" data-testid="lm-countersolve" disabled=${tooShort} aria-describedby=${tooShort ? "lm-counter-why" : undefined}
+        onClick=${() => api.submit("countersolve", true, lmSource)}>Countersolve</button>
       <button type="button" class="secondary" data-testid="lm-pass" onClick=${() => api.submit("pass", true, lmSource)}>Pass</button></div>
+    ${tooShort ? html`<p class="lm-words" id="lm-counter-why" data-testid="lm-counter-why">Countersolve is off: ${api.seatName(other)} took
+      ${fmtNum(Math.round(offer * 10) / 10)} s, so you would have only ${fmtNum(Math.round(offer * 10) / 10)} s, too little to move a piece. Pass instead.</p>` : ""}
     <${ShellMsg}/></section>`;
 }
 

@@ -141,6 +141,20 @@ const formula = (sc) => {
   return f.length ? f.join(" × ") : "1";
 };
 
+/* How the score is made, in words (issue 27 point 6): the product of the chains' lengths, or,
+   before any chain, "no chain yet" instead of "1 = 1". */
+export function scoreWords(sc) {
+  const f = sc.chains.filter((c) => c.length > 1).map((c) => c.length);
+  if (!f.length) return "no chain of two or more yet";
+  if (f.length === 1) return "one chain of " + f[0];
+  return "chains of " + f.join(" × ") + " multiplied";
+}
+
+/* A legal shove in words: "row 1", "column A, then row 2" (the notation stays in the drawer). */
+export function shoveWords(action) {
+  return String(action).split(" then ").map((n) => (/^\d$/.test(n) ? "row " + n : "column " + n)).join(", then ");
+}
+
 /* ------------------------------------------------------------------ the PF-4 check */
 function designProblems(sets) {
   const out = [];
@@ -203,9 +217,13 @@ function Grid({ grid, handles, moved, score, fresh, ghost, label, testid }) {
   }
   const handle = (name, kind) => {
     const chosen = handles.sel.indexOf(name);
+    // A handle that can do nothing now looks off and says why when tapped (issue 27 point 5);
+    // it stays focusable so the refusal can be read, and aria-disabled tells assistive tech.
+    const off = handles.usable && !handles.usable(name);
     const words = kind === "row" ? "Shove row " + name + " right" : "Shove column " + name + " down";
-    return html`<button type="button" class=${"pf-handle pf-handle-" + kind + (chosen >= 0 ? " chosen" : "")}
-      data-testid=${"pf-" + kind + "-" + name} aria-pressed=${chosen >= 0 ? "true" : "false"}
+    return html`<button type="button" class=${"pf-handle pf-handle-" + kind + (chosen >= 0 ? " chosen" : "") + (off ? " off" : "")}
+      data-testid=${"pf-" + kind + "-" + name} aria-pressed=${chosen >= 0 ? "true" : "false"} aria-disabled=${off ? "true" : undefined}
+      aria-describedby=${off ? "pf-handle-why" : undefined}
       aria-label=${words + (chosen >= 0 ? " (chosen" + (handles.sel.length > 1 ? ", shove " + (chosen + 1) : "") + "; tap again to confirm)" : "")}
       onClick=${() => handles.onHandle(name)}>${kind === "row" ? name + " →" : name + " ↓"}</button>`;
   };
@@ -242,7 +260,7 @@ function ScoreBox({ sc, testid, title }) {
   const long = sc.chains.filter((c) => c.length > 1);
   return html`<div class="pf-score" data-testid=${testid || "pf-score"}>
     <p class="pf-score-line"><b>${title || "Score so far"}: <span data-testid=${(testid || "pf-score") + "-value"}>${fmtNum(sc.score)}</span></b>
-      ${" "}<span class="muted">= ${formula(sc)} (<${RuleText} text="PF-7"/>)</span></p>
+      ${" "}<span class="muted">${scoreWords(sc)} (<${RuleText} text="PF-7"/>)</span></p>
     ${long.length ? html`<ul class="pf-chains">${long.map((c) => html`<li><${Chip} colour=${c.colour}/> ${NAME[c.colour]} chain of ${c.length}: ${c.cells.map(cellName).join(", ")}</li>`)}</ul>`
       : html`<p class="muted small">No chain longer than one container yet.</p>`}
     ${sc.looped.length ? html`<p class="small">Loops (score nothing, <${RuleText} text="PF-6"/>): ${sc.looped.map((c) => NAME[c.colour] + " " + c.cells.map(cellName).join(", ")).join("; ")}</p>` : ""}
@@ -348,6 +366,8 @@ function Shove({ you, api, grid, sc }) {
     if (starts(n).length) { setSel([n]); return; }
     setHint(why(n));
   };
+  const usable = (n) => (sel.length && n === sel[sel.length - 1]) || (sel.length === 1 && legal.includes(sel[0] + " then " + n))
+    || (sel.length === 2 && n === sel[0]) || starts(n).length > 0;
   const action = sel.join(" then ");
   const pv = sel.length ? previewOf(grid, sel) : null;
   const ok = sel.length > 0 && legal.includes(action);
@@ -362,15 +382,16 @@ function Shove({ you, api, grid, sc }) {
   return html`<section class="pf-shove" aria-labelledby="pf-shove-h">
     <h2 id="pf-shove-h" class="pf-sub">Clear A1</h2>
     <p class="small" data-testid="pf-preview" aria-live="polite">${words}</p>
-    <${Grid} grid=${shown} handles=${{ sel, onHandle }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
+    <${Grid} grid=${shown} handles=${{ sel, onHandle, usable }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
       label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : sc}/>
-    ${hint ? html`<p class="error-text" data-testid="pf-hint" role="alert"><${RuleText} text=${hint}/></p>` : ""}
+    <p class="error-text pf-hint-line" id="pf-handle-why" data-testid="pf-hint-line" role="alert">${hint ? html`<span data-testid="pf-hint"><${RuleText} text=${hint}/></span>`
+      : [...ROWS, ...COLS].some((n) => !usable(n)) ? html`<span class="muted small">Greyed handles cannot help clear A1 now; tap one to read why.</span>` : ""}</p>
     <div class="control-row pf-actions">
       <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm " + action : "Confirm"}</button>
       <button type="button" class="secondary" data-testid="pf-shove-clear" disabled=${!sel.length} onClick=${() => { setSel([]); setHint(""); }}>Clear choice</button>
       ${after ? html`<span class="small" data-testid="pf-preview-score">Score after: <b>${fmtNum(after.score)}</b></span>` : ""}
     </div>
-    <p class="muted small">Legal now: ${legal.join(" · ")}</p>
+    <p class="muted small" data-testid="pf-legal">Ways to clear A1 now: ${legal.map(shoveWords).join("; ")}.</p>
     <${Msg}/>
   </section>`;
 }
@@ -545,6 +566,8 @@ const CSS = `
 .pf-axis { display: flex; align-items: center; justify-content: center; font-weight: 600; color: #3a4152; font-size: .9rem; }
 .pf-handle { padding: 0; min-height: 40px; min-width: 40px; font-size: .95rem; background: #eef1fb; color: #1e2f85; border: 1px solid #b9c5fb; }
 .pf-handle.chosen { background: #1e2f85; color: #fff; border-color: #1e2f85; }
+.pf-handle.off { background: #f1f2f5; color: #5f6678; border-style: dashed; border-color: #aab0bd; }
+.pf-hint-line { min-height: 2.6em; margin: 4px 0; }
 .pf-cell { position: relative; display: flex; align-items: center; justify-content: center; border-radius: 7px; border: 1px solid #444; }
 .pf-cell-empty { background: #eceef3; border: 1px solid #cdd2dc; }
 .pf-letter { font-weight: 800; font-size: 1.2rem; color: #fff; text-shadow: 0 0 2px #000; }
