@@ -45,8 +45,8 @@ ENV = "ARENA_BOT_WORKERS"
 
 def configured_workers() -> int:
     """Workers from ``ARENA_BOT_WORKERS``; by default one fewer than the cores, but at least
-    two, so one long search (a Lockmaker bot may think two seconds) does not hold up every
-    other match's bots."""
+    two, so one long search (a Lockmaker bot may think ten seconds over a lock) does not hold
+    up every other match's bots."""
     raw = os.environ.get(ENV, "").strip()
     if not raw:
         return max(2, (os.cpu_count() or 2) - 1)

@@ -2,9 +2,10 @@
 
 The bot drafts as many pieces as it can, long bars first and at most one axis (a hand it can
 always build; more and longer bars make harder locks), builds its lock with the hardest-lock
-generator (:mod:`arena.games.lockmaker.fast.generator`: cluster walks, Fogleman's method)
-under a budget counted in scored placements, not seconds, so that a simulated match replays
-exactly for its seed (the config's ``bot_placements``; 0, or a hand the generator cannot
+search (:mod:`arena.games.lockmaker.builder`: the generator's cluster walks, Fogleman's
+method, in two independent searches) under a budget counted in cluster walks, not seconds, so
+that a simulated match replays exactly for its seed (the config's ``bot_placements``, 600 by
+default: a few seconds, far inside the build phase; 0, or a hand the search cannot
 place, falls back to the best of a few random locks climbed a little). It solves the
 opponent's lock with the fast solver (same optimum as the reference solver, LM-9), declares
 impossible only when the whole reachable set was explored, and countersolves only when its
@@ -20,9 +21,9 @@ from typing import TYPE_CHECKING
 
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
+from arena.games.lockmaker.builder import build_hardest
 from arena.games.lockmaker.construct import buildable, random_lock
 from arena.games.lockmaker.fast.api import FastSolution, fast_solve
-from arena.games.lockmaker.fast.generator import build_hard_lock
 from arena.games.lockmaker.lockfile import write_lock
 from arena.games.lockmaker.moves import Move, successors
 from arena.games.lockmaker.notation import format_solution
@@ -100,18 +101,14 @@ def draft_pick(hand: tuple[PieceKind, ...], pool: tuple[PieceKind, ...], picks: 
 
 
 def build_lock(state: LMState, seat: int, rng: random.Random) -> str | None:
-    """The generator's hardest lock within the configured placement budget (deterministic
-    for the match's seed); the random-and-climb lock when the generator gives up."""
+    """The hardest-lock search's lock within the configured walk budget (the config's
+    ``bot_placements``, :mod:`arena.games.lockmaker.builder`; deterministic for the match's
+    seed, G-7); the random-and-climb lock when the search finds none or the budget is 0."""
     board = state.current.board
     hand = state.hands[seat]
-    placements = state.config.bot_placements
-    if placements > 0:
-        try:
-            lock = build_hard_lock(board, hand, None, rng, placements=placements)
-        except RuleError:
-            pass
-        else:
-            return write_lock(lock)
+    built = build_hardest(board, hand, rng, state.config.bot_placements)
+    if built is not None:
+        return write_lock(built.lock)
     return _random_build(board, hand, rng)
 
 

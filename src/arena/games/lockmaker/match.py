@@ -42,6 +42,7 @@ from arena.core.game import (
     seat_label,
 )
 from arena.core.settings import count, seconds, text
+from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS
 from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
 from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
@@ -87,13 +88,15 @@ class LockmakerConfig(GameConfig):
     setup: Annotated[str, text("LM-13: the host's rounds (a board and a pool each, "
                                "separated by ---); empty: the five default rounds",
                                20_000, label="Custom rounds")] = ""
-    # The bot's construction time grows with it; 400 is five times the default.
+    # The bot's construction time grows with it (bench/lockmaker_builder.py: the default
+    # builds in seconds, far inside the build phase; the bound about eight times that).
     bot_placements: Annotated[int, count(
         "G-11: how hard the bot searches for a difficult lock, in generator walks (more is "
         "harder and slower; 0: no search)",
-        0, 400, label="Bot building effort")] = 80
-    """The bot's construction budget: cluster walks of the hardest-lock generator (a count,
-    not seconds, so a simulated match replays exactly; 0 skips the generator)."""
+        0, MAX_WALKS, label="Bot building effort")] = BUILD_WALKS
+    """The bot's construction budget: cluster walks of the hardest-lock search
+    (:mod:`arena.games.lockmaker.builder`; a count, not seconds, so a simulated match replays
+    exactly; 0 skips the search)."""
 
 
 @dataclass(frozen=True)

@@ -454,6 +454,8 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
         else:
             # the best of a few random placements (most dense ones are unsolvable)
             for _ in range(SEEDS):
+                if best is not None and not budget.left():
+                    break  # a walk budget is a bound, not a target (the bot's, G-7)
                 start = random_placement(board, hand, rng, keyhole)
                 if start is None:
                     budget.proposals += 1
