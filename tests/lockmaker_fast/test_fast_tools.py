@@ -148,3 +148,29 @@ def test_generate_cli_rejects_zero_jobs(tmp_path: Path) -> None:
     f = tmp_path / "b.txt"
     f.write_text(".....\n.....\n.....\n")
     assert main(["lockmaker", "generate", "--board", str(f), "--pieces", "H2", "--jobs", "0"]) == 2
+
+
+def test_lm12_quick_rush_path_matches_the_fast_solver(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29 point 5: a few puzzles are solved by the quick path before argparse loads;
+    its answers are optimal (the fast solver's move counts) and replay through the rules."""
+    from arena.cli.lockmaker_rush import quick
+    from arena.games.lockmaker.notation import replay
+
+    puzzles = {"fog51": FOG51, "jam": "BB.C...D.CEE.DAAFGH.IIFGH.JKK.LLJ...",
+               "stuck": "BBBCCCAAD...xxD.....x.........EE...."}
+    f = tmp_path / "p.txt"
+    f.write_text("".join(f"{n} {r}\n" for n, r in puzzles.items()))
+    assert quick(["lockmaker", "solve", "--rush-file", str(f), "--json", "--jobs", "1"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    for got, (name, rush) in zip(lines, puzzles.items(), strict=True):
+        pos = read_rush(rush)
+        want = fast_solve(pos)
+        assert (got["name"], got["solvable"], got["moves"]) == (name, want.solvable, want.moves)
+        if want.solvable:
+            assert replay(pos, ", ".join(got["solution"])).solved
+    # anything else is left to the ordinary command line, before printing anything
+    assert quick(["lockmaker", "solve", "--rush-file", str(f), "--verbose"]) is None
+    (tmp_path / "bad.txt").write_text("broken AAB\n")
+    assert quick(["lockmaker", "solve", "--rush-file", str(tmp_path / "bad.txt")]) is None
+    assert capsys.readouterr().out == ""

@@ -8,15 +8,13 @@ exit with 2, never a traceback.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import importlib
-import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
 
-from arena.core.errors import RuleError
+MYPY = False
+if MYPY:  # types only: importing typing would load re, a cost a quick run should not pay
+    import argparse
+    from collections.abc import Sequence
+    from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "boxes": ("boxes", "Box within a Box within a Box tools (odds, moves, boards)"),
@@ -41,16 +39,18 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
-class _Parser(argparse.ArgumentParser):
-    """Usage mistakes as one line, like every other bad input (the full usage is --help)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with the full parser of the command ``argv`` names (every command when
     ``argv`` is None) and a one-line entry for each other command."""
+    import argparse
+    import importlib
+
+    class _Parser(argparse.ArgumentParser):
+        """Usage mistakes as one line, like every other bad input (the full usage is --help)."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
     parser = _Parser(
         prog="arena", description="Host and analyse online-reality-game matches."
     )
@@ -81,6 +81,18 @@ def _exists(command: str) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:3] == ["lockmaker", "solve", "--rush-file"]:
+        # A few small puzzles solve before argparse would have loaded (issue 29 point 5).
+        from arena.cli.lockmaker_rush import quick
+
+        done = quick(argv)
+        if done is not None:
+            return done
+    import contextlib
+    import os
+
+    from arena.core.errors import RuleError
+
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:

@@ -50,6 +50,14 @@ def _fitting(board: Board, length: int, horizontal: bool
     return tuple(out)
 
 
+@lru_cache(maxsize=256)
+def _holes(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The board's open cells, and those a keyhole may take (LM-2, with a target placement,
+    LM-3): listed once per board rather than per lock (issue 29 point 4)."""
+    cells = tuple(board.open_cells())
+    return cells, tuple(c for c in cells if board.keyhole_sides(c) and key_targets(board, c))
+
+
 def _attached_spots(board: Board, axis: int, length: int, horizontal: bool) -> list[Bar]:
     """Placements of a bar of ``length`` in that orientation with an end next to ``axis``."""
     ac, ar = board.col(axis), board.row(axis)
@@ -83,8 +91,7 @@ def random_lock(board: Board, hand: Iterable[PieceKind], rng: random.Random, *,
     pieces = list(hand)
     n_axes = sum(1 for p in pieces if p.is_axis)
     bars_kinds = [p for p in pieces if not p.is_axis]
-    cells = board.open_cells()
-    holes = [c for c in cells if board.keyhole_sides(c) and key_targets(board, c)]
+    cells, holes = _holes(board)
     if not holes:
         return None
     for _ in range(tries):

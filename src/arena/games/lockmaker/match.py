@@ -23,7 +23,8 @@ countersolve lasts at least one second; "most recently leading" is judged at rou
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Annotated, Any
 
 from arena.core.errors import ParseError, RuleError
@@ -174,6 +175,29 @@ class LMState:
             m != maker for m, _, _ in self.counter_done)
 
 
+@lru_cache(maxsize=64)
+def lock_text(pos: Position) -> str:
+    """``write_lock(pos)``, remembered: one lock is written by its maker, by validation and
+    when it is shown, so a random playout writes each lock once (issue 29 point 4)."""
+    return write_lock(pos)
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(LMState))
+
+
+def replace(state: LMState, **changes: Any) -> LMState:
+    """``dataclasses.replace`` for the match state, without its per-call field walk: LMState
+    has no ``__post_init__`` and is never mutated, so a copy of its fields with ``changes``
+    on top is the same value. A random playout makes a few of these per decision, and the
+    generic function was the largest single cost of resolving a phase (issue 29 point 4)."""
+    assert changes.keys() <= _STATE_FIELDS, set(changes) - _STATE_FIELDS
+    new = object.__new__(LMState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new
+
+
 def _last_of(outcome: PhaseOutcome, seat: int, kind: type) -> Any:
     """The seat's last accepted value of one kind in the phase (a pick number or a decision;
     a forced countersolve in the same phase is kept apart, LM-17)."""
@@ -190,8 +214,13 @@ def _last_counter(outcome: PhaseOutcome, seat: int) -> dict[str, Any] | None:
     return None
 
 
+@lru_cache(maxsize=64)
 def _read_lock_text(text: str) -> Position:
-    """A lock file; on one line, ``/`` separates rows (for single-line text boxes)."""
+    """A lock file; on one line, ``/`` separates rows (for single-line text boxes).
+
+    Remembered by text (a Position is immutable): the build phase reads each lock when it is
+    submitted and again, as the canonical text validation returned, when the phase resolves
+    (issue 29 point 4). A text that does not parse raises each time (errors are not cached)."""
     if "\n" not in text.strip() and "/" in text:
         text = "\n".join(text.split("/"))
     return read_lock(text)
@@ -327,7 +356,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             problems = construction_problems(pos, state.hands[seat], state.current.board)
             if problems:
                 raise construction_error(problems)
-            return write_lock(pos)
+            return lock_text(pos)
         if st == "solve":
             if word == "impossible":
                 return {"kind": "impossible"}
@@ -432,7 +461,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                     return replace(state, stage="over", result=res), [
                         GameEvent("no_lock", {"seat": s}) for s in missing]
                 return self._forfeit_state(state, missing[0])
-            shown = {f"lock_{s + 1}": write_lock(lock) for s, lock in enumerate(locks) if lock}
+            shown = {f"lock_{s + 1}": lock_text(lock) for s, lock in enumerate(locks) if lock}
             return (replace(state, stage="solve", locks=(locks[0], locks[1])),
                     [GameEvent("locks_shown", shown)])
         if st == "solve":
@@ -706,7 +735,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         if state.stage == "draft":
             out["turn"] = {"seat": state.turn_seat(), "picks": state.turn_picks()}
         if state.locks[0] is not None and state.locks[1] is not None:
-            out["locks"] = [write_lock(lock) for lock in state.locks if lock is not None]
+            out["locks"] = [lock_text(lock) for lock in state.locks if lock is not None]
         if state.stage in ("pick", "decide", "counter") or state.announced:
             out["impossible"] = list(state.impossible)
             out["solution_counts"] = [len(s) for s in state.solutions]
@@ -767,9 +796,9 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return botmod.level_move(self, state, seat, rng, level)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
-        from arena.games.lockmaker import bot as botmod  # NumPy and the solvers load on first use
+        from arena.games.lockmaker.randomplay import random_move  # the solvers load on first use
 
-        return botmod.random_move(self, state, seat, rng)
+        return random_move(self, state, seat, rng)
 
 
 def _checked(lock: Position, text: str) -> dict[str, JSON]:

@@ -17,6 +17,7 @@ Public API (stable; ``lockmaker.fast`` builds on it):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.pieces import Bar, bar_cells, bar_mask
@@ -33,8 +34,12 @@ def attached(board: Board, axis: int, bar: Bar) -> bool:
     return bc == ac and (br - 1 == ar or br + bar.length == ar)
 
 
+@lru_cache(maxsize=1024)
 def key_targets(board: Board, keyhole: int) -> frozenset[Bar]:
-    """LM-3: the key placements that touch the keyhole end-on from inside the board."""
+    """LM-3: the key placements that touch the keyhole end-on from inside the board.
+
+    Remembered per board and keyhole: every Position computes its targets, and a random
+    playout makes thousands of positions on a few boards (issue 29 point 4)."""
     kc, kr = board.col(keyhole), board.row(keyhole)
     out = set()
     for side in board.keyhole_sides(keyhole):
@@ -119,8 +124,44 @@ class Position:
                 return b
         return None
 
+    def legal(self) -> bool:
+        """``not self.problems()``, without naming anything: the same tests on a bitmask, so
+        a legal lock (nearly every lock a match or a random playout checks) costs no texts
+        (issue 29 point 4). ``problems`` explains a lock this rejects."""
+        board = self.board
+        size, w, h, free = board.size, board.width, board.height, board.open_mask
+        k = self.keyhole
+        if not (0 <= k < size and free >> k & 1) or not board.keyhole_sides(k):
+            return False  # LM-1, LM-2
+        if self.key.length != 2:
+            return False  # LM-3
+        seen = 1 << k
+        for b in self.pieces:
+            if b.length < 2 or not 0 <= b.cell < size:
+                return False  # LM-4, LM-1
+            c0, r0 = b.cell % w, b.cell // w
+            if b.horizontal:
+                if c0 + b.length > w:
+                    return False  # LM-1
+            elif r0 + b.length > h:
+                return False  # LM-1
+            for c in bar_cells(board, b):
+                if not free >> c & 1 or seen >> c & 1:
+                    return False  # LM-1, overlap (LM-15)
+                seen |= 1 << c
+        for a in self.axes:
+            if not (0 <= a < size and free >> a & 1) or seen >> a & 1:
+                return False  # LM-1, overlap (LM-15)
+            seen |= 1 << a
+        return all(any(attached(board, a, b) for b in self.pieces) for a in self.axes)  # LM-8
+
     def problems(self) -> list[str]:
         """Every way this position breaks LM-1..LM-8 (overlap included); empty if legal."""
+        return [] if self.legal() else self.explain()
+
+    def explain(self) -> list[str]:
+        """:meth:`problems` worked out in full, naming every piece (tests hold :meth:`legal`
+        to it: empty exactly when ``legal``)."""
         board = self.board
         out: list[str] = []
         seen: dict[int, str] = {}
