@@ -56,3 +56,50 @@ def test_a_shared_subtree_is_passed_over_but_a_changed_type_is_not() -> None:
     assert viewdiff.diff({"x": [1, 0]}, {"x": [True, 0]}) == [["s", ["x", 0], True]]
     assert viewdiff.diff({"x": {"k": 1}}, {"x": {"k": 1.0}}) == [["s", ["x", "k"], 1.0]]
     assert viewdiff.diff({"a": 1, "b": 2}, {"a": 1, "c": 2}) == [["s", ["c"], 2], ["d", ["b"]]]
+
+
+def test_owners_due_within_a_few_ms_are_woken_together_and_never_early() -> None:
+    """One loop timer for every owner (``Ticker``), not a ``wait_for`` per match and tick."""
+    import asyncio
+    import time
+
+    from arena.server import owner
+
+    async def scenario() -> None:
+        timer = owner.ticker()
+        assert owner.ticker() is timer
+        start = time.time() + 0.05
+        events = [asyncio.Event() for _ in range(3)]
+        woke: list[float] = [0.0] * 3
+        for i, ev in enumerate(events):
+            timer.wake_at(start + i * 0.001, ev)
+        late = asyncio.Event()
+        far = timer.wake_at(start + 0.5, late)
+
+        async def watch(i: int) -> None:
+            await events[i].wait()
+            woke[i] = time.time()
+
+        await asyncio.wait_for(asyncio.gather(*(watch(i) for i in range(3))), 5)
+        assert all(w >= start + i * 0.001 for i, w in enumerate(woke))  # never early
+        assert max(woke) - min(woke) < 0.001  # one batch
+        timer.cancel(far)  # woken otherwise: dropped, and never set
+        await asyncio.sleep(0.6)
+        assert not late.is_set()
+
+    asyncio.run(scenario())
+
+
+def test_dropped_waits_do_not_pile_up() -> None:
+    import asyncio
+    import time
+
+    from arena.server import owner
+
+    async def scenario() -> None:
+        timer = owner.ticker()
+        for _ in range(1000):  # a chatty match: every command wakes its owner early
+            timer.cancel(timer.wake_at(time.time() + 60, asyncio.Event()))
+        assert len(timer._heap) <= 130
+
+    asyncio.run(scenario())
