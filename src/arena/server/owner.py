@@ -556,10 +556,15 @@ class MatchOwner:
         built: dict[tuple[Any, bool, int, int], str] = {}
         views: dict[tuple[Viewer, bool], dict[str, Any]] = {}
         bases: list[object] = []  # keeps every base alive, so no two share an id() below
+        news: dict[tuple[Any, int], bool] = {}  # (viewer, since): anything new it may see
         for sub in list(self.subscribers):
             if sub.overflowed or sub.revoked:
                 continue
-            if not any(self.match.can_see(sub.viewer, e) for e in self.match.log[sub.since:]):
+            seen = news.get((sub.viewer, sub.since))
+            if seen is None:
+                seen = news[sub.viewer, sub.since] = any(
+                    self.match.can_see(sub.viewer, e) for e in self.match.log[sub.since:])
+            if not seen:
                 # G-10: no message at all, or its timing would tell a seat that another one
                 # just submitted in a sealed phase.
                 sub.since = self.match.version
