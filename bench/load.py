@@ -410,7 +410,7 @@ def measure(args: argparse.Namespace) -> int:
                     f"{children:>26} "
                     f"{ms(r['stall_max']) + '/' + ms(r['stall_p99']):>18} "
                     f"{r['client_cpu']:>11.0f} {ms(r['client_lag_max']):>10} "
-                    f"{per_core if ok else float('nan'):>8.0f}")
+                    f"{per_core:>7.0f}{'' if ok else '*'}")
                 print(f"  {mode} N={n}: {r['matches']} matches created and {r['sockets']} "
                       f"sockets open in {r['setup_s']:.1f} s; closed by the server: "
                       f"{r['codes'] or 'none'}; lobby requests failed: {len(r['lobby_errors'])}"
@@ -421,9 +421,11 @@ def measure(args: argparse.Namespace) -> int:
         print(row)
     print("Per core (the largest N at p99 tick lateness < 100 ms with every tick arriving; "
           "matches per core of server + bot-worker CPU at that N):")
+    print("  (a * in the table: that run missed p99 < 100 ms or a tick; its figure is CPU alone)")
     for mode in args.modes.split(","):
         if mode not in best:
-            print(f"  {mode}: no N met p99 < 100 ms")
+            print(f"  {mode}: no N met p99 < 100 ms (on a loaded machine the server waits "
+                  "for a core: see the load average)")
             continue
         r, load = best[mode]
         cores = (r["cpu"] + r["kids_cpu"]) / 100
