@@ -202,8 +202,23 @@ class Objective:
         return self.text or self.predicate.describe()
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.describe(), "reward": self.reward.to_json(),
-                "reward_text": self.reward.describe()}
+        """The objective as the views show it. Built once per objective and then the same
+        dict every time (issue 29 point 2): a Feather view lists every available and queued
+        objective on every tick, and an unchanged one is then neither described again nor
+        compared key by key when a socket's difference is taken (``viewdiff`` passes over a
+        part both views share). Callers read it and never change it."""
+        cached: dict[str, Any] | None = self.__dict__.get("_json")
+        if cached is None:
+            cached = {"id": self.id, "text": self.describe(), "reward": self.reward.to_json(),
+                      "reward_text": self.reward.describe()}
+            # A frozen dataclass: the cache goes into the instance's dict directly. It is
+            # not a field, so equality, hashing and ``replace`` never see it.
+            self.__dict__["_json"] = cached
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a frozen state sent to a bot worker) without the cached JSON."""
+        return {k: v for k, v in self.__dict__.items() if k != "_json"}
 
 
 # --------------------------------------------------------------------------- reading TOML
