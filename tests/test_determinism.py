@@ -18,8 +18,12 @@ PROBE = """
 import hashlib, json, sys
 from arena.core.driver import simulate
 from arena.core.registry import get_game
+# Lockmaker's builder at a small walk budget: the same code path at a tenth of the CPU (its
+# determinism at the default budget is tests/lockmaker/test_lm_builder.py's).
+CHEAP = {"lockmaker": {"bot_placements": 60}}
 for name in sys.argv[1:]:
-    match = simulate(get_game(name), 5)
+    game = get_game(name)
+    match = simulate(game, 5, game.make_config(CHEAP.get(name, {})))
     log = json.dumps([e.to_json() for e in match.log], sort_keys=True)
     print(name, len(match.log), hashlib.sha256(log.encode()).hexdigest())
 """
