@@ -62,8 +62,9 @@ def _feather_tick(state: FeatherState, texts: dict[int, str]) -> FeatherState:
 
 
 def test_feather_one_session_label_and_the_closing_boundary_in_the_view() -> None:
-    config = FEATHER.make_config({"session_ticks": 8, "practice_ticks": 2, "study": 5,
-                                  "tick": 1})
+    # The shipped scenario, whose basin X this test fills from (a generated one names others).
+    config = FEATHER.make_config({"scenario": "default", "session_ticks": 8,
+                                  "practice_ticks": 2, "study": 5, "tick": 1})
     state: FeatherState = FEATHER.initial_state(config, random.Random(0))
     view: Any = FEATHER.view(state, 0)
     assert view["session"]["label"] == "Practice session (not scored)"

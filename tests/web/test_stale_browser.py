@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from arena.server import viewdiff
 from web.checks import assert_page_ok
 
 pytestmark = pytest.mark.slow
@@ -42,11 +43,15 @@ def api_get(base: str, m: dict[str, Any], what: str, token: str) -> dict[str, An
 
 
 def await_phase(ws: Any, no: int) -> None:
-    """Read the host's socket until phase ``no`` has started (an event, not a sleep)."""
+    """Read the host's socket until phase ``no`` has started (an event, not a sleep). The
+    socket sends its view whole once and then differences (issue 29): the view is rebuilt."""
+    view: dict[str, Any] = {}
     while True:
         data = json.loads(ws.recv(timeout=60))
-        phase = (data.get("view") or {}).get("phase") or {}
-        if data.get("type") == "update" and phase.get("no") == no:
+        if data.get("type") != "update":
+            continue
+        view = data["view"] if "view" in data else viewdiff.apply(view, data["patch"])
+        if (view.get("phase") or {}).get("no") == no:
             return
 
 

@@ -120,6 +120,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
             monitor.start()
         own = store is None
         thinkers.THINKERS.hold()
+        thinkers.THINKERS.warm()  # bots of matches resumed at start act on time
         # Opening a store migrates its schema: in a thread, like every later call.
         s = store if store is not None else await asyncio.to_thread(Store, database_url)
         db = AsyncStore(s)

@@ -166,6 +166,25 @@ class Thinkers:
                     raise
         return await loop.run_in_executor(None, bot_think, *args)
 
+    def warm(self) -> None:
+        """Start the workers now, in a thread, rather than on the first decision: starting
+        the forkserver imports every game, which on a busy machine took seconds and made the
+        first bot of a fresh server (or of one just restarted) late for its drawn moment
+        (G-11). A decision that comes first simply waits on the same start."""
+        if self.workers <= 0:
+            return
+
+        def start() -> None:
+            with self._lock:
+                if self._holders == 0:  # the app stopped before this thread ran
+                    return
+            try:
+                self.pool()
+            except Exception:  # the first decision will try again and say why
+                log.warning("bot workers could not be started ahead of use", exc_info=True)
+
+        threading.Thread(target=start, name="arena-bot-workers", daemon=True).start()
+
     def hold(self) -> None:
         """An app starts using the pool (it is still made on the first decision); a bad
         ``ARENA_BOT_WORKERS`` stops the app here, at start-up."""
