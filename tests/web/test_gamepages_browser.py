@@ -145,6 +145,16 @@ def test_lockedout_lights_explained_and_actions_one_tab_away(browser: Any, new_m
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement && document.activeElement.dataset.testid")
         assert focused == "lo-solo-here"
+        # At 1280x800 the page uses its width: the chosen safe sits beside the vault, under the
+        # plan, not under the vault with the right half empty; on a phone it follows the vault.
+        boxes = page.evaluate("""() => Object.fromEntries(['lo-safes', 'lo-safe-detail', 'lo-planner']
+          .map((t) => { const r = document.querySelector(`[data-testid=${t}]`).getBoundingClientRect();
+                        return [t, [r.left, r.right, r.top, r.bottom]]; }))""")
+        vault, detail, plan = boxes["lo-safes"], boxes["lo-safe-detail"], boxes["lo-planner"]
+        if size == "desktop":
+            assert detail[0] >= vault[1] and detail[2] >= plan[3], boxes
+        else:
+            assert detail[2] >= vault[3] and detail[3] <= plan[2], boxes
         _shot(page, f"lockedout-safe-{size}")
         assert_page_ok(page, f"lockedout seat {size}", with_axe=True)
         # A spectator sees a safe's history but no notes grid "kept with your seat".
