@@ -195,6 +195,11 @@ def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: An
             assert a is not None and b is not None
             assert abs(a["x"] - b["x"]) <= 1 and abs(a["y"] - b["y"]) <= 1
             assert abs(a["width"] - b["width"]) <= 1, "a chosen piece changed width"
+        # The header's title is one whole line at both sizes (issue 27 point 3): on a phone the
+        # round goes from a one-round match's title instead of an ellipsis eating "your pick".
+        title = picker.get_by_test_id("phase-name")
+        assert title.inner_text().endswith("Draft · your pick")
+        assert title.evaluate("h => h.scrollWidth <= h.clientWidth"), title.inner_text()
         _shot(picker, f"lockmaker-draft-{size}")
         assert_page_ok(picker, f"lockmaker draft {size}", with_axe=True)
     finally:
