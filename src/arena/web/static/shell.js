@@ -348,7 +348,7 @@ function ReserveChips() {
           const mine = v.you === s.seat;
           const inRes = s.in_reserve_until ? " · in reserve" + (clockKnown() ? " " + fmtClock(s.in_reserve_until - now()) : "") : "";
           return html`<li class=${mine ? "mine" : ""} data-testid=${"reserve-" + s.seat}
-            title=${seatName(s.seat) + ": " + s.reserve_left + " reserve period(s) left"}>
+            title=${seatName(s.seat) + ": " + s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left")}>
             ${mine ? "You" : seatName(s.seat)}: ${s.reserve_left} reserve${inRes}</li>`;
         })}</ul>`;
 }
@@ -683,7 +683,7 @@ function Private() {
       <ul class="subs">${subs.map((x) => html`<li><code>${x.text}</code> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
   }
   if (v.role === "seat" && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0))) {
-    blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> period(s) left.</p>`);
+    blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> ${v.seats[v.you].reserve_left === 1 ? "period" : "periods"} left.</p>`);
   }
   if (v.role === "seat") {
     const mine = S.events.filter((e) => e.to && e.to.length && !["submit", "accepted", "confirm"].includes(e.kind)).slice(-6);
