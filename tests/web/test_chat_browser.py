@@ -134,3 +134,42 @@ def test_a_line_over_the_limit_is_counted_and_refused_in_words_never_cut(
         assert error.inner_text() == ""
     finally:
         ada.context.close()
+
+
+def test_a_folded_chat_on_a_phone_counts_what_came_unread(browser: Any, new_match: Any) -> None:
+    """Issue 27 point 12: on a phone the chat panel starts folded, and a message from another
+    seat must show there as a count on the panel's summary; opening the panel reads them, and
+    the player's own lines never count."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 50.0})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    ada = context.new_page()
+    ada.set_default_timeout(20_000)
+    ada.goto(m["links"]["seats"][0])
+    ada.locator("[data-testid=conn][data-state=live]").wait_for()
+    bo = open_page(browser, m["links"]["seats"][1], 1280, 800)
+    panel = ada.get_by_test_id("chat-panel")
+    assert not panel.evaluate("d => d.open")
+    badge = ada.get_by_test_id("chat-unread")
+    assert badge.count() == 0
+
+    say(bo, "good luck")
+    badge.filter(has_text="1 new").wait_for()
+    say(bo, "you will need it")
+    badge.filter(has_text="2 new").wait_for()
+    assert badge.get_attribute("aria-label") == "2 unread messages"
+    assert_page_ok(ada, "phone page with an unread chat count", with_axe=True)
+
+    panel.locator("summary").tap()
+    ada.get_by_test_id("chat-message").filter(has_text="you will need it").wait_for()
+    badge.wait_for(state="detached")
+    say(ada, "thanks")  # her own line, read as she writes it
+    say(bo, "while you look")
+    ada.get_by_test_id("chat-message").filter(has_text="while you look").wait_for()
+    assert badge.count() == 0
+
+    panel.locator("summary").tap()  # folded again: only what comes now counts
+    say(bo, "one more")
+    badge.filter(has_text="1 new").wait_for()
+    context.close()

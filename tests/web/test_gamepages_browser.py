@@ -145,6 +145,16 @@ def test_lockedout_lights_explained_and_actions_one_tab_away(browser: Any, new_m
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement && document.activeElement.dataset.testid")
         assert focused == "lo-solo-here"
+        # At 1280x800 the page uses its width: the chosen safe sits beside the vault, under the
+        # plan, not under the vault with the right half empty; on a phone it follows the vault.
+        boxes = page.evaluate("""() => Object.fromEntries(['lo-safes', 'lo-safe-detail', 'lo-planner']
+          .map((t) => { const r = document.querySelector(`[data-testid=${t}]`).getBoundingClientRect();
+                        return [t, [r.left, r.right, r.top, r.bottom]]; }))""")
+        vault, detail, plan = boxes["lo-safes"], boxes["lo-safe-detail"], boxes["lo-planner"]
+        if size == "desktop":
+            assert detail[0] >= vault[1] and detail[2] >= plan[3], boxes
+        else:
+            assert detail[2] >= vault[3] and detail[3] <= plan[2], boxes
         _shot(page, f"lockedout-safe-{size}")
         assert_page_ok(page, f"lockedout seat {size}", with_axe=True)
         # A spectator sees a safe's history but no notes grid "kept with your seat".
@@ -185,6 +195,11 @@ def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: An
             assert a is not None and b is not None
             assert abs(a["x"] - b["x"]) <= 1 and abs(a["y"] - b["y"]) <= 1
             assert abs(a["width"] - b["width"]) <= 1, "a chosen piece changed width"
+        # The header's title is one whole line at both sizes (issue 27 point 3): on a phone the
+        # round goes from a one-round match's title instead of an ellipsis eating "your pick".
+        title = picker.get_by_test_id("phase-name")
+        assert title.inner_text().endswith("Draft · your pick")
+        assert title.evaluate("h => h.scrollWidth <= h.clientWidth"), title.inner_text()
         _shot(picker, f"lockmaker-draft-{size}")
         assert_page_ok(picker, f"lockmaker draft {size}", with_axe=True)
     finally:

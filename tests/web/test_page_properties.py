@@ -263,3 +263,55 @@ def test_a_silent_socket_is_said_and_caught_up(sized: Any, new_match: Any, live_
                   " if (b) b.click(); }")
     page.get_by_test_id("conn-state").filter(has_text="Live").wait_for()
     page.get_by_test_id("countdown").filter(has_text="Paused").wait_for()
+
+
+def test_back_after_a_long_silence_without_waiting_out_the_back_off(browser: Any,
+                                                                   new_match: Any) -> None:
+    """After a long silence the retries have backed off to 10 s apart; a player whose network
+    came back must not wait that out. The page reconnects at once when its probe sees the server
+    answer again, and when the tab is shown again (a phone wakes a hidden tab): both well
+    before the scheduled retry."""
+    m = make_match(new_match, "lockmaker")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    down = {"ws": False, "http": False}
+
+    def socket(ws: Any) -> None:
+        if down["ws"]:
+            ws.close()
+            return
+        server = ws.connect_to_server()
+        ws.on_message(lambda msg: None if down["ws"] else server.send(msg))
+        server.on_message(lambda msg: None if down["ws"] else ws.send(msg))
+
+    def http(route: Any) -> None:
+        if down["http"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route_web_socket(re.compile(r"/ws/"), socket)
+    page.route(re.compile(r"/(api|static)/"), http)
+    try:
+        open_seat(page, m)
+        for way in ("probe", "shown again"):
+            # A long silence: the next retry is the back-off's 10 s away.
+            page.evaluate("() => { window.Arena.state.retry = 8; }")
+            down["ws"] = down["http"] = True
+            page.get_by_test_id("conn-state").filter(has_text="Reconnecting").wait_for()
+            page.wait_for_function("() => { const s = window.Arena.state;"
+                                   " return s.reconnectAt && s.reconnectAt - Date.now() / 1000 > 7; }")
+            due = page.evaluate("() => window.Arena.state.reconnectAt")
+            down["ws"] = False
+            if way == "probe":
+                down["http"] = False  # the server answers the probe again
+            else:
+                page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+            page.get_by_test_id("conn-state").filter(has_text="Live").wait_for()
+            left = page.evaluate("due => due - Date.now() / 1000", due)
+            assert left > 3, f"{way}: live only {left:.1f} s before the scheduled retry"
+            down["http"] = False
+    finally:
+        context.close()

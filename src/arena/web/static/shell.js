@@ -348,7 +348,7 @@ function ReserveChips() {
           const mine = v.you === s.seat;
           const inRes = s.in_reserve_until ? " · in reserve" + (clockKnown() ? " " + fmtClock(s.in_reserve_until - now()) : "") : "";
           return html`<li class=${mine ? "mine" : ""} data-testid=${"reserve-" + s.seat}
-            title=${seatName(s.seat) + ": " + s.reserve_left + " reserve period(s) left"}>
+            title=${seatName(s.seat) + ": " + s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left")}>
             ${mine ? "You" : seatName(s.seat)}: ${s.reserve_left} reserve${inRes}</li>`;
         })}</ul>`;
 }
@@ -629,6 +629,24 @@ function Panel({ id, title, extra, children, testid, phoneOpen }) {
   </details>`;
 }
 
+/* The chat panel: folded on a phone, so its summary counts the messages from others that came
+   while it was folded (issue 27 point 12); without the count a phone player never learns that
+   someone wrote. Opening the panel reads them. */
+function ChatPanel() {
+  const wide = typeof matchMedia === "function" ? matchMedia("(min-width: 900px)").matches : true;
+  const [open, setOpen] = useState(wide);
+  const you = S.view && S.view.you;
+  const count = chatEvents().filter((e) => e.data.from !== you).length;
+  const [read, setRead] = useState(count);
+  useEffect(() => { if (open && read !== count) setRead(count); });
+  const unread = open ? 0 : Math.max(0, count - read);
+  return html`<details class="card panel" data-testid="chat-panel" open=${open} onToggle=${(e) => setOpen(e.currentTarget.open)}>
+    <summary><span class="panel-title">Chat</span>${unread > 0 ? html`<span class="tag unread" data-testid="chat-unread"
+      aria-label=${unread + (unread === 1 ? " unread message" : " unread messages")}>${unread} new</span>` : ""}</summary>
+    <${Chat}/>
+  </details>`;
+}
+
 function Seats() {
   const v = S.view;
   if (!v) return null;
@@ -665,7 +683,7 @@ function Private() {
       <ul class="subs">${subs.map((x) => html`<li><code>${x.text}</code> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
   }
   if (v.role === "seat" && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0))) {
-    blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> period(s) left.</p>`);
+    blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> ${v.seats[v.you].reserve_left === 1 ? "period" : "periods"} left.</p>`);
   }
   if (v.role === "seat") {
     const mine = S.events.filter((e) => e.to && e.to.length && !["submit", "accepted", "confirm"].includes(e.kind)).slice(-6);
@@ -1102,7 +1120,7 @@ function App() {
         ${resultOnTop ? "" : html`<${Result}/>`}
         <${Panel} title="Seats" testid="seats-panel"><${Seats}/><//>
         <${Panel} title="Private" testid="private"><${Private}/><//>
-        <${Panel} title="Chat" testid="chat-panel"><${Chat}/><//>
+        <${ChatPanel}/>
         <${Panel} title="Log" testid="log-panel" extra=${S.events.length ? S.events.length + " entries" : ""}><${Log}/><//>
         <${Panel} title="Replay" testid="replay-panel"><${Replay}/><//>
       </aside>
@@ -1220,6 +1238,7 @@ function connect() {
 const HEARTBEAT_EVERY = 1000;
 const HEARTBEAT_SILENCE = 2800;
 function heartbeat() {
+  probe();
   const ws = S.ws;
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
   const t = Date.now();
@@ -1259,6 +1278,8 @@ async function scheduleReconnect(reason) {
   if (S.retry > 0) {
     const r = await call("GET", "/view");
     if (!r.ok && r.status >= 400 && r.status < 500 && r.status !== 429) { linkFailed(r.error); return; }
+    if (r.status === 0) S.netDown = true; // nothing answered: the probe watches for its return
+    if (S.conn === "live") return; // back meanwhile (the probe, "online", the tab shown again)
   }
   S.reconnectReason = reason || "";
   S.conn = "reconnecting";
@@ -1267,7 +1288,40 @@ async function scheduleReconnect(reason) {
   S.reconnectAt = Date.now() / 1000 + delay;
   update();
   clearTimeout(S.retryTimer);
-  S.retryTimer = setTimeout(connect, delay * 1000);
+  S.retryTimer = setTimeout(() => { if (S.conn !== "live") connect(); }, delay * 1000);
+}
+
+/* Reconnect at once instead of waiting out the back-off (issue 27): after a long silence the
+   back-off reaches 10 s, and a player whose network came back should not stare at
+   "Reconnecting in 9 s". Called when the probe sees the server again, on "online", and when the
+   tab is shown again. A socket already opening is left to finish. */
+function reconnectNow() {
+  if (S.conn === "live" || S.linkError) return;
+  if (S.ws && S.ws.readyState === WebSocket.CONNECTING) return;
+  clearTimeout(S.retryTimer);
+  connect();
+}
+
+/* While a retry waits (more than a second off), the heartbeat asks the server for a tiny file
+   every 2 s. Only traffic seen *again* counts: when the server answered all along (a proxy
+   that refuses sockets but passes HTTP), reconnecting on every answer would undo the back-off. */
+const PROBE_EVERY = 2000;
+function probe() {
+  if (S.conn !== "reconnecting" || !S.reconnectAt || S.probing || S.linkError) return;
+  if (S.reconnectAt - Date.now() / 1000 < 1) return;
+  if (Date.now() - (S.probed || 0) < PROBE_EVERY) return;
+  S.probed = Date.now();
+  S.probing = true;
+  const ctl = typeof AbortController === "function" ? new AbortController() : null;
+  const timer = setTimeout(() => { if (ctl) ctl.abort(); }, 1500);
+  const done = (ok) => {
+    S.probing = false;
+    clearTimeout(timer);
+    if (!ok) { S.netDown = true; return; }
+    if (S.netDown) { S.netDown = false; reconnectNow(); }
+  };
+  fetch("/static/favicon.svg", { cache: "no-store", signal: ctl ? ctl.signal : undefined })
+    .then((r) => done(r.ok), () => done(false));
 }
 
 async function start() {
@@ -1294,9 +1348,11 @@ async function start() {
   setInterval(heartbeat, 250); // checked often, so a silence is said within 4 s (pings go every second)
   // Back online: reconnect at once (not after the back-off) and send what waited (G-2).
   window.addEventListener("offline", () => { if (S.conn === "live" && S.ws) giveUp(S.ws); });
-  window.addEventListener("online", () => {
-    if (S.conn !== "live") { clearTimeout(S.retryTimer); connect(); }
-    flushUnsent();
+  window.addEventListener("online", () => { reconnectNow(); flushUnsent(); });
+  // A phone's browser freezes a hidden tab's timers and sockets: shown again, the page tries at
+  // once rather than after whatever back-off it had reached.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") reconnectNow();
   });
   connect();
 }

@@ -322,7 +322,7 @@ function Planner({ view, api, st, plan, setPlan, bargains }) {
           <p class="small muted">It happens only if ${plan.dual.partner != null ? api.seatName(plan.dual.partner) : "your partner"} names you back for the same safe and takes the ${plan.dual.side === "left" ? "right" : "left"} side; otherwise neither of you tries it and both are told (<${RuleText} text="LO-3"/>).</p>` : ""}
       </fieldset>` : ""}
     <div class="lo-send">
-      <p class="small">Notation: <code data-testid="lo-preview">${lines.length ? lines.join(" · ") : "pass"}</code></p>
+      <p class="small">In short: <b data-testid="lo-preview">${lines.length ? lines.join(" · ") : round ? "no attempt" : "no claim"}</b></p>
       ${gaps.length ? html`<p class="small lo-gap" data-testid="lo-gaps">Not complete: ${gaps.join("; ")}.</p>` : ""}
       <div class="control-row">
         <button type="button" data-testid="lo-submit" disabled=${gaps.length > 0} onClick=${() => send(text)}>${last == null ? "Submit plan" : same ? "Submit again" : "Submit changed plan"}</button>
@@ -613,8 +613,7 @@ function Board({ view, api }) {
     <${Status} view=${view} api=${api} st=${st}/>
     <${End} view=${view} st=${st} api=${api} hist=${hist}/>
     <div class=${"lo-cols" + (action ? " two" : "")}>
-      <div class="lo-col">
-    <section class="lo-card-box" aria-labelledby="lo-vault-h">
+    <section class="lo-card-box lo-vault" aria-labelledby="lo-vault-h">
       <h3 id="lo-vault-h">The vault</h3>
       <p class="small muted">Tap a safe for its history${api.seat != null ? ", your notes and its attempts" : ""}.</p>
       <${SafeGrid} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
@@ -623,8 +622,7 @@ function Board({ view, api }) {
     </section>
     ${selected ? html`<${SafeDetail} view=${view} api=${api} st=${st} safe=${selected} hist=${hist} lightsOf=${lightsOf}
       notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
-      </div>
-      ${action ? html`<div class="lo-col">${action}</div>` : ""}
+      ${action ? html`<div class="lo-action">${action}</div>` : ""}
     </div>
     <${Helper} st=${st} api=${api}/>
     <${Bargains} st=${st} api=${api} hist=${hist}/>
@@ -748,8 +746,16 @@ function injectStyle() {
 .lo-seat-name { font-weight: 700; overflow-wrap: anywhere; }
 .lo-seat-where { font-size: .85rem; color: #4a5266; }
 .lo-seat-nums { font-size: .85rem; flex-basis: 100%; }
-.lo-cols, .lo-col { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
-@media (min-width: 1100px) { .lo-cols.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-items: start; } }
+.lo-cols { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
+/* Wide: the vault on the left; the plan and, under it, the chosen safe on the right. With the
+   safe under the vault the right half stood empty below a short plan (issue 27). On a phone
+   the order stays vault, safe, plan, as the safe's controls feed the plan. */
+@media (min-width: 1100px) {
+  .lo-cols.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-template-rows: auto 1fr; gap: 14px; align-items: start; }
+  .lo-cols.two > .lo-vault { grid-column: 1; grid-row: 1 / span 2; }
+  .lo-cols.two > .lo-action { grid-column: 2; grid-row: 1; min-width: 0; }
+  .lo-cols.two > .lo-detail { grid-column: 2; grid-row: 2; min-width: 0; }
+}
 .lo a.rule-link { white-space: nowrap; }
 .lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
 .lo-end { border-color: #b9c5fb; background: #f3f5ff; }

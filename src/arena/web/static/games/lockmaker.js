@@ -988,6 +988,11 @@ function phaseTitle(view) {
   if (!st.stage) return null;
   let words = STAGE_WORDS[st.stage] || capital(st.stage);
   if (st.stage === "draft" && st.turn) words += " · " + (view.role === "seat" && view.you === st.turn.seat ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
+  // A phone's header has one line beside the clock (issue 27 point 3): "Round 1 of 1 · Draft ·
+  // your pick" wrapped onto three. There the round shrinks to "Round 2/3" and goes when the
+  // match has one round; the full words stay in the turn banner and the tab's title.
+  const phone = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches;
+  if (phone) return (st.rounds > 1 ? "Round " + st.round + "/" + st.rounds + " · " : "") + words;
   return "Round " + st.round + " of " + st.rounds + " · " + words;
 }
 
