@@ -30,9 +30,9 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 CLI = "import sys; from arena.cli import main; sys.exit(main())"
 
 GOLDEN = {
-    (0, "normal"): "66ba0a6597d6e4838137119087920601ad5a934f6b5d1b3058ff45bd93e013cc",
-    (1, "easy"): "a3f62f69abb85c4fc0f1357d41f13a05f253ea4cd7bbad65abbb4b69f3e95b30",
-    (2, "hard"): "bbe5c698aff11806577b7fe62af9b75d40cf790a36f0f6a9e200d6c4a38a47e0",
+    (0, "normal"): "de4550b533c36cbc5a42dd62445c5ff1230240116e60f57af1237860be7e08f4",
+    (1, "easy"): "8a6b2eed0f29927a99cc1ded84ffcb5c9629cb6303d488a6100947c534682474",
+    (2, "hard"): "3b842610a2e1d0e11e1d9b438a5363ece11a7b3f4336bc87fd2b6f58729a076c",
 }
 """sha256 of ``arena feather generate --seed N --difficulty D``. A stored match replays by
 regenerating its scenario from its seed: a change to what the generator draws must bump
@@ -93,6 +93,41 @@ def test_lf12_generated_scenarios_are_varied() -> None:
     assert {"amounts", "sum", "all_equal", "full"} <= kinds
     assert set(POWERUPS) == powerups
     assert bursts >= 8
+
+
+def _water_needed(difficulty: str) -> tuple[float, float]:
+    """Over a few seeds: the mean water an objective needs (what its buckets must hold, from
+    the objective alone) and the share of objectives asking for two buckets or more."""
+    needs: list[int] = []
+    multi = 0
+    for seed in range(4):
+        data = gen.generate_data(random.Random(seed), difficulty, 2, False)
+        for s in data["sessions"]:
+            caps = sorted(s["buckets"])
+            for t in s["objectives"]:
+                k = t.get("buckets", len(t.get("amounts", [])))
+                multi += k >= 2
+                amount = t.get("amount")
+                if "amounts" in t:
+                    needs.append(sum(t["amounts"]))
+                elif "sum" in t:
+                    needs.append(t["sum"])
+                elif isinstance(amount, int):
+                    needs.append(k * amount)
+                elif isinstance(amount, dict):
+                    needs.append(k * amount["min"])
+                else:  # full: of a capacity, or the k smallest buckets at the least
+                    needs.append(t.get("capacity") or sum(caps[:k]))
+    return sum(needs) / len(needs), multi / len(needs)
+
+
+def test_lf12_hard_asks_for_clearly_more_water_than_normal_and_normal_than_easy() -> None:
+    """Issue 28: "hard" was barely harder than "easy" (bots completed 98% vs 99% of the
+    objectives). Each step up now asks for markedly more water and more buckets at once, which
+    takes more fills of the shared basins (LF-4, LF-8); the bench measures the completion."""
+    easy, normal, hard = (_water_needed(d) for d in gen.DIFFICULTIES)
+    assert normal[0] >= 1.5 * easy[0] and hard[0] >= 1.4 * normal[0], (easy, normal, hard)
+    assert hard[1] >= 0.8 and normal[1] >= 0.7 and easy[1] <= 0.5, (easy, normal, hard)
 
 
 def test_lf12_knobs_shape_the_scenario() -> None:

@@ -198,6 +198,19 @@ async function postJson(url, body, signal) {
   return { status: r.status, data };
 }
 
+/* ``?from=match``: the puzzle a match page handed over (its "Open in the editor" link, LF-12),
+   read from this browser's storage (same origin only: no token or long text in the address).
+   It moves into this tab's sessionStorage, so a reload keeps it and other tabs do not see it. */
+const HANDOFF = "arena.feather.editor";
+function handedOver() {
+  try {
+    const fresh = localStorage.getItem(HANDOFF);
+    if (fresh) { sessionStorage.setItem(HANDOFF, fresh); localStorage.removeItem(HANDOFF); }
+    const got = JSON.parse(sessionStorage.getItem(HANDOFF) || "null");
+    return got && typeof got.text === "string" ? got : null;
+  } catch (e) { return null; }
+}
+
 function Editor() {
   const [library, setLibrary] = useState([]);
   const [from, setFrom] = useState(new URLSearchParams(location.search).get("from") || "default");
@@ -231,13 +244,21 @@ function Editor() {
     }).catch(() => null);
   };
 
+  const load = (text) => check({ text }, 0).then((res) => {
+    if (res && res.data) { setData(res.data); setToml(res.toml); setTab(0); setSaved(null); setCreated(null); }
+  });
   const start = (scenarioName) => {
+    if (scenarioName === "match") {
+      const got = handedOver();
+      if (!got) { setMessage({ error: "LF-12: no match's puzzle reached this page; use “Open in the editor” on the match page, or paste its TOML below" }); setFrom("default"); return; }
+      setMessage({ ok: "The puzzle of match " + got.match + ": edit it, save it under a name to keep it." });
+      load(got.text);
+      return;
+    }
     fetch("/api/scenarios/" + encodeURIComponent(scenarioName)).then((r) => r.json()).then((one) => {
       if (!one.text) { setMessage({ error: one.error || "no such scenario" }); return; }
       if (one.source === "generated") setMessage({ ok: "A new puzzle, " + one.note + ": edit it, save it under a name to keep it." });
-      check({ text: one.text }, 0).then((res) => {
-        if (res && res.data) { setData(res.data); setToml(res.toml); setTab(0); setSaved(null); setCreated(null); }
-      });
+      load(one.text);
     });
   };
   useEffect(() => { start(from); }, [from]);
@@ -302,6 +323,7 @@ function Editor() {
       <div class="fe-row">
         <label>Start from
           <select data-testid="editor-from" value=${from} onChange=${(e) => setFrom(e.target.value)}>
+            ${from === "match" && html`<optgroup label="From the match"><option value="match" selected>the puzzle of the match it was opened from</option></optgroup>`}
             <optgroup label="New puzzle"><option value="generated" selected=${from === "generated"}>generated — a new puzzle from a random seed</option></optgroup>
             <optgroup label="Comes with the game">${shipped.map((s) => html`<option value=${s.name} selected=${s.name === from}>${s.name} — ${s.title}</option>`)}</optgroup>
             ${stored.length > 0 && html`<optgroup label="Saved in the library">${stored.map((s) => html`<option value=${s.name} selected=${s.name === from}>${s.name}${s.note ? " — " + s.note : ""}</option>`)}</optgroup>`}

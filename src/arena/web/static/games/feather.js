@@ -532,6 +532,41 @@ function Keys() {
 }
 
 /* ------------------------------------------------------------------ the board */
+/* ------------------------------------------------------------------ the puzzle (LF-12) */
+/* The scenario this match plays is data (LF-7, LF-12) every viewer may read (G-9): anyone can
+   download it as TOML to keep or replay it, and the host can open it in the scenario editor.
+   The text goes to the editor through this browser's own storage (same origin only), so no
+   token or long text travels in an address; the editor reads it for ``?from=match``. */
+export const EDITOR_HANDOFF = "arena.feather.editor";
+
+export function puzzleFile(scenario, match) {
+  const named = scenario.name && scenario.name !== "generated" && scenario.name !== "host scenario";
+  const label = match.seed != null ? match.seed : named ? scenario.name : match.id || "scenario";
+  return "feather-" + String(label).replace(/[^A-Za-z0-9_-]+/g, "-") + ".toml";
+}
+
+function Puzzle({ view, api }) {
+  const sc = (view.state || {}).scenario;
+  if (!sc || !sc.toml) return "";
+  const match = view.match || {};
+  const toEditor = (e) => {
+    try {
+      localStorage.setItem(EDITOR_HANDOFF, JSON.stringify({ match: match.id || "", name: sc.name, text: sc.toml }));
+    } catch (err) {
+      e.preventDefault();
+      api.showError("This browser keeps no storage for the editor; download the puzzle and paste it into the editor instead.");
+    }
+  };
+  return html`<section class="lf-panel lf-puzzle" data-testid="feather-puzzle" aria-label="This match's puzzle">
+    <h3>The puzzle (<${RuleText} text="LF-12"/>)</h3>
+    <p class="lf-row">
+      <a data-testid="feather-download" download=${puzzleFile(sc, match)}
+        href=${"data:application/toml;charset=utf-8," + encodeURIComponent(sc.toml)}>Download this puzzle (TOML)</a>
+      ${api.role === "host" ? html`<a data-testid="feather-open-editor" href="/feather/editor?from=match" target="_blank" rel="noopener" onClick=${toEditor}>Open in the editor</a>` : ""}
+    </p>
+  </section>`;
+}
+
 function Board({ view, api }) {
   const st = view.state || {};
   const [d, setD] = useState(EMPTY);
@@ -714,6 +749,7 @@ function Board({ view, api }) {
         <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>
     </div>
+    <${Puzzle} view=${view} api=${api}/>
   </div>`;
 }
 
