@@ -192,6 +192,11 @@ def test_the_editor_can_start_from_the_generated_puzzle_of_a_seed(client: TestCl
     view = client.get(f"/api/matches/{m['id']}/view",
                       params={"token": m["tokens"]["host"]}).json()
     assert view["state"]["scenario"]["toml"] == want
+    assert view["state"]["scenario"]["name"] == "generated"
+    # The record holds the puzzle itself: a replay never asks the generator again (its
+    # VERSION may change between releases).
+    record = client.app.state.matches.owners[m["id"]].record  # type: ignore[attr-defined]
+    assert record.config["scenario_text"] == want and record.config["scenario"] == "generated"
     for bad, rule in (({"difficulty": "brutal"}, "LF-12"), ({"sessions": "9"}, "LF-12"),
                       ({"sessions": "x"}, "LF-12"), ({"seed": "-4"}, "G-7")):
         r = client.get("/api/scenarios/generated", params=bad)

@@ -260,6 +260,7 @@ class Matches:
         # LF-12: a library scenario is copied into the config, so the record holds it.
         body = await scenarios.resolve_config(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
+        config_raw = scenarios.keep_generated(name, seed, config_raw)
         game = get_game(name)
         config = game.make_config(config_raw)
         settings = MatchSettings.from_json(settings_json)

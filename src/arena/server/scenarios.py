@@ -25,6 +25,8 @@ from arena.core import rng as rngmod
 from arena.core.errors import ParseError, RuleError
 from arena.games.feather import generate as gen
 from arena.games.feather.check import MAX_NAME, RESERVED_NAMES, Problem, name_problems, problems
+from arena.games.feather.match import GAME as FEATHER
+from arena.games.feather.match import GENERATED
 from arena.games.feather.render import render_svg
 from arena.games.feather.scenario import (
     SCENARIO_DIR,
@@ -248,6 +250,21 @@ async def check_scenario(request: Request) -> JSONResponse:
 
 
 # --------------------------------------------------------------------------- matches
+def keep_generated(game: str, seed: int, config: dict[str, Any]) -> dict[str, Any]:
+    """A generated Feather puzzle written into the match's config at creation (LF-12): the
+    record then holds the puzzle itself, so a replay or a restart never depends on the
+    generator staying the same (its ``VERSION`` may change), as a library scenario is copied
+    in rather than named."""
+    if game != GAME or config.get("scenario_text"):
+        return config
+    made = FEATHER.make_config(config)
+    if made.scenario != GENERATED:
+        return config
+    text = gen.for_match(rngmod.derive(seed, "setup"), made.difficulty, made.sessions,
+                         made.practice)
+    return {**config, "scenario": GENERATED, "scenario_text": text}
+
+
 async def resolve_config(store: AsyncStore, body: Any) -> Any:
     """A create request for Feather with its scenario made whole (LF-12): a library name is
     replaced by the library's text, copied into ``scenario_text`` so the match's record holds

@@ -123,7 +123,9 @@ def scenario_source(config: FeatherConfig, rng: random.Random | None) -> tuple[s
     """The scenario's name and TOML text (LF-12): the host's own, a shipped one, or one
     generated from the match's setup chance ``rng``."""
     if config.scenario_text:
-        return "host scenario", config.scenario_text
+        # A generated puzzle kept in the match's record at creation stays "generated".
+        return ("generated" if config.scenario == GENERATED else "host scenario",
+                config.scenario_text)
     if config.scenario == GENERATED:
         if rng is None:
             raise RuleError("LF-12", "a generated scenario needs the match's seed")
@@ -131,6 +133,14 @@ def scenario_source(config: FeatherConfig, rng: random.Random | None) -> tuple[s
     if config.scenario not in shipped():
         load_scenario(config.scenario)  # raises, naming the shipped ones
     return config.scenario, (SCENARIO_DIR / f"{config.scenario}.toml").read_text(encoding="utf-8")
+
+
+def _scenario_name(config: FeatherConfig) -> str:
+    """What the view calls the scenario (the name ``scenario_source`` gives, without
+    reading a file on every tick)."""
+    if config.scenario_text:
+        return GENERATED if config.scenario == GENERATED else "host scenario"
+    return config.scenario
 
 
 def _sessions(config: FeatherConfig, rng: random.Random | None
@@ -317,8 +327,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             "help": ACTION_HELP,
             "you": viewer,
             # LF-12: the scenario is data; every viewer may read it (G-9: nothing is hidden).
-            "scenario": {"name": state.config.scenario if not state.config.scenario_text
-                         else "host scenario", "toml": state.scenario_toml},
+            "scenario": {"name": _scenario_name(state.config), "toml": state.scenario_toml},
         })
         return data
 
