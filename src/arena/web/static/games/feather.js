@@ -509,9 +509,9 @@ function Queued({ view, st, api, send }) {
   return html`<section class=${"lf-panel lf-queued" + (q ? "" : " none")} data-testid="feather-queued" aria-label="Your action for the next boundary">
     <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
     ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-words">${words}</span> <code class="lf-code" data-testid="feather-queued-action">${q}</code></p>`
-      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you will pass this tick.</p>`}
+      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you pass.</p>`}
     <div class="lf-qrow"><button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
-      <span class="lf-one small">${q ? html`Another action replaces it (<${RuleText} text="LF-2"/>).` : "Tap a basin, a bucket or an action."}</span></div>
+      <span class="lf-one small">${q ? html`Another action replaces it (<${RuleText} text="LF-2"/>).` : "Tap a basin or a bucket."}</span></div>
   </section>`;
 }
 
