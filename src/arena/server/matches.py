@@ -195,6 +195,10 @@ class Matches:
     def __init__(self, store: AsyncStore, process_url: str | None = None) -> None:
         self.store = store
         self.owners: dict[str, MatchOwner] = {}
+        self.creating: set[str] = set()
+        """Matches being created: stored as running before their owner is in ``owners``, so
+        the start-up resume (which lists the running matches) must leave them alone, or a
+        second owner would write the same log entries (found by test_starve under load)."""
         self._loading = asyncio.Lock()
         self.cluster = not store.is_sqlite
         self.process_id = uuid.uuid4().hex
@@ -279,6 +283,15 @@ class Matches:
         tokens = [TokenRecord(tok, match_id, "seat", i) for i, tok in enumerate(seat_tokens)]
         tokens += [TokenRecord(spectator, match_id, "spectator"),
                    TokenRecord(host, match_id, "host")]
+        self.creating.add(match_id)
+        try:
+            return await self._store_new(record, tokens, match, seat_tokens, spectator, host)
+        finally:
+            self.creating.discard(match_id)
+
+    async def _store_new(self, record: MatchRecord, tokens: list[TokenRecord], match: Match,
+                         seat_tokens: tuple[str, ...], spectator: str, host: str) -> Created:
+        match_id = record.id
         fence = None
         if self.cluster:
             token = await self.store.create_match(
@@ -399,8 +412,9 @@ class Matches:
 
     async def _resume(self, record: MatchRecord) -> None:
         """(Under ``_loading``.) Rebuild one running match and start its clock."""
-        if record.id in self.owners or record.id in self.quarantined:
-            return  # a request loaded it first
+        if (record.id in self.owners or record.id in self.quarantined
+                or record.id in self.creating):
+            return  # a request loaded it first, or it is being created right now
         if self.cluster:
             token = await self.store.lease_acquire(
                 record.id, self.process_id, self.process_url, LEASE_SECONDS,
@@ -409,6 +423,8 @@ class Matches:
                 await self._promote(record, token)
             return
         owner = await self.rebuild(record)
+        if record.id in self.owners or record.id in self.creating:
+            return  # created or loaded while this rebuild ran: that owner stands
         self.owners[record.id] = owner
         async with owner.lock:
             await owner._commit()
