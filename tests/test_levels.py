@@ -124,3 +124,30 @@ def test_boxes_normal_stakes_less_than_the_odds_justify() -> None:
         smaller += normal[0].stake < full[0].stake
         assert text == bets_text(normal)
     assert smaller >= 3
+
+
+def test_feather_normal_settles_for_the_nearest_objective() -> None:
+    """Issue 30 point 5 (G-8): Feather's ``normal`` plans to the first objective in reach, not
+    the best reward per tick, and no deeper than :data:`NORMAL_DEPTH` ticks, so hard is
+    clearly stronger (with hard's plan it drew level with hard on the shipped scenario)."""
+    import random
+
+    from arena.games.feather import bot
+
+    game = get_game("feather")
+    shorter = 0
+    for seed in range(8):
+        state = game.initial_state(game.make_config({"practice": False, "study": 0}),
+                                   random.Random(seed))
+        spec, board = state.sessions[state.index], state.board
+        best = bot.search(spec, board, 0)
+        near = bot.search(spec, board, 0, nearest=True)
+        assert best is not None and near is not None
+        assert len(near.actions) <= len(best.actions) and near.rate <= best.rate
+        shorter += len(near.actions) < len(best.actions)
+        # the level's first action is the nearest plan's (within its depth)
+        capped = bot.search(spec, board, 0, depth=bot.NORMAL_DEPTH, nearest=True)
+        first = capped.actions[0] if capped is not None else None
+        expect = None if first is None or first.verb == "pass" else str(first)
+        assert bot.choose_level(spec, board, 0, "normal") == expect
+    assert shorter >= 2
