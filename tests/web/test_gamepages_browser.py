@@ -142,6 +142,10 @@ def test_lockedout_lights_explained_and_actions_one_tab_away(browser: Any, new_m
         page.get_by_test_id("lo-safe-A").focus()
         page.keyboard.press("Enter")
         page.get_by_test_id("lo-safe-detail").wait_for()
+        # The page moves focus to the safe's detail after it is drawn: await that move (an
+        # event of the page), or the Tab may land before it.
+        page.wait_for_function("document.activeElement && "
+                               "document.activeElement.dataset.testid === 'lo-safe-detail'")
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement && document.activeElement.dataset.testid")
         assert focused == "lo-solo-here"
