@@ -109,8 +109,9 @@ def test_a_host_edits_saves_and_plays_a_scenario(browser: Any, live_server: str,
         # After a reload: listed by the API, in the editor's choices and in the lobby.
         page.goto(live_server + "/feather/editor")
         page.get_by_test_id("editor-bucket-cap-0-0").wait_for()
-        options = page.get_by_test_id("editor-from").inner_text()
-        assert name in options
+        # The library's names arrive with their own request, after the form: await the option.
+        page.get_by_test_id("editor-from").locator(f"option[value='{name}']").wait_for(
+            state="attached")
         page.goto(live_server + "/")
         assert name in page.get_by_test_id("feather-library").inner_text()
         # The new-match form offers it by name, after a new puzzle (the default, LF-12) and
