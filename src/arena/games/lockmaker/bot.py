@@ -217,60 +217,6 @@ def bot_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random)
     return None
 
 
-def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random
-                ) -> str | None:
-    """A random legal submission for the current phase (the conformance suite's driver)."""
-    st = state.stage
-    if st == "study":
-        return rng.choice(["first", "second"]) if state.round == 0 and seat == 1 else "ready"
-    if st == "draft":
-        if rng.random() < 0.15:
-            return "stop"
-        hand = state.hands[seat]
-        pool = list(state.pool)
-        rng.shuffle(pool)
-        chosen: list[PieceKind] = []
-        want = rng.randint(1, state.turn_picks())
-        for p in pool:
-            if len(chosen) >= want:
-                break
-            if buildable((*hand, *chosen, p)):
-                chosen.append(p)
-        if not chosen:
-            return "stop"
-        return ",".join(str(p) for p in chosen) + (",stop" if rng.random() < 0.1 else "")
-    if st == "build":
-        pos = random_lock(state.current.board, state.hands[seat], rng)
-        return None if pos is None else write_lock(pos)
-    if st == "solve":
-        # Within one phase a seat always offers the same kind of answer: a solution after an
-        # impossible call would be rightly refused (LM-16).
-        if (state.round + seat) % 2 == 0:
-            return "impossible"
-        lock = state.locks[1 - seat]
-        assert lock is not None
-        res = cached_solve(lock, RANDOM_BUDGET)
-        return solution_text(lock, res) if res.solvable else "impossible"
-    if st in ("pick", "decide") and state.forced_active(seat):
-        own = state.locks[seat]
-        assert own is not None
-        res = cached_solve(own, RANDOM_BUDGET)
-        if res.solvable and rng.random() < 0.7:
-            return solution_text(own, res)
-        if st == "decide" or len(state.solutions[seat]) < 2:
-            return None
-    if st == "pick":
-        return str(rng.randint(1, len(state.solutions[seat])))
-    if st == "decide":
-        return rng.choice(["countersolve", "pass"])
-    if st == "counter":
-        own = state.locks[seat]
-        assert own is not None
-        res = cached_solve(own, RANDOM_BUDGET)
-        return solution_text(own, res) if res.solvable else None
-    return None
-
-
 # --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
 EASY_HAND = 4
 """An easy bot stops drafting at this many pieces: fewer bars make an easier lock."""

@@ -1,6 +1,6 @@
 """Lockmaker's random legal submissions at engine speed (issue 29 point 4).
 
-The same policy as :func:`arena.games.lockmaker.bot.random_move` -- the same random draws in
+The random policy the bot module had (kept as the reference in tests/lockmaker/test_lm_randomplay.py) -- the same random draws in
 the same order, so the same texts for the same state and generator -- with one cost taken
 out. Most random locks cannot be solved because the key can never reach the keyhole, and the
 old policy learned that by compiling the fast solver's tables for every lock (about a
@@ -116,7 +116,7 @@ def _solution(pos: Position) -> str | None:
 def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random
                 ) -> str | None:
     """A random legal submission for the current phase (the conformance suite's driver and
-    the throughput bench's policy); the draws of ``bot.random_move``, in its order."""
+    the throughput bench's policy); the draws of the former ``bot.random_move``, in its order."""
     st = state.stage
     if st == "study":
         return rng.choice(["first", "second"]) if state.round == 0 and seat == 1 else "ready"
