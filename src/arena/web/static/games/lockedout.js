@@ -676,7 +676,7 @@ function describe(e, view) {
 function phaseTitle(view) {
   const st = view.state || {};
   switch (st.stage) {
-    case "round": return "Round " + st.round + " · attempts";
+    case "round": return "Round " + st.round + " · Attempts";
     case "bargain": return "Final bargaining";
     case "vote": return "Elimination vote";
     case "tie": return "Winners break the tie";
