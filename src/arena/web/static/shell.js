@@ -194,9 +194,17 @@ function deliver(item) {
   // is on its way is the same send, and gets the first one's answer instead of a second,
   // refused copy whose 422 only the console saw.
   const f = S.flying;
-  if (f && f.kind === item.kind && f.phase === item.phase && f.text === item.text && f.final === item.final) return f.promise;
+  const same = (o) => o && o.kind === item.kind && o.phase === item.phase && o.text === item.text && o.final === item.final;
+  if (same(f)) return f.promise;
+  // The same final send after the first one's answer came back (a fast server answers between
+  // the two clicks) is still that send: its answer stands, nothing goes twice.
+  const d = S.finalDone;
+  if (same(d) && d.phase === phaseNo()) return d.promise;
   S.flying = item;
-  item.promise = deliverNow(item).finally(() => { if (S.flying === item) { S.flying = null; update(); } });
+  item.promise = deliverNow(item).then((r) => {
+    if (r.ok && (item.kind === "confirm" || item.final)) S.finalDone = item;
+    return r;
+  }).finally(() => { if (S.flying === item) { S.flying = null; update(); } });
   return item.promise;
 }
 
