@@ -213,7 +213,8 @@ async def lobby(http: httpx.AsyncClient, figures: Figures) -> None:
 
 
 async def run(servers: list[ServerProcess], matches: int, spectators: int, seconds: float,
-              idle: bool = False, setup_cap: float = SETUP_CAP) -> dict[str, Any]:
+              idle: bool = False, setup_cap: float = SETUP_CAP,
+              svg: bool = False) -> dict[str, Any]:
     """With several processes (on one PostgreSQL), match ``i`` is created on process ``i % P``
     (which then owns it), and its spectator sockets are spread over every process in turn,
     so most of them follow a match another process owns (LISTEN/NOTIFY, issue 20)."""
@@ -243,6 +244,8 @@ async def run(servers: list[ServerProcess], matches: int, spectators: int, secon
                 for k in range(spectators):
                     base = servers[(i + k) % len(servers)].url.replace("http", "ws", 1)
                     url = f"{base}/ws/{m['id']}?token={m['tokens']['spectator']}"
+                    if not svg:  # as the Feather page asks: it draws its own board
+                        url += "&svg=0"
                     ws = await connect(url, max_size=None, ping_interval=None, open_timeout=60)
                     sockets.append(ws)
                     readers.append(asyncio.create_task(spectate(ws, figures)))
@@ -328,6 +331,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", default="10,100,300")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--svg", action="store_true",
+                        help="spectators also take the server-drawn SVG board in every view "
+                             "(the Feather page asks svg=0 and draws its own; this is the cost "
+                             "of a client that does not)")
     parser.add_argument("--spectators", type=int, default=6)
     parser.add_argument("--database", default=None,
                         help="a PostgreSQL URL (a database is created on it per run); "
@@ -446,7 +453,7 @@ def one_run(args: argparse.Namespace, tmp: str, n: int, idle: bool) -> dict[str,
             for server in servers:
                 server.start()
             result: dict[str, Any] = asyncio.run(
-                run(servers, n, args.spectators, args.seconds, idle, args.setup))
+                run(servers, n, args.spectators, args.seconds, idle, args.setup, args.svg))
             return result
         finally:
             for k, server in enumerate(servers):

@@ -44,7 +44,8 @@ WARMUP = 1.5
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
     return {"game": "feather", "seed": 7,
-            "seats": [{"name": "Ann", "bot": False}, {"name": "Bob", "bot": False}],
+            "seats": [{"name": "Ann", "bot": args.bots}, {"name": "Bob", "bot": args.bots}],
+            "settings": {"bot_pace": "instant"},
             "config": {"tick": args.tick, "study": 0, "practice": False,
                        "session_ticks": 600}}
 
@@ -170,9 +171,13 @@ def run_child(src: str, args: argparse.Namespace) -> dict[str, Any]:
            "--spectators", str(args.spectators)]
     if args.profile:
         cmd.append("--profile")
+    if args.bots:
+        cmd.append("--bots")
     if args.parts:
         cmd.append("--parts")
     env = {**os.environ, "PYTHONPATH": src}
+    if args.bots:
+        env["ARENA_BOT_WORKERS"] = "0"
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"child on {src} failed:\n{done.stderr[-3000:]}")
@@ -191,6 +196,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--spectators", type=int, default=6)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--bots", action="store_true",
+                        help="both seats are bots (instant pace), thinking in the process's "
+                             "thread pool (ARENA_BOT_WORKERS=0) so their CPU is counted with "
+                             "the server's: the whole cost of a match with bots")
     parser.add_argument("--parts", action="store_true",
                         help="also take one tick apart (rules, store, view, diff, encode)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -220,7 +229,7 @@ def main() -> None:
         for name, src in reversed(sources):
             runs[name].append(run_child(src, args))
     print(f"Feather, {args.matches} matches at {args.tick} s ticks, {args.spectators} "
-          f"spectator subscribers each (svg=0), idle seats; {args.seconds} s windows, "
+          f"spectator subscribers each (svg=0), {'bot' if args.bots else 'idle'} seats; {args.seconds} s windows, "
           f"median of {args.runs} runs; load average {load:.1f} before, "
           f"{os.getloadavg()[0]:.1f} after")
     print(f"{'code':8} {'CPU us/tick':>12} {'runs (us)':>32} {'ticks/run':>10} "

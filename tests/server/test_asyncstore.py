@@ -167,3 +167,60 @@ def test_a_replaced_link_stops_working_at_once_despite_the_token_cache(
         await db.close()
 
     asyncio.run(run())
+
+
+class CountingStore(HeldStore):
+    """Counts the group commits (issue 29): how many appends each transaction carried."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.batches: list[list[str]] = []
+
+    def append_many(self, items: Any) -> None:
+        self.batches.append([item[0] for item in items])
+        super().append_many(items)
+
+
+def _record(match_id: str) -> MatchRecord:
+    return MatchRecord(id=match_id, game="toy", config={}, seed=1, settings={}, start=0.0,
+                       seat_names=("A", "B"), bots=(False, False), status="running",
+                       created=0.0)
+
+
+def test_appends_that_queue_behind_a_write_go_in_one_transaction_and_fail_alone(
+        tmp_path: Path) -> None:
+    """Issue 29: while one append is being written, the appends of other matches queue and go
+    together in the next transaction. If one of them cannot be stored (here a version the
+    log already has), only its caller hears of it; the others are stored."""
+    from arena.core.match import Event
+
+    sync = CountingStore(f"sqlite:///{tmp_path / 'g.db'}")
+    ids = [f"m{i}" for i in range(5)]
+    for match_id in ids:
+        sync.create_match(_record(match_id), [])
+    sync.append_events("m4", [Event(1, "a", None, None, 0.0)])
+
+    async def main() -> list[BaseException | None]:
+        store = AsyncStore(sync)
+        sync.hold = True
+        first = asyncio.create_task(store.append_events("m0", [Event(1, "a", None, None, 0.0)]))
+        await asyncio.to_thread(sync.entered.wait, 10)
+        sync.hold = False
+        rest = [asyncio.create_task(store.append_events(m, [Event(1, "b", None, None, 0.0)]))
+                for m in ids[1:]]
+        await asyncio.sleep(0)
+        sync.go.set()
+        out = await asyncio.gather(first, *rest, return_exceptions=True)
+        await store.close()
+        return list(out)
+
+    outcomes = asyncio.run(main())
+    assert outcomes[:4] == [None, None, None, None]
+    assert outcomes[4] is not None  # m4 already has version 1
+    # (single appends also pass through append_many, one item each)
+    assert [b for b in sync.batches if len(b) > 1] == [ids[1:]], \
+        "the queued appends went in one transaction"
+    for match_id in ids[:4]:
+        assert [e.version for e in sync.events(match_id)] == [1]
+    assert [e.kind for e in sync.events("m4")] == ["a"]
+    sync.close()

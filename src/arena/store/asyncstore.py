@@ -75,6 +75,21 @@ SQLITE_READ_THREADS = 2
 log = logging.getLogger("arena.server")
 
 
+_Append = tuple[str, Sequence[Event], "tuple[str, int] | None", "asyncio.Future[None]"]
+
+
+def _settle(items: list[_Append], outcomes: list[BaseException | None]) -> None:
+    """(On the loop.) Answer each queued append with its own outcome."""
+    for item, outcome in zip(items, outcomes, strict=True):
+        future = item[3]
+        if future.done():
+            continue
+        if outcome is None:
+            future.set_result(None)
+        else:
+            future.set_exception(outcome)
+
+
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
     try:
         return asyncio.get_running_loop() is loop
@@ -116,6 +131,10 @@ class AsyncStore:
         # back what it read (it may be the replaced token).
         self._epoch = 0
         self._ttl = float("inf") if store.is_sqlite else TOKEN_TTL
+        # Appends waiting for the next group commit, and whether a flush is running.
+        self._batch: list[_Append] = []
+        self._batch_lock = threading.Lock()
+        self._flushing = False
 
     async def close(self) -> None:
         """Let running calls finish, then stop the threads (the store itself stays open)."""
@@ -370,10 +389,90 @@ class AsyncStore:
     # ------------------------------------------------------------------ events
     async def append_events(self, match_id: str, events: Sequence[Event],
                             fence: tuple[str, int] | None = None) -> None:
-        if fence is None:  # a test's stand-in store may take no fence
-            await self._call(self.sync.append_events, match_id, events)
-        else:
-            await self._call(self.sync.append_events, match_id, events, fence)
+        """Queued for the next group commit (issue 29): appends that arrive while one is
+        being written go together in the next transaction, so a burst of ticks of many
+        matches costs the store thread one transaction, not one each. Awaited as any
+        call: the caller learns its own outcome, and a cancelled caller still waits for it
+        (module docstring)."""
+        if not events:
+            return
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        future: asyncio.Future[None] = loop.create_future()
+        with self._batch_lock:
+            self._batch.append((match_id, events, fence, future))
+            start = not self._flushing
+            self._flushing = True
+        if start:
+            # At the end of this turn of the loop, so that the appends of every owner the
+            # timer woke together (server/owner.py's Ticker) go in this one transaction.
+            loop.call_soon(self._start_flush, loop)
+        task = asyncio.current_task()
+        cancelled = False
+        try:
+            while True:
+                try:
+                    return await asyncio.shield(future)
+                except asyncio.CancelledError:
+                    if task is None or future.cancelled():
+                        raise
+                    cancelled = True
+                    task.uncancel()
+        finally:
+            if cancelled and task is not None:
+                task.cancel()
+
+    def _start_flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            loop.run_in_executor(self._pool, self._flush, loop)
+        except RuntimeError as exc:  # the store was closed: nothing will run the batch
+            with self._batch_lock:
+                items, self._batch = self._batch, []
+                self._flushing = False
+            _settle(items, [exc] * len(items))
+
+    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(In the store's writing thread.) Write what is queued, then what queued meanwhile,
+        until nothing is left; each batch's callers are answered in one wake of the loop."""
+        while True:
+            with self._batch_lock:
+                items, self._batch = self._batch, []
+                if not items:
+                    self._flushing = False
+                    return
+            try:
+                outcomes = self._write_batch(items)
+            except BaseException as exc:  # a bug here must not leave its callers waiting
+                outcomes = [exc] * len(items)
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_settle, items, outcomes)
+
+    def _write_batch(self, items: list[_Append]) -> list[BaseException | None]:
+        def one(match_id: str, events: Sequence[Event],
+                fence: tuple[str, int] | None) -> BaseException | None:
+            try:
+                if fence is None:  # a test's stand-in store may take no fence
+                    self._guard(functools.partial(self.sync.append_events, match_id, events),
+                                True)
+                else:
+                    self._guard(functools.partial(self.sync.append_events, match_id, events,
+                                                  fence), True)
+            except Exception as exc:
+                return exc
+            return None
+
+        if len(items) == 1:
+            return [one(*items[0][:3])]
+        try:
+            self._guard(functools.partial(self.sync.append_many,
+                                          [item[:3] for item in items]), True)
+        except StoreUnavailable as exc:
+            return [exc] * len(items)
+        except Exception:
+            # One match's fence or version failed the whole transaction: each alone, so
+            # only its owner hears of it and the others are stored.
+            return [one(*item[:3]) for item in items]
+        return [None] * len(items)
 
     async def events(self, match_id: str, since: int = 0) -> list[Event]:
         return await self._read(self.sync.events, match_id, since)
