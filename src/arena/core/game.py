@@ -348,6 +348,14 @@ class Game(ABC, Generic[S, C]):
         one phase, each in its own window, LM-17); None: the phase's limit (G-11)."""
         return None
 
+    def bot_state(self, state: S) -> S:
+        """The state as a bot's decision needs it, for sending to a bot worker (server
+        thinkers): a game may leave out what its bots never read, so that a decision's
+        arguments pickle small (issue 29: Feather's state is mostly its scenario, 12 KB
+        with the puzzle's text, of which the bot reads one session). The bots must decide
+        exactly as on the whole state (each game's tests check it)."""
+        return state
+
     def random_submission(self, state: S, seat: int, rng: random.Random) -> str | None:
         """A random legal submission, for the conformance suite; defaults to the bot's."""
         return self.bot(state, seat, rng)

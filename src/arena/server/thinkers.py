@@ -146,7 +146,8 @@ class Thinkers:
         the pool broke under this decision); each seat at its level (G-8)."""
         loop = asyncio.get_running_loop()
         chosen = {s: levels[s] for s in seats if levels and s in levels}
-        args = (game, seed, state, phase_no, sorted(seats), chosen)
+        # Only what the bots read crosses to the worker (Game.bot_state).
+        args = (game, seed, game.bot_state(state), phase_no, sorted(seats), chosen)
         pool = self._pool
         if pool is None and self.workers > 0:
             try:

@@ -346,6 +346,12 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         """G-11: a tick is short; a practised player answers within the first part of it."""
         return (0.3, 1.5) if state.stage == "tick" else (3.0, 9.0)
 
+    def bot_state(self, state: FeatherState) -> FeatherState:
+        """The bot reads the stage, the board and the current session only: the other
+        sessions and the scenario's text (twice: in the state and in the config) stay home."""
+        return replace(state, config=replace(state.config, scenario_text=""),
+                       sessions=(state.session,), index=0, scenario_toml="")
+
     def bot(self, state: FeatherState, seat: int, rng: random.Random) -> str | None:
         if state.stage == "study":
             return "ready"
