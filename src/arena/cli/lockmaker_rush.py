@@ -23,12 +23,11 @@ it crosses. Expanding a position is then one shift, one mask and one lookup per 
 neighbour is one XOR: about five times less work than a search over tuples of offsets.
 """
 
-from __future__ import annotations
-
 import sys
 
 MYPY = False
-if MYPY:  # types only (typing loads re, which a quick start does not need)
+if MYPY:  # types only (typing loads re, which a quick start does not need; annotations that
+    # name these are quoted, as ``from __future__ import annotations`` is an import too)
     from collections.abc import Sequence
 
 Piece = tuple[bool, int, int, int]
@@ -36,9 +35,9 @@ Piece = tuple[bool, int, int, int]
 cell along it; the red car comes first."""
 
 LETTERS = "ABCDEF"
-FIELD = 12
+FIELD_BITS = 12
 """Bits per line field: own cells in the low six, taken cells in the high six."""
-MASK = (1 << FIELD) - 1
+MASK = (1 << FIELD_BITS) - 1
 GOAL = 4
 """The red car's offset when it touches the keyhole beside F (LM-3, LM-12)."""
 
@@ -77,7 +76,7 @@ def parse(rush: str) -> tuple[int, list[Piece]] | None:
     return walls, pieces
 
 
-def _offsets(own: int, lengths: Sequence[int]) -> list[int]:
+def _offsets(own: int, lengths: "Sequence[int]") -> list[int]:
     """Where the pieces of a line stand, from the cells they cover (they keep their order)."""
     out = []
     b = 0
@@ -92,7 +91,7 @@ def _offsets(own: int, lengths: Sequence[int]) -> list[int]:
 class _Table(dict[int, int]):
     """The red car's winning slide per field of its row: the XOR mask, or 0 if it has none."""
 
-    def __init__(self, lengths: list[int], moves: _Moves) -> None:
+    def __init__(self, lengths: list[int], moves: "_Moves") -> None:
         super().__init__()
         self.lengths, self.moves = lengths, moves
 
@@ -114,29 +113,39 @@ class _Moves(dict[int, tuple[int, ...]]):
     def __init__(self, lengths: list[int], shift: int, cross: list[int]) -> None:
         super().__init__()
         self.lengths, self.shift, self.cross = lengths, shift, cross
+        self.masks: dict[int, int] = {}
+        """Cells a slide empties and fills along the line -> its XOR mask (fields share them)."""
+
+    def _mask(self, changed: int) -> int:
+        dx = (changed | changed << 6) << self.shift
+        for k in range(6):
+            if changed >> k & 1:
+                dx |= self.cross[k]
+        self.masks[changed] = dx
+        return dx
 
     def __missing__(self, idx: int) -> tuple[int, ...]:
         own, full = idx & 63, idx >> 6
+        masks = self.masks
         out = []
-        for p, n in zip(_offsets(own, self.lengths), self.lengths, strict=True):
-            mine = ((1 << n) - 1) << p
-            others = full & ~mine
-            targets = []
+        b = 0
+        for n in self.lengths:
+            while not own >> b & 1:
+                b += 1
+            p, b = b, b + n  # this piece's offset (pieces keep their order on a line)
+            unit = (1 << n) - 1
+            mine = unit << p
+            others = full ^ mine
             q = p - 1
             while q >= 0 and not others >> q & 1:
-                targets.append(q)
+                changed = mine ^ unit << q
+                out.append(masks.get(changed) or self._mask(changed))
                 q -= 1
             q = p + 1
             while q + n <= 6 and not others >> (q + n - 1) & 1:
-                targets.append(q)
+                changed = mine ^ unit << q
+                out.append(masks.get(changed) or self._mask(changed))
                 q += 1
-            for q in targets:
-                changed = mine ^ ((1 << n) - 1) << q
-                dx = (changed | changed << 6) << self.shift
-                for k in range(6):
-                    if changed >> k & 1:
-                        dx |= self.cross[k]
-                out.append(dx)
         moves = self[idx] = tuple(out)
         return moves
 
@@ -169,17 +178,17 @@ class Lines:
             own = 0
             for i in self.members[j]:
                 own |= ((1 << pieces[i][2]) - 1) << pieces[i][3]
-            start |= (own | (own | taken) << 6) << (FIELD * j)
+            start |= (own | (own | taken) << 6) << (FIELD_BITS * j)
         for h, line, n, off in pieces:  # a piece's cells are taken in the lines it crosses
             for k in range(off, off + n):
                 if (not h, k) in slot:
-                    start |= 1 << (FIELD * slot[(not h, k)] + 6 + line)
+                    start |= 1 << (FIELD_BITS * slot[(not h, k)] + 6 + line)
         self.start = start
         self.tables: list[_Moves] = []
         for j, (h, line) in enumerate(lines):
-            cross = [1 << (FIELD * slot[(not h, k)] + 6 + line) if (not h, k) in slot else 0
+            cross = [1 << (FIELD_BITS * slot[(not h, k)] + 6 + line) if (not h, k) in slot else 0
                      for k in range(6)]
-            self.tables.append(_Moves([pieces[i][2] for i in self.members[j]], FIELD * j, cross))
+            self.tables.append(_Moves([pieces[i][2] for i in self.members[j]], FIELD_BITS * j, cross))
         row = self.members[0]
         beyond = sum(1 << (key_row * 6 + k) for k in range(key_off + 2, 6))
         self.solvable_at_all = row[-1] == 0 and not walls & beyond
@@ -189,11 +198,11 @@ class Lines:
         """The LM-11 text of the one slide from position ``before`` to ``after``."""
         diff = before ^ after
         j = 0
-        while not diff >> (FIELD * j) & 63:
+        while not diff >> (FIELD_BITS * j) & 63:
             j += 1
         lengths = [self.pieces[i][2] for i in self.members[j]]
-        was = _offsets(before >> (FIELD * j) & 63, lengths)
-        now = _offsets(after >> (FIELD * j) & 63, lengths)
+        was = _offsets(before >> (FIELD_BITS * j) & 63, lengths)
+        now = _offsets(after >> (FIELD_BITS * j) & 63, lengths)
         k = next(k for k in range(len(was)) if was[k] != now[k])
         i = self.members[j][k]
         horizontal, line, length, _ = self.pieces[i]
@@ -208,39 +217,42 @@ class Lines:
         return f"{name} {way}{abs(delta)}"
 
 
+def _expand(frontier: list[int], tables: list[_Moves], parent: dict[int, int],
+            win: _Table) -> tuple[list[int], int | None]:
+    """The next breadth-first level (each new position stored in ``parent`` with the one it
+    came from), or, as soon as one is met, a position the red car leaves from (LM-3)."""
+    nxt: list[int] = []
+    app = nxt.append
+    for x in frontier:
+        y = x
+        for table in tables:  # each line's field in turn, the red car's row first
+            for dx in table[y & 0xFFF]:  # MASK, as a constant in the hottest loop
+                n = x ^ dx
+                if n not in parent:
+                    parent[n] = x
+                    if win[n & 0xFFF]:
+                        return nxt, n
+                    app(n)
+            y >>= FIELD_BITS
+    return nxt, None
+
+
 def solve(walls: int, pieces: list[Piece]) -> tuple[int | None, list[str], int]:
     """(fewest moves, or None when no position the red car can reach is solved; the
     solution's move texts; positions stored). Breadth first, so the first solved position
     met is at the optimal depth (LM-9); the red car's winning slide is looked for as each
-    position is stored, so the search stops one level early."""
+    position is stored, so the search stops a level early."""
     c = Lines(walls, pieces)
     start, win = c.start, c.win
-    if (start & 63) >> GOAL == 3 and c.solvable_at_all:
-        return 0, [], 1
     if not c.solvable_at_all:
         return None, [], 1
-    plan = [(FIELD * j, t) for j, t in enumerate(c.tables)]
+    if (start & 63) >> GOAL == 3:
+        return 0, [], 1
     parent = {start: start}
     frontier = [start]
     last = start if win[start & MASK] else None
     while frontier and last is None:
-        nxt: list[int] = []
-        app = nxt.append
-        for x in frontier:
-            for shift, table in plan:
-                for dx in table[x >> shift & MASK]:
-                    n = x ^ dx
-                    if n not in parent:
-                        parent[n] = x
-                        if win[n & MASK]:
-                            last = n
-                            break
-                        app(n)
-                if last is not None:
-                    break
-            if last is not None:
-                break
-        frontier = nxt
+        frontier, last = _expand(frontier, c.tables, parent, win)
     if last is None:
         return None, [], len(parent)
     path = [last ^ win[last & MASK], last]
@@ -251,7 +263,7 @@ def solve(walls: int, pieces: list[Piece]) -> tuple[int | None, list[str], int]:
     return len(texts), texts, len(parent) + 1
 
 
-def _options(argv: Sequence[str]) -> tuple[str, bool] | None:
+def _options(argv: "Sequence[str]") -> tuple[str, bool] | None:
     """(file, json) when ``argv`` is exactly ``lockmaker solve --rush-file FILE`` with
     ``--json`` and ``--jobs N`` (N >= 1) at most, in any order; else None. One process solves
     the whole batch: at a few milliseconds a puzzle, starting workers costs more than the
@@ -290,7 +302,7 @@ def _json(name: str, moves: int | None, texts: list[str], states: int) -> str:
             f'"states": {states}}}')
 
 
-def quick(argv: Sequence[str]) -> int | None:
+def quick(argv: "Sequence[str]") -> int | None:
     """Run the command if it is a plain ``--rush-file`` batch; None: nothing was printed and
     the ordinary command line takes over. Every line is read before any is solved, so a bad
     line anywhere leaves the whole file to the ordinary path and its LM-12 message."""
