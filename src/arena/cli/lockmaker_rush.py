@@ -169,6 +169,7 @@ class Lines:
         self.members: list[list[int]] = [
             sorted((i for i, p in enumerate(pieces) if (p[0], p[1]) == ln),
                    key=lambda i: pieces[i][3]) for ln in lines]
+        self.lengths = [[pieces[i][2] for i in m] for m in self.members]
         start = 0
         for j, (h, line) in enumerate(lines):
             taken = 0
@@ -188,31 +189,40 @@ class Lines:
         for j, (h, line) in enumerate(lines):
             cross = [1 << (FIELD_BITS * slot[(not h, k)] + 6 + line) if (not h, k) in slot else 0
                      for k in range(6)]
-            self.tables.append(_Moves([pieces[i][2] for i in self.members[j]], FIELD_BITS * j, cross))
+            self.tables.append(_Moves(self.lengths[j], FIELD_BITS * j, cross))
         row = self.members[0]
         beyond = sum(1 << (key_row * 6 + k) for k in range(key_off + 2, 6))
         self.solvable_at_all = row[-1] == 0 and not walls & beyond
-        self.win = _Table([pieces[i][2] for i in row], self.tables[0])
+        self.win = _Table(self.lengths[0], self.tables[0])
 
     def move_text(self, before: int, after: int) -> str:
         """The LM-11 text of the one slide from position ``before`` to ``after``."""
         diff = before ^ after
-        j = 0
-        while not diff >> (FIELD_BITS * j) & 63:
-            j += 1
-        lengths = [self.pieces[i][2] for i in self.members[j]]
-        was = _offsets(before >> (FIELD_BITS * j) & 63, lengths)
-        now = _offsets(after >> (FIELD_BITS * j) & 63, lengths)
-        k = next(k for k in range(len(was)) if was[k] != now[k])
+        shift = 0
+        while not diff >> shift & 63:
+            shift += FIELD_BITS
+        j = shift // FIELD_BITS
+        own = before >> shift & 63
+        vacated = own & diff >> shift
+        filled = after >> shift & 63 & ~own
+        left = (vacated & -vacated).bit_length() - 1  # a cell the moving piece left
+        lengths = self.lengths[j]
+        k = 0
+        for k, p in enumerate(_offsets(own, lengths)):  # the piece that moved
+            if p <= left < p + lengths[k]:
+                break
         i = self.members[j][k]
         horizontal, line, length, _ = self.pieces[i]
-        p, delta = was[k], now[k] - was[k]
+        if filled > vacated:  # towards higher cells: compare the far ends
+            delta = filled.bit_length() - p - length
+        else:
+            delta = (filled & -filled).bit_length() - 1 - p
         if i == 0:
             name = "K"
         elif horizontal:
             name = LETTERS[p:p + length] + str(line + 1)
         else:
-            name = LETTERS[line] + "".join(str(r + 1) for r in range(p, p + length))
+            name = LETTERS[line] + "123456"[p:p + length]
         way = ("R" if delta > 0 else "L") if horizontal else ("D" if delta > 0 else "U")
         return f"{name} {way}{abs(delta)}"
 
