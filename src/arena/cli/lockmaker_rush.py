@@ -28,7 +28,7 @@ import sys
 MYPY = False
 if MYPY:  # types only (typing loads re, which a quick start does not need; annotations that
     # name these are quoted, as ``from __future__ import annotations`` is an import too)
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 Piece = tuple[bool, int, int, int]
 """``(horizontal, line, length, offset)``: a row (horizontal) or column index and the first
@@ -88,30 +88,11 @@ def _offsets(own: int, lengths: "Sequence[int]") -> list[int]:
     return out
 
 
-class _Table(dict[int, int]):
-    """The red car's winning slide per field of its row: the XOR mask, or 0 if it has none."""
-
-    def __init__(self, lengths: list[int], moves: "_Moves") -> None:
-        super().__init__()
-        self.lengths, self.moves = lengths, moves
-
-    def __missing__(self, idx: int) -> int:
-        own, full = idx & 63, idx >> 6
-        p = _offsets(own, self.lengths)[-1]  # the red car: last on its row (see Lines)
-        win = 0
-        if p != GOAL and not (full & ~(3 << p)) >> p:
-            changed = 3 << p ^ 3 << GOAL
-            win = next(dx for dx in self.moves[idx] if dx & 63 == changed)
-        self[idx] = win
-        return win
-
-
-class _Moves(dict[int, tuple[int, ...]]):
-    """Field of one line -> XOR masks of every legal slide of its pieces (LM-9: any distance
-    is one move), filled on first use."""
+class _Line:
+    """The pieces of one line: the XOR masks of every legal slide they have in a field (LM-9:
+    a slide of any distance is one move)."""
 
     def __init__(self, lengths: list[int], shift: int, cross: list[int]) -> None:
-        super().__init__()
         self.lengths, self.shift, self.cross = lengths, shift, cross
         self.masks: dict[int, int] = {}
         """Cells a slide empties and fills along the line -> its XOR mask (fields share them)."""
@@ -124,7 +105,7 @@ class _Moves(dict[int, tuple[int, ...]]):
         self.masks[changed] = dx
         return dx
 
-    def __missing__(self, idx: int) -> tuple[int, ...]:
+    def moves(self, idx: int) -> tuple[int, ...]:
         own, full = idx & 63, idx >> 6
         masks = self.masks
         out = []
@@ -146,8 +127,21 @@ class _Moves(dict[int, tuple[int, ...]]):
                 changed = mine ^ unit << q
                 out.append(masks.get(changed) or self._mask(changed))
                 q += 1
-        moves = self[idx] = tuple(out)
-        return moves
+        return tuple(out)
+
+    def win(self, idx: int) -> int:
+        """On the red car's row: the XOR mask of its slide to the keyhole, 0 if it has none."""
+        own, full = idx & 63, idx >> 6
+        p = _offsets(own, self.lengths)[-1]  # the red car: last on its row (see Lines)
+        if p == GOAL or (full ^ 3 << p) >> p:
+            return 0
+        changed = 3 << p ^ 3 << GOAL
+        return next(dx for dx in self.moves(idx) if dx & 63 == changed)
+
+
+Moves = list[tuple[int, ...] | None]
+"""A line's slides by field, None until first needed: a list, as indexing one is cheaper
+than a dictionary lookup in the search's innermost loop."""
 
 
 class Lines:
@@ -185,15 +179,26 @@ class Lines:
                 if (not h, k) in slot:
                     start |= 1 << (FIELD_BITS * slot[(not h, k)] + 6 + line)
         self.start = start
-        self.tables: list[_Moves] = []
+        self.lines_: list[_Line] = []
         for j, (h, line) in enumerate(lines):
             cross = [1 << (FIELD_BITS * slot[(not h, k)] + 6 + line) if (not h, k) in slot else 0
                      for k in range(6)]
-            self.tables.append(_Moves(self.lengths[j], FIELD_BITS * j, cross))
+            self.lines_.append(_Line(self.lengths[j], FIELD_BITS * j, cross))
+        self.plan: list[tuple[Moves, Callable[[int], tuple[int, ...]]]] = [
+            ([None] * (MASK + 1), ln.moves) for ln in self.lines_]
+        """Per line, its slides by field so far and how to find them for a new field."""
+        self.wins: list[int | None] = [None] * (MASK + 1)
+        """The red car's winning slide by field of its row (0: none), None until needed."""
         row = self.members[0]
         beyond = sum(1 << (key_row * 6 + k) for k in range(key_off + 2, 6))
         self.solvable_at_all = row[-1] == 0 and not walls & beyond
-        self.win = _Table(self.lengths[0], self.tables[0])
+
+    def win(self, x: int) -> int:
+        """The XOR mask of the red car's winning slide from position ``x``, or 0."""
+        w = self.wins[x & MASK]
+        if w is None:
+            w = self.wins[x & MASK] = self.lines_[0].win(x & MASK)
+        return w
 
     def move_text(self, before: int, after: int) -> str:
         """The LM-11 text of the one slide from position ``before`` to ``after``."""
@@ -227,20 +232,27 @@ class Lines:
         return f"{name} {way}{abs(delta)}"
 
 
-def _expand(frontier: list[int], tables: list[_Moves], parent: dict[int, int],
-            win: _Table) -> tuple[list[int], int | None]:
+def _expand(frontier: list[int], plan: list[tuple[Moves, "Callable[[int], tuple[int, ...]]"]],
+            parent: dict[int, int], c: Lines) -> tuple[list[int], int | None]:
     """The next breadth-first level (each new position stored in ``parent`` with the one it
     came from), or, as soon as one is met, a position the red car leaves from (LM-3)."""
     nxt: list[int] = []
     app = nxt.append
+    wins = c.wins
     for x in frontier:
         y = x
-        for table in tables:  # each line's field in turn, the red car's row first
-            for dx in table[y & 0xFFF]:  # MASK, as a constant in the hottest loop
+        for table, find in plan:  # each line's field in turn, the red car's row first
+            moves = table[y & 0xFFF]  # MASK, as a constant in the hottest loop
+            if moves is None:
+                moves = table[y & 0xFFF] = find(y & 0xFFF)
+            for dx in moves:
                 n = x ^ dx
                 if n not in parent:
                     parent[n] = x
-                    if win[n & 0xFFF]:
+                    w = wins[n & 0xFFF]
+                    if w is None:
+                        w = c.win(n)
+                    if w:
                         return nxt, n
                     app(n)
             y >>= FIELD_BITS
@@ -253,19 +265,19 @@ def solve(walls: int, pieces: list[Piece]) -> tuple[int | None, list[str], int]:
     met is at the optimal depth (LM-9); the red car's winning slide is looked for as each
     position is stored, so the search stops a level early."""
     c = Lines(walls, pieces)
-    start, win = c.start, c.win
+    start = c.start
     if not c.solvable_at_all:
         return None, [], 1
     if (start & 63) >> GOAL == 3:
         return 0, [], 1
     parent = {start: start}
     frontier = [start]
-    last = start if win[start & MASK] else None
+    last = start if c.win(start) else None
     while frontier and last is None:
-        frontier, last = _expand(frontier, c.tables, parent, win)
+        frontier, last = _expand(frontier, c.plan, parent, c)
     if last is None:
         return None, [], len(parent)
-    path = [last ^ win[last & MASK], last]
+    path = [last ^ c.win(last), last]
     while path[-1] != start:
         path.append(parent[path[-1]])
     path.reverse()
