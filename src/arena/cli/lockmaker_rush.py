@@ -16,11 +16,12 @@ rather than for reading. Each line of the grid that holds pieces (a row with hor
 a column with vertical ones) gets a 12-bit field: which of its six cells its own pieces cover,
 and which are taken by anything (its own pieces, crossing pieces, walls). Pieces on one line
 never pass each other, so the own bits fix where each of them stands, and the fields together
-fix the position. Everything one line's pieces can do depends on that field alone, so a table
-per line maps a field to the XOR masks of its legal slides (built on first use: a search meets
-a few hundred fields); a slide's mask also flips the crossed cells in the fields of the lines
-it crosses. Expanding a position is then one shift, one mask and one lookup per line, and a
-neighbour is one XOR: about five times less work than a search over tuples of offsets.
+fix the position. Everything one line's pieces can do depends on that field alone, so per
+line a list indexed by field holds the XOR masks of its legal slides (found on first use: a
+search meets a few hundred fields); a slide's mask also flips the crossed cells in the fields
+of the lines it crosses. Expanding a position is then one shift, one mask and one list index
+per line, and a neighbour is one XOR: in process about a quarter of the CPU time of a search
+over tuples of offsets (bench/README.md, "Rush Hour batches from the command line").
 """
 
 import sys
@@ -158,7 +159,6 @@ class Lines:
         for h, line, _n, _o in pieces:
             if (h, line) not in lines:
                 lines.append((h, line))
-        self.lines = lines
         slot = {ln: j for j, ln in enumerate(lines)}
         self.members: list[list[int]] = [
             sorted((i for i, p in enumerate(pieces) if (p[0], p[1]) == ln),
@@ -179,13 +179,13 @@ class Lines:
                 if (not h, k) in slot:
                     start |= 1 << (FIELD_BITS * slot[(not h, k)] + 6 + line)
         self.start = start
-        self.lines_: list[_Line] = []
+        self.lines: list[_Line] = []
         for j, (h, line) in enumerate(lines):
             cross = [1 << (FIELD_BITS * slot[(not h, k)] + 6 + line) if (not h, k) in slot else 0
                      for k in range(6)]
-            self.lines_.append(_Line(self.lengths[j], FIELD_BITS * j, cross))
+            self.lines.append(_Line(self.lengths[j], FIELD_BITS * j, cross))
         self.plan: list[tuple[Moves, Callable[[int], tuple[int, ...]]]] = [
-            ([None] * (MASK + 1), ln.moves) for ln in self.lines_]
+            ([None] * (MASK + 1), ln.moves) for ln in self.lines]
         """Per line, its slides by field so far and how to find them for a new field."""
         self.wins: list[int | None] = [None] * (MASK + 1)
         """The red car's winning slide by field of its row (0: none), None until needed."""
@@ -197,7 +197,7 @@ class Lines:
         """The XOR mask of the red car's winning slide from position ``x``, or 0."""
         w = self.wins[x & MASK]
         if w is None:
-            w = self.wins[x & MASK] = self.lines_[0].win(x & MASK)
+            w = self.wins[x & MASK] = self.lines[0].win(x & MASK)
         return w
 
     def move_text(self, before: int, after: int) -> str:
@@ -287,9 +287,10 @@ def solve(walls: int, pieces: list[Piece]) -> tuple[int | None, list[str], int]:
 
 def _options(argv: "Sequence[str]") -> tuple[str, bool] | None:
     """(file, json) when ``argv`` is exactly ``lockmaker solve --rush-file FILE`` with
-    ``--json`` and ``--jobs N`` (N >= 1) at most, in any order; else None. One process solves
-    the whole batch: at a few milliseconds a puzzle, starting workers costs more than the
-    published puzzles do."""
+    ``--json`` and ``--jobs N`` (N >= 1) at most, in any order; else None. ``--jobs`` is
+    accepted and has nothing to do: this process solves the whole batch, a published puzzle
+    costing a few milliseconds here, less than the fast solver's per-puzzle work that the
+    ordinary path spreads over workers."""
     if len(argv) < 4 or list(argv[:3]) != ["lockmaker", "solve", "--rush-file"]:
         return None
     path, rest = argv[3], list(argv[4:])
