@@ -255,7 +255,7 @@ def _expand(frontier: list[int], plan: list[tuple[Moves, "Callable[[int], tuple[
                     if w:
                         return nxt, n
                     app(n)
-            y >>= FIELD_BITS
+            y >>= 12  # FIELD_BITS
     return nxt, None
 
 
