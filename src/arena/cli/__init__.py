@@ -86,8 +86,12 @@ def _end_now(code: int) -> "NoReturn":
 
     try:
         sys.stdout.flush()
-    finally:  # a reader that went away (a broken pipe) has nothing left to hear either
-        os._exit(code)
+    except BrokenPipeError:  # the reader went away: no error, as below
+        code = 0
+    except OSError as exc:  # a full disk, say: said in one line, as below
+        sys.stderr.write(f"arena: {exc.strerror or exc}\n")
+        code = 2
+    os._exit(code)
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
@@ -101,6 +105,9 @@ def main(argv: "Sequence[str] | None" = None) -> int:
             done = quick(argv)
         except BrokenPipeError:  # the reader went away, as below
             done = 0
+        except OSError as exc:  # writing the answers failed, as below
+            print(f"arena: {exc.strerror or exc}", file=sys.stderr)
+            done = 2
         if done is not None:
             if whole_process:
                 _end_now(done)
