@@ -36,9 +36,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--max-states", type=positive_int, default=None,
                    help="give up after this many states (the answer is then not a proof)")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--rush-file", metavar="FILE", help="solve every puzzle of a file (fast solver)")
+    s.add_argument("--rush-file", metavar="FILE",
+                   help="solve every puzzle of a file (a file of plain Rush Hour lines is "
+                        "solved in this process by a quick search; stdin (-) by the fast solver)")
     s.add_argument("--jobs", type=positive_int, default=None,
-                   help="with --rush-file: puzzles solved at once (default: one per core)")
+                   help="with --rush-file -: puzzles solved at once (default: one per core)")
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
