@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -452,8 +453,13 @@ def one_run(args: argparse.Namespace, tmp: str, n: int, idle: bool) -> dict[str,
         try:
             for server in servers:
                 server.start()
-            result: dict[str, Any] = asyncio.run(
-                run(servers, n, args.spectators, args.seconds, idle, args.setup, args.svg))
+            # The client on uvloop, as the server runs (uvicorn picks it): the bench client
+            # shares the two cores with the server (ARENA_BENCH_LOOP=asyncio: the default).
+            factory = (None if os.environ.get("ARENA_BENCH_LOOP") == "asyncio"
+                       else uvloop.new_event_loop)
+            with asyncio.Runner(loop_factory=factory) as runner:
+                result: dict[str, Any] = runner.run(
+                    run(servers, n, args.spectators, args.seconds, idle, args.setup, args.svg))
             return result
         finally:
             for k, server in enumerate(servers):

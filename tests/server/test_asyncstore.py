@@ -20,7 +20,7 @@ from arena.core.match import HOST, Match
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner, Subscriber
 from arena.store import MatchRecord, Store, TokenRecord
-from arena.store.asyncstore import AsyncStore
+from arena.store.asyncstore import LISTING_TTL, AsyncStore
 from toygame import TOY
 
 
@@ -223,4 +223,42 @@ def test_appends_that_queue_behind_a_write_go_in_one_transaction_and_fail_alone(
     for match_id in ids[:4]:
         assert [e.version for e in sync.events(match_id)] == [1]
     assert [e.kind for e in sync.events("m4")] == ["a"]
+    sync.close()
+
+
+class ListingStore(Store):
+    """Counts the lobby's reads of the listing."""
+
+    reads = 0
+
+    def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+        self.reads += 1
+        return super().list_matches(limit)
+
+
+def test_the_lobby_listing_is_read_once_a_second_and_a_change_here_is_seen_at_once(
+        tmp_path: Path) -> None:
+    """Issue 29: lobbies poll the listing; it is read from the database at most once per
+    LISTING_TTL, but a match created or finished through this store shows at once."""
+    sync = ListingStore(f"sqlite:///{tmp_path / 'l.db'}")
+
+    async def main() -> None:
+        store = AsyncStore(sync)
+        await store.create_match(_record("a"), [])
+        assert [r.id for r in await store.list_matches()] == ["a"]
+        for _ in range(20):
+            assert [r.id for r in await store.list_matches()] == ["a"]
+        assert sync.reads == 1
+        await store.create_match(_record("b"), [])
+        assert {r.id for r in await store.list_matches()} == {"a", "b"}
+        await store.set_status("a", "finished", None)
+        assert {r.id: r.status for r in await store.list_matches()}["a"] == "finished"
+        assert sync.reads == 3
+        # A change made behind this store's back (another process) shows within the TTL.
+        sync.set_status("b", "finished", None)
+        await asyncio.sleep(LISTING_TTL + 0.05)
+        assert {r.id: r.status for r in await store.list_matches()}["b"] == "finished"
+        await store.close()
+
+    asyncio.run(main())
     sync.close()
