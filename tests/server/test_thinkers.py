@@ -6,6 +6,7 @@ decision in a thread, never a stalled match."""
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 from collections.abc import Iterator
 from typing import Any
@@ -129,3 +130,25 @@ def test_the_worker_count_defaults_to_the_cores_less_one_but_at_least_two(
     assert thinkers.configured_workers() == 2
     monkeypatch.setenv(thinkers.ENV, "0")
     assert thinkers.configured_workers() == 0
+
+
+def _niceness() -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_workers_think_at_a_lower_cpu_priority_than_the_server(pool: Thinkers) -> None:
+    """Issue 29: on busy cores the event loop (every clock and socket) goes before a bot's
+    search; the workers run ARENA_BOT_NICE (default 10) lower than the server."""
+    mine = _niceness()
+    worker = pool.pool()
+    assert worker is not None
+    theirs = worker.submit(_niceness).result(timeout=60)
+    assert theirs == min(19, mine + thinkers.DEFAULT_NICE)
+
+
+@pytest.mark.parametrize("raw", ["low", "-5", "20"])
+def test_a_bad_nice_value_is_refused_with_the_variable_named(
+        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(thinkers.NICE_ENV, raw)
+    with pytest.raises(ValueError, match=thinkers.NICE_ENV):
+        Thinkers().hold()

@@ -24,6 +24,7 @@ waits on a dead worker.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -60,11 +61,38 @@ def configured_workers() -> int:
     return workers
 
 
-def _start_worker() -> None:
+NICE_ENV = "ARENA_BOT_NICE"
+DEFAULT_NICE = 10
+"""How much lower than the server's the bot workers' CPU priority is (``nice``). The event
+loop runs every match's clock and socket: when the cores are busy, a tick that waits behind
+a bot's search is late for everyone watching, while a bot has the rest of its phase to
+answer. With the workers at nice 10 the kernel gives the loop the core whenever it has work
+(issue 29: bench/load.py, 300 Feather matches with bots on 2 cores)."""
+
+
+def configured_nice() -> int:
+    raw = os.environ.get(NICE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_NICE
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{NICE_ENV} must be a whole number from 0 to 19 (how much lower the "
+                         f"bot workers' CPU priority is), not {raw!r}") from None
+    if not 0 <= value <= 19:
+        raise ValueError(f"{NICE_ENV} must be from 0 to 19, not {value}")
+    return value
+
+
+def _start_worker(nice: int = DEFAULT_NICE) -> None:
     """A worker leaves Ctrl-C to the server, which stops it (no traceback per worker), and
     exits when the server does, even when the server was killed and shut nothing down: the
-    pool's workers would otherwise wait for work forever, holding the forkserver too."""
+    pool's workers would otherwise wait for work forever, holding the forkserver too. It
+    thinks at a lower CPU priority than the server (:data:`DEFAULT_NICE`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True,
@@ -122,7 +150,8 @@ class Thinkers:
         with self._lock:
             if self._pool is None and self.workers > 0:
                 pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
-                                           initializer=_start_worker)
+                                           initializer=_start_worker,
+                                           initargs=(configured_nice(),))
                 try:
                     pool.submit(_ready).result()
                 except Exception:
@@ -188,8 +217,9 @@ class Thinkers:
 
     def hold(self) -> None:
         """An app starts using the pool (it is still made on the first decision); a bad
-        ``ARENA_BOT_WORKERS`` stops the app here, at start-up."""
+        ``ARENA_BOT_WORKERS`` or ``ARENA_BOT_NICE`` stops the app here, at start-up."""
         _ = self.workers
+        configured_nice()
         with self._lock:
             self._holders += 1
 
