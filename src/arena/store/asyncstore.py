@@ -93,6 +93,25 @@ def _settle(items: list[_Append], outcomes: list[BaseException | None]) -> None:
             future.set_exception(outcome)
 
 
+async def _outcome(future: asyncio.Future[T]) -> T:
+    """A started call's outcome, even if the awaiting task is cancelled meanwhile: see the
+    module's words (finish first, deliver the cancellation at the caller's next await)."""
+    task = asyncio.current_task()
+    cancelled = False
+    try:
+        while True:
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                if task is None or future.cancelled():
+                    raise
+                cancelled = True
+                task.uncancel()
+    finally:
+        if cancelled and task is not None:
+            task.cancel()
+
+
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
     try:
         return asyncio.get_running_loop() is loop
@@ -247,22 +266,7 @@ class AsyncStore:
         loop = asyncio.get_running_loop()
         self._loop = loop
         job = functools.partial(self._guard, functools.partial(fn, *args, **kwargs), write)
-        future = loop.run_in_executor(self._pool if write else self._reads, job)
-        task = asyncio.current_task()
-        cancelled = False
-        try:
-            while True:
-                try:
-                    return await asyncio.shield(future)
-                except asyncio.CancelledError:
-                    if task is None or future.cancelled():
-                        raise
-                    # See the module's words: finish first, deliver the cancellation after.
-                    cancelled = True
-                    task.uncancel()
-        finally:
-            if cancelled and task is not None:
-                task.cancel()
+        return await _outcome(loop.run_in_executor(self._pool if write else self._reads, job))
 
     # ------------------------------------------------------------------ matches
     async def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord],
@@ -435,20 +439,7 @@ class AsyncStore:
             # At the end of this turn of the loop, so that the appends of every owner the
             # timer woke together (server/owner.py's Ticker) go in this one transaction.
             loop.call_soon(self._start_flush, loop)
-        task = asyncio.current_task()
-        cancelled = False
-        try:
-            while True:
-                try:
-                    return await asyncio.shield(future)
-                except asyncio.CancelledError:
-                    if task is None or future.cancelled():
-                        raise
-                    cancelled = True
-                    task.uncancel()
-        finally:
-            if cancelled and task is not None:
-                task.cancel()
+        await _outcome(future)
 
     def _start_flush(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
