@@ -1080,6 +1080,49 @@ function showNewMoment(v) {
   window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 12), behavior: "instant" });
 }
 
+/* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
+   sends a move loses the button they pressed: the phase that held it is gone. Chromium then
+   parks the focus on <body> but keeps its Tab starting point where the button was, so the next
+   Tab skipped the new phase's controls above it (Boxes' bet builder after "Ready") or started
+   from the page's top. When the element that had the focus inside the board disappears (or is
+   disabled), the focus goes to the new phase's first control, else to the result, else to the
+   board itself. Only for keyboard players: a tap moves no focus on a phone. */
+const focusKeep = { keyboard: false, last: null };
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (e) => { if (!e.altKey && !e.ctrlKey && !e.metaKey) focusKeep.keyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { focusKeep.keyboard = false; }, true);
+  document.addEventListener("focusin", (e) => {
+    const t = e.target;
+    focusKeep.last = t && t.closest && t.closest("[data-testid=game-root], [data-testid=result]") ? t : null;
+  });
+}
+function firstBoardControl() {
+  const root = document.querySelector("[data-testid=game-root]");
+  if (!root) return null;
+  for (const el of root.querySelectorAll("button, input, select, textarea, [tabindex='0']")) {
+    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.closest("[hidden], details:not([open])")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) return el;
+  }
+  return null;
+}
+function keepFocus(v) {
+  const lost = focusKeep.last;
+  if (!lost || !focusKeep.keyboard || S.replay) return;
+  const active = document.activeElement;
+  if (lost.isConnected && !lost.disabled && active === lost) return;
+  if (active && active !== document.body && active !== lost) return; // the player went elsewhere
+  let target = v && v.result ? null : firstBoardControl();
+  if (!target && v && v.result) {
+    target = document.querySelector("[data-testid=result]");
+    if (target) target.setAttribute("tabindex", "-1");
+  }
+  if (!target) target = document.querySelector(".board-card");
+  if (!target) return;
+  target.focus({ preventScroll: true });
+  if (target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+}
+
 function App() {
   if (S.linkError) return html`<${LinkError}/>`;
   const v = S.view;
@@ -1099,8 +1142,10 @@ function App() {
   const over = !!(v && v.result);
   const lock = useRef(null);
   useLayoutEffect(() => {
-    if (!over || !lock.current) return;
-    for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+    if (over && lock.current) {
+      for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+    }
+    keepFocus(v);
   });
   return html`
     <${Header}/>
