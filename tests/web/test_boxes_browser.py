@@ -76,9 +76,13 @@ def active_testid(page: Any) -> str:
 def await_focus(page: Any, prefix: str) -> str:
     """Wait until the page itself has put the focus on a control whose test id starts with
     ``prefix`` (the focus keeper after a view update); return that id."""
-    page.wait_for_function(
-        "p => { const e = document.activeElement; return !!(e && e.dataset && e.dataset.testid"
-        " && e.dataset.testid.startsWith(p)); }", arg=prefix)
+    try:
+        page.wait_for_function(
+            "p => { const e = document.activeElement; return !!(e && e.dataset && e.dataset.testid"
+            " && e.dataset.testid.startsWith(p)); }", arg=prefix, timeout=10_000)
+    except Exception as e:
+        where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
+        raise AssertionError(f"the focus is not on {prefix}...: it is on {where}") from e
     return active_testid(page)
 
 

@@ -1087,7 +1087,7 @@ function showNewMoment(v) {
    from the page's top. When the element that had the focus inside the board disappears (or is
    disabled), the focus goes to the new phase's first control, else to the result, else to the
    board itself. Only for keyboard players: a tap moves no focus on a phone. */
-const focusKeep = { keyboard: false, last: null };
+const focusKeep = { keyboard: false, last: null, parked: null };
 if (typeof document !== "undefined") {
   document.addEventListener("keydown", (e) => { if (!e.altKey && !e.ctrlKey && !e.metaKey) focusKeep.keyboard = true; }, true);
   document.addEventListener("pointerdown", () => { focusKeep.keyboard = false; }, true);
@@ -1100,27 +1100,44 @@ function firstBoardControl() {
   const root = document.querySelector("[data-testid=game-root]");
   if (!root) return null;
   for (const el of root.querySelectorAll("button, input, select, textarea, [tabindex='0']")) {
-    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.closest("[hidden], details:not([open])")) continue;
+    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.getAttribute("role") === "region"
+        || el.closest("[hidden], details:not([open])")) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) return el;
   }
   return null;
 }
 function keepFocus(v) {
-  const lost = focusKeep.last;
-  if (!lost || !focusKeep.keyboard || S.replay) return;
+  if (!focusKeep.keyboard || S.replay) return;
   const active = document.activeElement;
+  const parked = focusKeep.parked;
+  focusKeep.parked = null;
+  if (parked && active === parked) {
+    // The focus waited on the board while the opponent moved: the new phase's first control.
+    const next = v && v.result ? resultTarget() : firstBoardControl();
+    if (next) moveFocus(next);
+    else focusKeep.parked = parked;
+    return;
+  }
+  const lost = focusKeep.last;
+  if (!lost) return;
   if (lost.isConnected && !lost.disabled && active === lost) return;
   if (active && active !== document.body && active !== lost) return; // the player went elsewhere
-  let target = v && v.result ? null : firstBoardControl();
-  if (!target && v && v.result) {
-    target = document.querySelector("[data-testid=result]");
-    if (target) target.setAttribute("tabindex", "-1");
+  let target = v && v.result ? resultTarget() : firstBoardControl();
+  if (!target) {
+    target = document.querySelector(".board-card");
+    focusKeep.parked = target;
   }
-  if (!target) target = document.querySelector(".board-card");
-  if (!target) return;
-  target.focus({ preventScroll: true });
-  if (target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+  if (target) moveFocus(target);
+}
+function resultTarget() {
+  const el = document.querySelector("[data-testid=result]");
+  if (el) el.setAttribute("tabindex", "-1");
+  return el;
+}
+function moveFocus(el) {
+  el.focus({ preventScroll: true });
+  if (el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
 }
 
 function App() {
