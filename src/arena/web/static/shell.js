@@ -1150,8 +1150,12 @@ function App() {
     last.current = moment;
     if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
   }, [moment]);
+  // A game whose board needs the whole width on a wide screen (Feather's real-time ticks,
+  // issue 27 point 11) puts the side panels below the board; its result then goes on top too.
+  const impl = gameImpl();
+  const wide = !!(impl && impl.wideBoard);
   // The result first: on a phone the card sits above the board, not 2,500 px down the page.
-  const resultOnTop = !!(v && v.result) && narrow();
+  const resultOnTop = !!(v && v.result) && (narrow() || wide);
   // A finished match's board is a picture: no control of its last phase stays live
   // (issue 27 point 1). Its controls are disabled one by one after each render: a disabled
   // fieldset would do it at once, but it also takes the board's scrolling tables out of the
@@ -1169,7 +1173,7 @@ function App() {
     <${Reconnecting}/>
     <${OutageBanner}/>
     <${ServerPaused}/>
-    <div class="match-grid">
+    <div class=${"match-grid" + (wide ? " wide-board" : "")}>
       <section class="board-col" aria-label="board">
         ${resultOnTop ? html`<${Result}/>` : ""}
         <${TurnBanner}/>
