@@ -1077,7 +1077,8 @@ function showNewMoment(v) {
   const head = document.querySelector("[data-testid=match-head]");
   const top = head ? head.getBoundingClientRect().bottom : 0;
   if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
-  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 12), behavior: "instant" });
+  // Room above the control for the heading that leads to it ("Cards of bout 1").
+  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 40), behavior: "instant" });
 }
 
 /* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
@@ -1096,9 +1097,18 @@ if (typeof document !== "undefined") {
     focusKeep.last = t && t.closest && t.closest("[data-testid=game-root], [data-testid=result]") ? t : null;
   });
 }
+/* The new phase's first control: the first usable one inside a part the game marks with
+   data-focus-first (Locked Out!'s vote, below its vault), else the board's first. */
 function firstBoardControl() {
   const root = document.querySelector("[data-testid=game-root]");
   if (!root) return null;
+  for (const part of root.querySelectorAll("[data-focus-first]")) {
+    const el = firstControlIn(part);
+    if (el) return el;
+  }
+  return firstControlIn(root);
+}
+function firstControlIn(root) {
   for (const el of root.querySelectorAll("button, input, select, textarea, [tabindex='0']")) {
     if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.getAttribute("role") === "region"
         || el.closest("[hidden], details:not([open])")) continue;
@@ -1135,9 +1145,19 @@ function resultTarget() {
   if (el) el.setAttribute("tabindex", "-1");
   return el;
 }
+function headBottom() {
+  const head = document.querySelector("[data-testid=match-head]");
+  return head ? Math.max(0, head.getBoundingClientRect().bottom) : 0;
+}
+/* The focus moves without the browser's own scroll, which put the control flush under the
+   sticky header with the words that lead to it (Boxes' "Bets for bout 1") hidden behind it:
+   when it is out of view, the page scrolls to show it with some room above it. */
 function moveFocus(el) {
   el.focus({ preventScroll: true });
-  if (el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+  const r = el.getBoundingClientRect();
+  const top = headBottom();
+  if (r.top >= top && r.bottom <= window.innerHeight) return;
+  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - Math.min(120, window.innerHeight / 5)), behavior: "instant" });
 }
 
 function App() {
@@ -1167,6 +1187,10 @@ function App() {
       for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
     }
     keepFocus(v);
+    // Tab scrolls a focused control into view; the sticky header must not cover it.
+    const head = document.querySelector("[data-testid=match-head]");
+    const pad = head ? head.offsetHeight + 8 : 0;
+    if (document.documentElement.style.scrollPaddingTop !== pad + "px") document.documentElement.style.scrollPaddingTop = pad + "px";
   });
   return html`
     <${Header}/>

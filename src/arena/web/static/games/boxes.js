@@ -321,9 +321,9 @@ function PickPanel({ st, you, model, sel, setSel, send, localErr }) {
   const tileAt = (cell) => tileWords(String(tiles[cellIndex(cell)].number) + (tiles[cellIndex(cell)].black ? "b" : "w"));
   let body;
   if (!model) {
-    body = html`<p data-testid="bx-pick-hint">${movable.length ? "Tap a card to light up every cell the box can reach with it (keyboard: the arrow keys walk the cards, Enter chooses)." : ""}</p>`;
+    body = html`<p data-testid="bx-pick-hint">${movable.length ? html`Tap a card to light up every cell the box can reach with it<span class="kbd-only"> (keyboard: the arrow keys walk the cards, Enter chooses)</span>.` : ""}</p>`;
   } else if (!model.move) {
-    body = html`<p data-testid="bx-pick-hint">Card ${model.card.card}: ${model.dests.size} legal landing${model.dests.size === 1 ? "" : "s"} lit on board ${pick.board}. Tap one to see its path (keyboard: Tab to the board, walk it with the arrow keys, Enter).</p>`;
+    body = html`<p data-testid="bx-pick-hint">Card ${model.card.card}: ${model.dests.size} legal landing${model.dests.size === 1 ? "" : "s"} lit on board ${pick.board}. Tap one to see its path<span class="kbd-only"> (keyboard: Tab to the board, walk it with the arrow keys, Enter)</span>.</p>`;
   } else {
     const m = model.move;
     const landings = m.landings.length ? m.landings.map((c) => c + " (" + tileAt(c) + ")").join(", ") : "nothing (a type C card moving one cell)";

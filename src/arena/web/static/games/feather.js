@@ -35,6 +35,11 @@ const CSS = `
 @media (min-width: 1100px) {
   .lf-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1.1fr); gap: 12px; align-items: start; }
   .lf-qrow button { white-space: nowrap; }
+  /* The queued action and the words beside Withdraw take two lines in this narrower column
+     instead of an ellipsis ("Queued: Complete objective 1 wi..."); the panel keeps its height. */
+  .lf .lf-queued { height: 9.4em; }
+  .lf-queued .lf-one { white-space: normal; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; }
+  .lf-queued p.lf-one { min-height: 2.9em; }
   .lf .lf-cards .lf-card { padding: 6px 8px; gap: 2px; }
   .lf-card .lf-req, .lf-card .lf-reward { font-size: .82rem; }
   /* Compact enough for three basins abreast, a short reserve under the prompt and the
@@ -794,13 +799,13 @@ function describe(e, view) {
   const nameOf = (s) => names[s] || "Seat " + (s + 1);
   switch (e.kind) {
     case "tick": {
-      if (!d.outcomes || !d.outcomes.length) return esc(d.session) + ", tick " + d.tick + ": nobody acted";
+      if (!d.outcomes || !d.outcomes.length) return esc(capitalise(d.session)) + ", tick " + d.tick + ": nobody acted";
       const fake = { last: d.outcomes, ankh: null };
       const lines = resolutionWords(fake, null, nameOf).map((l) => esc(l.text));
-      return esc(d.session) + ", tick " + d.tick + ": " + lines.join(" ");
+      return esc(capitalise(d.session)) + ", tick " + d.tick + ": " + lines.join(" ");
     }
-    case "session_started": return "<b>" + esc(d.session) + "</b> begins";
-    case "session_over": return "<b>" + esc(d.session) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
+    case "session_started": return "<b>" + esc(capitalise(d.session)) + "</b> begins";
+    case "session_over": return "<b>" + esc(capitalise(d.session)) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
     default: return null;
   }
 }

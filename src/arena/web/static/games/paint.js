@@ -301,7 +301,7 @@ function Design({ api }) {
   };
   return html`<section class="pf-design" aria-labelledby="pf-design-h">
     <h2 id="pf-design-h">Design eight sets for your opponent</h2>
-    <p class="small">Tap a slot to cycle it red → green → blue (keyboard: R, G or B; the arrow keys move between slots). Slot 1 enters the grid first.
+    <p class="small">Tap a slot to cycle it red → green → blue <span class="kbd-only">(keyboard: R, G or B; the arrow keys move between slots)</span>. Slot 1 enters the grid first.
       Your opponent will be shown three of these sets at a time and must take one.</p>
     <div class="pf-design-grid" role="group" aria-label="eight sets of four">
       <span class="pf-design-head" aria-hidden="true"></span>
