@@ -251,8 +251,8 @@ def test_whole_match_by_keyboard_on_a_wide_screen(browser: Any, live_server: str
     """The same match at 1280x800 with the keyboard alone (issue 27): the test focuses
     nothing itself. R, G and B keys on the design slots, the arrows between slots, Tab and
     Shift+Tab to a control, Enter (twice where a tap previews first). After every decision
-    the page hands the focus to the next phase's first control: without that the focus fell
-    to <body> and the next Tab started over from the page's top (up to 40 presses)."""
+    the page hands the focus to the next phase's first usable control (measured before: the
+    focus fell to <body>, one Tab from the next control here, 34 in Boxes' bet builder)."""
     m = new_match("paint", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
                   seed=12)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
