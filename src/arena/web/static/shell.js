@@ -389,6 +389,8 @@ function Header() {
   const words = phaseWords(v);
   // Opaque, one line of title cut with an ellipsis (its full text in the tab title and the
   // tooltip), chips on a line of their own: at most 120 px on a phone (issue 27 point 3).
+  // The connection state comes right after the role: on a phone the row scrolls sideways
+  // and, after two reserve chips, "Live" (or "Reconnecting") was off the screen.
   return html`
     <header class="match-head" data-testid="match-head" data-finished=${v && v.result ? "true" : "false"}>
       <div class="mh-title">
@@ -399,9 +401,9 @@ function Header() {
       <${Clock}/>
       <div class="who">
         <span class="badge" data-testid="role">${role}</span>
-        <${ReserveChips}/>
         <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
           <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
+        <${ReserveChips}/>
         <${Prefs}/>
       </div>
     </header>`;
@@ -1077,8 +1079,24 @@ function showNewMoment(v) {
   const head = document.querySelector("[data-testid=match-head]");
   const top = head ? head.getBoundingClientRect().bottom : 0;
   if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
-  // Room above the control for the heading that leads to it ("Cards of bout 1").
-  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 40), behavior: "instant" });
+  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(target) - top - 8), behavior: "instant" });
+}
+
+/* Where to scroll to show a control with the words that lead to it (the heading of its
+   panel: "Bets for bout 1", "Cards of bout 1"): the top of the outermost box around it that
+   starts at most a third of the screen above it. A control flush under the header had its
+   panel's heading and the points left hidden above it. */
+function leadTop(el) {
+  const root = document.querySelector("[data-testid=game-root]");
+  const own = el.getBoundingClientRect().top;
+  const limit = own - window.innerHeight / 3;
+  let top = own;
+  for (let p = el.parentElement; p && root && p !== root && root.contains(p); p = p.parentElement) {
+    const t = p.getBoundingClientRect().top;
+    if (t < limit) break;
+    top = Math.min(top, t);
+  }
+  return top;
 }
 
 /* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
@@ -1157,7 +1175,7 @@ function moveFocus(el) {
   const r = el.getBoundingClientRect();
   const top = headBottom();
   if (r.top >= top && r.bottom <= window.innerHeight) return;
-  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - Math.min(120, window.innerHeight / 5)), behavior: "instant" });
+  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(el) - top - 8), behavior: "instant" });
 }
 
 function App() {
