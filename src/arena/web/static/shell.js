@@ -1219,7 +1219,7 @@ function App() {
       <section class="board-col" aria-label="board">
         ${resultOnTop ? html`<${Result}/>` : ""}
         <${TurnBanner}/>
-        <div class="card board-card" tabindex="0" role="region" aria-label="the board">
+        <div class="card board-card" id="board" tabindex="0" role="region" aria-label="the board">
           ${S.replay ? html`<div class="replay-banner" data-testid="replay-banner">
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
@@ -1440,6 +1440,24 @@ function probe() {
     .then((r) => done(r.ok), () => done(false));
 }
 
+/* The page's first Tab stop (shown only when focused): "Skip to the board", past the site's
+   links and the header, so a keyboard player reaches the board's controls in two presses. */
+function addSkipLink() {
+  if (document.querySelector("[data-testid=skip-to-board]")) return;
+  const a = document.createElement("a");
+  a.className = "skip-link";
+  a.href = "#board";
+  a.dataset.testid = "skip-to-board";
+  a.textContent = "Skip to the board";
+  a.addEventListener("click", (e) => {
+    const board = document.getElementById("board");
+    if (!board) return;
+    e.preventDefault();
+    moveFocus(board);
+  });
+  document.body.prepend(a);
+}
+
 async function start() {
   const main = document.getElementById("arena-match");
   if (!main) return;
@@ -1448,6 +1466,7 @@ async function start() {
   S.token = new URLSearchParams(location.search).get("token") || "";
   root = main;
   main.textContent = "";
+  addSkipLink();
   update();
   // A bad, revoked or expired link is said at once, not left "connecting" (issue 14, point 6).
   const first = await call("GET", "/view");
