@@ -73,3 +73,29 @@ def screenshot_dir() -> Path:
     path = Path("/tmp/arena-screens")
     path.mkdir(exist_ok=True)
     return path
+
+
+@pytest.fixture(autouse=True)
+def phase_shots(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With ``ARENA_PLAY_SHOTS=<folder>`` (scripts/play_shots.py), every browser context a
+    test opens photographs each phase of its pages (tests/web/phaseshots.py); else nothing."""
+    folder = os.environ.get("ARENA_PLAY_SHOTS")
+    if not folder or "browser" not in request.fixturenames:
+        yield
+        return
+    from playwright.sync_api import Browser
+
+    from web.phaseshots import record
+
+    original = Browser.new_context
+
+    def new_context(self: Any, *args: Any, **kwargs: Any) -> Any:
+        context = original(self, *args, **kwargs)
+        record(context, Path(folder))
+        return context
+
+    Browser.new_context = new_context  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Browser.new_context = original  # type: ignore[method-assign]

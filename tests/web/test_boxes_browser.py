@@ -68,7 +68,85 @@ def replay_as_notation(base: str, new_match: Any, seed: int, texts: list[str]) -
     return result
 
 
-def play_round(page: Any, r: int, *, keyboard: bool = False) -> None:
+def active_testid(page: Any) -> str:
+    return str(page.evaluate("() => (document.activeElement && document.activeElement.dataset"
+                             " && document.activeElement.dataset.testid) || ''"))
+
+
+def await_focus(page: Any, prefix: str) -> str:
+    """Wait until the page itself has put the focus on a control whose test id starts with
+    ``prefix`` (the focus keeper after a view update); return that id."""
+    try:
+        page.wait_for_function(
+            "p => { const e = document.activeElement; return !!(e && e.dataset && e.dataset.testid"
+            " && e.dataset.testid.startsWith(p)); }", arg=prefix, timeout=10_000)
+    except Exception as e:
+        where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
+        raise AssertionError(f"the focus is not on {prefix}...: it is on {where}") from e
+    return active_testid(page)
+
+
+def tab_to(page: Any, testid: str, limit: int, key: str = "Tab") -> int:
+    """Press Tab (or Shift+Tab) until ``testid`` has the focus, at most ``limit`` times: a
+    sensible tab order reaches every board control in a few presses. Returns the presses."""
+    seen = []
+    for n in range(1, limit + 1):
+        page.keyboard.press(key)
+        if active_testid(page) == testid:
+            return n
+        seen.append(page.evaluate("() => document.activeElement.outerHTML.slice(0, 60)"))
+    raise AssertionError(f"{testid} not reached in {limit} presses of {key}: {seen}")
+
+
+def focus_ring(page: Any) -> str:
+    """The focused control's outline: a keyboard player must see where the focus is."""
+    return str(page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
+                             " return s.outlineStyle + ' ' + s.outlineWidth; }"))
+
+
+def play_round_by_keyboard(page: Any, r: int) -> None:
+    """One pick round with the keyboard alone: the page hands the focus to the round's first
+    control; the cards are one Tab stop walked with the arrows, the board one more, its cells
+    walked with the arrows; Enter chooses, Enter on the chosen landing (or Space on Play)
+    sends."""
+    page.get_by_test_id("bx-pick").wait_for()
+    if page.get_by_test_id("bx-pass").is_enabled():
+        assert "BX-7" in page.get_by_test_id("bx-pass-why").inner_text()
+        await_focus(page, "bx-pass")  # no card can move the box: Pass is the first control
+        page.keyboard.press("Enter")
+        return
+    first = await_focus(page, "bx-card-")
+    enabled = page.locator("button.bx-card:not([disabled])")
+    if enabled.count() > 1:  # the arrows walk the row of cards, and come back
+        page.keyboard.press("ArrowRight")
+        assert active_testid(page) != first
+        page.keyboard.press("ArrowLeft")
+        assert active_testid(page) == first
+    page.keyboard.press("Enter")
+    page.get_by_test_id("bx-pick-hint").filter(has_text="legal landing").wait_for()
+    assert page.get_by_test_id(first).get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Tab")  # the board is the next Tab stop: its first legal landing
+    cell = active_testid(page)
+    assert cell.startswith("bx-cell-"), cell
+    assert page.get_by_test_id(cell).get_attribute("data-dest") == "yes"
+    assert focus_ring(page).startswith("solid"), focus_ring(page)
+    for there, back in (("ArrowDown", "ArrowUp"), ("ArrowUp", "ArrowDown")):
+        page.keyboard.press(there)
+        if active_testid(page) != cell:  # not at that edge of the board
+            page.keyboard.press(back)
+            break
+    assert active_testid(page) == cell
+    page.keyboard.press("Enter")
+    page.get_by_test_id("bx-preview").wait_for()
+    assert active_testid(page) == cell  # the preview keeps the focus on the landing
+    if r == 1:
+        tab_to(page, "bx-play", 12)
+        page.keyboard.press(" ")
+    else:
+        page.keyboard.press("Enter")  # the chosen landing again plays it
+
+
+def play_round(page: Any, r: int) -> None:
     """One pick round on the board: Pass when BX-7 allows it, else a card then a landing."""
     page.get_by_test_id("bx-pick").wait_for()
     if page.get_by_test_id("bx-pass").is_enabled():
@@ -77,20 +155,6 @@ def play_round(page: Any, r: int, *, keyboard: bool = False) -> None:
         return
     card = page.locator("button.bx-card:not([disabled])").first
     dest = page.locator("button.bx-cell[data-dest=yes]").first
-    if keyboard:
-        card.focus()
-        page.keyboard.press("Enter")
-        page.get_by_test_id("bx-pick-hint").filter(has_text="legal landing").wait_for()
-        page.keyboard.press("Tab")  # the first legal landing comes next in the tab order
-        for _ in range(40):
-            if page.evaluate("() => document.activeElement.dataset.dest") == "yes":
-                break
-            page.keyboard.press("Tab")
-        page.keyboard.press("Enter")
-        page.get_by_test_id("bx-preview").wait_for()
-        page.get_by_test_id("bx-play").focus()
-        page.keyboard.press("Enter")
-        return
     card.click()
     assert card.get_attribute("aria-pressed") == "true"
     # An illegal landing is refused on the page with the rule named; nothing is sent (BX-9).
@@ -183,31 +247,44 @@ def test_whole_boxes_match_on_the_board_at_phone_size(browser: Any, live_server:
 
 def test_boxes_match_by_keyboard_at_desktop_size(browser: Any, live_server: str,
                                                  new_match: Any) -> None:
+    """A whole match at 1280x800 by the keyboard alone (issue 27): no control is focused by
+    the test, only Tab, Shift+Tab, the arrows, Enter and Space. After each send the page
+    hands the focus to the new phase's first control (without it Chromium left the focus on
+    <body> and the next Tab skipped the bet builder above the removed Ready button)."""
     m = new_match("boxes", seats=SEATS, config=SMALL, seed=5)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.set_default_timeout(20_000)
-
-    def press_on(testid: str) -> None:
-        page.get_by_test_id(testid).focus()
-        page.keyboard.press("Enter")
-
     try:
         page.goto(m["links"]["seats"][0])
         page.get_by_test_id("phase-name").filter(has_text="Study the boards").wait_for()
-        press_on("bx-ready")
+        # The first Tab stop skips the site's links and the header to the board.
+        page.keyboard.press("Tab")
+        assert active_testid(page) == "skip-to-board"
+        page.keyboard.press("Enter")
+        tab_to(page, "bx-ready", 2)
+        assert focus_ring(page).startswith("solid"), focus_ring(page)
+        page.keyboard.press("Enter")
         page.get_by_test_id("phase-name").filter(has_text="Study the cards").wait_for()
-        press_on("bx-ready")
+        await_focus(page, "bx-ready")
+        page.keyboard.press("Enter")
         page.get_by_test_id("phase-name").filter(has_text="Bets").wait_for()
-        page.get_by_test_id("bx-trait-2").focus()
+        await_focus(page, "bx-trait-0")
+        tab_to(page, "bx-trait-2", 12)
         page.keyboard.press("ArrowDown")  # 0 -> 1: still three different traits
         assert page.get_by_test_id("bx-bet-text").inner_text() == "black: 1; white: 1; 1: 1"
-        press_on("bx-stake-up-1")
-        press_on("bx-bet-submit")
+        tab_to(page, "bx-stake-up-1", 12, key="Shift+Tab")
+        page.keyboard.press("Enter")
+        assert page.get_by_test_id("bx-bet-text").inner_text() == "black: 1; white: 2; 1: 1"
+        tab_to(page, "bx-bet-submit", 12)
+        page.keyboard.press("Enter")
         for r in range(1, 5):
             page.get_by_test_id("phase-name").filter(has_text=f"Round {r} of 4").wait_for()
-            play_round(page, r, keyboard=True)
+            play_round_by_keyboard(page, r)
         page.get_by_test_id("result").wait_for(state="visible")
+        # The last round's controls are gone: the focus is on the result, not on <body>.
+        page.wait_for_function("() => document.activeElement"
+                               " && document.activeElement.dataset.testid === 'result'")
         check_page(page, "desktop, match over")
     finally:
         context.close()

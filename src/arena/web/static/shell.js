@@ -389,6 +389,8 @@ function Header() {
   const words = phaseWords(v);
   // Opaque, one line of title cut with an ellipsis (its full text in the tab title and the
   // tooltip), chips on a line of their own: at most 120 px on a phone (issue 27 point 3).
+  // The connection state comes right after the role: on a phone the row scrolls sideways
+  // and, after two reserve chips, "Live" (or "Reconnecting") was off the screen.
   return html`
     <header class="match-head" data-testid="match-head" data-finished=${v && v.result ? "true" : "false"}>
       <div class="mh-title">
@@ -399,9 +401,9 @@ function Header() {
       <${Clock}/>
       <div class="who">
         <span class="badge" data-testid="role">${role}</span>
-        <${ReserveChips}/>
         <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
           <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
+        <${ReserveChips}/>
         <${Prefs}/>
       </div>
     </header>`;
@@ -1077,7 +1079,103 @@ function showNewMoment(v) {
   const head = document.querySelector("[data-testid=match-head]");
   const top = head ? head.getBoundingClientRect().bottom : 0;
   if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
-  window.scrollTo({ top: Math.max(0, window.scrollY + r.top - top - 12), behavior: "instant" });
+  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(target) - top - 8), behavior: "instant" });
+}
+
+/* Where to scroll to show a control with the words that lead to it (the heading of its
+   panel: "Bets for bout 1", "Cards of bout 1"): the top of the outermost box around it that
+   starts at most a third of the screen above it. A control flush under the header had its
+   panel's heading and the points left hidden above it. */
+function leadTop(el) {
+  const root = document.querySelector("[data-testid=game-root]");
+  const own = el.getBoundingClientRect().top;
+  const limit = own - window.innerHeight / 3;
+  let top = own;
+  for (let p = el.parentElement; p && root && p !== root && root.contains(p); p = p.parentElement) {
+    const t = p.getBoundingClientRect().top;
+    if (t < limit) break;
+    top = Math.min(top, t);
+  }
+  return top;
+}
+
+/* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
+   sends a move loses the button they pressed: the phase that held it is gone. Chromium then
+   parks the focus on <body> but keeps its Tab starting point where the button was, so the next
+   Tab skipped the new phase's controls above it (Boxes' bet builder after "Ready") or started
+   from the page's top. When the element that had the focus inside the board disappears (or is
+   disabled), the focus goes to the new phase's first control, else to the result, else to the
+   board itself. Only for keyboard players: a tap moves no focus on a phone. */
+const focusKeep = { keyboard: false, last: null, parked: null };
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", (e) => { if (!e.altKey && !e.ctrlKey && !e.metaKey) focusKeep.keyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { focusKeep.keyboard = false; }, true);
+  document.addEventListener("focusin", (e) => {
+    const t = e.target;
+    focusKeep.last = t && t.closest && t.closest("[data-testid=game-root], [data-testid=result]") ? t : null;
+  });
+}
+/* The new phase's first control: the first usable one inside a part the game marks with
+   data-focus-first (Locked Out!'s vote, below its vault), else the board's first. */
+function firstBoardControl() {
+  const root = document.querySelector("[data-testid=game-root]");
+  if (!root) return null;
+  for (const part of root.querySelectorAll("[data-focus-first]")) {
+    const el = firstControlIn(part);
+    if (el) return el;
+  }
+  return firstControlIn(root);
+}
+function firstControlIn(root) {
+  for (const el of root.querySelectorAll("button, input, select, textarea, [tabindex='0']")) {
+    if (el.disabled || el.getAttribute("aria-disabled") === "true" || el.getAttribute("role") === "region"
+        || el.closest("[hidden], details:not([open])")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) return el;
+  }
+  return null;
+}
+function keepFocus(v) {
+  if (!focusKeep.keyboard || S.replay) return;
+  const active = document.activeElement;
+  const parked = focusKeep.parked;
+  focusKeep.parked = null;
+  if (parked && active === parked) {
+    // The focus waited on the board while the opponent moved: the new phase's first control.
+    const next = v && v.result ? resultTarget() : firstBoardControl();
+    if (next) moveFocus(next);
+    else focusKeep.parked = parked;
+    return;
+  }
+  const lost = focusKeep.last;
+  if (!lost) return;
+  if (lost.isConnected && !lost.disabled && active === lost) return;
+  if (active && active !== document.body && active !== lost) return; // the player went elsewhere
+  let target = v && v.result ? resultTarget() : firstBoardControl();
+  if (!target) {
+    target = document.querySelector(".board-card");
+    focusKeep.parked = target;
+  }
+  if (target) moveFocus(target);
+}
+function resultTarget() {
+  const el = document.querySelector("[data-testid=result]");
+  if (el) el.setAttribute("tabindex", "-1");
+  return el;
+}
+function headBottom() {
+  const head = document.querySelector("[data-testid=match-head]");
+  return head ? Math.max(0, head.getBoundingClientRect().bottom) : 0;
+}
+/* The focus moves without the browser's own scroll, which put the control flush under the
+   sticky header with the words that lead to it (Boxes' "Bets for bout 1") hidden behind it:
+   when it is out of view, the page scrolls to show it with some room above it. */
+function moveFocus(el) {
+  el.focus({ preventScroll: true });
+  const r = el.getBoundingClientRect();
+  const top = headBottom();
+  if (r.top >= top && r.bottom <= window.innerHeight) return;
+  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(el) - top - 8), behavior: "instant" });
 }
 
 function App() {
@@ -1090,8 +1188,12 @@ function App() {
     last.current = moment;
     if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
   }, [moment]);
+  // A game whose board needs the whole width on a wide screen (Feather's real-time ticks,
+  // issue 27 point 11) puts the side panels below the board; its result then goes on top too.
+  const impl = gameImpl();
+  const wide = !!(impl && impl.wideBoard);
   // The result first: on a phone the card sits above the board, not 2,500 px down the page.
-  const resultOnTop = !!(v && v.result) && narrow();
+  const resultOnTop = !!(v && v.result) && (narrow() || wide);
   // A finished match's board is a picture: no control of its last phase stays live
   // (issue 27 point 1). Its controls are disabled one by one after each render: a disabled
   // fieldset would do it at once, but it also takes the board's scrolling tables out of the
@@ -1099,19 +1201,25 @@ function App() {
   const over = !!(v && v.result);
   const lock = useRef(null);
   useLayoutEffect(() => {
-    if (!over || !lock.current) return;
-    for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+    if (over && lock.current) {
+      for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+    }
+    keepFocus(v);
+    // Tab scrolls a focused control into view; the sticky header must not cover it.
+    const head = document.querySelector("[data-testid=match-head]");
+    const pad = head ? head.offsetHeight + 8 : 0;
+    if (document.documentElement.style.scrollPaddingTop !== pad + "px") document.documentElement.style.scrollPaddingTop = pad + "px";
   });
   return html`
     <${Header}/>
     <${Reconnecting}/>
     <${OutageBanner}/>
     <${ServerPaused}/>
-    <div class="match-grid">
+    <div class=${"match-grid" + (wide ? " wide-board" : "")}>
       <section class="board-col" aria-label="board">
         ${resultOnTop ? html`<${Result}/>` : ""}
         <${TurnBanner}/>
-        <div class="card board-card" tabindex="0" role="region" aria-label="the board">
+        <div class="card board-card" id="board" tabindex="0" role="region" aria-label="the board">
           ${S.replay ? html`<div class="replay-banner" data-testid="replay-banner">
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
@@ -1332,6 +1440,24 @@ function probe() {
     .then((r) => done(r.ok), () => done(false));
 }
 
+/* The page's first Tab stop (shown only when focused): "Skip to the board", past the site's
+   links and the header, so a keyboard player reaches the board's controls in two presses. */
+function addSkipLink() {
+  if (document.querySelector("[data-testid=skip-to-board]")) return;
+  const a = document.createElement("a");
+  a.className = "skip-link";
+  a.href = "#board";
+  a.dataset.testid = "skip-to-board";
+  a.textContent = "Skip to the board";
+  a.addEventListener("click", (e) => {
+    const board = document.getElementById("board");
+    if (!board) return;
+    e.preventDefault();
+    moveFocus(board);
+  });
+  document.body.prepend(a);
+}
+
 async function start() {
   const main = document.getElementById("arena-match");
   if (!main) return;
@@ -1340,6 +1466,7 @@ async function start() {
   S.token = new URLSearchParams(location.search).get("token") || "";
   root = main;
   main.textContent = "";
+  addSkipLink();
   update();
   // A bad, revoked or expired link is said at once, not left "connecting" (issue 14, point 6).
   const first = await call("GET", "/view");

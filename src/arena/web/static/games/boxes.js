@@ -71,6 +71,7 @@ button.bx-cell:hover { filter: brightness(.92); }
 .bx-cell.dest::before { content: ""; position: absolute; inset: 0; border-radius: 3px;
   background: repeating-linear-gradient(45deg, rgba(63,91,216,.28) 0 4px, transparent 4px 8px); }
 .bx-cell.chosen { outline: 4px solid #3f5bd8; outline-offset: -4px; }
+button.bx-cell:focus-visible { outline: 3px solid #111827; outline-offset: 1px; box-shadow: 0 0 0 5px #fff; z-index: 1; }
 .bx-cell .bx-step { position: absolute; left: 1px; bottom: 1px; font-size: .6rem; font-weight: 700; background: #3f5bd8; color: #fff;
   border-radius: 3px; padding: 0 3px; line-height: 1.3; }
 .bx-cell.willland .bx-step { background: #1f6b3a; }
@@ -143,11 +144,38 @@ function landedCounts(plays) {
   return out;
 }
 
+const cellOrder = Array.from({ length: SIZE * SIZE }, (_, i) => cellName(i));
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+/* Arrow keys move the focus to the neighbouring cell of the same grid (stopping at the edge). */
+function gridKey(e, i) {
+  const d = ARROWS[e.key];
+  if (!d) return;
+  e.preventDefault();
+  const c = (i % SIZE) + d[0], r = Math.floor(i / SIZE) + d[1];
+  if (c < 0 || c >= SIZE || r < 0 || r >= SIZE) return;
+  const grid = e.currentTarget.closest(".bx-grid");
+  const next = grid && grid.querySelector(`[data-cell="${cellName(r * SIZE + c)}"]`);
+  if (next) next.focus();
+}
+/* Arrow keys move the focus along the enabled cards (the row of cards is one Tab stop). */
+function cardKey(e) {
+  const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 0;
+  if (!step) return;
+  e.preventDefault();
+  const list = [...e.currentTarget.closest(".bx-cards").querySelectorAll("button.bx-card:not([disabled])")];
+  const k = list.indexOf(e.currentTarget);
+  const next = list[(k + step + list.length) % list.length];
+  if (next) next.focus();
+}
+
 /* One board. ``pick`` (only on the board whose box the seat moves, with a card chosen) makes
    every cell a button: legal landings highlighted, the chosen one's path numbered. */
 function BoardGrid({ index, rows, box, landed, title, target, pick }) {
   const tiles = parseBoard(rows);
   const letter = "AB"[index];
+  // One Tab stop for the whole grid (the chosen landing, else the first legal one); the arrow
+  // keys walk the cells, Enter or Space taps one (issue 27: keyboard play without 49 stops).
+  const anchor = pick ? (pick.to || cellOrder.find((n) => pick.dests.has(n)) || null) : null;
   const header = [html`<span class="bx-lbl" aria-hidden="true"></span>`].concat(
     COLS.split("").map((c) => html`<span class="bx-lbl" aria-hidden="true">${c}</span>`));
   const cells = [];
@@ -176,8 +204,8 @@ function BoardGrid({ index, rows, box, landed, title, target, pick }) {
         ${step ? html`<span class="bx-step" aria-hidden="true">${step}</span>` : ""}`;
       if (pick) {
         cells.push(html`<button type="button" class=${cls} data-testid=${"bx-cell-" + letter + "-" + name}
-          data-dest=${dest ? "yes" : "no"} aria-label=${words} tabindex=${dest ? 0 : -1}
-          onClick=${() => pick.onCell(name)}>${inner}</button>`);
+          data-dest=${dest ? "yes" : "no"} data-cell=${name} aria-label=${words} tabindex=${name === anchor ? 0 : -1}
+          onClick=${() => pick.onCell(name)} onKeyDown=${(e) => gridKey(e, i)}>${inner}</button>`);
       } else {
         cells.push(html`<div class=${cls} data-testid=${"bx-cell-" + letter + "-" + name} role="img" aria-label=${words}>${inner}</div>`);
       }
@@ -208,7 +236,7 @@ function parseMove(move) {
   return disps;
 }
 
-function CardPic({ card, left, selected, canMove, onPick, testid }) {
+function CardPic({ card, left, selected, canMove, onPick, testid, stop }) {
   const glyphs = parseMove(card.move).map((d) => DISP_GLYPH[d] || "").join("");
   const gone = left <= 0;
   const note = gone ? "played" : onPick && !canMove ? "cannot move the box" : left > 1 ? left + " copies left" : "";
@@ -220,7 +248,7 @@ function CardPic({ card, left, selected, canMove, onPick, testid }) {
   const label = "Card " + card.number + ", type " + card.type + ", " + card.move + (card.special ? ", " + card.special : "") + (note ? ", " + note : "");
   if (onPick && !gone) {
     return html`<li><button type="button" class="bx-card" data-testid=${testid} aria-pressed=${selected ? "true" : "false"}
-      aria-label=${label} disabled=${!canMove} onClick=${onPick}>${body}</button></li>`;
+      aria-label=${label} disabled=${!canMove} tabindex=${stop ? 0 : -1} onClick=${onPick} onKeyDown=${cardKey}>${body}</button></li>`;
   }
   return html`<li><div class=${"bx-card" + (gone ? " gone" : "")} data-testid=${testid} role="img" aria-label=${label}>${body}</div></li>`;
 }
@@ -254,12 +282,15 @@ function Cards({ st, pickCards, chosen, onPick }) {
   for (const c of (pickCards || [])) movable[c.card] = c.moves.length > 0;
   const shown = new Set();
   const items = [];
+  // The Tab stop of the row: the chosen card, else the first card that can move the box.
+  const firstMovable = (st.cards || []).find((c) => movable[c.number] && (left[c.number] || 0) > 0);
+  const stop = chosen != null && movable[chosen] ? chosen : firstMovable ? firstMovable.number : null;
   for (const c of st.cards || []) {
     if (shown.has(c.number)) continue; // a card drawn twice is one picture with "2 copies left"
     shown.add(c.number);
     const l = left[c.number] || 0;
     items.push(html`<${CardPic} card=${c} left=${l} selected=${chosen === c.number} canMove=${!!movable[c.number]}
-      onPick=${onPick ? () => onPick(c.number) : null} testid=${"bx-card-" + c.number}/>`);
+      onPick=${onPick ? () => onPick(c.number) : null} testid=${"bx-card-" + c.number} stop=${stop === c.number}/>`);
   }
   return html`<ul class="bx-cards" data-testid="bx-cards" aria-label="this bout's cards">${items}</ul>`;
 }
@@ -290,9 +321,9 @@ function PickPanel({ st, you, model, sel, setSel, send, localErr }) {
   const tileAt = (cell) => tileWords(String(tiles[cellIndex(cell)].number) + (tiles[cellIndex(cell)].black ? "b" : "w"));
   let body;
   if (!model) {
-    body = html`<p data-testid="bx-pick-hint">${movable.length ? "Tap a card to light up every cell the box can reach with it." : ""}</p>`;
+    body = html`<p data-testid="bx-pick-hint">${movable.length ? html`Tap a card to light up every cell the box can reach with it<span class="kbd-only"> (keyboard: the arrow keys walk the cards, Enter chooses)</span>.` : ""}</p>`;
   } else if (!model.move) {
-    body = html`<p data-testid="bx-pick-hint">Card ${model.card.card}: ${model.dests.size} legal landing${model.dests.size === 1 ? "" : "s"} lit on board ${pick.board}. Tap one to see its path.</p>`;
+    body = html`<p data-testid="bx-pick-hint">Card ${model.card.card}: ${model.dests.size} legal landing${model.dests.size === 1 ? "" : "s"} lit on board ${pick.board}. Tap one to see its path<span class="kbd-only"> (keyboard: Tab to the board, walk it with the arrow keys, Enter)</span>.</p>`;
   } else {
     const m = model.move;
     const landings = m.landings.length ? m.landings.map((c) => c + " (" + tileAt(c) + ")").join(", ") : "nothing (a type C card moving one cell)";

@@ -32,13 +32,36 @@ const CSS = `
 .lf { display: flex; flex-direction: column; gap: 12px; }
 .lf h3 { margin: 0 0 6px; font-size: .95rem; }
 .lf-panel { border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; background: #fff; }
-@media (min-width: 900px) { .lf-grid { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 12px; align-items: start; } }
+@media (min-width: 1100px) {
+  .lf-grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1.1fr); gap: 12px; align-items: start; }
+  .lf-qrow button { white-space: nowrap; }
+  /* The queued action and the words beside Withdraw take two lines in this narrower column
+     instead of an ellipsis ("Queued: Complete objective 1 wi..."); the panel keeps its height. */
+  .lf .lf-queued { height: 9.4em; }
+  .lf-queued .lf-one { white-space: normal; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; }
+  .lf-queued p.lf-one { min-height: 2.9em; }
+  .lf .lf-cards .lf-card { padding: 6px 8px; gap: 2px; }
+  .lf-card .lf-req, .lf-card .lf-reward { font-size: .82rem; }
+  /* Compact enough for three basins abreast, a short reserve under the prompt and the
+     objectives' queue in a box of its own (it scrolls when long). */
+  .lf .lf-row .lf-basin { min-width: 96px; flex-basis: 96px; padding: 6px 8px; }
+  .lf .lf-row .lf-basin { gap: 2px; }
+  .lf .lf-row .lf-tub { height: 26px; }
+  .lf-o-basins, .lf-actions { padding-top: 8px; padding-bottom: 8px; }
+  .lf-actions h3 { margin-bottom: 4px; }
+  .lf .lf-prompt { margin-top: 4px; }
+  .lf-msg { min-height: 2.8em; }
+  .lf .lf-verbs button { min-height: 36px; }
+  .lf .lf-cards .lf-card { min-height: 5.6em; }
+  .lf-queue-box { max-height: 5.4em; overflow-y: auto; }
+}
 .lf-grid > * + * { margin-top: 0; }
 .lf-col { display: flex; flex-direction: column; gap: 12px; min-width: 0; }
 .lf-col > div:empty { display: none; }
-/* A phone shows one column in play order: queued action, actions, the last boundary, basins,
-   your buckets, objectives, the opponent, keys. */
-@media (max-width: 899px) {
+/* A phone (and any screen too narrow for three columns) shows one column in play order:
+   queued action, actions, the last boundary, basins, your buckets, objectives, the opponent,
+   keys. */
+@media (max-width: 1099px) {
   .lf-grid { display: flex; flex-direction: column; gap: 12px; }
   .lf-col { display: contents; }
   .lf-o-queued { order: 1; } .lf-o-actions { order: 2; } .lf-o-last { order: 3; } .lf-o-basins { order: 4; }
@@ -341,7 +364,7 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
 }
 
 function Bucket({ seat, b, top, st, you, nameOf, state, keyHint, onTap, interactive, next }) {
-  const h = 36 + Math.round(84 * b.capacity / top);
+  const h = 28 + Math.round(68 * b.capacity / top);
   const locked = b.locked_until != null;
   const whose = seat === you ? "Your bucket " : nameOf(seat) + "'s bucket ";
   const changes = next && (next.water !== b.water || next.capacity !== b.capacity);
@@ -454,9 +477,9 @@ function Objectives({ st, pressed, hints, onTap, interactive, target, you, nameO
       ${slots.length ? "" : html`<p class="muted" style="grid-column: 1 / -1">No objective left this session.</p>`}
     </div>
     <h3 style="margin-top:8px">Queue (${st.queue.length})</h3>
-    ${queue.length ? html`<ol class="lf-queue" data-testid="feather-queue">
+    ${queue.length ? html`<div class="lf-queue-box" tabindex="0" role="region" aria-label="Objectives still queued"><ol class="lf-queue" data-testid="feather-queue">
       ${queue.map((o) => html`<li key=${o.id} class=${inQueue.has(o.id) ? "" : "lf-gone"}>Objective ${o.id}: ${o.text} (${rewardText(o.reward)})${inQueue.has(o.id) ? "" : html`<span class="sr-only"> (now on the board)</span>`}</li>`)}
-    </ol>` : html`<p class="muted small" data-testid="feather-queue">Nothing queued: a completed objective is not replaced.</p>`}
+    </ol></div>` : html`<p class="muted small" data-testid="feather-queue">Nothing queued: a completed objective is not replaced.</p>`}
   </section>`;
 }
 
@@ -722,9 +745,13 @@ function Board({ view, api }) {
     <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
   </section>` : "";
 
-  // Desktop: the board on the left (basins, your buckets, the last boundary, the opponent),
-  // the controls on the right (queued action, actions, objectives), so your buckets and the
-  // objectives are in view at 1280x800 without scrolling. Phone: one column, controls first.
+  // A wide screen (the shell gives this board the whole width, see wideBoard below) shows
+  // three columns: your queued action and buckets; the basins and the actions; the
+  // objectives (then the last boundary, the opponent and the keys), which is also the Tab
+  // order. At 1280x800 your buckets,
+  // the basins and the objectives are all in the first screen, so nobody scrolls during a
+  // 10-second tick (issue 27 point 11: before, your buckets started at y=765). Narrower: one
+  // column in play order, controls first.
   return html`<div class="lf" data-testid="feather-board">
     <${Status} st=${st} api=${api}/>
     ${study}
@@ -732,6 +759,8 @@ function Board({ view, api }) {
       <div class="lf-col lf-left">
         ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
         <div class="lf-o-mine">${seatPanels[0]}</div>
+      </div>
+      <div class="lf-col lf-mid">
         <section class="lf-panel lf-o-basins" aria-label="Basins" data-testid="feather-basins">
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
@@ -739,13 +768,13 @@ function Board({ view, api }) {
               state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
           </div>
         </section>
-        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
-        <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
+        <div class="lf-o-actions">${actions}</div>
       </div>
       <div class="lf-col lf-right">
-        <div class="lf-o-actions">${actions}</div>
         <div class="lf-o-objectives"><${Objectives} st=${st} you=${you} nameOf=${nameOf} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>
+        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
+        <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
         <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>
     </div>
@@ -770,15 +799,15 @@ function describe(e, view) {
   const nameOf = (s) => names[s] || "Seat " + (s + 1);
   switch (e.kind) {
     case "tick": {
-      if (!d.outcomes || !d.outcomes.length) return esc(d.session) + ", tick " + d.tick + ": nobody acted";
+      if (!d.outcomes || !d.outcomes.length) return esc(capitalise(d.session)) + ", tick " + d.tick + ": nobody acted";
       const fake = { last: d.outcomes, ankh: null };
       const lines = resolutionWords(fake, null, nameOf).map((l) => esc(l.text));
-      return esc(d.session) + ", tick " + d.tick + ": " + lines.join(" ");
+      return esc(capitalise(d.session)) + ", tick " + d.tick + ": " + lines.join(" ");
     }
-    case "session_started": return "<b>" + esc(d.session) + "</b> begins";
-    case "session_over": return "<b>" + esc(d.session) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
+    case "session_started": return "<b>" + esc(capitalise(d.session)) + "</b> begins";
+    case "session_over": return "<b>" + esc(capitalise(d.session)) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
     default: return null;
   }
 }
 
-registerGame("feather", { Board, describe, phaseTitle, quietPhases: ["tick"] });
+registerGame("feather", { Board, describe, phaseTitle, quietPhases: ["tick"], wideBoard: true });

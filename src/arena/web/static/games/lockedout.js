@@ -353,7 +353,7 @@ function VotePanel({ view, api, st }) {
   if (tie) {
     intro = html`<p data-testid="lo-tie">The vote tied between <b>${tiedWords}</b>. The players who escaped now choose among them by majority; without a majority the fewest keys, then bars, then cards, then season garnets decide, and then a draw (<${RuleText} text="LO-9"/>).</p>`;
   } else {
-    intro = html`<p>The match is over. The players still inside vote for the Elimination Candidate among themselves; a tie goes to the players who escaped (<${RuleText} text="LO-9"/>).</p>`;
+    intro = html`<p>The rounds are over. The players still inside vote for the Elimination Candidate among themselves; a tie goes to the players who escaped (<${RuleText} text="LO-9"/>).</p>`;
   }
   if (!mayVote) {
     return html`<section class="lo-card-box" data-testid="lo-vote">${intro}
@@ -362,7 +362,7 @@ function VotePanel({ view, api, st }) {
   return html`<section class="lo-card-box" data-testid="lo-vote" aria-labelledby="lo-vote-h">
     <h3 id="lo-vote-h">${tie ? "Break the tie: your choice" : "Vote for the Elimination Candidate"}</h3>
     ${intro}
-    <div class="lo-pick" role="group" aria-label="Candidates">
+    <div class="lo-pick" role="group" aria-label="Candidates" data-focus-first>
       ${candidates.map((s) => html`<button type="button" class=${"lo-seg" + (pick === s ? " chosen" : "")} data-testid=${"lo-vote-" + s}
         aria-pressed=${pick === s ? "true" : "false"} onClick=${() => setPick(s)}>${api.seatName(s)}${s === api.seat ? " (you)" : ""}</button>`)}
     </div>

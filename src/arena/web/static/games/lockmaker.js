@@ -705,7 +705,7 @@ function BuildArea({ view, api, st, canAct }) {
     : placed[sel] ? { type: "piece", p: buildModel(base, items, placed).owner.indexOf(sel) } : null;
   const waiting = !canAct && (view.seats[me] || {}).final;
   return html`<div data-testid="lm-editor">
-    <p class="lm-words">Place every drafted piece, the key and the keyhole (<${RuleText} text="LM-15"/>). Tap a piece of your hand, then a cell for its top or left end; tap a placed piece to move or remove it. Keyboard: arrow keys move the cursor, Enter places, Delete removes, Escape lets go.</p>
+    <p class="lm-words">Place every drafted piece, the key and the keyhole (<${RuleText} text="LM-15"/>). Tap a piece of your hand, then a cell for its top or left end; tap a placed piece to move or remove it.<span class="kbd-only"> Keyboard: arrow keys move the cursor, Enter places, Delete removes, Escape lets go.</span></p>
     <div class="lm-tray" role="group" aria-label="your pieces" data-testid="lm-tray">
       ${items.map((k, i) => chip(i, k, k + " " + pieceWords(k)))}
       ${chip("key", keyHor ? "KEY-H" : "KEY-V", "key, " + (keyHor ? "horizontal" : "vertical"))}

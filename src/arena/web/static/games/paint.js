@@ -276,6 +276,8 @@ function Msg() {
   return M ? html`<${M} source="paint" testid="pf-msg" okTestid="pf-msg-ok"/>` : null;
 }
 
+const SLOT_STEP = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+
 function Design({ api }) {
   const [sets, setSets] = useState(() => Array.from({ length: 8 }, () => [null, null, null, null]));
   const problems = designProblems(sets);
@@ -289,10 +291,17 @@ function Design({ api }) {
     const k = e.key.toUpperCase();
     if (COLOURS.includes(k)) { e.preventDefault(); put(i, j, k); }
     else if (e.key === "Backspace" || e.key === "Delete") { e.preventDefault(); put(i, j, null); }
+    else if (SLOT_STEP[e.key]) {
+      // The arrows walk the 8 x 4 slots like a table (Tab still visits them in order).
+      e.preventDefault();
+      const [di, dj] = SLOT_STEP[e.key];
+      const next = document.querySelector(`[data-testid="pf-slot-${i + di + 1}-${j + dj + 1}"]`);
+      if (next) next.focus();
+    }
   };
   return html`<section class="pf-design" aria-labelledby="pf-design-h">
     <h2 id="pf-design-h">Design eight sets for your opponent</h2>
-    <p class="small">Tap a slot to cycle it red → green → blue (or focus it and press R, G or B). Slot 1 enters the grid first.
+    <p class="small">Tap a slot to cycle it red → green → blue <span class="kbd-only">(keyboard: R, G or B; the arrow keys move between slots)</span>. Slot 1 enters the grid first.
       Your opponent will be shown three of these sets at a time and must take one.</p>
     <div class="pf-design-grid" role="group" aria-label="eight sets of four">
       <span class="pf-design-head" aria-hidden="true"></span>
