@@ -310,7 +310,7 @@ def _first(res, moves: int) -> str:  # type: ignore[no-untyped-def]
     at = next((i for i, (_t, mv) in enumerate(res.trajectory) if mv >= moves), None)
     if at is None:
         return "never"
-    return f"{res.trajectory[at][0]:.1f} s wall / {res.cpu_trajectory[at][0]:.1f} s CPU"
+    return f"{res.trajectory[at][0]:.1f} s wall / {res.cpu_trajectory[at][0]:.2f} s CPU"
 
 
 def rounds_bench(seconds: float) -> None:

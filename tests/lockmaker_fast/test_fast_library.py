@@ -4,15 +4,19 @@ no shape fits search exactly as before (the bot's builds stay a function of the 
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
+from arena.cli import main
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.fast.generator import from_shape, generate
 from arena.games.lockmaker.fast.jobs import generate_jobs
 from arena.games.lockmaker.fast.library import all_shapes, shapes_for
+from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.pieces import PieceKind, kind_of, parse_piece_list
 from arena.games.lockmaker.rush import read_rush
 from arena.games.lockmaker.validate import construction_problems
@@ -96,3 +100,18 @@ def test_jobs_report_cpu_per_improvement() -> None:
                         rng=random.Random(2), keyhole=pos.keyhole)
     assert res.moves == 51
     assert [m for _c, m in res.cpu_trajectory] == [m for _t, m in res.trajectory]
+
+
+def test_generate_command_finds_fog51_from_a_board_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena lockmaker generate`` on the Rush Hour board drawn as a board file (column G
+    blocked but for the keyhole ``@``) and fog51's pieces: the 51-move lock, legal (LM-15)."""
+    f = tmp_path / "rush.txt"
+    f.write_text("......#\n......#\n......@\n......#\n......#\n......#\n")
+    hand = ",".join(str(kind_of(b)) for b in read_rush(FOG51).bars)
+    assert main(["lockmaker", "generate", "--board", str(f), "--pieces", hand,
+                 "--seconds", "1", "--seed", "7", "--jobs", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lock = read_lock(out["lock"])
+    assert out["moves"] == 51 == fast_solve(lock).moves
+    assert construction_problems(lock, parse_piece_list(hand)) == []
