@@ -18,6 +18,7 @@ maximum resident set (getrusage in a tiny wrapper), the same for ours and the ba
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -129,6 +130,36 @@ def worker_random(seed: int, family: str) -> None:
                       "sec": time.perf_counter() - t0}), flush=True)
 
 
+def worker_search51(seeds: list[int], cap: float, stall: int, kick: float) -> None:
+    """One search (no library, no jobs) per seed on fog51's hand, with the generator's stall
+    and kick set as given: the CPU seconds until it first reached 51 moves (or the cap)."""
+    from arena.games.lockmaker.fast import generator as gen
+    from arena.games.lockmaker.pieces import kind_of
+    from arena.games.lockmaker.rush import read_rush
+    gen.STALL, gen.KICK = stall, kick
+    pos = read_rush("BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM.")
+    hand = [kind_of(b) for b in pos.bars]
+
+    class Done(Exception):
+        pass
+
+    for seed in seeds:
+        c0 = time.process_time()
+        best = [-1]
+
+        def watch(_el: float, b: int, _w: int, c0: float = c0, best: list[int] = best) -> None:
+            best[0] = b
+            if b >= 51 or time.process_time() - c0 > cap:
+                raise Done
+
+        with contextlib.suppress(Done):
+            gen.generate(pos.board, hand, seconds=None, placements=10**9,
+                         rng=random.Random(seed), keyhole=pos.keyhole, library=False,
+                         progress=watch)
+        print(json.dumps({"seed": seed, "best": best[0],
+                          "cpu": time.process_time() - c0}), flush=True)
+
+
 # ---------------------------------------------------------------- the bench
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -144,6 +175,11 @@ def main() -> None:
     ap.add_argument("--library", choices=("both", "on", "off"), default="both",
                     help="section 4: the generator with its library of strong shapes, the "
                          "search alone, or both side by side")
+    ap.add_argument("--search-cap", type=float, default=0.0,
+                    help="section 4: also one search alone per seed, old and new climb "
+                         "side by side, CPU seconds to reach 51 (capped at this; 0: skip)")
+    ap.add_argument("--stall", type=int, default=40)
+    ap.add_argument("--kick", type=float, default=0.0)
     ap.add_argument("--random-locks", type=int, default=30)
     ap.add_argument("--sections", default="1,2,3,4,5,6", help="which figures to measure")
     args = ap.parse_args()
@@ -152,6 +188,10 @@ def main() -> None:
         return
     if args.worker == "cluster":
         worker_cluster()
+        return
+    if args.worker == "search51":
+        worker_search51([int(x) for x in args.gen_seeds.split(",")], args.search_cap,
+                        args.stall, args.kick)
         return
     if args.worker == "random":
         worker_random(args.seed, args.family)
@@ -172,6 +212,8 @@ def main() -> None:
         seeds = [int(x) for x in args.gen_seeds.split(",")]
         modes = {"both": [False, True], "on": [True], "off": [False]}[args.library]
         gen_bench(args.gen_seconds if not args.quick else 60.0, args.jobs, seeds, modes)
+        if args.search_cap > 0:
+            search51_bench(args.gen_seeds, args.search_cap)
     if 5 in sections:
         print("== 5. generator on the default Lockmaker rounds vs best of 1,000 random placements")
         rounds_bench(10.0 if args.quick else 30.0)
@@ -303,6 +345,27 @@ def gen_bench(seconds: float, jobs: int, seeds: list[int], modes: list[bool]) ->
                 f"{res.searched} placements walked")
         print(f"  within {marks[0]:.0f} s: {', '.join(map(str, got))} "
               f"(target 51 on every seed; 51 is the 6 x 6 maximum)")
+
+
+def search51_bench(seeds: str, cap: float) -> None:
+    """The search alone, CPU seconds to 51 per seed: the climb before issue 29 (stall 300,
+    kick 0.6) and after (stall 40, no kick), one child process each, both at once (one per
+    core, so machine load hits both alike); a seed that hits the cap counts as censored."""
+    print(f"  -- one search alone (no library, no jobs), CPU seconds to reach 51, cap {cap:.0f} s")
+    procs = {name: subprocess.Popen(
+        [PY, *ME, "--worker", "search51", "--gen-seeds", seeds, "--search-cap", str(cap),
+         "--stall", str(stall), "--kick", str(kick)], stdout=subprocess.PIPE, text=True)
+        for name, stall, kick in (("before (stall 300, kick 0.6)", 300, 0.6),
+                                  ("after (stall 40, kick 0)", 40, 0.0))}
+    for name, proc in procs.items():
+        out, _ = proc.communicate()
+        rows = [json.loads(line) for line in out.splitlines()]
+        hits = [r for r in rows if r["best"] >= 51]
+        total = sum(r["cpu"] for r in rows)
+        per = ", ".join(f"{r['cpu']:.1f}" if r["best"] >= 51 else f">{cap:.0f} ({r['best']})"
+                        for r in rows)
+        print(f"  {name}: {per}; {len(hits)} of {len(rows)} seeds reached 51; "
+              f"{total / max(1, len(hits)):.1f} CPU s per hit (all CPU spent / hits)")
 
 
 def _first(res, moves: int) -> str:  # type: ignore[no-untyped-def]

@@ -3,7 +3,7 @@
 Why a library: the hardest set of a hand can be a needle. On fog51's hand (the hardest known
 6 x 6 Rush Hour layout, 51 moves) the single-piece neighbours of the 51-move set are sets of
 7 to 29 moves, so a climb never walks towards it; the search meets it by luck, once in tens
-of CPU seconds on some seeds (``bench/lockmaker_fast.py --sections 4 --no-library``). A hard
+of CPU seconds on some seeds (``bench/lockmaker_fast.py --sections 4 --library off``). A hard
 layout someone already found is a far better start than a random placement, so every restart
 may begin from a library shape adapted to the hand (:func:`~arena.games.lockmaker.fast.
 generator.from_shape`: the shape's bars the hand has are kept, the rest dropped, the hand's
