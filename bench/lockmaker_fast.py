@@ -3,10 +3,12 @@ pure-Python baseline (../shared/bench/naive_rush_bfs.py, run as a subprocess).
 
     .venv/bin/python bench/lockmaker_fast.py [--quick] [--naive PATH] [--sections 1,2,3,4,5,6]
         [--random-locks 30] [--gen-seconds 300] [--gen-seeds 1,2,3] [--jobs 2]
+        [--library both|on|off]
 
 Sections: 1 solving the published puzzles, 2 cluster walks, 3 random 11 x 11 locks (two
 families), 4 the generator on fog51's hand (per seed: best within 10/60/300 s and when 45
-was first reached, from the result's trajectory), 5 the generator on the default rounds
+and 51 were first reached, wall and CPU, from the result's trajectories; with and without the
+library of strong shapes), 5 the generator on the default rounds
 against the best of 1,000 random placements, 6 bot-vs-bot matches.
 
 Prints every figure with the baseline's beside it. Peak memory is each worker process's
@@ -16,6 +18,7 @@ maximum resident set (getrusage in a tiny wrapper), the same for ours and the ba
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -127,6 +130,36 @@ def worker_random(seed: int, family: str) -> None:
                       "sec": time.perf_counter() - t0}), flush=True)
 
 
+def worker_search51(seeds: list[int], cap: float, stall: int, kick: float) -> None:
+    """One search (no library, no jobs) per seed on fog51's hand, with the generator's stall
+    and kick set as given: the CPU seconds until it first reached 51 moves (or the cap)."""
+    from arena.games.lockmaker.fast import generator as gen
+    from arena.games.lockmaker.pieces import kind_of
+    from arena.games.lockmaker.rush import read_rush
+    gen.STALL, gen.KICK = stall, kick
+    pos = read_rush("BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM.")
+    hand = [kind_of(b) for b in pos.bars]
+
+    class Done(Exception):
+        pass
+
+    for seed in seeds:
+        c0 = time.process_time()
+        best = [-1]
+
+        def watch(_el: float, b: int, _w: int, c0: float = c0, best: list[int] = best) -> None:
+            best[0] = b
+            if b >= 51 or time.process_time() - c0 > cap:
+                raise Done
+
+        with contextlib.suppress(Done):
+            gen.generate(pos.board, hand, seconds=None, placements=10**9,
+                         rng=random.Random(seed), keyhole=pos.keyhole, library=False,
+                         progress=watch)
+        print(json.dumps({"seed": seed, "best": best[0],
+                          "cpu": time.process_time() - c0}), flush=True)
+
+
 # ---------------------------------------------------------------- the bench
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -139,6 +172,14 @@ def main() -> None:
     ap.add_argument("--gen-seconds", type=float, default=300.0)
     ap.add_argument("--gen-seeds", default="1,2,3", help="generator seeds, one run each")
     ap.add_argument("--jobs", type=int, default=2, help="generator processes (the cores)")
+    ap.add_argument("--library", choices=("both", "on", "off"), default="both",
+                    help="section 4: the generator with its library of strong shapes, the "
+                         "search alone, or both side by side")
+    ap.add_argument("--search-cap", type=float, default=0.0,
+                    help="section 4: also one search alone per seed, old and new climb "
+                         "side by side, CPU seconds to reach 51 (capped at this; 0: skip)")
+    ap.add_argument("--stall", type=int, default=40)
+    ap.add_argument("--kick", type=float, default=0.0)
     ap.add_argument("--random-locks", type=int, default=30)
     ap.add_argument("--sections", default="1,2,3,4,5,6", help="which figures to measure")
     args = ap.parse_args()
@@ -148,12 +189,17 @@ def main() -> None:
     if args.worker == "cluster":
         worker_cluster()
         return
+    if args.worker == "search51":
+        worker_search51([int(x) for x in args.gen_seeds.split(",")], args.search_cap,
+                        args.stall, args.kick)
+        return
     if args.worker == "random":
         worker_random(args.seed, args.family)
         return
 
     sections = {int(x) for x in args.sections.split(",")}
-    puzzles = (SHARED / "rush_public.txt").read_text()
+    # only sections 1 and 2 read the published puzzles (a worktree may not have ../shared)
+    puzzles = (SHARED / "rush_public.txt").read_text() if sections & {1, 2} else ""
 
     if 1 in sections:
         solve_bench(args, puzzles)
@@ -164,7 +210,10 @@ def main() -> None:
     if 4 in sections:
         print("== 4. generator, fog51's pieces on the 6 x 7 Rush Hour board (keyhole beside row 3)")
         seeds = [int(x) for x in args.gen_seeds.split(",")]
-        gen_bench(args.gen_seconds if not args.quick else 60.0, args.jobs, seeds)
+        modes = {"both": [False, True], "on": [True], "off": [False]}[args.library]
+        gen_bench(args.gen_seconds if not args.quick else 60.0, args.jobs, seeds, modes)
+        if args.search_cap > 0:
+            search51_bench(args.gen_seeds, args.search_cap)
     if 5 in sections:
         print("== 5. generator on the default Lockmaker rounds vs best of 1,000 random placements")
         rounds_bench(10.0 if args.quick else 30.0)
@@ -270,22 +319,61 @@ def random_family(args: argparse.Namespace, family: str) -> None:
         print("  verdicts: " + ", ".join(f"{k} x{n}" for k, n in sorted(moves.items())))
 
 
-def gen_bench(seconds: float, jobs: int, seeds: list[int]) -> None:
+def gen_bench(seconds: float, jobs: int, seeds: list[int], modes: list[bool]) -> None:
+    """Per seed and mode (``library`` on: the generator may start from the library's strong
+    shapes; off: the search alone, as before issue 29): the best within 10/60/300 s of wall
+    time, when 45 and 51 were first reached, and the CPU seconds the finding job had spent
+    by then (its own process's, so that a shared machine's waits do not count)."""
     from arena.games.lockmaker.fast.jobs import generate_jobs
     from arena.games.lockmaker.pieces import kind_of
     from arena.games.lockmaker.rush import read_rush
     pos = read_rush("BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM.")
     hand = [kind_of(b) for b in pos.bars]
     marks = [m for m in (10.0, 60.0, 300.0) if m <= seconds]
-    for seed in seeds:
-        res = generate_jobs(pos.board, hand, jobs=jobs, seconds=seconds,
-                            rng=random.Random(seed), keyhole=pos.keyhole)
-        reached = [max((mv for t, mv in res.trajectory if t <= m), default=-1) for m in marks]
-        first45 = next((t for t, mv in res.trajectory if mv >= 45), None)
-        print(f"  seed {seed}, {jobs} job(s): " + ", ".join(
-            f"{r} moves within {m:.0f} s" for m, r in zip(marks, reached, strict=True))
-            + f"; >= 45 first at {'never' if first45 is None else f'{first45:.1f} s'}; "
-            f"{res.searched} placements walked (target >= 45 in 60 s; 51 is the 6 x 6 maximum)")
+    for library in modes:
+        print(f"  -- library {'on' if library else 'off (the search alone)'}")
+        got = []
+        for seed in seeds:
+            res = generate_jobs(pos.board, hand, jobs=jobs, seconds=seconds,
+                                rng=random.Random(seed), keyhole=pos.keyhole, library=library)
+            reached = [max((mv for t, mv in res.trajectory if t <= m), default=-1)
+                       for m in marks]
+            got.append(reached[0])
+            print(f"  seed {seed}, {jobs} job(s): " + ", ".join(
+                f"{r} moves within {m:.0f} s" for m, r in zip(marks, reached, strict=True))
+                + f"; >= 45 first at {_first(res, 45)}; 51 first at {_first(res, 51)}; "
+                f"{res.searched} placements walked")
+        print(f"  within {marks[0]:.0f} s: {', '.join(map(str, got))} "
+              f"(target 51 on every seed; 51 is the 6 x 6 maximum)")
+
+
+def search51_bench(seeds: str, cap: float) -> None:
+    """The search alone, CPU seconds to 51 per seed: the climb before issue 29 (stall 300,
+    kick 0.6) and after (stall 40, no kick), one child process each, both at once (one per
+    core, so machine load hits both alike); a seed that hits the cap counts as censored."""
+    print(f"  -- one search alone (no library, no jobs), CPU seconds to reach 51, cap {cap:.0f} s")
+    procs = {name: subprocess.Popen(
+        [PY, *ME, "--worker", "search51", "--gen-seeds", seeds, "--search-cap", str(cap),
+         "--stall", str(stall), "--kick", str(kick)], stdout=subprocess.PIPE, text=True)
+        for name, stall, kick in (("before (stall 300, kick 0.6)", 300, 0.6),
+                                  ("after (stall 40, kick 0)", 40, 0.0))}
+    for name, proc in procs.items():
+        out, _ = proc.communicate()
+        rows = [json.loads(line) for line in out.splitlines()]
+        hits = [r for r in rows if r["best"] >= 51]
+        total = sum(r["cpu"] for r in rows)
+        per = ", ".join(f"{r['cpu']:.1f}" if r["best"] >= 51 else f">{cap:.0f} ({r['best']})"
+                        for r in rows)
+        print(f"  {name}: {per}; {len(hits)} of {len(rows)} seeds reached 51; "
+              f"{total / max(1, len(hits)):.1f} CPU s per hit (all CPU spent / hits)")
+
+
+def _first(res, moves: int) -> str:  # type: ignore[no-untyped-def]
+    """When ``res`` (a Generated) first reached ``moves``: wall and the finding job's CPU."""
+    at = next((i for i, (_t, mv) in enumerate(res.trajectory) if mv >= moves), None)
+    if at is None:
+        return "never"
+    return f"{res.trajectory[at][0]:.1f} s wall / {res.cpu_trajectory[at][0]:.2f} s CPU"
 
 
 def rounds_bench(seconds: float) -> None:

@@ -7,9 +7,9 @@ only through the set it lies in. The search is simulated annealing over placemen
 the current set's hardest lock or one of a few members spread over that set (a set's
 neighbourhood is far larger than one position's; nudge or move one bar, move the key along
 its line, move an axis), keep the mutation when its set is at least as hard (sometimes when a
-little easier), and after
-a stall restart either from the best lock so far with a few random kicks (iterated local
-search) or from the best of a few fresh random placements. The hand is fixed (LM-15), so the
+little easier), and after a short stall restart from the best of a few fresh random placements
+(:data:`STALL`; kicking the best lock so far, :data:`KICK`, is off by default), or from a
+library shape that fits the board and hand (:mod:`.library`). The hand is fixed (LM-15), so the
 local moves relocate one piece or swap two bars of different sizes; a move that is just one
 slide of the current lock (the same set) is not walked again, and every scored placement (and
 each set's hardest member) is cached, so no placement is walked twice; a candidate in a set
@@ -30,6 +30,7 @@ bar that its optimal solution never moves could be taken out without changing th
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import sys
@@ -40,25 +41,37 @@ from dataclasses import dataclass
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.convert import from_position, state_position
+from arena.games.lockmaker.fast.library import kept_bars, shapes_for
 from arena.games.lockmaker.fast.search import TOO_BIG, cluster_walk, solve
 from arena.games.lockmaker.fast.sets import SetRegistry
 from arena.games.lockmaker.fast.tables import Compiled
 from arena.games.lockmaker.pieces import Bar, PieceKind, bar_cells
 from arena.games.lockmaker.position import Position, attached, key_targets
 
-STALL = 300
-"""Mutations without improvement before a restart."""
+STALL = 40
+"""Mutations without improvement before a restart. Short climbs and many fresh restarts
+(issue 29): the hardest set of a hand can be a needle whose neighbours are weak sets (on
+fog51's hand the single-piece neighbours of the 51-move set score 7 to 29), which a long
+climb stuck on a 28-move optimum never visits, while the early part of fresh climbs passes
+through such sets. Measured, one search on fog51's hand, CPU seconds to reach 51 (capped runs
+counted as censored): 300 (with KICK 0.6) about 45 s per hit, 40 (KICK 0) about 16 s; on the
+default rounds' 30 hands at the bot's 300 walks no weaker (moves summed 198 against 191)."""
 CLUSTER_CAP = 5_000
 """Reachable sets larger than this are not walked (the candidate is scored by its own optimum
 instead): hard locks are tight (fog51's set has 4,780 positions), and a loose set costs more
 than a hundred tight ones. Halving the cap from 10,000 doubled the walk rate on fog51's hand
 at equal strength."""
-KICK = 0.6
-"""Share of restarts that perturb the best lock so far instead of starting afresh."""
+KICK = 0.0
+"""Share of restarts that perturb the best lock so far instead of starting afresh (iterated
+local search). Kicking the best lock kept the search near an optimum it had already stalled
+on; fresh restarts found more (see :data:`STALL`), so none by default."""
 SEEDS = 8
 """Random placements tried per restart (the best one seeds the climb)."""
 TEMPERATURE = 1.5
 """Starting annealing temperature, in moves."""
+LIBRARY_SHARE = 0.2
+"""Share of restarts that begin from a library shape (:mod:`.library`) when one fits the board
+and the hand; the first restart begins from the best of all that fit."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,9 @@ class Generated:
     searched: int
     trajectory: tuple[tuple[float, int], ...] = ()
     """(seconds since the start, best moves) each time the best lock improved."""
+    cpu_trajectory: tuple[tuple[float, int], ...] = ()
+    """The same with the search's own CPU seconds (this process's, so that a busy machine's
+    waits are not counted: the bench reports both)."""
 
 
 def keyhole_cells(board: Board) -> list[int]:
@@ -86,13 +102,22 @@ def _fits(board: Board, taken: set[int], bar: Bar) -> bool:
     return all(board.is_open(x) and x not in taken for x in bar_cells(board, bar))
 
 
-def _spots(board: Board, taken: set[int], length: int, horizontal: bool) -> list[Bar]:
+@functools.lru_cache(maxsize=64)
+def _placements(board: Board, length: int, horizontal: bool) -> tuple[tuple[Bar, int], ...]:
+    """Every placement of a bar on the empty board with its cell mask, in the order of its
+    anchor cell: mutations look spots up thousands of times per second, and testing each
+    cell of each spot again was a tenth of the search's time."""
     out = []
     for cell in board.open_cells():
         b = Bar(cell, length, horizontal)
-        if _fits(board, taken, b):
-            out.append(b)
-    return out
+        if _fits(board, set(), b):
+            out.append((b, _mask(board, b)))
+    return tuple(out)
+
+
+def _spots(board: Board, taken: int, length: int, horizontal: bool) -> list[Bar]:
+    """Placements of a bar clear of the ``taken`` cells (a bit mask)."""
+    return [b for b, m in _placements(board, length, horizontal) if not m & taken]
 
 
 def _key_spots(board: Board, taken: set[int], keyhole: int) -> list[Bar]:
@@ -146,7 +171,7 @@ def random_placement(board: Board, hand: Sequence[PieceKind], rng: random.Random
                 if not todo:
                     continue
                 length, horiz = todo[-1]
-                cands = [b for b in _spots(board, taken | {axis}, length, horiz)
+                cands = [b for b in _spots(board, _mask_of(taken) | 1 << axis, length, horiz)
                          if attached(board, axis, b)]
                 if cands:
                     b = rng.choice(cands)
@@ -162,7 +187,7 @@ def random_placement(board: Board, hand: Sequence[PieceKind], rng: random.Random
         if not ok:
             continue
         for length, horiz in todo:
-            spots = _spots(board, taken, length, horiz)
+            spots = _spots(board, _mask_of(taken), length, horiz)
             if not spots:
                 ok = False
                 break
@@ -172,6 +197,49 @@ def random_placement(board: Board, hand: Sequence[PieceKind], rng: random.Random
         if not ok:
             continue
         pos = Position.make(board, hole, key, bars, axes)
+        if not pos.problems():
+            return pos
+    return None
+
+
+def from_shape(shape: Position, hand: Sequence[PieceKind], rng: random.Random,
+               tries: int = 20) -> Position | None:
+    """A lock for ``hand`` started from a library shape (:mod:`.library`, same board and
+    keyhole): the shape's key and the bars of it the hand has stay where they are, the hand's
+    other bars go to random free spots and its axes to random free cells beside a piece
+    (LM-8); None when no such lock is legal (LM-15) within ``tries``."""
+    board = shape.board
+    order = list(range(len(shape.bars)))
+    rng.shuffle(order)
+    kept, rest = kept_bars(shape, hand, order)
+    n_axes = sum(1 for k in hand if k.is_axis)
+    base = 1 << shape.keyhole | _mask(board, shape.key)
+    for b in kept:
+        base |= _mask(board, b)
+    for _ in range(tries):
+        bars = list(kept)
+        taken = base
+        ok = True
+        for k in rest:
+            spots = _spots(board, taken, k.length, k.kind == "H")
+            if not spots:
+                ok = False
+                break
+            b = rng.choice(spots)
+            bars.append(b)
+            taken |= _mask(board, b)
+        axes: list[int] = []
+        for _a in range(n_axes if ok else 0):
+            cands = [c for c in board.open_cells() if not (taken >> c) & 1
+                     and any(attached(board, c, p) for p in (shape.key, *bars))]
+            if not cands:
+                ok = False
+                break
+            axes.append(rng.choice(cands))
+            taken |= 1 << axes[-1]
+        if not ok:
+            continue
+        pos = Position.make(board, shape.keyhole, shape.key, bars, axes)
         if not pos.problems():
             return pos
     return None
@@ -189,7 +257,7 @@ def mutate(pos: Position, rng: random.Random) -> Position | None:
         i = rng.randrange(len(bars))
         old = bars.pop(i)
         taken = (pos.occupied & ~_mask(board, old))
-        spots = [b for b in _spots(board, _cells(taken), old.length, old.horizontal) if b != old]
+        spots = [b for b in _spots(board, taken, old.length, old.horizontal) if b != old]
         if roll < 0.4:  # a nudge: one cell across its line or along it
             oc, orow = board.col(old.cell), board.row(old.cell)
             spots = [b for b in spots
@@ -271,6 +339,13 @@ def one_slide(before: Position, after: Position) -> bool:
 def _mask(board: Board, bar: Bar) -> int:
     m = 0
     for c in bar_cells(board, bar):
+        m |= 1 << c
+    return m
+
+
+def _mask_of(cells: set[int]) -> int:
+    m = 0
+    for c in cells:
         m |= 1 << c
     return m
 
@@ -411,12 +486,17 @@ class _Budget:
 def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None = 10.0,
              rng: random.Random | None = None, keyhole: int | None = None,
              minimal: bool = False, progress: Callable[[float, int, int], None] | None = None,
-             placements: int | None = None) -> Generated:
+             placements: int | None = None, library: bool = True) -> Generated:
     """The hardest lock found for ``hand`` on ``board`` within ``seconds`` and/or
     ``placements`` cluster walks (LM-15 legal, solvable; placements already scored come from
-    a cache and are not counted). Raises RuleError when the hand cannot be placed at all."""
+    a cache and are not counted). Raises RuleError when the hand cannot be placed at all.
+    With ``library`` the first restart (and :data:`LIBRARY_SHARE` of the others) starts from
+    a library shape that fits (:mod:`.library`); without one, or with ``library=False``,
+    nothing changes (not even the random draws)."""
     rng = rng or random.Random()
     budget = _Budget(seconds, placements)
+    cpu0 = time.process_time()
+    shapes = shapes_for(board, hand, keyhole) if library else []
     cache: dict[Position, tuple[int, Position]] = {}
     sets: Members = {}
     walked: SetRegistry[tuple[int, Position]] = SetRegistry()
@@ -424,12 +504,15 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     failures = 0
 
     trajectory: list[tuple[float, int]] = []
+    cpu_trajectory: list[tuple[float, int]] = []
+    restarts = 0
 
     def consider(s: int, lock: Position) -> None:
         nonlocal best
         if s >= 0 and (best is None or s > best[0]) and (not minimal or is_minimal(lock)):
             best = (s, lock)
             trajectory.append((budget.elapsed(), s))
+            cpu_trajectory.append((time.process_time() - cpu0, s))
 
     def scored(p: Position) -> tuple[int, Position]:
         budget.proposals += 1
@@ -441,7 +524,21 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
 
     while budget.left() or best is None:
         seed: tuple[int, Position] | None = None
-        if best is not None and rng.random() < KICK:
+        starts: list[Position | None] = []
+        if shapes and restarts == 0:
+            starts = [from_shape(shape, hand, rng) for shape in shapes]
+        elif shapes and rng.random() < LIBRARY_SHARE:
+            starts = [from_shape(rng.choice(shapes), hand, rng)]
+        restarts += 1
+        for start_shape in starts:
+            # a strong shape someone found before, adapted to this hand (see .library); the
+            # first restart tries every shape that fits
+            if start_shape is not None:
+                got = scored(start_shape)
+                consider(*got)
+                if seed is None or got[0] > seed[0]:
+                    seed = got
+        if seed is None and best is not None and rng.random() < KICK:
             # iterated local search: kick the best lock found so far with a few mutations
             kicked: Position | None = best[1]
             for _ in range(3):
@@ -451,7 +548,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
                 sc, hard = scored(kicked)
                 consider(sc, hard)
                 seed = (sc, hard)
-        else:
+        elif seed is None:
             # the best of a few random placements (most dense ones are unsolvable)
             for _ in range(SEEDS):
                 if best is not None and not budget.left():
@@ -499,7 +596,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
             if progress is not None:
                 progress(budget.elapsed(), best[0] if best else -1, budget.walks)
     assert best is not None
-    return Generated(best[0], best[1], budget.walks, tuple(trajectory))
+    return Generated(best[0], best[1], budget.walks, tuple(trajectory), tuple(cpu_trajectory))
 
 
 def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float | None,

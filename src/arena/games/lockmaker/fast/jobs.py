@@ -29,12 +29,13 @@ Outcome = tuple[Generated | None, str, str, float]
 
 
 def _job(board: Board, hand: Sequence[PieceKind], end: float | None, seed: int,
-         keyhole: int | None, minimal: bool, placements: int | None) -> Outcome:
+         keyhole: int | None, minimal: bool, placements: int | None,
+         library: bool = True) -> Outcome:
     started = time.time()
     seconds = None if end is None else max(0.1, end - started)
     try:
         res = generate(board, hand, seconds=seconds, rng=random.Random(seed), keyhole=keyhole,
-                       minimal=minimal, placements=placements)
+                       minimal=minimal, placements=placements, library=library)
     except RuleError as exc:  # sent back as text: exceptions with own arguments do not pickle
         return None, exc.rule, exc.message, started
     return res, "", "", started
@@ -44,10 +45,12 @@ def generate_jobs(board: Board, hand: Sequence[PieceKind], *, jobs: int,
                   seconds: float | None = 10.0, rng: random.Random | None = None,
                   keyhole: int | None = None, minimal: bool = False,
                   progress: Callable[[float, int, int], None] | None = None,
-                  placements: int | None = None) -> Generated:
+                  placements: int | None = None, library: bool = True) -> Generated:
     """:func:`~arena.games.lockmaker.fast.generator.generate` on ``jobs`` processes: this one
     runs job 0 (and reports progress), the others run in child processes. ``searched`` is
-    the total over all jobs and ``trajectory`` the best over all of them through time."""
+    the total over all jobs and ``trajectory`` the best over all of them through time;
+    ``cpu_trajectory`` is, per improvement, the CPU seconds of the job that made it (each job
+    counts its own; the total is at most ``jobs`` times that)."""
     rng = rng or random.Random()
     seeds = [rng.getrandbits(63) for _ in range(max(1, jobs))]
     t0 = time.time()
@@ -55,15 +58,16 @@ def generate_jobs(board: Board, hand: Sequence[PieceKind], *, jobs: int,
     if jobs <= 1:
         return generate(board, hand, seconds=seconds, rng=random.Random(seeds[0]),
                         keyhole=keyhole, minimal=minimal, progress=progress,
-                        placements=placements)
+                        placements=placements, library=library)
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx) as pool:
-        futures = [pool.submit(_job, board, list(hand), end, seed, keyhole, minimal, placements)
+        futures = [pool.submit(_job, board, list(hand), end, seed, keyhole, minimal, placements,
+                               library)
                    for seed in seeds[1:]]
         try:
             first = generate(board, hand, seconds=seconds, rng=random.Random(seeds[0]),
                              keyhole=keyhole, minimal=minimal, progress=progress,
-                             placements=placements)
+                             placements=placements, library=library)
         except RuleError:
             for f in futures:
                 f.cancel()
@@ -75,10 +79,14 @@ def generate_jobs(board: Board, hand: Sequence[PieceKind], *, jobs: int,
         _res, rule, message, _s = outcomes[1]
         raise RuleError(rule, message)
     best = max(results, key=lambda x: x[0].moves)[0]  # max keeps the first of equals
-    points = sorted((started - t0 + at, moves) for res, started in results
-                    for at, moves in res.trajectory)
+    points = sorted((started - t0 + at, moves, cpu) for res, started in results
+                    for (at, moves), (cpu, _m) in zip(res.trajectory, res.cpu_trajectory,
+                                                      strict=True))
     merged: list[tuple[float, int]] = []
-    for at, moves in points:
+    cpus: list[tuple[float, int]] = []
+    for at, moves, cpu in points:
         if not merged or moves > merged[-1][1]:
             merged.append((at, moves))
-    return Generated(best.moves, best.lock, sum(r.searched for r, _s in results), tuple(merged))
+            cpus.append((cpu, moves))
+    return Generated(best.moves, best.lock, sum(r.searched for r, _s in results), tuple(merged),
+                     tuple(cpus))
