@@ -76,88 +76,117 @@ def bursts(cum: Sequence[int]) -> tuple[int, ...]:
     return tuple(t for t in range(1, len(cum)) if cum[t] - cum[t - 1] > 1)
 
 
-Node = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
-"""(tick, order, fill ready at, waters, caps, modifies left, water taken per basin)"""
+Node = tuple[int, int, int, int, int]
+"""(tick, order, fill ready at, packed state, packed water taken per basin): see ``explore``."""
 
 
 def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
             stop: Callable[[Reached], bool] | None = None) -> Iterator[Reached]:
     """The bucket states one seat can reach in ``spec``, earliest first, each once.
 
-    ``stop`` is asked about every state; the search ends when it says True."""
+    ``stop`` is asked about every state; the search ends when it says True.
+
+    A state (waters, capacities, Modify uses left) is packed into one integer, a few bits per
+    bucket, and the water taken per basin into another: the search looks up far more children
+    than it keeps (a generated match explores thousands of states per session before its first
+    tick, issue 29 point 4), and an integer hashes and compares much faster than nested tuples.
+    The order of the search, and so every state it yields, is the tuple search's exactly."""
     n = len(spec.capacities)
     cum = cumulative(spec)
-    waits = [bursts(row) for row in cum]
     last = spec.ticks - 1  # a state shown at tick t can Complete at boundary t + 1 <= ticks
-    seen: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
-    pushed: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
+    # A capacity only ever moves by at most 2 per Modify (LF-9), so this many bits per bucket
+    # hold every capacity and every water level the search can reach.
+    bits = max(1, max(spec.capacities, default=0) + 2 * modifies).bit_length()
+    mask = (1 << bits) - 1
+    shifts = tuple(bits * i for i in range(n))
+    caps_at = bits * n
+    mods_at = 2 * caps_at
+    waters_mask = (1 << caps_at) - 1
+    one_modify = 1 << mods_at
+    tbits = max(1, max((row[-1] for row in cum), default=0)).bit_length()
+    tmask = (1 << tbits) - 1
+    basins = tuple((row, bursts(row), tbits * k) for k, row in enumerate(cum))
+    start_key = (modifies << mods_at) | (sum(c << s for c, s in zip(
+        spec.capacities, shifts, strict=True)) << caps_at)
+    seen: set[int] = set()
+    pushed: dict[int, int] = {}
+    never = last + 2
+    cooldown = FILL_COOLDOWN + 1
     order = 0
-    zero = tuple(0 for _ in range(n))
-    heap: list[Node] = [(0, 0, 1, zero, spec.capacities, modifies, tuple(0 for _ in cum))]
+    heap: list[Node] = [(0, 0, 1, start_key, 0)]
+    pop, push = heapq.heappop, heapq.heappush
+    buckets = range(n)
     while heap and len(seen) < budget:
-        tick, _, ready, waters, caps, mods, taken = heapq.heappop(heap)
-        key = (waters, caps, mods)
+        tick, _, ready, key, taken = pop(heap)
         if key in seen:
             continue
         seen.add(key)
+        packed = key & waters_mask
+        cpacked = (key >> caps_at) & waters_mask
+        mods = key >> mods_at
+        waters = tuple((packed >> s) & mask for s in shifts)
+        caps = tuple((cpacked >> s) & mask for s in shifts)
         found = Reached(waters, caps, tick, modifies - mods)
         yield found
         if stop is not None and stop(found):
             return
         nxt = tick + 1
-
-        def push(at: int, rd: int, w: tuple[int, ...], c: tuple[int, ...], m: int,
-                 tk: tuple[int, ...]) -> None:
-            nonlocal order
-            child = (w, c, m)
-            if child not in seen and pushed.get(child, last + 2) > at:
-                pushed[child] = at
-                order += 1
-                heapq.heappush(heap, (at, order, rd, w, c, m, tk))
-
+        rooms = [c - w for c, w in zip(caps, waters, strict=True)]
+        # Each child is pushed unless already reached, or already waiting at a tick no later.
         # Fill (LF-4): at the first boundary the cooldown allows, or at one of the next two
         # bursts worth waiting for; the basin holds its schedule's water so far minus what
         # this seat took.
-        first = max(nxt, ready)
-        for k, row in enumerate(cum):
-            start = bisect.bisect_left(waits[k], first + 1)
-            for at in (first, *waits[k][start:start + 2]):
+        first = nxt if nxt > ready else ready
+        for row, waits, tshift in basins:
+            took = (taken >> tshift) & tmask
+            start = bisect.bisect_left(waits, first + 1)
+            for at in (first, *waits[start:start + 2]):
                 if at > last:
                     continue
-                avail = row[at - 1] - taken[k]
+                avail = row[at - 1] - took
                 if avail <= 0:
                     continue
-                for j in range(n):
-                    got = min(caps[j] - waters[j], avail)
+                for j in buckets:
+                    room = rooms[j]
+                    got = room if room < avail else avail
                     if got <= 0:
                         continue
-                    w = (*waters[:j], waters[j] + got, *waters[j + 1:])
-                    if (w, caps, mods) in seen:
-                        continue
-                    tk = (*taken[:k], taken[k] + got, *taken[k + 1:])
-                    push(at, at + FILL_COOLDOWN + 1, w, caps, mods, tk)
+                    child = key + (got << shifts[j])
+                    if child not in seen and pushed.get(child, never) > at:
+                        pushed[child] = at
+                        order += 1
+                        push(heap, (at, order, at + cooldown, child, taken + (got << tshift)))
         if nxt > last:
             continue
-        for i in range(n):
-            if waters[i] == 0:
+        for i in buckets:
+            have = waters[i]
+            if have == 0:
                 continue
-            push(nxt, ready, (*waters[:i], 0, *waters[i + 1:]), caps, mods, taken)
-            for j in range(n):
-                room = caps[j] - waters[j]
+            out = key - (have << shifts[i])  # Drain
+            if out not in seen and pushed.get(out, never) > nxt:
+                pushed[out] = nxt
+                order += 1
+                push(heap, (nxt, order, ready, out, taken))
+            for j in buckets:
+                room = rooms[j]
                 if i == j or room <= 0:
                     continue
-                moved = min(waters[i], room)
-                wl = list(waters)
-                wl[i] -= moved
-                wl[j] += moved
-                push(nxt, ready, tuple(wl), caps, mods, taken)
+                moved = have if have < room else room  # Transfer
+                child = key - (moved << shifts[i]) + (moved << shifts[j])
+                if child not in seen and pushed.get(child, never) > nxt:
+                    pushed[child] = nxt
+                    order += 1
+                    push(heap, (nxt, order, ready, child, taken))
         if mods:
-            for i in range(n):
+            for i in buckets:
+                low = max(1, waters[i])
                 for delta in (-2, -1, 1, 2):
-                    cap = caps[i] + delta
-                    if cap >= max(1, waters[i]):
-                        push(nxt, ready, waters, (*caps[:i], cap, *caps[i + 1:]), mods - 1,
-                             taken)
+                    if caps[i] + delta >= low:
+                        child = key - one_modify + (delta << (caps_at + shifts[i]))
+                        if child not in seen and pushed.get(child, never) > nxt:
+                            pushed[child] = nxt
+                            order += 1
+                            push(heap, (nxt, order, ready, child, taken))
 
 
 def meets(pred: Predicate, waters: Sequence[int], caps: Sequence[int]) -> tuple[int, ...] | None:
