@@ -108,19 +108,23 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
     basins = tuple((row, bursts(row), tbits * k) for k, row in enumerate(cum))
     start_key = (modifies << mods_at) | (sum(c << s for c, s in zip(
         spec.capacities, shifts, strict=True)) << caps_at)
-    seen: set[int] = set()
+    # Per state: the earliest tick it waits in the heap at, or -1 once reached (every tick a
+    # child is pushed at is at least 1, so one lookup tells both "reached" and "waiting
+    # sooner").
     pushed: dict[int, int] = {}
+    reached = 0
     never = last + 2
     cooldown = FILL_COOLDOWN + 1
     order = 0
     heap: list[Node] = [(0, 0, 1, start_key, 0)]
     pop, push = heapq.heappop, heapq.heappush
     buckets = range(n)
-    while heap and len(seen) < budget:
+    while heap and reached < budget:
         tick, _, ready, key, taken = pop(heap)
-        if key in seen:
+        if pushed.get(key) == -1:
             continue
-        seen.add(key)
+        pushed[key] = -1
+        reached += 1
         packed = key & waters_mask
         cpacked = (key >> caps_at) & waters_mask
         mods = key >> mods_at
@@ -152,7 +156,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                     if got <= 0:
                         continue
                     child = key + (got << shifts[j])
-                    if child not in seen and pushed.get(child, never) > at:
+                    if pushed.get(child, never) > at:
                         pushed[child] = at
                         order += 1
                         push(heap, (at, order, at + cooldown, child, taken + (got << tshift)))
@@ -163,7 +167,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
             if have == 0:
                 continue
             out = key - (have << shifts[i])  # Drain
-            if out not in seen and pushed.get(out, never) > nxt:
+            if pushed.get(out, never) > nxt:
                 pushed[out] = nxt
                 order += 1
                 push(heap, (nxt, order, ready, out, taken))
@@ -173,7 +177,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                     continue
                 moved = have if have < room else room  # Transfer
                 child = key - (moved << shifts[i]) + (moved << shifts[j])
-                if child not in seen and pushed.get(child, never) > nxt:
+                if pushed.get(child, never) > nxt:
                     pushed[child] = nxt
                     order += 1
                     push(heap, (nxt, order, ready, child, taken))
@@ -183,7 +187,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                 for delta in (-2, -1, 1, 2):
                     if caps[i] + delta >= low:
                         child = key - one_modify + (delta << (caps_at + shifts[i]))
-                        if child not in seen and pushed.get(child, never) > nxt:
+                        if pushed.get(child, never) > nxt:
                             pushed[child] = nxt
                             order += 1
                             push(heap, (nxt, order, ready, child, taken))
