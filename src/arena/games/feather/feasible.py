@@ -105,7 +105,18 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
     one_modify = 1 << mods_at
     tbits = max(1, max((row[-1] for row in cum), default=0)).bit_length()
     tmask = (1 << tbits) - 1
-    basins = tuple((row, bursts(row), tbits * k) for k, row in enumerate(cum))
+    # Per basin and per first tick a Fill may come at: the ticks it is tried at (that one and
+    # the next two bursts worth waiting for, within the session) and the water the basin has
+    # brought by then.
+    fills = []
+    for k, row in enumerate(cum):
+        waits = bursts(row)
+        plan = []
+        for first in range(last + 1):
+            start = bisect.bisect_left(waits, first + 1)
+            plan.append(tuple((at, row[at - 1]) for at in (first, *waits[start:start + 2])
+                              if at <= last))
+        fills.append((plan, tbits * k))
     start_key = (modifies << mods_at) | (sum(c << s for c, s in zip(
         spec.capacities, shifts, strict=True)) << caps_at)
     # Per state: the earliest tick it waits in the heap at, or -1 once reached (every tick a
@@ -136,30 +147,37 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
             return
         nxt = tick + 1
         rooms = [c - w for c, w in zip(caps, waters, strict=True)]
+        room_at = [(room, shifts[j]) for j, room in enumerate(rooms) if room]
+        most = max(rooms, default=0)
         # Each child is pushed unless already reached, or already waiting at a tick no later.
         # Fill (LF-4): at the first boundary the cooldown allows, or at one of the next two
         # bursts worth waiting for; the basin holds its schedule's water so far minus what
         # this seat took.
+        # A later tick of the same basin gives a bucket the same child as an earlier one once
+        # the water then (``before``) already filled it, and that child is then refused by
+        # the lookup anyway (waiting sooner or reached): such pairs are skipped unasked.
         first = nxt if nxt > ready else ready
-        for row, waits, tshift in basins:
-            took = (taken >> tshift) & tmask
-            start = bisect.bisect_left(waits, first + 1)
-            for at in (first, *waits[start:start + 2]):
-                if at > last:
-                    continue
-                avail = row[at - 1] - took
-                if avail <= 0:
-                    continue
-                for j in buckets:
-                    room = rooms[j]
-                    got = room if room < avail else avail
-                    if got <= 0:
+        if first <= last:
+            for plan, tshift in fills:
+                took = (taken >> tshift) & tmask
+                before = 0
+                for at, water in plan[first]:
+                    avail = water - took
+                    if avail <= before:
                         continue
-                    child = key + (got << shifts[j])
-                    if pushed.get(child, never) > at:
-                        pushed[child] = at
-                        order += 1
-                        push(heap, (at, order, at + cooldown, child, taken + (got << tshift)))
+                    for room, shift in room_at:
+                        if room <= before:
+                            continue
+                        got = room if room < avail else avail
+                        child = key + (got << shift)
+                        if pushed.get(child, never) > at:
+                            pushed[child] = at
+                            order += 1
+                            push(heap, (at, order, at + cooldown, child,
+                                        taken + (got << tshift)))
+                    if avail >= most:
+                        break
+                    before = avail
         if nxt > last:
             continue
         for i in buckets:
