@@ -160,16 +160,19 @@ def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
                                     f"capacity cannot go below that (to {new})")
 
 
+# The two helpers below build the new SeatBoard with its constructor rather than
+# ``dataclasses.replace``, which looks every field up again: they run several times per tick
+# of every match (issue 29 point 4), and the result is the same object value.
 def _with_water(seat: SeatBoard, b: int, value: int) -> SeatBoard:
     waters = list(seat.waters)
     waters[b] = value
-    return replace(seat, waters=tuple(waters))
+    return SeatBoard(tuple(waters), seat.caps, seat.points, seat.powerups, seat.last_fill)
 
 
 def _spend(seat: SeatBoard, powerup: str) -> SeatBoard:
     counts = list(seat.powerups)
     counts[POWERUPS.index(powerup)] -= 1
-    return replace(seat, powerups=tuple(counts))
+    return SeatBoard(seat.waters, seat.caps, seat.points, tuple(counts), seat.last_fill)
 
 
 def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
@@ -198,12 +201,12 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
             locks.append(Lock(owner=1 - seat, bucket=action.buckets[0], until=t + LOCK_SPAN, by=seat))
             seats[seat] = _spend(seats[seat], "lock")
             outcomes[seat] = Outcome(seat, str(action), True)
-    locked_board = replace(board, locks=tuple(locks))
     for seat, action in sorted(live.items()):
-        if action.verb == "lock":
+        if action.verb == "lock" or not locks:
             continue
         owner = 1 - seat if action.opponent else seat
-        hit = [b for b in action.buckets if locked_board.locked(owner, b, t)]
+        hit = [b for b in action.buckets
+               if any(lk.owner == owner and lk.bucket == b and lk.until >= t for lk in locks)]
         if hit:
             outcomes[seat] = Outcome(seat, str(action), False,
                                      f"LF-9: bucket {_name(hit[0])} was locked at this tick; "
@@ -259,8 +262,10 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         b = action.buckets[0]
         me = seats[seat]
         amount = min(me.caps[b] - me.waters[b], basins[i].amount)
-        basins[i] = replace(basins[i], amount=basins[i].amount - amount)
-        seats[seat] = replace(_with_water(me, b, me.waters[b] + amount), last_fill=t)
+        basins[i] = Basin(basins[i].amount - amount, basins[i].clock)
+        waters = list(me.waters)
+        waters[b] += amount
+        seats[seat] = SeatBoard(tuple(waters), me.caps, me.points, me.powerups, t)
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 5. Drain, optionally into a basin.
@@ -272,7 +277,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         seats[seat] = _with_water(seats[seat], b, 0)
         if action.basin is not None:
             i = basin_index[action.basin]
-            basins[i] = replace(basins[i], amount=basins[i].amount + amount)
+            basins[i] = Basin(basins[i].amount + amount, basins[i].clock)
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 6. Modify, Transfer, Exchange: each on the seat's own buckets only.
