@@ -117,8 +117,8 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
             plan.append(tuple((at, row[at - 1]) for at in (first, *waits[start:start + 2])
                               if at <= last))
         fills.append((plan, tbits * k))
-    start_key = (modifies << mods_at) | (sum(c << s for c, s in zip(
-        spec.capacities, shifts, strict=True)) << caps_at)
+    start_caps = sum(c << s for c, s in zip(spec.capacities, shifts, strict=True))
+    start_key = (modifies << mods_at) | (start_caps << caps_at)
     # Per state: the earliest tick it waits in the heap at, or -1 once reached (every tick a
     # child is pushed at is at least 1, so one lookup tells both "reached" and "waiting
     # sooner").
@@ -139,8 +139,9 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
         packed = key & waters_mask
         cpacked = (key >> caps_at) & waters_mask
         mods = key >> mods_at
-        waters = tuple((packed >> s) & mask for s in shifts)
-        caps = tuple((cpacked >> s) & mask for s in shifts)
+        waters = tuple([(packed >> s) & mask for s in shifts])
+        caps = (spec.capacities if cpacked == start_caps
+                else tuple([(cpacked >> s) & mask for s in shifts]))
         found = Reached(waters, caps, tick, modifies - mods)
         yield found
         if stop is not None and stop(found):
@@ -184,17 +185,17 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
             have = waters[i]
             if have == 0:
                 continue
-            out = key - (have << shifts[i])  # Drain
+            here = shifts[i]
+            out = key - (have << here)  # Drain
             if pushed.get(out, never) > nxt:
                 pushed[out] = nxt
                 order += 1
                 push(heap, (nxt, order, ready, out, taken))
-            for j in buckets:
-                room = rooms[j]
-                if i == j or room <= 0:
+            for room, there in room_at:  # Transfer, into a bucket with room
+                if there == here:
                     continue
-                moved = have if have < room else room  # Transfer
-                child = key - (moved << shifts[i]) + (moved << shifts[j])
+                child = (out + (have << there) if have <= room
+                         else key - (room << here) + (room << there))
                 if pushed.get(child, never) > nxt:
                     pushed[child] = nxt
                     order += 1
