@@ -19,7 +19,6 @@ reached, so it is deterministic and cheap; it stops as soon as every objective i
 from __future__ import annotations
 
 import bisect
-import heapq
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -76,8 +75,8 @@ def bursts(cum: Sequence[int]) -> tuple[int, ...]:
     return tuple(t for t in range(1, len(cum)) if cum[t] - cum[t - 1] > 1)
 
 
-Node = tuple[int, int, int, int, int]
-"""(tick, order, fill ready at, packed state, packed water taken per basin): see ``explore``."""
+Node = tuple[int, int, int]
+"""(fill ready at, packed state, packed water taken per basin): see ``explore``."""
 
 
 def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
@@ -90,7 +89,10 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
     bucket, and the water taken per basin into another: the search looks up far more children
     than it keeps (a generated match explores thousands of states per session before its first
     tick, issue 29 point 4), and an integer hashes and compares much faster than nested tuples.
-    The order of the search, and so every state it yields, is the tuple search's exactly."""
+    Every child waits at a later tick than its parent's, and states of one tick are taken in
+    the order they were pushed: so one first-in first-out list per tick replaces a heap
+    ordered by (tick, push number), and gives the same order. The order of the search, and
+    so every state it yields, is the tuple search's exactly."""
     n = len(spec.capacities)
     cum = cumulative(spec)
     last = spec.ticks - 1  # a state shown at tick t can Complete at boundary t + 1 <= ticks
@@ -119,97 +121,92 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
         fills.append((plan, tbits * k))
     start_caps = sum(c << s for c, s in zip(spec.capacities, shifts, strict=True))
     start_key = (modifies << mods_at) | (start_caps << caps_at)
-    # Per state: the earliest tick it waits in the heap at, or -1 once reached (every tick a
-    # child is pushed at is at least 1, so one lookup tells both "reached" and "waiting
-    # sooner").
+    # Per state: the earliest tick it waits at, or -1 once reached (every tick a child is
+    # pushed at is at least 1, so one lookup tells both "reached" and "waiting sooner").
     pushed: dict[int, int] = {}
     reached = 0
     never = last + 2
     cooldown = FILL_COOLDOWN + 1
-    order = 0
-    heap: list[Node] = [(0, 0, 1, start_key, 0)]
-    pop, push = heapq.heappop, heapq.heappush
+    waiting: list[list[Node]] = [[] for _ in range(last + 1)]
+    waiting[0].append((1, start_key, 0))
     buckets = range(n)
-    while heap and reached < budget:
-        tick, _, ready, key, taken = pop(heap)
-        if pushed.get(key) == -1:
-            continue
-        pushed[key] = -1
-        reached += 1
-        packed = key & waters_mask
-        cpacked = (key >> caps_at) & waters_mask
-        mods = key >> mods_at
-        waters = tuple([(packed >> s) & mask for s in shifts])
-        caps = (spec.capacities if cpacked == start_caps
-                else tuple([(cpacked >> s) & mask for s in shifts]))
-        found = Reached(waters, caps, tick, modifies - mods)
-        yield found
-        if stop is not None and stop(found):
-            return
-        nxt = tick + 1
-        rooms = [c - w for c, w in zip(caps, waters, strict=True)]
-        room_at = [(room, shifts[j]) for j, room in enumerate(rooms) if room]
-        most = max(rooms, default=0)
-        # Each child is pushed unless already reached, or already waiting at a tick no later.
-        # Fill (LF-4): at the first boundary the cooldown allows, or at one of the next two
-        # bursts worth waiting for; the basin holds its schedule's water so far minus what
-        # this seat took.
-        # A later tick of the same basin gives a bucket the same child as an earlier one once
-        # the water then (``before``) already filled it, and that child is then refused by
-        # the lookup anyway (waiting sooner or reached): such pairs are skipped unasked.
-        first = nxt if nxt > ready else ready
-        if first <= last:
-            for plan, tshift in fills:
-                took = (taken >> tshift) & tmask
-                before = 0
-                for at, water in plan[first]:
-                    avail = water - took
-                    if avail <= before:
-                        continue
-                    for room, shift in room_at:
-                        if room <= before:
-                            continue
-                        got = room if room < avail else avail
-                        child = key + (got << shift)
-                        if pushed.get(child, never) > at:
-                            pushed[child] = at
-                            order += 1
-                            push(heap, (at, order, at + cooldown, child,
-                                        taken + (got << tshift)))
-                    if avail >= most:
-                        break
-                    before = avail
-        if nxt > last:
-            continue
-        for i in buckets:
-            have = waters[i]
-            if have == 0:
+    for tick in range(last + 1):
+        for ready, key, taken in waiting[tick]:
+            if reached >= budget:
+                return
+            if pushed.get(key) == -1:
                 continue
-            here = shifts[i]
-            out = key - (have << here)  # Drain
-            if pushed.get(out, never) > nxt:
-                pushed[out] = nxt
-                order += 1
-                push(heap, (nxt, order, ready, out, taken))
-            for room, there in room_at:  # Transfer, into a bucket with room
-                if there == here:
-                    continue
-                child = (out + (have << there) if have <= room
-                         else key - (room << here) + (room << there))
-                if pushed.get(child, never) > nxt:
-                    pushed[child] = nxt
-                    order += 1
-                    push(heap, (nxt, order, ready, child, taken))
-        if mods:
+            pushed[key] = -1
+            reached += 1
+            packed = key & waters_mask
+            cpacked = (key >> caps_at) & waters_mask
+            mods = key >> mods_at
+            waters = tuple([(packed >> s) & mask for s in shifts])
+            caps = (spec.capacities if cpacked == start_caps
+                    else tuple([(cpacked >> s) & mask for s in shifts]))
+            found = Reached(waters, caps, tick, modifies - mods)
+            yield found
+            if stop is not None and stop(found):
+                return
+            nxt = tick + 1
+            rooms = [c - w for c, w in zip(caps, waters, strict=True)]
+            room_at = [(room, shifts[j]) for j, room in enumerate(rooms) if room]
+            most = max(rooms, default=0)
+            # Each child is pushed unless already reached, or already waiting at a tick no later.
+            # Fill (LF-4): at the first boundary the cooldown allows, or at one of the next two
+            # bursts worth waiting for; the basin holds its schedule's water so far minus what
+            # this seat took.
+            # A later tick of the same basin gives a bucket the same child as an earlier one once
+            # the water then (``before``) already filled it, and that child is then refused by
+            # the lookup anyway (waiting sooner or reached): such pairs are skipped unasked.
+            first = nxt if nxt > ready else ready
+            if first <= last:
+                for plan, tshift in fills:
+                    took = (taken >> tshift) & tmask
+                    before = 0
+                    for at, water in plan[first]:
+                        avail = water - took
+                        if avail <= before:
+                            continue
+                        for room, shift in room_at:
+                            if room <= before:
+                                continue
+                            got = room if room < avail else avail
+                            child = key + (got << shift)
+                            if pushed.get(child, never) > at:
+                                pushed[child] = at
+                                waiting[at].append((at + cooldown, child, taken + (got << tshift)))
+                        if avail >= most:
+                            break
+                        before = avail
+            if nxt > last:
+                continue
             for i in buckets:
-                low = max(1, waters[i])
-                for delta in (-2, -1, 1, 2):
-                    if caps[i] + delta >= low:
-                        child = key - one_modify + (delta << (caps_at + shifts[i]))
-                        if pushed.get(child, never) > nxt:
-                            pushed[child] = nxt
-                            order += 1
-                            push(heap, (nxt, order, ready, child, taken))
+                have = waters[i]
+                if have == 0:
+                    continue
+                here = shifts[i]
+                out = key - (have << here)  # Drain
+                if pushed.get(out, never) > nxt:
+                    pushed[out] = nxt
+                    waiting[nxt].append((ready, out, taken))
+                for room, there in room_at:  # Transfer, into a bucket with room
+                    if there == here:
+                        continue
+                    child = (out + (have << there) if have <= room
+                             else key - (room << here) + (room << there))
+                    if pushed.get(child, never) > nxt:
+                        pushed[child] = nxt
+                        waiting[nxt].append((ready, child, taken))
+            if mods:
+                for i in buckets:
+                    low = max(1, waters[i])
+                    for delta in (-2, -1, 1, 2):
+                        if caps[i] + delta >= low:
+                            child = key - one_modify + (delta << (caps_at + shifts[i]))
+                            if pushed.get(child, never) > nxt:
+                                pushed[child] = nxt
+                                waiting[nxt].append((ready, child, taken))
 
 
 def meets(pred: Predicate, waters: Sequence[int], caps: Sequence[int]) -> tuple[int, ...] | None:
