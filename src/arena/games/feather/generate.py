@@ -31,7 +31,7 @@ from typing import Any
 from arena.core.errors import RuleError
 from arena.games.feather.feasible import Reached, explore, prove
 from arena.games.feather.objectives import POWERUPS
-from arena.games.feather.scenario import Scenario, parse_scenario
+from arena.games.feather.scenario import Scenario, parse_scenario, scenario_from_data
 
 VERSION = 2
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -335,7 +335,7 @@ def _session(rng: random.Random, knobs: Knobs, name: str, buckets: int, ticks: i
     if practice:
         data["practice"] = True
     data.update({"ticks": ticks, "buckets": list(caps), "basins": basins})
-    spec = parse_scenario(to_toml({"title": "draft", "sessions": [data]}), "draft").sessions[0]
+    spec = scenario_from_data({"title": "draft", "sessions": [data]}, "draft").sessions[0]
     states = list(explore(spec, 0, knobs.budget))
     data["objectives"] = _objectives(rng, knobs, caps, states, with_modify)
     special = [t["id"] for t in data["objectives"] if "text" in t]
@@ -344,8 +344,7 @@ def _session(rng: random.Random, knobs: Knobs, name: str, buckets: int, ticks: i
         # capacity one is proven as ``feasible`` does, by a search with the Modify its session
         # pays in hand, which must find it within its budget. Should it not, the session's
         # objectives are drawn again without one (a mend, LF-12).
-        spec = parse_scenario(to_toml({"title": "draft", "sessions": [data]}),
-                              "draft").sessions[0]
+        spec = scenario_from_data({"title": "draft", "sessions": [data]}, "draft").sessions[0]
         if not prove(spec, [o for o in spec.objectives if o.id in special], 1):
             data["objectives"] = _objectives(rng, knobs, caps, states, False)
     return data

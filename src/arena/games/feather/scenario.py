@@ -174,6 +174,13 @@ def parse_scenario(text: str, name: str = "scenario") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParseError("LF-7", f"{name}: not valid TOML: {exc}") from None
+    return scenario_from_data(data, name)
+
+
+def scenario_from_data(data: Any, name: str = "scenario") -> Scenario:
+    """A scenario from data as TOML reads it (LF-7), checked as ``parse_scenario`` checks
+    it: for the generator, which holds its drafts as such data and need not write and read
+    them back as text (that was a tenth of a generated match's set-up, issue 29 point 4)."""
     _check_keys(data, ("title", "sessions"), name)
     raw = data.get("sessions")
     if not isinstance(raw, list) or not raw:
