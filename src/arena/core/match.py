@@ -1030,7 +1030,7 @@ class Match:
             ended_at=t - self.phase_start,
             scale=self.settings.time_scale,
         )
-        rng = rngmod.derive(self.seed, "phase", self.phase_no)
+        rng = rngmod.deferred(self.seed, "phase", self.phase_no)  # seeded if drawn from
         self.phase_ends[self.phase_no] = (spec.name, t)
         self.state, events = self.game.resolve(self.state, outcome, rng)
         self._emit(
