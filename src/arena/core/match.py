@@ -891,7 +891,7 @@ class Match:
         return frozenset() if spec.sealed else None
 
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
-        event = Event(self.version + 1, kind, data, to, t)
+        event = Event(len(self.log) + 1, kind, data, to, t)  # versions count from 1, no gaps
         self.log.append(event)
         return event
 
