@@ -149,7 +149,8 @@ def _sessions(config: FeatherConfig, rng: random.Random | None
         if ticks > MAX_SESSION_TICKS:
             raise RuleError("LF-1", f"a session has at most {MAX_SESSION_TICKS} ticks")
     name, source = scenario_source(config, rng)
-    scenario = (parse_scenario(source, name) if name != config.scenario or name == GENERATED
+    scenario = (gen.read_generated(source) if name == GENERATED
+                else parse_scenario(source, name) if name != config.scenario
                 else load_scenario(name))
     out: list[SessionSpec] = []
     for s in scenario.sessions:

@@ -127,7 +127,7 @@ def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
     if action.powerup is not None and me.held(action.powerup) < 1:
         raise RuleError("LF-9", f"{action.verb}: you hold no {action.powerup} powerup")
     owner = 1 - seat if action.opponent else seat
-    for b in action.buckets:
+    for b in action.buckets if board.locks else ():
         if board.locked(owner, b, at):
             whose = "the opponent's" if owner != seat else "your"
             raise RuleError("LF-9", f"{action.verb}: {whose} bucket {_name(b)} is locked")
@@ -181,7 +181,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
     t = board.tick + 1
     seats = list(board.seats)
     basins = list(board.basins)
-    basin_index = {b.name: i for i, b in enumerate(spec.basins)}
+    basin_index = spec.basin_index
     outcomes: dict[int, Outcome] = {}
     live: dict[int, Action] = {}
     for seat, action in sorted(actions.items()):
