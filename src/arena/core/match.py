@@ -41,6 +41,8 @@ from arena.core.game import (
     seat_label,
 )
 
+_new_object = object.__new__
+
 HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
 Viewer = int | Literal["host", "spectator"]
@@ -891,7 +893,11 @@ class Match:
         return frozenset() if spec.sealed else None
 
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
-        event = Event(len(self.log) + 1, kind, data, to, t)  # versions count from 1, no gaps
+        # The same frozen Event its constructor makes, without the five object.__setattr__
+        # calls of a frozen dataclass's __init__: a match writes several entries per decision
+        # (issue 29 point 4). Versions count from 1 without gaps, so the next is the length.
+        event: Event = _new_object(Event)
+        event.__dict__.update(version=len(self.log) + 1, kind=kind, data=data, to=to, t=t)
         self.log.append(event)
         return event
 

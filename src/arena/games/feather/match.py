@@ -116,7 +116,8 @@ class FeatherState:
 
     @property
     def session(self) -> SessionSpec:
-        return self.sessions[min(self.index, len(self.sessions) - 1)]
+        sessions = self.sessions
+        return sessions[self.index] if self.index < len(sessions) else sessions[-1]
 
 
 def scenario_source(config: FeatherConfig, rng: random.Random | None) -> tuple[str, str]:
@@ -207,8 +208,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             return PhaseSpec("study", state.config.study, may=both,
                              prompt=f"look over {state.session.name} before it starts")
         if state.stage == "tick":
-            return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
-                             prompt=TICK_PROMPT)
+            return _tick_phase(state.config.tick)
         return None
 
     def parse(self, state: FeatherState, text: str) -> Action:
@@ -369,6 +369,14 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+@lru_cache(maxsize=64)
+def _tick_phase(duration: float) -> PhaseSpec:
+    """The phase of every tick (LF-1), one frozen object per tick length: a match asks for it
+    on each of its hundreds of ticks (issue 29 point 4)."""
+    return PhaseSpec("tick", duration, may=frozenset({0, 1}), early_close=False,
+                     prompt=TICK_PROMPT)
 
 
 @lru_cache(maxsize=4096)
