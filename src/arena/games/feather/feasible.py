@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from arena.games.feather.objectives import POWERUPS, Objective, Predicate
 from arena.games.feather.scenario import Scenario, SessionSpec
@@ -47,9 +48,10 @@ class Problem:
                 "objective": self.objective}
 
 
-@dataclass(frozen=True)
-class Reached:
-    """A bucket state the search reached, and the first tick it can be shown at."""
+class Reached(NamedTuple):
+    """A bucket state the search reached, and the first tick it can be shown at. A named
+    tuple: the search makes one per state, thousands per generated match, and a tuple is
+    made in a third of a frozen dataclass's time (issue 29 point 4)."""
 
     waters: tuple[int, ...]
     caps: tuple[int, ...]
