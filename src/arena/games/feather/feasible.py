@@ -126,6 +126,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
     # Per state: the earliest tick it waits at, or -1 once reached (every tick a child is
     # pushed at is at least 1, so one lookup tells both "reached" and "waiting sooner").
     pushed: dict[int, int] = {}
+    seen_at = pushed.get
     reached = 0
     never = last + 2
     cooldown = FILL_COOLDOWN + 1
@@ -136,7 +137,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
         for ready, key, taken in waiting[tick]:
             if reached >= budget:
                 return
-            if pushed.get(key) == -1:
+            if seen_at(key) == -1:
                 continue
             pushed[key] = -1
             reached += 1
@@ -175,7 +176,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                                 continue
                             got = room if room < avail else avail
                             child = key + (got << shift)
-                            if pushed.get(child, never) > at:
+                            if seen_at(child, never) > at:
                                 pushed[child] = at
                                 waiting[at].append((at + cooldown, child, taken + (got << tshift)))
                         if avail >= most:
@@ -189,7 +190,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                     continue
                 here = shifts[i]
                 out = key - (have << here)  # Drain
-                if pushed.get(out, never) > nxt:
+                if seen_at(out, never) > nxt:
                     pushed[out] = nxt
                     waiting[nxt].append((ready, out, taken))
                 for room, there in room_at:  # Transfer, into a bucket with room
@@ -197,7 +198,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                         continue
                     child = (out + (have << there) if have <= room
                              else key - (room << here) + (room << there))
-                    if pushed.get(child, never) > nxt:
+                    if seen_at(child, never) > nxt:
                         pushed[child] = nxt
                         waiting[nxt].append((ready, child, taken))
             if mods:
@@ -206,7 +207,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
                     for delta in (-2, -1, 1, 2):
                         if caps[i] + delta >= low:
                             child = key - one_modify + (delta << (caps_at + shifts[i]))
-                            if pushed.get(child, never) > nxt:
+                            if seen_at(child, never) > nxt:
                                 pushed[child] = nxt
                                 waiting[nxt].append((ready, child, taken))
 
