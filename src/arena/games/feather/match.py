@@ -11,7 +11,7 @@ default) shows the new buckets, basins and objectives; it ends early when both s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -235,7 +235,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         board, outcomes = step(state.session, state.board, actions)
         events = [GameEvent("tick", {"session": state.session.name, "tick": board.tick,
                                      "outcomes": [o.to_json() for o in outcomes]})]
-        state = replace(state, board=board, last=outcomes)
+        state = _with_board(state, board, outcomes)
         if board.tick >= state.session.ticks:
             state, more = self._end_session(state)
             events += more
@@ -369,6 +369,23 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(FeatherState))
+assert "board" in _STATE_FIELDS and "last" in _STATE_FIELDS
+
+
+def _with_board(state: FeatherState, board: Board, last: tuple[Outcome, ...]) -> FeatherState:
+    """``replace(state, board=board, last=last)`` without ``dataclasses.replace``'s walk over
+    every field, once per tick of every match (issue 29 point 4): FeatherState has no
+    ``__post_init__``, no cached values and is never mutated, so its fields copied with these
+    two on top are the same value."""
+    new: FeatherState = object.__new__(FeatherState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d["board"] = board
+    d["last"] = last
+    return new
 
 
 @lru_cache(maxsize=64)

@@ -196,12 +196,13 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
 
     # 1. Lock (LF-9): the new locks hold from this boundary on.
     locks = [lk for lk in board.locks if lk.until >= t]
-    for seat, action in sorted(live.items()):
+    acting = sorted(live.items())  # sorted once per stage, not in every loop
+    for seat, action in acting:
         if action.verb == "lock":
             locks.append(Lock(owner=1 - seat, bucket=action.buckets[0], until=t + LOCK_SPAN, by=seat))
             seats[seat] = _spend(seats[seat], "lock")
             outcomes[seat] = Outcome(seat, str(action), True)
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb == "lock" or not locks:
             continue
         owner = 1 - seat if action.opponent else seat
@@ -212,9 +213,10 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
                                      f"LF-9: bucket {_name(hit[0])} was locked at this tick; "
                                      "the action is ignored")
     live = {s: a for s, a in live.items() if s not in outcomes}
+    acting = sorted(live.items())
 
     # 2. Sip: both sips land, never below 0.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb == "sip":
             owner = 1 - seat if action.opponent else seat
             b = action.buckets[0]
@@ -224,7 +226,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
 
     # 3. Complete (LF-6): judged on the board after the sips; both seats may take one objective.
     completed: list[int] = []
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb != "complete":
             continue
         assert action.number is not None
@@ -269,7 +271,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 5. Drain, optionally into a basin.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb != "drain":
             continue
         b = action.buckets[0]
@@ -281,7 +283,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 6. Modify, Transfer, Exchange: each on the seat's own buckets only.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         me = seats[seat]
         if action.verb == "transfer":
             a, b = action.buckets
@@ -311,7 +313,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         seats[seat] = me
 
     # 7. Accelerate (LF-8): the basin's own clock jumps ahead.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb == "accelerate":
             assert action.basin is not None and action.number is not None
             i = basin_index[action.basin]
