@@ -9,7 +9,6 @@ ticks would have added, and the basin then keeps counting from its advanced read
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from arena.core.errors import RuleError
 
@@ -61,17 +60,7 @@ class BasinSpec:
 
     def addition(self, clock: int) -> int:
         """What the schedule adds when the basin's clock reaches ``clock``."""
-        got = self._additions.get(clock)
-        if got is None:
-            got = self._additions[clock] = sum(rule.amount_at(clock) for rule in self.rules)
-        return got
-
-    @cached_property
-    def _additions(self) -> dict[int, int]:
-        """The schedule's additions by clock reading, remembered as they are asked: every
-        basin is advanced on every tick of every match, and the feasibility search reads
-        the whole schedule (issue 29 point 4). The spec is frozen, so they never go stale."""
-        return {}
+        return sum(rule.amount_at(clock) for rule in self.rules)
 
     def describe(self) -> str:
         parts = [rule.describe() for rule in self.rules] or ["no additions"]
