@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
@@ -42,6 +42,17 @@ from arena.core.game import (
 )
 
 _new_object = object.__new__
+_T = TypeVar("_T")
+
+
+def _frozen(cls: type[_T], **values: Any) -> _T:
+    """``cls(**values)`` for a frozen dataclass with no ``__post_init__`` and every field
+    given, without the per-field ``object.__setattr__`` of its ``__init__``: the match makes
+    several such objects per decision (issue 29 point 4). The result is the same value; a
+    field left out is an AttributeError on first read, never a wrong default."""
+    obj = _new_object(cls)
+    obj.__dict__.update(values)
+    return obj
 
 HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
@@ -261,7 +272,13 @@ class Match:
             return frozenset()
         if self.base_passed:
             return frozenset(self.reserve_end)
-        return frozenset(s for s in self.spec.actors if not self.is_final(s))
+        if self.reserve_pick:  # never before the limit; kept general all the same
+            return frozenset(s for s in self.spec.actors if not self.is_final(s))
+        # Before the limit a seat's standing submission is its last one (reserve picks come
+        # after it): read directly, as this is asked around every decision (issue 29 point 4).
+        history = self.history
+        return frozenset(s for s in self.spec.actors
+                         if not ((subs := history.get(s)) and subs[-1].final))
 
     # ------------------------------------------------------------------ inputs
     def submit(self, seat: int, text: str, *, final: bool = False, bot: bool = False,
@@ -278,11 +295,12 @@ class Match:
         answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        ctx = SubmitContext(at=at, previous=previous, scale=self.settings.time_scale)
+        ctx = _frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
         self.answered = answered
         in_reserve = seat in self.reserve_end
-        sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
+        sub = _frozen(Submission, seat=seat, text=text, value=value, at=at,
+                      final=final or in_reserve, in_reserve=in_reserve)
         self.history.setdefault(seat, []).append(sub)
         data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
         self._emit("submit", data, frozenset({seat}), t)
@@ -939,7 +957,10 @@ class Match:
             return
         if not (spec.early_close and self.settings.early_close):
             return
-        if spec.actors and all(self.is_final(s) for s in spec.actors):
+        history = self.history
+        if spec.actors and all((subs := history.get(s)) and subs[-1].final
+                               for s in spec.actors):
+            # (before the limit, no reserve pick stands: a seat's last submission does)
             self._resolve(t)
 
     def _process(self, limit: float, *, inclusive: bool, budget: int | None = None) -> bool:
