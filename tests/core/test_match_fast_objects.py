@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from arena.core.clock import ManualClock
-from arena.core.game import Submission, SubmitContext
+from arena.core.game import PhaseOutcome, Submission, SubmitContext
 from arena.core.match import Event, Match, MatchSettings
 from toygame import TOY, ToyConfig
 
@@ -26,13 +26,25 @@ def test_log_entries_and_submissions_are_whole_frozen_values() -> None:
         seen.append(ctx)
         return validate(state, seat, text, ctx)  # type: ignore[arg-type]
 
+    outcomes: list[PhaseOutcome] = []
+    resolve = TOY.resolve
+
+    def spy_resolve(state: object, outcome: PhaseOutcome, rng: object) -> object:
+        outcomes.append(outcome)
+        return resolve(state, outcome, rng)  # type: ignore[arg-type]
+
     TOY.validate = spy  # type: ignore[method-assign]
+    TOY.resolve = spy_resolve  # type: ignore[method-assign,assignment]
     try:
         match.submit(0, "ready", final=True)
         match.submit(1, "ready", final=True)
         sub = match.submit(0, "2")
     finally:
-        del TOY.validate
+        del TOY.validate, TOY.resolve
+    assert outcomes and all(vars(o).keys() == _names(PhaseOutcome) for o in outcomes)
+    first = outcomes[0]
+    assert first == PhaseOutcome(first.standing, first.history, first.missing, first.ended_at,
+                                 first.scale)
     assert vars(sub).keys() == _names(Submission)
     assert sub == Submission(0, "2", sub.value, sub.at, False, False)
     assert seen and all(vars(ctx).keys() == _names(SubmitContext) for ctx in seen)

@@ -1050,7 +1050,8 @@ class Match:
         spec = self.spec
         assert spec is not None
         standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
-        outcome = PhaseOutcome(
+        outcome = _frozen(
+            PhaseOutcome,
             standing=standing,
             history={s: tuple(v) for s, v in self.history.items()},
             missing=frozenset(s for s in spec.must if s not in standing),
