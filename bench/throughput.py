@@ -5,7 +5,10 @@ submission final), the clock jumping to the next deadline whenever no seat has a
 submit. A *decision* is one call of ``random_submission`` that returned a text; decisions/s
 is their count over the wall time of the whole loop (policy, validation, resolution, log),
 matches of seeds 1, 2, ... until ``--seconds`` have passed, after one untimed match (seed
-0) that pays the imports a policy makes on first use.
+0) that pays the imports a policy makes on first use. Setting a match up (``Match(...)``,
+which for Feather draws and proves a generated scenario, LF-12) is inside the timed loop.
+The same count over the process's CPU time is printed too (``cpu/s``): on a shared machine
+the wall rate moves with other work, the CPU rate much less.
 
 The *before* column is the same loop run on the sources of another commit (``--before``,
 default the commit before issue 29 point 4), exported with ``git archive`` into a temporary
@@ -47,12 +50,14 @@ def playouts(name: str, seconds: float) -> dict[str, Any]:
     game = get_game(name)
     decisions = rejected = matches = 0
     start = time.perf_counter()
+    cpu = time.process_time()
     seed = -1  # seed 0 is an untimed warm-up: the imports a policy makes on first use
     while seed < 0 or time.perf_counter() - start < seconds:
         seed += 1
         if seed == 1:
             decisions = rejected = 0
             start = time.perf_counter()
+            cpu = time.process_time()
         matches += seed > 0
         clock = ManualClock(1000.0)
         match = Match(game, game.default_config(), seed, clock, MatchSettings())
@@ -78,8 +83,9 @@ def playouts(name: str, seconds: float) -> dict[str, Any]:
                 clock.set(max(clock.now(), when))
                 match.advance()
     elapsed = time.perf_counter() - start
-    return {"decisions": decisions, "seconds": elapsed, "rejected": rejected,
-            "matches": matches, "rate": decisions / elapsed}
+    cpu = time.process_time() - cpu
+    return {"decisions": decisions, "seconds": elapsed, "cpu": cpu, "rejected": rejected,
+            "matches": matches, "rate": decisions / elapsed, "cpu_rate": decisions / cpu}
 
 
 def export(rev: str, into: Path) -> Path:
@@ -128,13 +134,17 @@ def main() -> None:
           f"of {args.seconds:g} s each" + (f"; before = {args.before}" if "before" in labels
                                            else ""))
     print(f"{'game':<10}" + "".join(f"{label:>12}" for label in labels)
+          + ("       ratio" if len(labels) == 2 else "")
+          + "".join(f"{label + ' cpu/s':>16}" for label in labels)
           + ("       ratio" if len(labels) == 2 else "") + "   rejected")
     for name in names:
-        rates = [statistics.median(r["rate"] for r in runs[(label, name)]) for label in labels]
+        row = f"{name:<10}"
+        for key, width in (("rate", 12), ("cpu_rate", 16)):
+            rates = [statistics.median(r[key] for r in runs[(label, name)]) for label in labels]
+            row += "".join(f"{rate:>{width},.0f}" for rate in rates)
+            if len(labels) == 2:
+                row += f"{rates[1] / rates[0]:>11.2f}x"
         rejected = [sum(r["rejected"] for r in runs[(label, name)]) for label in labels]
-        row = f"{name:<10}" + "".join(f"{rate:>12,.0f}" for rate in rates)
-        if len(labels) == 2:
-            row += f"{rates[1] / rates[0]:>11.2f}x"
         print(row + "   " + "/".join(str(n) for n in rejected))
 
 

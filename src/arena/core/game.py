@@ -11,6 +11,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args
 
 from pydantic import ConfigDict
@@ -81,8 +82,10 @@ class PhaseSpec:
     prompt: str = ""
     sealed: bool = True
 
-    @property
+    @cached_property
     def actors(self) -> frozenset[int]:
+        """``must | may``, worked out once per phase: the match asks it on every submission
+        and every look at who it waits for (issue 29 point 4)."""
         return self.must | self.may
 
 

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
@@ -40,6 +40,19 @@ from arena.core.game import (
     SubmitContext,
     seat_label,
 )
+
+_new_object = object.__new__
+_T = TypeVar("_T")
+
+
+def _frozen(cls: type[_T], **values: Any) -> _T:
+    """``cls(**values)`` for a frozen dataclass with no ``__post_init__`` and every field
+    given, without the per-field ``object.__setattr__`` of its ``__init__``: the match makes
+    several such objects per decision (issue 29 point 4). The result is the same value; a
+    field left out is an AttributeError on first read, never a wrong default."""
+    obj = _new_object(cls)
+    obj.__dict__.update(values)
+    return obj
 
 HOST: Literal["host"] = "host"
 SPECTATOR: Literal["spectator"] = "spectator"
@@ -259,7 +272,13 @@ class Match:
             return frozenset()
         if self.base_passed:
             return frozenset(self.reserve_end)
-        return frozenset(s for s in self.spec.actors if not self.is_final(s))
+        if self.reserve_pick:  # never before the limit; kept general all the same
+            return frozenset(s for s in self.spec.actors if not self.is_final(s))
+        # Before the limit a seat's standing submission is its last one (reserve picks come
+        # after it): read directly, as this is asked around every decision (issue 29 point 4).
+        history = self.history
+        return frozenset(s for s in self.spec.actors
+                         if not ((subs := history.get(s)) and subs[-1].final))
 
     # ------------------------------------------------------------------ inputs
     def submit(self, seat: int, text: str, *, final: bool = False, bot: bool = False,
@@ -276,11 +295,12 @@ class Match:
         answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        ctx = SubmitContext(at=at, previous=previous, scale=self.settings.time_scale)
+        ctx = _frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
         self.answered = answered
         in_reserve = seat in self.reserve_end
-        sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
+        sub = _frozen(Submission, seat=seat, text=text, value=value, at=at,
+                      final=final or in_reserve, in_reserve=in_reserve)
         self.history.setdefault(seat, []).append(sub)
         data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
         self._emit("submit", data, frozenset({seat}), t)
@@ -891,7 +911,11 @@ class Match:
         return frozenset() if spec.sealed else None
 
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
-        event = Event(self.version + 1, kind, data, to, t)
+        # The same frozen Event its constructor makes, without the five object.__setattr__
+        # calls of a frozen dataclass's __init__: a match writes several entries per decision
+        # (issue 29 point 4). Versions count from 1 without gaps, so the next is the length.
+        event: Event = _new_object(Event)
+        event.__dict__.update(version=len(self.log) + 1, kind=kind, data=data, to=to, t=t)
         self.log.append(event)
         return event
 
@@ -933,7 +957,10 @@ class Match:
             return
         if not (spec.early_close and self.settings.early_close):
             return
-        if spec.actors and all(self.is_final(s) for s in spec.actors):
+        history = self.history
+        if spec.actors and all((subs := history.get(s)) and subs[-1].final
+                               for s in spec.actors):
+            # (before the limit, no reserve pick stands: a seat's last submission does)
             self._resolve(t)
 
     def _process(self, limit: float, *, inclusive: bool, budget: int | None = None) -> bool:
@@ -1023,14 +1050,15 @@ class Match:
         spec = self.spec
         assert spec is not None
         standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
-        outcome = PhaseOutcome(
+        outcome = _frozen(
+            PhaseOutcome,
             standing=standing,
             history={s: tuple(v) for s, v in self.history.items()},
             missing=frozenset(s for s in spec.must if s not in standing),
             ended_at=t - self.phase_start,
             scale=self.settings.time_scale,
         )
-        rng = rngmod.derive(self.seed, "phase", self.phase_no)
+        rng = rngmod.deferred(self.seed, "phase", self.phase_no)  # seeded if drawn from
         self.phase_ends[self.phase_no] = (spec.name, t)
         self.state, events = self.game.resolve(self.state, outcome, rng)
         self._emit(

@@ -46,6 +46,20 @@ class Action:
     opponent: bool = False
 
     def __str__(self) -> str:
+        # Written once per action object: a random seat's action is written when drawn,
+        # validated and resolved, and the candidates are shared across ticks (issue 29
+        # point 4). A frozen dataclass: the text goes into the instance's dict directly; it
+        # is not a field, so equality, hashing and ``replace`` never see it.
+        text: str | None = self.__dict__.get("_text")
+        if text is None:
+            text = self.__dict__["_text"] = self._written()
+        return text
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (a frozen state sent to a bot worker) without the cached text."""
+        return {k: v for k, v in self.__dict__.items() if k != "_text"}
+
+    def _written(self) -> str:
         names = [LETTERS[i] for i in self.buckets]
         if self.verb == "fill":
             return f"fill {self.basin} {names[0]}"

@@ -11,7 +11,7 @@ default) shows the new buckets, basins and objectives; it ends early when both s
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
@@ -116,7 +116,8 @@ class FeatherState:
 
     @property
     def session(self) -> SessionSpec:
-        return self.sessions[min(self.index, len(self.sessions) - 1)]
+        sessions = self.sessions
+        return sessions[self.index] if self.index < len(sessions) else sessions[-1]
 
 
 def scenario_source(config: FeatherConfig, rng: random.Random | None) -> tuple[str, str]:
@@ -149,7 +150,8 @@ def _sessions(config: FeatherConfig, rng: random.Random | None
         if ticks > MAX_SESSION_TICKS:
             raise RuleError("LF-1", f"a session has at most {MAX_SESSION_TICKS} ticks")
     name, source = scenario_source(config, rng)
-    scenario = (parse_scenario(source, name) if name != config.scenario or name == GENERATED
+    scenario = (gen.read_generated(source) if name == GENERATED
+                else parse_scenario(source, name) if name != config.scenario
                 else load_scenario(name))
     out: list[SessionSpec] = []
     for s in scenario.sessions:
@@ -206,8 +208,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             return PhaseSpec("study", state.config.study, may=both,
                              prompt=f"look over {state.session.name} before it starts")
         if state.stage == "tick":
-            return PhaseSpec("tick", state.config.tick, may=both, early_close=False,
-                             prompt=TICK_PROMPT)
+            return _tick_phase(state.config.tick)
         return None
 
     def parse(self, state: FeatherState, text: str) -> Action:
@@ -234,7 +235,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
         board, outcomes = step(state.session, state.board, actions)
         events = [GameEvent("tick", {"session": state.session.name, "tick": board.tick,
                                      "outcomes": [o.to_json() for o in outcomes]})]
-        state = replace(state, board=board, last=outcomes)
+        state = _with_board(state, board, outcomes)
         if board.tick >= state.session.ticks:
             state, more = self._end_session(state)
             events += more
@@ -374,6 +375,31 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(FeatherState))
+assert "board" in _STATE_FIELDS and "last" in _STATE_FIELDS
+
+
+def _with_board(state: FeatherState, board: Board, last: tuple[Outcome, ...]) -> FeatherState:
+    """``replace(state, board=board, last=last)`` without ``dataclasses.replace``'s walk over
+    every field, once per tick of every match (issue 29 point 4): FeatherState has no
+    ``__post_init__``, no cached values and is never mutated, so its fields copied with these
+    two on top are the same value."""
+    new: FeatherState = object.__new__(FeatherState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d["board"] = board
+    d["last"] = last
+    return new
+
+
+@lru_cache(maxsize=64)
+def _tick_phase(duration: float) -> PhaseSpec:
+    """The phase of every tick (LF-1), one frozen object per tick length: a match asks for it
+    on each of its hundreds of ticks (issue 29 point 4)."""
+    return PhaseSpec("tick", duration, may=frozenset({0, 1}), early_close=False,
+                     prompt=TICK_PROMPT)
 
 
 @lru_cache(maxsize=4096)

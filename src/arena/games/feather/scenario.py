@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +39,20 @@ class SessionSpec:
     practice: bool = False
     available: int = 5
 
-    @property
+    # Worked out once per session: every submission and every tick reads them (issue 29
+    # point 4); the spec is frozen, so they never go stale.
+    @cached_property
     def bucket_names(self) -> tuple[str, ...]:
         return tuple(BUCKET_LETTERS[: len(self.capacities)])
 
-    @property
+    @cached_property
     def basin_names(self) -> tuple[str, ...]:
         return tuple(b.name for b in self.basins)
+
+    @cached_property
+    def basin_index(self) -> dict[str, int]:
+        """Each basin's position by its name."""
+        return {b.name: i for i, b in enumerate(self.basins)}
 
     def objective(self, oid: int) -> Objective:
         for obj in self.objectives:
@@ -174,6 +182,13 @@ def parse_scenario(text: str, name: str = "scenario") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParseError("LF-7", f"{name}: not valid TOML: {exc}") from None
+    return scenario_from_data(data, name)
+
+
+def scenario_from_data(data: Any, name: str = "scenario") -> Scenario:
+    """A scenario from data as TOML reads it (LF-7), checked as ``parse_scenario`` checks
+    it: for the generator, which holds its drafts as such data and need not write and read
+    them back as text (that was a tenth of a generated match's set-up, issue 29 point 4)."""
     _check_keys(data, ("title", "sessions"), name)
     raw = data.get("sessions")
     if not isinstance(raw, list) or not raw:

@@ -127,7 +127,7 @@ def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
     if action.powerup is not None and me.held(action.powerup) < 1:
         raise RuleError("LF-9", f"{action.verb}: you hold no {action.powerup} powerup")
     owner = 1 - seat if action.opponent else seat
-    for b in action.buckets:
+    for b in action.buckets if board.locks else ():
         if board.locked(owner, b, at):
             whose = "the opponent's" if owner != seat else "your"
             raise RuleError("LF-9", f"{action.verb}: {whose} bucket {_name(b)} is locked")
@@ -160,16 +160,19 @@ def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
                                     f"capacity cannot go below that (to {new})")
 
 
+# The two helpers below build the new SeatBoard with its constructor rather than
+# ``dataclasses.replace``, which looks every field up again: they run several times per tick
+# of every match (issue 29 point 4), and the result is the same object value.
 def _with_water(seat: SeatBoard, b: int, value: int) -> SeatBoard:
     waters = list(seat.waters)
     waters[b] = value
-    return replace(seat, waters=tuple(waters))
+    return SeatBoard(tuple(waters), seat.caps, seat.points, seat.powerups, seat.last_fill)
 
 
 def _spend(seat: SeatBoard, powerup: str) -> SeatBoard:
     counts = list(seat.powerups)
     counts[POWERUPS.index(powerup)] -= 1
-    return replace(seat, powerups=tuple(counts))
+    return SeatBoard(seat.waters, seat.caps, seat.points, tuple(counts), seat.last_fill)
 
 
 def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
@@ -178,7 +181,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
     t = board.tick + 1
     seats = list(board.seats)
     basins = list(board.basins)
-    basin_index = {b.name: i for i, b in enumerate(spec.basins)}
+    basin_index = spec.basin_index
     outcomes: dict[int, Outcome] = {}
     live: dict[int, Action] = {}
     for seat, action in sorted(actions.items()):
@@ -193,25 +196,27 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
 
     # 1. Lock (LF-9): the new locks hold from this boundary on.
     locks = [lk for lk in board.locks if lk.until >= t]
-    for seat, action in sorted(live.items()):
+    acting = sorted(live.items())  # sorted once per stage, not in every loop
+    for seat, action in acting:
         if action.verb == "lock":
             locks.append(Lock(owner=1 - seat, bucket=action.buckets[0], until=t + LOCK_SPAN, by=seat))
             seats[seat] = _spend(seats[seat], "lock")
             outcomes[seat] = Outcome(seat, str(action), True)
-    locked_board = replace(board, locks=tuple(locks))
-    for seat, action in sorted(live.items()):
-        if action.verb == "lock":
+    for seat, action in acting:
+        if action.verb == "lock" or not locks:
             continue
         owner = 1 - seat if action.opponent else seat
-        hit = [b for b in action.buckets if locked_board.locked(owner, b, t)]
+        hit = [b for b in action.buckets
+               if any(lk.owner == owner and lk.bucket == b and lk.until >= t for lk in locks)]
         if hit:
             outcomes[seat] = Outcome(seat, str(action), False,
                                      f"LF-9: bucket {_name(hit[0])} was locked at this tick; "
                                      "the action is ignored")
     live = {s: a for s, a in live.items() if s not in outcomes}
+    acting = sorted(live.items())
 
     # 2. Sip: both sips land, never below 0.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb == "sip":
             owner = 1 - seat if action.opponent else seat
             b = action.buckets[0]
@@ -221,7 +226,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
 
     # 3. Complete (LF-6): judged on the board after the sips; both seats may take one objective.
     completed: list[int] = []
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb != "complete":
             continue
         assert action.number is not None
@@ -259,12 +264,14 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         b = action.buckets[0]
         me = seats[seat]
         amount = min(me.caps[b] - me.waters[b], basins[i].amount)
-        basins[i] = replace(basins[i], amount=basins[i].amount - amount)
-        seats[seat] = replace(_with_water(me, b, me.waters[b] + amount), last_fill=t)
+        basins[i] = Basin(basins[i].amount - amount, basins[i].clock)
+        waters = list(me.waters)
+        waters[b] += amount
+        seats[seat] = SeatBoard(tuple(waters), me.caps, me.points, me.powerups, t)
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 5. Drain, optionally into a basin.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb != "drain":
             continue
         b = action.buckets[0]
@@ -272,11 +279,11 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         seats[seat] = _with_water(seats[seat], b, 0)
         if action.basin is not None:
             i = basin_index[action.basin]
-            basins[i] = replace(basins[i], amount=basins[i].amount + amount)
+            basins[i] = Basin(basins[i].amount + amount, basins[i].clock)
         outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
 
     # 6. Modify, Transfer, Exchange: each on the seat's own buckets only.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         me = seats[seat]
         if action.verb == "transfer":
             a, b = action.buckets
@@ -306,7 +313,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         seats[seat] = me
 
     # 7. Accelerate (LF-8): the basin's own clock jumps ahead.
-    for seat, action in sorted(live.items()):
+    for seat, action in acting:
         if action.verb == "accelerate":
             assert action.basin is not None and action.number is not None
             i = basin_index[action.basin]
