@@ -153,19 +153,26 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
           ) -> tuple[SolveResult | None, bool, int]:
     """One breadth-first pass (under ``budget`` when bounded): (the solution if found,
     whether any state was pruned, the running state count). Wide levels go to NumPy once
-    ``numpy_after`` states were visited."""
+    ``numpy_after`` states were visited.
+
+    A bounded NumPy level keeps only the states the budget lets it expand (and solved ones):
+    see :func:`_admit`. From the first such level on, every level of the pass is a NumPy
+    one, so that each level either holds everything it found (pure Python) or exactly the
+    states at that distance the budget admits (NumPy), never a mix."""
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
     levels: list[set[int] | vector.I64] = [{c.start}]
     total += 1
     pruned = False
+    admitted = False  # the last level holds admitted states only
     while True:
         d = len(levels) - 1
         cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
         # Only the state count decides (G-7): whether NumPy happens to be loaded must not,
         # since the two paths may reach the goal through different, equally short solutions.
-        if vector_level is not None and len(cur) > vector_level and total > numpy_after:
+        if vector_level is not None and (admitted or (len(cur) > vector_level
+                                                      and total > numpy_after)):
             import numpy as np
 
             from arena.games.lockmaker.fast import vector
@@ -175,15 +182,24 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
                 goal_arr = np.array(sorted(goals), dtype=np.int64)
             cur_a = _as_array(cur)
             frontier = None
+            admit = None
             if bnd is not None and budget is not None:
-                h = vector.lower_bounds(ex, bnd, cur_a)
-                keep = d + h <= budget
-                if not keep.all():
-                    pruned = pruned or bool((~keep & (h < vector.DEAD)).any())
-                    frontier = cur_a[keep]
-            arr = vector.next_level(ex, cur_a, _as_array(prev), frontier)
+                if not admitted:
+                    h = vector.lower_bounds(ex, bnd, cur_a)
+                    keep = d + h <= budget
+                    if not keep.all():
+                        pruned = pruned or bool((~keep & (h < vector.DEAD)).any())
+                        frontier = cur_a[keep]
+                admit = _Admit(ex, bnd, d + 1, budget, goal_arr)
+                admitted = True
+            arr = vector.next_level(ex, cur_a, _as_array(prev), frontier,
+                                    None if admit is None else admit.filter)
             levels.append(arr)
-            total += len(arr)
+            if admit is not None:
+                pruned = pruned or admit.pruned
+                total += admit.seen
+            else:
+                total += len(arr)
             hit = np.isin((arr >> ksh) & km, goal_arr)
             found = int(arr[hit][0]) if hit.any() else None
             empty = len(arr) == 0
@@ -205,6 +221,44 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
             return SolveResult(len(levels) - 1, total, _path_back(c, levels, found)), pruned, total
         if empty or (max_states is not None and total > max_states):
             return None, pruned, total
+
+
+class _Admit:
+    """Which new states of level ``depth`` a bounded pass keeps: those it may expand
+    (``depth + bound <= budget``) and the solved ones; the others are counted as visited
+    and dropped at once, chunk by chunk, instead of being stored and sorted with the level
+    (on the deepest 11 x 11 locks most of the last levels; issue 29 point 6).
+
+    Exact: a dropped state is over budget at this depth, so it is over budget at any larger
+    depth too; if a later level meets it again it is dropped again, never expanded. A kept
+    state therefore still lies at its true distance under the budget (every state closer
+    than that and within budget was kept at its own level, so the two-level difference still
+    removes it), so the level trick, the optimal depth and the walk back are unchanged."""
+
+    def __init__(self, ex: vector.VectorExpander, bnd: Bounded, depth: int, budget: int,
+                 goal_arr: vector.I64) -> None:
+        self.ex, self.bnd, self.depth, self.budget = ex, bnd, depth, budget
+        self.goal_arr = goal_arr
+        self.pruned = False
+        self.seen = 0
+
+    def filter(self, cand: vector.I64) -> vector.I64:
+        import numpy as np
+
+        from arena.games.lockmaker.fast import vector
+
+        self.seen += len(cand)
+        if not len(cand):
+            return cand
+        h = vector.lower_bounds(self.ex, self.bnd, cand)
+        keep = self.depth + h <= self.budget
+        if keep.all():
+            return cand
+        c = self.ex.c
+        keep |= np.isin((cand >> c.key_shift) & c.key_mask, self.goal_arr)
+        self.pruned = self.pruned or bool((~keep & (h < vector.DEAD)).any())
+        out: vector.I64 = cand[keep]
+        return out
 
 
 def _as_array(lv: set[int] | vector.I64) -> vector.I64:

@@ -17,6 +17,7 @@ sorted key index when the key space is wide), giving a padded matrix of state de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -216,16 +217,20 @@ def _minus(a: I64, b: I64) -> I64:
     return out
 
 
-def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None) -> I64:
+def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None,
+               admit: Callable[[I64], I64] | None = None) -> I64:
     """Level d+1 of an undirected BFS from levels d (``cur``) and d-1 (``prev``), sorted;
     ``frontier`` (default ``cur``: the part of it a bounded search expands) is expanded a
-    chunk at a time (each chunk's new states deduplicated at once)."""
+    chunk at a time (each chunk's new states deduplicated at once, then passed through
+    ``admit``, which returns the ones to keep, before they are merged into the level)."""
     todo = cur if frontier is None else frontier
     merged = cur[:0]
     pending: list[I64] = []
     waiting = 0
     for i in range(0, len(todo), CHUNK):
         cand = _minus(_minus(sorted_unique(ex.expand(todo[i:i + CHUNK]), own=True), cur), prev)
+        if admit is not None:
+            cand = admit(cand)
         pending.append(cand)
         waiting += len(cand)
         # Chunks of one level share most of their new states: folding the pending ones in
