@@ -25,8 +25,9 @@ from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 
 PATTERN_PIECES = 8
 """Most pieces besides the key in the relaxed lock."""
-PATTERN_CAP = 60_000
-"""Largest relaxed reachable set worth tabulating (its walk costs well under a second)."""
+PATTERN_CAP = 200_000
+"""Largest relaxed reachable set worth tabulating (walked by NumPy levels, a few tenths of a
+second at most; 60,000 when it was walked in pure Python)."""
 
 
 @dataclass(frozen=True)
@@ -97,9 +98,57 @@ def relaxed_lock(c: Compiled, pieces: list[int]) -> Compiled:
     return Compiled(sub, lm8=False)
 
 
+VECTOR_AFTER = 2_000
+"""Relaxed sets larger than this are walked with NumPy levels (a pure-Python walk of the
+largest ones cost most of a second on the deep 11 x 11 locks; issue 29 point 6)."""
+
+
 def _distances(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:
     """Distance to the nearest goal of every state reachable in ``rc`` (states that cannot
-    reach a goal left out) and the size of that set; None when it exceeds ``cap``."""
+    reach a goal left out) and the size of that set; None when it exceeds ``cap``. Small
+    sets in pure Python, larger ones with NumPy levels (the same distances)."""
+    if rc.total_bits <= 63:
+        from arena.games.lockmaker.fast.search import reachable
+
+        if reachable(rc, VECTOR_AFTER) is None:
+            return _distances_vector(rc, cap)
+    return _distances_python(rc, cap)
+
+
+def _distances_vector(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:
+    """:func:`_distances` by NumPy levels: the reachable set forward, then the distances
+    backward from all its solved states at once (moves are reversible, so each level is the
+    neighbours of the last minus the last two)."""
+    from arena.games.lockmaker.fast import vector
+
+    ex = vector.VectorExpander(rc)
+    cur = np.array([rc.start], dtype=np.int64)
+    prev = cur[:0]
+    levels = [cur]
+    count = 1
+    while len(cur):
+        nxt = vector.next_level(ex, cur, prev)
+        count += len(nxt)
+        if count > cap:
+            return None
+        levels.append(nxt)
+        prev, cur = cur, nxt
+    every = np.concatenate(levels)
+    cur = vector.sorted_unique(every[vector.goal_mask(rc, every)])
+    keys, values = [cur], [np.zeros(len(cur), dtype=np.int64)]
+    prev = cur[:0]
+    d = 0
+    while len(cur):
+        nxt = vector.next_level(ex, cur, prev)
+        d += 1
+        keys.append(nxt)
+        values.append(np.full(len(nxt), d, dtype=np.int64))
+        prev, cur = cur, nxt
+    return dict(zip(np.concatenate(keys).tolist(), np.concatenate(values).tolist(),
+                    strict=True)), count
+
+
+def _distances_python(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:
     expand = make_expander(rc)
     seen = {rc.start}
     cur = {rc.start}
