@@ -12,6 +12,7 @@ relaxed distances come out the same when walked by NumPy levels.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ from arena.games.lockmaker.fast.generator import random_placement
 from arena.games.lockmaker.fast.pattern import (
     _distances_python,
     _distances_vector,
+    pattern_bound,
     relaxation_order,
     relaxed_lock,
 )
@@ -113,11 +115,15 @@ def test_bounded_numpy_levels_hold_only_admitted_states_and_agree_with_reference
 
 
 def test_budget_steps_by_one_once_passes_are_large() -> None:
-    # a small pass: the slack over the first budget doubles (a deep, narrow search needs
-    # few passes); a large one: one more move (doubling overshot a 10-move lock to 13)
-    assert _next_budget(5, 5, 10) == 6
-    assert _next_budget(5, 7, 10) == 9
-    assert _next_budget(5, 9, STEP_AFTER + 1) == 10
+    # passes that stay small: the slack over the first budget doubles (a deep, narrow search
+    # needs few passes)
+    assert _next_budget(5, 5, 10, None) == 6
+    assert _next_budget(5, 7, 10, (6, 5)) == 9
+    # a large pass: one more move (doubling overshot a 10-move lock to budget 13)
+    assert _next_budget(5, 9, STEP_AFTER + 1, (8, 10_000)) == 10
+    # a small pass whose growth per move predicts a costly jump: one more move too (an
+    # 11 x 11 lock jumped from budget 6 to 10 for a 9-move answer)
+    assert _next_budget(4, 6, 19_364, (5, 3_246)) == 7
 
 
 @settings(deadline=None, max_examples=150)
@@ -134,3 +140,25 @@ def test_relaxed_distances_by_numpy_levels_equal_the_python_walk(pos: Position |
     chosen, extra, _frozen = relaxation_order(c)
     rc = relaxed_lock(c, (chosen + extra)[:size])
     assert _distances_vector(rc, 20_000) == _distances_python(rc, 20_000)
+
+
+@settings(deadline=None, max_examples=150)
+@given(deep_locks(), st.integers(1, 4))
+def test_dense_pattern_table_equals_the_sorted_lookup(pos: Position | None, limit: int) -> None:
+    """The pattern bound's dense table (one gather per state) gives the values of its
+    sorted-key binary search on every reachable state, unreachable projections included."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    if not c.goal_indices or not vector.supported(c):
+        return
+    pb = pattern_bound(c, limit, cap=5_000)
+    if pb is None:
+        return
+    assert pb.dense is not None  # small relaxations always fit DENSE_BITS
+    walked: list[set[int]] = []
+    walked = search.reachable(c, 3_000, walked) or walked  # the whole set, or its start
+    states = np.array(sorted({s for lv in walked for s in lv} | {c.start}), dtype=np.int64)
+    sparse = dataclasses.replace(pb, dense=None)
+    assert pb.values_of(states).tolist() == sparse.values_of(states).tolist()
+    assert [pb.value(int(s)) for s in states] == pb.values_of(states).tolist()

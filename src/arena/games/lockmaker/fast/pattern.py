@@ -25,6 +25,10 @@ from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 
 PATTERN_PIECES = 8
 """Most pieces besides the key in the relaxed lock."""
+DENSE_BITS = 24
+"""Relaxed states of at most this many bits get a dense distance table (16 MB at most)."""
+FAR = 255
+"""The dense table's mark for a relaxed state with no distance (unreachable or unsolvable)."""
 PATTERN_CAP = 200_000
 """Largest relaxed reachable set worth tabulating (walked by NumPy levels, a few tenths of a
 second at most; 60,000 when it was walked in pure Python)."""
@@ -45,12 +49,23 @@ class PatternBound:
     keys: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     """The relaxed states with a distance, sorted (the NumPy path's look-up)."""
     values: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    dense: npt.NDArray[np.uint8] | None = None
+    """Distance per relaxed state (:data:`FAR` where none), when the relaxed states fit in
+    :data:`DENSE_BITS` bits: one gather instead of a binary search per state, which was the
+    largest single cost of the deepest 11 x 11 searches (issue 29 point 6)."""
+    arrays: list[tuple[int, int, npt.NDArray[np.int64]]] = field(default_factory=list)
+    """``fields`` with NumPy tables (filled in by :func:`pattern_bound`)."""
 
     def values_of(self, states: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """:meth:`value` for a whole array of real states."""
         r = np.zeros(len(states), dtype=np.int64)
-        for sh, m, table in self.fields:
-            r += np.array(table, dtype=np.int64)[(states >> sh) & m]
+        for sh, m, table in self.arrays or [(sh, m, np.array(t, dtype=np.int64))
+                                            for sh, m, t in self.fields]:
+            r += table[(states >> sh) & m]
+        if self.dense is not None:
+            got = self.dense[r].astype(np.int64)
+            got[got == FAR] = KEY_UNREACHABLE
+            return got
         if not len(self.keys):
             return np.full(len(states), KEY_UNREACHABLE, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.keys, r), len(self.keys) - 1)
@@ -70,7 +85,14 @@ class PatternBound:
 
 def relaxation_order(c: Compiled) -> tuple[list[int], list[int], int]:
     """(pieces that can cover a goal cell, then the others by how directly they get in the
-    way, number of pieces that never move): original piece numbers, key excluded."""
+    way, number of pieces that never move): original piece numbers, key excluded.
+
+    "In the way" is a chain: first the pieces standing now on the goal cells, on the cells a
+    key that never turns must sweep to get there, or where the pieces chosen so far could
+    go; then the pieces standing where those could go; and so on; last the pieces that could
+    only later get in the way. A bar that shuts the key's line and can only leave by turning
+    into cells held by others is then kept together with those others (on the deepest
+    11 x 11 locks the relaxation had missed both, and bounded nothing; issue 29 point 6)."""
     frozen = {pt.original for pt in c.pieces if len(pt.placements) == 1
               and not c.geo.attached_axes(pt.placements[0])}
     key = c.pieces[c.packed_of[0]]
@@ -81,11 +103,22 @@ def relaxation_order(c: Compiled) -> tuple[list[int], list[int], int]:
              if pt.original != 0 and pt.original not in frozen}
     chosen = [i for i in sorted(reach) if reach[i] & goal_cells]
     region = set(goal_cells).union(*(reach[i] for i in chosen))
+    if not key.free and len(c.goal_indices) == 1:
+        (g,) = c.goal_indices
+        ends = (*key.placements[(c.start >> key.shift) & key.mask], *key.placements[g])
+        step = 1 if ends[1] - ends[0] == 1 else c.width
+        region.update(range(min(ends), max(ends) + 1, step))
     now = {pt.original: set(pt.placements[(c.start >> pt.shift) & pt.mask]) for pt in c.pieces}
-    # obstructors in the way right now first, then those that could ever get there
-    extra = ([i for i in sorted(reach) if i not in chosen and now[i] & region]
-             + [i for i in sorted(reach) if i not in chosen and not now[i] & region
-                and reach[i] & region])
+    extra: list[int] = []
+    left = [i for i in sorted(reach) if i not in chosen]
+    while True:
+        tier = [i for i in left if now[i] & region]
+        if not tier:
+            break
+        extra += tier
+        left = [i for i in left if i not in tier]
+        region = region.union(*(reach[i] for i in tier))
+    extra += [i for i in left if reach[i] & region]
     return chosen, extra, len(frozen)
 
 
@@ -210,4 +243,9 @@ def pattern_bound(c: Compiled, limit: int = PATTERN_PIECES, cap: int = PATTERN_C
         fields.append((pt.shift, pt.mask, [rpt.index[p] << rpt.shift for p in pt.placements]))
     keys = np.array(sorted(dist), dtype=np.int64)
     values = np.array([dist[int(k)] for k in keys], dtype=np.int64)
-    return PatternBound(fields, dist, len(pieces), walked, keys, values)
+    dense = None
+    if rc.total_bits <= DENSE_BITS and (not len(values) or int(values.max()) < FAR):
+        dense = np.full(1 << rc.total_bits, FAR, dtype=np.uint8)
+        dense[keys] = values
+    arrays = [(sh, m, np.array(t, dtype=np.int64)) for sh, m, t in fields]
+    return PatternBound(fields, dist, len(pieces), walked, keys, values, dense, arrays)

@@ -207,7 +207,7 @@ def sorted_unique(a: I64, *, own: bool = False) -> I64:
     return a[keep]
 
 
-def _minus(a: I64, b: I64) -> I64:
+def minus(a: I64, b: I64) -> I64:
     """Elements of sorted unique ``a`` not in sorted ``b``."""
     if len(b) == 0 or len(a) == 0:
         return a
@@ -218,19 +218,22 @@ def _minus(a: I64, b: I64) -> I64:
 
 
 def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None,
-               admit: Callable[[I64], I64] | None = None) -> I64:
+               admit: Callable[[I64, I64, I64], I64] | None = None) -> I64:
     """Level d+1 of an undirected BFS from levels d (``cur``) and d-1 (``prev``), sorted;
     ``frontier`` (default ``cur``: the part of it a bounded search expands) is expanded a
-    chunk at a time (each chunk's new states deduplicated at once, then passed through
-    ``admit``, which returns the ones to keep, before they are merged into the level)."""
+    chunk at a time. Each chunk's neighbours are sorted and deduplicated, pass through
+    ``admit`` (given them, ``cur`` and ``prev``; it returns the ones to keep), and only
+    then are the two levels subtracted: on a deep bounded search most neighbours are over
+    budget, and the differences against levels of millions cost most (issue 29 point 6)."""
     todo = cur if frontier is None else frontier
     merged = cur[:0]
     pending: list[I64] = []
     waiting = 0
     for i in range(0, len(todo), CHUNK):
-        cand = _minus(_minus(sorted_unique(ex.expand(todo[i:i + CHUNK]), own=True), cur), prev)
+        cand = sorted_unique(ex.expand(todo[i:i + CHUNK]), own=True)
         if admit is not None:
-            cand = admit(cand)
+            cand = admit(cand, cur, prev)
+        cand = minus(minus(cand, cur), prev)
         pending.append(cand)
         waiting += len(cand)
         # Chunks of one level share most of their new states: folding the pending ones in
