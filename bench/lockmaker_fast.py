@@ -145,6 +145,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="generator processes (the cores)")
     ap.add_argument("--random-locks", type=int, default=30)
     ap.add_argument("--first-seed", type=int, default=0, help="section 3 starts at this seed")
+    ap.add_argument("--cap", type=float, default=60.0,
+                    help="section 3: wall seconds before a lock's worker is killed")
     ap.add_argument("--sections", default="1,2,3,4,5,6", help="which figures to measure")
     args = ap.parse_args()
     if args.worker == "solve":
@@ -245,18 +247,18 @@ def random_bench(args: argparse.Namespace) -> None:
 def random_family(args: argparse.Namespace, family: str) -> None:
     print(f"== 3. random 11 x 11 locks, 14 bars + 2 axes, family {family!r} "
           f"(seeds {args.first_seed}-{args.first_seed + args.random_locks - 1}, one process "
-          "each, 60 s cap; the solve's CPU seconds, the worker's peak resident set)")
+          f"each, {args.cap:.0f} s wall cap; the solve's CPU seconds, the worker's peak resident set)")
     secs: list[float] = []
     rsss: list[float] = []
     verdicts: list[str] = []
     for seed in range(args.first_seed, args.first_seed + args.random_locks):
         try:
             out, _wall, rss = run_child([*ME, "--worker", "random", "--seed", str(seed),
-                                         "--family", family], timeout=60)
+                                         "--family", family], timeout=args.cap)
         except subprocess.TimeoutExpired:
-            secs.append(60.0)
+            secs.append(args.cap)
             verdicts.append("timeout")
-            print(f"  seed {seed:3}:  > 60 s (killed)")
+            print(f"  seed {seed:3}:  > {args.cap:.0f} s wall (killed)")
             continue
         d = json.loads(out.splitlines()[0])
         if d.get("skip"):

@@ -30,12 +30,14 @@ from arena.games.lockmaker.fast.generator import random_placement
 from arena.games.lockmaker.fast.pattern import (
     _distances_python,
     _distances_vector,
+    _tabulate,
+    attached_order,
     pattern_bound,
     relaxation_order,
     relaxed_lock,
 )
 from arena.games.lockmaker.fast.search import STEP_AFTER, _next_budget, solve_vector
-from arena.games.lockmaker.fast.tables import Compiled
+from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.pieces import PieceKind
 from arena.games.lockmaker.position import Position
@@ -162,3 +164,31 @@ def test_dense_pattern_table_equals_the_sorted_lookup(pos: Position | None, limi
     sparse = dataclasses.replace(pb, dense=None)
     assert pb.values_of(states).tolist() == sparse.values_of(states).tolist()
     assert [pb.value(int(s)) for s in states] == pb.values_of(states).tolist()
+
+
+@settings(deadline=None, max_examples=300)
+@given(deep_locks(), st.integers(1, 5))
+def test_relaxation_keeping_lm8_never_overestimates(pos: Position | None, limit: int) -> None:
+    """The relaxation that keeps every piece able to touch an axis may keep LM-8 (issue 29
+    point 6): its distances never exceed the moves left along an optimal solution, and it
+    claims a lock unsolvable only when the reference agrees."""
+    if pos is None:
+        return
+    c = Compiled(from_position(pos))
+    free = sum(1 for k in c.free_ids if c.pieces[k].original != 0)
+    if not c.goal_indices or not free:
+        return
+    frozen = relaxation_order(c)[2]
+    held = _tabulate(c, attached_order(c), free, free + limit, 5_000, frozen, lm8=True)
+    if held is None:
+        return
+    ref = ref_solve(pos)
+    if held.value(c.start) >= KEY_UNREACHABLE:
+        assert not ref.solvable
+        return
+    res = solve_vector(c) if vector.supported(c) else None
+    if res is None or res.moves is None:
+        return
+    assert res.moves == ref.moves
+    for i, s in enumerate(res.path):
+        assert held.value(s) <= res.moves - i
