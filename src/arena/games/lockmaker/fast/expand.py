@@ -158,16 +158,16 @@ def _generate(c: Compiled, bound: tuple[int, int, list[int]] | KeyBound | None,
             "            skipped = True",
             "            continue",
         ]
-    if pattern is not None:
+    for t, table_of in enumerate(pattern.tables() if pattern is not None else []):
         terms = []
-        for n, (sh, m, table) in enumerate(pattern.fields):
-            args.append(f"PF{n}")
+        for n, (sh, m, table) in enumerate(table_of.fields):
+            args.append(f"PF{t}_{n}")
             env.append(table)
-            terms.append(f"PF{n}[(s >> {sh}) & {m}]")
-        args.append("PD")
-        env.append(pattern.dist.get)
+            terms.append(f"PF{t}_{n}[(s >> {sh}) & {m}]")
+        args.append(f"PD{t}")
+        env.append(table_of.dist.get)
         body += [
-            f"        pd = PD({' + '.join(terms)}, {KEY_UNREACHABLE})",
+            f"        pd = PD{t}({' + '.join(terms)}, {KEY_UNREACHABLE})",
             "        if pd > plim:",
             f"            if pd < {KEY_UNREACHABLE}:",
             "                skipped = True",

@@ -105,7 +105,8 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
         # Small searches finish faster without the deepening passes (the published puzzles
         # all do); only a search that grows wide pays for the bound.
         cap = probe if max_states is None else min(probe, max_states)
-        found, _pruned, total = _pass(c, None, None, 0, cap, vector_level, numpy_after)
+        found, _pruned, total, _work = _pass(c, None, None, 0, cap, vector_level,
+                                             numpy_after)
         if found is not None:
             return found
         if total <= cap:
@@ -121,35 +122,71 @@ def _search(c: Compiled, max_states: int | None, *, vector_level: int | None, bo
             bnd = make_bounded_expander(c, pattern)
             assert bnd is not None
     budget = first = bnd.first if bnd is not None else None
+    last: tuple[int, int] | None = None  # (budget, states expanded) of the pass before
     while True:
-        found, pruned, total = _pass(c, bnd, budget, total, max_states, vector_level,
-                                     numpy_after)
+        found, pruned, total, work = _pass(c, bnd, budget, total, max_states, vector_level,
+                                           numpy_after)
         if found is not None or not pruned or budget is None or first is None:
             return found if found is not None else SolveResult(None, total, ())
         if max_states is not None and total > max_states:
             return SolveResult(None, total, ())
-        slack = budget - first
-        budget = first + max(1, 2 * slack)
+        nxt = _next_budget(first, budget, work, last)
+        last, budget = (budget, work), nxt
+
+
+STEP_AFTER = 20_000
+"""Expanded states a pass may be predicted to cost for the budget to jump ahead (a doubled
+slack) rather than grow by one. A pass costs some multiple of the one before per move of
+budget; stepping by one where that matters means the passes together cost little more than
+the last, and the last overshoots the optimum by nothing. Doubling regardless overshot by up
+to half the depth, and with it searched millions of states that the right budget prunes
+(issue 29 point 6: a 10-move 11 x 11 lock searched under budget 13, 15 million states)."""
+
+
+def _next_budget(first: int, budget: int, expanded: int, last: tuple[int, int] | None
+                 ) -> int:
+    """The budget of the next pass (any schedule is exact: see :func:`_search`). A deep,
+    narrow search jumps ahead (few passes); once a jump is predicted to be costly, from the
+    growth per move between the last two passes (``last``: the budget and states expanded
+    of the pass before), the budget grows by one."""
+    jump = first + max(1, 2 * (budget - first))
+    if jump == budget + 1:
+        return jump
+    if last is None or last[1] <= 0 or budget <= last[0]:
+        growth = float(expanded) if expanded > 0 else 1.0  # unknown: assume it is large
+    else:
+        growth = max(1.0, expanded / last[1]) ** (1 / (budget - last[0]))
+    if expanded * growth ** (jump - budget) > STEP_AFTER:
+        return budget + 1
+    return jump
 
 
 def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
           max_states: int | None, vector_level: int | None, numpy_after: int = 0
-          ) -> tuple[SolveResult | None, bool, int]:
+          ) -> tuple[SolveResult | None, bool, int, int]:
     """One breadth-first pass (under ``budget`` when bounded): (the solution if found,
-    whether any state was pruned, the running state count). Wide levels go to NumPy once
-    ``numpy_after`` states were visited."""
+    whether any state was pruned, the running state count, the states it expanded). Wide
+    levels go to NumPy once ``numpy_after`` states were visited.
+
+    A bounded NumPy level keeps only the states the budget lets it expand (and solved ones):
+    see :func:`_admit`. From the first such level on, every level of the pass is a NumPy
+    one, so that each level either holds everything it found (pure Python) or exactly the
+    states at that distance the budget admits (NumPy), never a mix."""
     expand = make_expander(c)
     ex: vector.VectorExpander | None = None
     ksh, km, goals = c.key_shift, c.key_mask, c.goal_indices
     levels: list[set[int] | vector.I64] = [{c.start}]
     total += 1
     pruned = False
+    admitted = False  # the last level holds admitted states only
+    work = 0
     while True:
         d = len(levels) - 1
         cur, prev = levels[-1], levels[-2] if len(levels) > 1 else set()
         # Only the state count decides (G-7): whether NumPy happens to be loaded must not,
         # since the two paths may reach the goal through different, equally short solutions.
-        if vector_level is not None and len(cur) > vector_level and total > numpy_after:
+        if vector_level is not None and (admitted or (len(cur) > vector_level
+                                                      and total > numpy_after)):
             import numpy as np
 
             from arena.games.lockmaker.fast import vector
@@ -159,21 +196,30 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
                 goal_arr = np.array(sorted(goals), dtype=np.int64)
             cur_a = _as_array(cur)
             frontier = None
+            admit = None
             if bnd is not None and budget is not None:
-                h = vector.lower_bounds(ex, bnd, cur_a)
-                keep = d + h <= budget
-                if not keep.all():
-                    pruned = pruned or bool((~keep & (h < vector.DEAD)).any())
-                    frontier = cur_a[keep]
-            arr = vector.next_level(ex, cur_a, _as_array(prev), frontier)
+                if not admitted:
+                    h = vector.lower_bounds(ex, bnd, cur_a)
+                    keep = d + h <= budget
+                    if not keep.all():
+                        pruned = pruned or bool((~keep & (h < vector.DEAD)).any())
+                        frontier = cur_a[keep]
+                admit = _Admit(ex, bnd, d + 1, budget, goal_arr)
+                admitted = True
+            work += len(cur_a) if frontier is None else len(frontier)
+            arr = vector.next_level(ex, cur_a, _as_array(prev), frontier,
+                                    None if admit is None else admit.filter)
             levels.append(arr)
             total += len(arr)
+            if admit is not None:
+                pruned = pruned or admit.pruned
             hit = np.isin((arr >> ksh) & km, goal_arr)
             found = int(arr[hit][0]) if hit.any() else None
             empty = len(arr) == 0
         else:
             nxt: set[int] = set()
             cur_s = cur if isinstance(cur, set) else set(cur.tolist())
+            work += len(cur_s)
             if bnd is not None and budget is not None:
                 if bnd.expand(cur_s, nxt, bnd.limit(budget, d), budget - d):
                     pruned = True
@@ -186,9 +232,54 @@ def _pass(c: Compiled, bnd: Bounded | None, budget: int | None, total: int,
             found = next((x for x in nxt if (x >> ksh) & km in goals), None)
             empty = not nxt
         if found is not None:
-            return SolveResult(len(levels) - 1, total, _path_back(c, levels, found)), pruned, total
+            return (SolveResult(len(levels) - 1, total, _path_back(c, levels, found)), pruned,
+                    total, work)
         if empty or (max_states is not None and total > max_states):
-            return None, pruned, total
+            return None, pruned, total, work
+
+
+class _Admit:
+    """Which neighbours a bounded pass keeps for level ``depth``: those it may expand
+    (``depth + bound <= budget``) and the solved ones. The others are dropped as soon as
+    they are generated, chunk by chunk, before any sort (on the deepest 11 x 11 locks they
+    are most of the last levels, and storing and sorting them was most of the time and the
+    peak memory; issue 29 point 6). Only kept states are stored, and counted as visited.
+
+    Exact: a dropped state is over budget at this depth, so it is over budget at any larger
+    depth too; if a later level meets it again it is dropped again, never expanded. A kept
+    state therefore still lies at its true distance under the budget (every state closer
+    than that and within budget was kept at its own level, so the two-level difference still
+    removes it), so the level trick, the optimal depth and the walk back are unchanged.
+    ``pruned`` (whether a larger budget could find more) counts only dropped states that are
+    new, not ones of the current or previous level met again."""
+
+    def __init__(self, ex: vector.VectorExpander, bnd: Bounded, depth: int, budget: int,
+                 goal_arr: vector.I64) -> None:
+        self.ex, self.bnd, self.depth, self.budget = ex, bnd, depth, budget
+        self.goal_arr = goal_arr
+        self.pruned = False
+
+    def filter(self, cand: vector.I64, cur: vector.I64, prev: vector.I64) -> vector.I64:
+        import numpy as np
+
+        from arena.games.lockmaker.fast import vector
+
+        if not len(cand):
+            return cand
+        h = vector.lower_bounds(self.ex, self.bnd, cand)
+        keep = self.depth + h <= self.budget
+        if keep.all():
+            return cand
+        c = self.ex.c
+        keep |= np.isin((cand >> c.key_shift) & c.key_mask, self.goal_arr)
+        if not self.pruned:
+            lost = cand[~keep & (h < vector.DEAD)]
+            if len(lost):
+                lost = vector.minus(vector.minus(vector.sorted_unique(lost, own=True), cur),
+                                    prev)
+                self.pruned = len(lost) > 0
+        out: vector.I64 = cand[keep]
+        return out
 
 
 def _as_array(lv: set[int] | vector.I64) -> vector.I64:

@@ -17,6 +17,7 @@ sorted key index when the key space is wide), giving a padded matrix of state de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,8 +32,8 @@ DENSE_KEY_BITS = 20
 GROUP_BITS = 12
 
 
-CHUNK = 1 << 17
-"""States expanded at once: about 40 neighbours each, so a chunk's arrays stay near 50 MB."""
+CHUNK = 1 << 16
+"""States expanded at once: about 40 neighbours each, so a chunk's arrays stay near 25 MB."""
 
 
 def supported(c: Compiled) -> bool:
@@ -190,19 +191,23 @@ class VectorExpander:
         return np.concatenate(parts)
 
 
-def sorted_unique(a: I64) -> I64:
+def sorted_unique(a: I64, *, own: bool = False) -> I64:
     """Sort-based unique (NumPy 2's hash-based ``np.unique`` is several times slower on
-    millions of int64 states)."""
+    millions of int64 states). ``own``: ``a`` is a temporary of the caller's, sorted in place
+    rather than copied (one level-sized array less at the peak)."""
     if len(a) == 0:
         return a
-    a = np.sort(a)
+    if own:
+        a.sort()
+    else:
+        a = np.sort(a)
     keep = np.empty(len(a), dtype=bool)
     keep[0] = True
     np.not_equal(a[1:], a[:-1], out=keep[1:])
     return a[keep]
 
 
-def _minus(a: I64, b: I64) -> I64:
+def minus(a: I64, b: I64) -> I64:
     """Elements of sorted unique ``a`` not in sorted ``b``."""
     if len(b) == 0 or len(a) == 0:
         return a
@@ -212,18 +217,40 @@ def _minus(a: I64, b: I64) -> I64:
     return out
 
 
-def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None) -> I64:
+def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = None,
+               admit: Callable[[I64, I64, I64], I64] | None = None) -> I64:
     """Level d+1 of an undirected BFS from levels d (``cur``) and d-1 (``prev``), sorted;
     ``frontier`` (default ``cur``: the part of it a bounded search expands) is expanded a
-    chunk at a time (each chunk's new states deduplicated at once)."""
+    chunk at a time. Each chunk's neighbours are sorted and deduplicated, pass through
+    ``admit`` (given them, ``cur`` and ``prev``; it returns the ones to keep), and only
+    then are the two levels subtracted: on a deep bounded search most neighbours are over
+    budget, and the differences against levels of millions cost most (issue 29 point 6)."""
     todo = cur if frontier is None else frontier
-    parts = []
+    merged = cur[:0]
+    pending: list[I64] = []
+    waiting = 0
     for i in range(0, len(todo), CHUNK):
-        cand = sorted_unique(ex.expand(todo[i:i + CHUNK]))
-        parts.append(_minus(_minus(cand, cur), prev))
-    if len(parts) == 1:
+        cand = sorted_unique(ex.expand(todo[i:i + CHUNK]), own=True)
+        if admit is not None:
+            cand = admit(cand, cur, prev)
+        cand = minus(minus(cand, cur), prev)
+        pending.append(cand)
+        waiting += len(cand)
+        # Chunks of one level share most of their new states: folding the pending ones in
+        # once they outgrow what is merged keeps the repeats (and the peak) near one level's
+        # size instead of one copy per chunk (issue 29 point 6), at a logarithmic number of
+        # merges per state.
+        if waiting >= max(len(merged), CHUNK):
+            merged = _fold(merged, pending)
+            pending, waiting = [], 0
+    return _fold(merged, pending) if pending else merged
+
+
+def _fold(merged: I64, parts: list[I64]) -> I64:
+    """Sorted unique union of ``merged`` (sorted unique) and ``parts``."""
+    if not len(merged) and len(parts) == 1:
         return parts[0]
-    return sorted_unique(np.concatenate(parts)) if parts else cur[:0]
+    return sorted_unique(np.concatenate([merged, *parts]), own=True)
 
 
 DEAD = KEY_UNREACHABLE
@@ -234,7 +261,19 @@ def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
     """The admissible lower bound of :mod:`~arena.games.lockmaker.fast.expand` for a whole
     array of states: 1 + ceil(blockers / cover) for a key that never turns, the
     :class:`~arena.games.lockmaker.fast.tables.KeyBound` for one that can (DEAD when it
-    cannot arrive), and the larger of that and the pattern's relaxed distance."""
+    cannot arrive), and the larger of that and the pattern's relaxed distance.
+
+    Computed a chunk at a time: the bound takes half a dozen temporaries per state, which on
+    a level of millions was the search's peak memory (issue 29 point 6)."""
+    if len(states) <= CHUNK:
+        return _lower_bounds(ex, bounded, states)
+    out = np.empty(len(states), dtype=np.int64)
+    for i in range(0, len(states), CHUNK):
+        out[i:i + CHUNK] = _lower_bounds(ex, bounded, states[i:i + CHUNK])
+    return out
+
+
+def _lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
     c = ex.c
     keys = (states >> c.key_shift) & c.key_mask
     kb = bounded.key
