@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -19,7 +17,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from arena.core.errors import RuleError, StalePhase
-from arena.server import announce, api, cluster, hosting, loopmon, scenarios, thinkers
+from arena.server import (
+    announce,
+    api,
+    cluster,
+    collector,
+    hosting,
+    loopmon,
+    scenarios,
+    thinkers,
+)
 from arena.server import seasons as season_api
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
@@ -27,6 +34,7 @@ from arena.server.limits import BodyLimit, NoNulInUrl, SocketCounts
 from arena.server.matches import Matches
 from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
+from arena.server.tasks import stop_task
 from arena.store import Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 from arena.web import editor_page, pages
@@ -113,6 +121,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
 
     load_games()
     monitor = loopmon.LoopMonitor() if loopmon.enabled() else None
+    interval = collector.refreeze_seconds()  # a bad ARENA_GC_REFREEZE stops start-up here
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -132,14 +141,26 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         app.state.matches.start_cluster()
         app.state.seasons = season_api.Seasons(db, app.state.matches)
         await app.state.seasons.start()
-        if os.environ.get("ARENA_GC_FREEZE", "1") != "0":
+        keeper: asyncio.Task[None] | None = None
+        freezer: collector.FreezeAfterFull | None = None
+        if collector.enabled():
             # What start-up made (modules, games, tables of the store) lives as long as the
-            # process: out of the collector's reach, a full collection has less to walk.
-            gc.collect()
-            gc.freeze()
+            # process: out of the collector's reach, a full collection has less to walk;
+            # then what survives each full collection (server/collector.py).
+            collector.refreeze()
+            freezer = collector.FreezeAfterFull(asyncio.get_running_loop())
+            freezer.install()
+            keeper = asyncio.get_running_loop().create_task(
+                collector.keep_frozen(interval), name="arena-gc")
         try:
             yield
         finally:
+            await stop_task(keeper)
+            if freezer is not None:
+                freezer.remove()
+                # Back to the collector: in a process that runs many apps (a test suite)
+                # the cycles of the stopped one must not stay frozen for good.
+                collector.thaw()
             await app.state.seasons.stop()
             await app.state.matches.shutdown()
             await cluster.close()
