@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from web.checks import assert_page_ok
+from web.keyboard import active_testid, await_focus, tab_to
 
 pytestmark = pytest.mark.slow
 
@@ -66,36 +67,6 @@ def replay_as_notation(base: str, new_match: Any, seed: int, texts: list[str]) -
         time.sleep(0.05)
     result: dict[str, Any] = v["result"]
     return result
-
-
-def active_testid(page: Any) -> str:
-    return str(page.evaluate("() => (document.activeElement && document.activeElement.dataset"
-                             " && document.activeElement.dataset.testid) || ''"))
-
-
-def await_focus(page: Any, prefix: str) -> str:
-    """Wait until the page itself has put the focus on a control whose test id starts with
-    ``prefix`` (the focus keeper after a view update); return that id."""
-    try:
-        page.wait_for_function(
-            "p => { const e = document.activeElement; return !!(e && e.dataset && e.dataset.testid"
-            " && e.dataset.testid.startsWith(p)); }", arg=prefix, timeout=10_000)
-    except Exception as e:
-        where = page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)")
-        raise AssertionError(f"the focus is not on {prefix}...: it is on {where}") from e
-    return active_testid(page)
-
-
-def tab_to(page: Any, testid: str, limit: int, key: str = "Tab") -> int:
-    """Press Tab (or Shift+Tab) until ``testid`` has the focus, at most ``limit`` times: a
-    sensible tab order reaches every board control in a few presses. Returns the presses."""
-    seen = []
-    for n in range(1, limit + 1):
-        page.keyboard.press(key)
-        if active_testid(page) == testid:
-            return n
-        seen.append(page.evaluate("() => document.activeElement.outerHTML.slice(0, 60)"))
-    raise AssertionError(f"{testid} not reached in {limit} presses of {key}: {seen}")
 
 
 def focus_ring(page: Any) -> str:
