@@ -249,3 +249,20 @@ def test_a_link_revoked_while_the_page_was_away_says_so(page: Any, live_server: 
     page.evaluate("() => { const b = document.querySelector('[data-testid=reconnect-now]');"
                   " if (b) b.click(); }")
     page.get_by_test_id("link-error").wait_for()
+
+
+def test_a_game_cards_new_match_pressed_while_the_games_load_is_kept(
+        page: Any, live_server: str) -> None:
+    """A card's "New match" is drawn by the server and can be pressed before the lobby has
+    its games and the form: the form then opens on that game (the click was lost before,
+    and a browser test raced into it on a loaded machine)."""
+    held: list[Any] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    with page.expect_request("**/api/games"):  # the lobby asks for its games, and waits
+        page.goto(live_server + "/")
+    page.locator("[data-new=feather]").click()
+    assert held, "the games' request was held"
+    held[0].continue_()
+    page.unroute("**/api/games")
+    page.get_by_test_id("opt-scenario").wait_for()
+    assert page.get_by_test_id("new-game").input_value() == "feather"

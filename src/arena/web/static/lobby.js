@@ -126,8 +126,18 @@ function MatchLinks({ links, prefix }) {
   </ul>`;
 }
 
+/* A game card's "New match" (drawn by the server) can be pressed while the games are still
+   loading and the form is not there yet: the choice is kept for the form instead of lost. */
+let earlyChoice = null;
+const earlyClick = (ev) => {
+  const b = ev.target.closest && ev.target.closest("[data-new]");
+  if (b) earlyChoice = b.dataset.new;
+};
+document.addEventListener("click", earlyClick);
+
 function NewMatch({ games, wanted, onCreated }) {
-  const [name, setName] = useState(wanted && games.some((g) => g.name === wanted) ? wanted : games[0].name);
+  const first = [earlyChoice, wanted].find((n) => n && games.some((g) => g.name === n));
+  const [name, setName] = useState(first || games[0].name);
   const game = games.find((g) => g.name === name);
   const fresh = (g) => Array.from({ length: g.seats }, (_, i) => (i > 0 ? "bot" : "human"));
   const [kinds, setKinds] = useState(fresh(game));
@@ -150,6 +160,8 @@ function NewMatch({ games, wanted, onCreated }) {
       choose(b.dataset.new);
       document.getElementById("new").scrollIntoView({ behavior: "smooth" });
     };
+    document.removeEventListener("click", earlyClick);
+    if (earlyChoice) document.getElementById("new").scrollIntoView({ behavior: "smooth" });
     document.addEventListener("click", onClick);
     return () => document.removeEventListener("click", onClick);
   }, []);
