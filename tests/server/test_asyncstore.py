@@ -35,13 +35,13 @@ class HeldStore(Store):
         self.entered = threading.Event()
         self.go = threading.Event()
 
-    def append_events(self, match_id: str, events: Any) -> None:
+    def append_many(self, items: Any) -> None:
         if self.hold:
             self.entered.set()
             self.go.wait(30)
         if self.fail:
             raise OSError("disk full")
-        super().append_events(match_id, events)
+        super().append_many(items)
 
 
 @pytest.fixture

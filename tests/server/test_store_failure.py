@@ -28,11 +28,11 @@ from toygame import TOY
 class FlakyStore(Store):
     fail_next = False
 
-    def append_events(self, match_id: str, events: Any) -> None:
+    def append_many(self, items: Any) -> None:
         if self.fail_next:
             self.fail_next = False
             raise OSError("disk full")
-        super().append_events(match_id, events)
+        super().append_many(items)
 
 
 def test_a_failed_write_rolls_memory_back_and_the_next_command_is_stored(tmp_path: Path) -> None:

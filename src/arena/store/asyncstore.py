@@ -467,31 +467,20 @@ class AsyncStore:
                 loop.call_soon_threadsafe(_settle, items, outcomes)
 
     def _write_batch(self, items: list[_Append]) -> list[BaseException | None]:
-        def one(match_id: str, events: Sequence[Event],
-                fence: tuple[str, int] | None) -> BaseException | None:
+        def write(batch: list[_Append]) -> BaseException | None:
             try:
-                if fence is None:  # a test's stand-in store may take no fence
-                    self._guard(functools.partial(self.sync.append_events, match_id, events),
-                                True)
-                else:
-                    self._guard(functools.partial(self.sync.append_events, match_id, events,
-                                                  fence), True)
+                self._guard(functools.partial(self.sync.append_many,
+                                              [item[:3] for item in batch]), True)
             except Exception as exc:
                 return exc
             return None
 
-        if len(items) == 1:
-            return [one(*items[0][:3])]
-        try:
-            self._guard(functools.partial(self.sync.append_many,
-                                          [item[:3] for item in items]), True)
-        except StoreUnavailable as exc:
-            return [exc] * len(items)
-        except Exception:
-            # One match's fence or version failed the whole transaction: each alone, so
-            # only its owner hears of it and the others are stored.
-            return [one(*item[:3]) for item in items]
-        return [None] * len(items)
+        failed = write(items)
+        if failed is None or len(items) == 1 or isinstance(failed, StoreUnavailable):
+            return [failed] * len(items)
+        # One match's fence or version failed the whole transaction: each alone, so only
+        # its owner hears of it and the others are stored.
+        return [write([item]) for item in items]
 
     async def events(self, match_id: str, since: int = 0) -> list[Event]:
         return await self._read(self.sync.events, match_id, since)
