@@ -190,21 +190,21 @@ async function confirmFinal(source) {
    kept (``api.keepDraft``); "Submitted" is never shown for it. A send that cannot reach the
    server waits and goes once the connection is back. */
 function deliver(item) {
-  // A double click sends once (issue 27 point 5): the same send made again while the first
-  // is on its way is the same send, and gets the first one's answer instead of a second,
-  // refused copy whose 422 only the console saw.
-  const f = S.flying;
-  const same = (o) => o && o.kind === item.kind && o.phase === item.phase && o.text === item.text && o.final === item.final;
-  if (same(f)) return f.promise;
-  // The same final send after the first one's answer came back (a fast server answers between
-  // the two clicks) is still that send: its answer stands, nothing goes twice.
-  const d = S.finalDone;
-  if (same(d) && d.phase === phaseNo()) return d.promise;
-  S.flying = item;
+  // A double click sends once (issue 27 point 5): the same send made again is that send and
+  // gets its answer, while it is on its way or, once it stood as final, for the rest of its
+  // phase (a fast server answers between the two clicks). A second copy was refused as
+  // already final, with a 422 only the console saw.
+  const last = S.lastSend;
+  if (last && last.kind === item.kind && last.phase === item.phase && last.text === item.text &&
+      last.final === item.final && (!last.settled || (last.stood && last.phase === phaseNo()))) {
+    return last.promise;
+  }
+  S.lastSend = item;
+  item.settled = item.stood = false; // a held send is delivered again as the same item
   item.promise = deliverNow(item).then((r) => {
-    if (r.ok && (item.kind === "confirm" || item.final)) S.finalDone = item;
+    item.stood = r.ok && (item.kind === "confirm" || item.final);
     return r;
-  }).finally(() => { if (S.flying === item) { S.flying = null; update(); } });
+  }).finally(() => { item.settled = true; if (S.lastSend === item) update(); });
   return item.promise;
 }
 
@@ -263,8 +263,7 @@ async function deliverNow(item) {
 
 /* Send the waiting submission, once the connection is back (G-2: for its own phase). */
 function flushUnsent() {
-  const item = S.unsent;
-  if (item && !item.flying) { item.flying = true; deliver(item).finally(() => { item.flying = false; }); }
+  if (S.unsent) deliver(S.unsent); // once while it is on its way (deliver)
 }
 
 /* The view now, without waiting for the socket (a refusal said the match moved on). */
@@ -488,7 +487,7 @@ function GameBoard() {
   if (impl && impl.Board) board = html`<${impl.Board} view=${view} api=${api}/>`;
   else if (impl && impl.render) board = html`<${LegacyBoard} impl=${impl} view=${view} api=${api}/>`;
   else board = html`<${FallbackBoard} view=${view}/>`;
-  return html`<div class="game-root" data-testid="game-root" aria-busy=${S.flying ? "true" : "false"}>${board}</div>
+  return html`<div class="game-root" data-testid="game-root" aria-busy=${S.lastSend && !S.lastSend.settled ? "true" : "false"}>${board}</div>
     ${impl && impl.render && !impl.Board ? html`<${Msg} source="board" testid="board-error" okTestid="board-status"/>` : ""}`;
 }
 
