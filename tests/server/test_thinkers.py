@@ -113,11 +113,14 @@ def test_no_workers_thinks_in_a_thread() -> None:
     assert own.pool() is None
 
 
-@pytest.mark.parametrize("raw", ["two", "-1", "1.5"])
-def test_a_bad_worker_count_is_refused_with_the_variable_named(
-        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(thinkers.ENV, raw)
-    with pytest.raises(ValueError, match=thinkers.ENV):
+@pytest.mark.parametrize(("env", "raw"), [
+    (thinkers.ENV, "two"), (thinkers.ENV, "-1"), (thinkers.ENV, "1.5"),
+    (thinkers.NICE_ENV, "low"), (thinkers.NICE_ENV, "-5"), (thinkers.NICE_ENV, "20"),
+])
+def test_a_bad_worker_setting_is_refused_at_start_up_with_the_variable_named(
+        env: str, raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(env, raw)
+    with pytest.raises(ValueError, match=env):
         Thinkers().hold()
 
 
@@ -146,11 +149,3 @@ def test_workers_think_at_a_lower_cpu_priority_than_the_server(pool: Thinkers) -
     # unpickle its task dies, and the pool breaks).
     theirs = worker.submit(os.getpriority, os.PRIO_PROCESS, 0).result(timeout=60)
     assert theirs == min(19, mine + thinkers.DEFAULT_NICE)
-
-
-@pytest.mark.parametrize("raw", ["low", "-5", "20"])
-def test_a_bad_nice_value_is_refused_with_the_variable_named(
-        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(thinkers.NICE_ENV, raw)
-    with pytest.raises(ValueError, match=thinkers.NICE_ENV):
-        Thinkers().hold()

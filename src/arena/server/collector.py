@@ -25,6 +25,8 @@ import logging
 import os
 import time
 
+from arena.server.envsetting import env_number
+
 log = logging.getLogger("arena.server")
 
 FREEZE_ENV = "ARENA_GC_FREEZE"
@@ -40,17 +42,8 @@ def enabled() -> bool:
 
 def refreeze_seconds() -> float:
     """The interval from ``ARENA_GC_REFREEZE`` (a bad value stops the server at start-up)."""
-    raw = os.environ.get(REFREEZE_ENV, "").strip()
-    if not raw:
-        return DEFAULT_REFREEZE
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{REFREEZE_ENV} must be a number of seconds (0: never unfreeze), "
-                         f"not {raw!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise ValueError(f"{REFREEZE_ENV} must be 0 or more seconds, not {raw!r}")
-    return value
+    return env_number(REFREEZE_ENV, DEFAULT_REFREEZE, float, 0.0,
+                      takes="a number of seconds, 0 or more (0: never unfreeze)")
 
 
 def refreeze() -> float:

@@ -38,6 +38,7 @@ from typing import Any
 
 from arena.core.driver import BotMove, bot_think
 from arena.core.game import BotLevel, Game
+from arena.server.envsetting import env_number
 
 log = logging.getLogger("arena.server")
 
@@ -48,17 +49,9 @@ def configured_workers() -> int:
     """Workers from ``ARENA_BOT_WORKERS``; by default one fewer than the cores, but at least
     two, so one long search (a Lockmaker bot may think ten seconds over a lock) does not hold
     up every other match's bots."""
-    raw = os.environ.get(ENV, "").strip()
-    if not raw:
-        return max(2, (os.cpu_count() or 2) - 1)
-    try:
-        workers = int(raw)
-    except ValueError:
-        raise ValueError(f"{ENV} must be a whole number of worker processes (0 thinks in a "
-                         f"thread), not {raw!r}") from None
-    if workers < 0:
-        raise ValueError(f"{ENV} must be 0 or more, not {workers}")
-    return workers
+    return env_number(ENV, max(2, (os.cpu_count() or 2) - 1), int, 0,
+                      takes="a whole number of worker processes, 0 or more (0 thinks in a "
+                            "thread)")
 
 
 NICE_ENV = "ARENA_BOT_NICE"
@@ -71,17 +64,9 @@ answer. With the workers at nice 10 the kernel gives the loop the core whenever 
 
 
 def configured_nice() -> int:
-    raw = os.environ.get(NICE_ENV, "").strip()
-    if not raw:
-        return DEFAULT_NICE
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{NICE_ENV} must be a whole number from 0 to 19 (how much lower the "
-                         f"bot workers' CPU priority is), not {raw!r}") from None
-    if not 0 <= value <= 19:
-        raise ValueError(f"{NICE_ENV} must be from 0 to 19, not {value}")
-    return value
+    return env_number(NICE_ENV, DEFAULT_NICE, int, 0, 19,
+                      takes="a whole number from 0 to 19 (how much lower the bot workers' "
+                            "CPU priority is)")
 
 
 def _start_worker(nice: int = DEFAULT_NICE) -> None:
