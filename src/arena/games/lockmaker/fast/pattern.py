@@ -186,30 +186,17 @@ def _distances_vector(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | No
     from arena.games.lockmaker.fast import vector
 
     ex = vector.VectorExpander(rc)
-    cur = np.array([rc.start], dtype=np.int64)
-    prev = cur[:0]
-    levels = [cur]
-    count = 1
-    while len(cur):
-        nxt = vector.next_level(ex, cur, prev)
-        count += len(nxt)
-        if count > cap:
-            return None
-        levels.append(nxt)
-        prev, cur = cur, nxt
+    levels = vector.reachable_levels(ex, rc.start, cap)
+    if levels is None:
+        return None
     every = np.concatenate(levels)
-    cur = vector.sorted_unique(every[vector.goal_mask(rc, every)])
-    keys, values = [cur], [np.zeros(len(cur), dtype=np.int64)]
-    prev = cur[:0]
-    d = 0
-    while len(cur):
-        nxt = vector.next_level(ex, cur, prev)
-        d += 1
-        keys.append(nxt)
-        values.append(np.full(len(nxt), d, dtype=np.int64))
-        prev, cur = cur, nxt
+    goals = vector.sorted_unique(every[vector.goal_mask(rc, every)])
+    keys, values = [goals], [np.zeros(len(goals), dtype=np.int64)]
+    for d, level in enumerate(vector.levels_from(ex, goals), 1):
+        keys.append(level)
+        values.append(np.full(len(level), d, dtype=np.int64))
     return dict(zip(np.concatenate(keys).tolist(), np.concatenate(values).tolist(),
-                    strict=True)), count
+                    strict=True)), len(every)
 
 
 def _distances_python(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:

@@ -419,39 +419,25 @@ def cluster_walk_vector(c: Compiled, cap: int | None = None) -> ClusterResult:
     from arena.games.lockmaker.fast import vector
 
     ex = vector.VectorExpander(c)
-    cur = np.array([c.start], dtype=np.int64)
-    prev = cur[:0]
-    levels = [cur]
-    count = 1
-    while len(cur):
-        nxt = vector.next_level(ex, cur, prev)
-        if len(nxt):
-            levels.append(nxt)
-            count += len(nxt)
-            if cap is not None and count > cap:
-                return TOO_BIG
-        prev, cur = cur, nxt
+    levels = vector.reachable_levels(ex, c.start, cap)
+    if levels is None:
+        return TOO_BIG
     everything = np.concatenate(levels)
     total = len(everything)
-    del levels, prev, cur
+    del levels
     cur = vector.sorted_unique(everything[vector.goal_mask(c, everything)])
     del everything
     if not len(cur):
         return ClusterResult(total, -1, -1, c.start)
     start = c.start
     start_moves = 0 if c.is_goal(start) else -1
-    prev = cur[:0]
     d = 0
-    while True:
-        nxt = vector.next_level(ex, cur, prev)
-        if not len(nxt):
-            break
-        d += 1
+    for d, level in enumerate(vector.levels_from(ex, cur), 1):
         if start_moves < 0:
-            i = int(np.searchsorted(nxt, start))
-            if i < len(nxt) and int(nxt[i]) == start:
+            i = int(np.searchsorted(level, start))
+            if i < len(level) and int(level[i]) == start:
                 start_moves = d
-        prev, cur = cur, nxt
+        cur = level
     return ClusterResult(total, d, start_moves, int(cur[0]))
 
 

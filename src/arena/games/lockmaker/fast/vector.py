@@ -17,7 +17,7 @@ sorted key index when the key space is wide), giving a padded matrix of state de
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -244,6 +244,40 @@ def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = N
             merged = _fold(merged, pending)
             pending, waiting = [], 0
     return _fold(merged, pending) if pending else merged
+
+
+def reachable_levels(ex: VectorExpander, start: int, cap: int | None = None
+                     ) -> list[I64] | None:
+    """Every position reachable from ``start``, level by level (each a sorted array); None
+    as soon as more than ``cap`` are found. The cluster walk and the pattern tables both
+    begin with it."""
+    cur = np.array([start], dtype=np.int64)
+    prev = cur[:0]
+    levels = [cur]
+    count = 1
+    while len(cur):
+        nxt = next_level(ex, cur, prev)
+        if not len(nxt):
+            break
+        count += len(nxt)
+        if cap is not None and count > cap:
+            return None
+        levels.append(nxt)
+        prev, cur = cur, nxt
+    return levels
+
+
+def levels_from(ex: VectorExpander, first: I64) -> Iterator[I64]:
+    """The levels outward from the positions ``first`` (itself not given): level d holds
+    those d moves from the nearest of them, since moves can be undone."""
+    cur = first
+    prev = cur[:0]
+    while True:
+        nxt = next_level(ex, cur, prev)
+        if not len(nxt):
+            return
+        yield nxt
+        prev, cur = cur, nxt
 
 
 def _fold(merged: I64, parts: list[I64]) -> I64:
