@@ -31,15 +31,10 @@ from arena.games.lockmaker.fast.search import reachable as search_reachable
 from arena.games.lockmaker.fast.tables import KEY_UNREACHABLE, Compiled
 from arena.games.lockmaker.moves import successors
 from arena.games.lockmaker.notation import format_solution, replay
-from arena.games.lockmaker.pieces import PieceKind
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.solver import reachable
 from arena.games.lockmaker.solver import solve as ref_solve
-
-piece = st.one_of(
-    st.builds(PieceKind, st.sampled_from(["H", "V"]), st.integers(2, 3)),
-    st.just(PieceKind("X")),
-)
+from lockmaker_fast.strategies import piece
 
 
 @st.composite
