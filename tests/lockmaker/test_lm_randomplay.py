@@ -92,8 +92,8 @@ def _texts(policy: object, seed: int) -> list[str | None]:
     return out
 
 
-def _reference_random_move(game: Any, state: Any, seat: int, rng: random.Random
-                ) -> str | None:
+def _reference_random_move(game: Any, state: Any, seat: int,
+                           rng: random.Random) -> str | None:
     """The random policy as the bot module had it before ``randomplay``: the reference whose
     draws the new policy must repeat (kept here, the one place that uses it)."""
     st = state.stage
