@@ -126,14 +126,18 @@ function MatchLinks({ links, prefix }) {
   </ul>`;
 }
 
-/* A game card's "New match" (drawn by the server) can be pressed while the games are still
-   loading and the form is not there yet: the choice is kept for the form instead of lost. */
+/* The game cards' "New match" buttons (drawn by the server) choose the game in the form. One
+   can be pressed while the games are still loading and the form is not there yet: the
+   choice is then kept for the form instead of lost. */
 let earlyChoice = null;
-const earlyClick = (ev) => {
+let chooseGame = null;
+document.addEventListener("click", (ev) => {
   const b = ev.target.closest && ev.target.closest("[data-new]");
-  if (b) earlyChoice = b.dataset.new;
-};
-document.addEventListener("click", earlyClick);
+  if (!b) return;
+  if (!chooseGame) { earlyChoice = b.dataset.new; return; }
+  chooseGame(b.dataset.new);
+  document.getElementById("new").scrollIntoView({ behavior: "smooth" });
+});
 
 function NewMatch({ games, wanted, onCreated }) {
   const first = [earlyChoice, wanted].find((n) => n && games.some((g) => g.name === n));
@@ -153,17 +157,9 @@ function NewMatch({ games, wanted, onCreated }) {
     setName(n); setKinds(fresh(g)); setLevels(Array.from({ length: g.seats }, () => "normal"));
   };
   useEffect(() => {
-    /* The games' cards above the form ("New match" on each) choose the game here. */
-    const onClick = (ev) => {
-      const b = ev.target.closest && ev.target.closest("[data-new]");
-      if (!b) return;
-      choose(b.dataset.new);
-      document.getElementById("new").scrollIntoView({ behavior: "smooth" });
-    };
-    document.removeEventListener("click", earlyClick);
+    chooseGame = choose;
     if (earlyChoice) document.getElementById("new").scrollIntoView({ behavior: "smooth" });
-    document.addEventListener("click", onClick);
-    return () => document.removeEventListener("click", onClick);
+    return () => { chooseGame = null; };
   }, []);
 
   const setKind = (i, k) => setKinds(kinds.map((x, j) => (j === i ? k : x)));
