@@ -14,7 +14,7 @@ from arena.server import collector
 
 def test_the_survivors_of_a_full_collection_are_frozen_on_the_loop() -> None:
     async def main() -> tuple[int, int, bool, bool]:
-        freezer = collector.FreezeAfterFull(asyncio.get_running_loop())
+        freezer = collector.FreezeSurvivors(asyncio.get_running_loop())
         freezer.install()
         gc.disable()  # only this test's own collections, none the allocations set off
         try:

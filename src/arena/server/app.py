@@ -142,13 +142,13 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         app.state.seasons = season_api.Seasons(db, app.state.matches)
         await app.state.seasons.start()
         keeper: asyncio.Task[None] | None = None
-        freezer: collector.FreezeAfterFull | None = None
+        freezer: collector.FreezeSurvivors | None = None
         if collector.enabled():
             # What start-up made (modules, games, tables of the store) lives as long as the
             # process: out of the collector's reach, a full collection has less to walk;
             # then what survives each full collection (server/collector.py).
             collector.refreeze()
-            freezer = collector.FreezeAfterFull(asyncio.get_running_loop())
+            freezer = collector.FreezeSurvivors(asyncio.get_running_loop())
             freezer.install()
             keeper = asyncio.get_running_loop().create_task(
                 collector.keep_frozen(interval), name="arena-gc")

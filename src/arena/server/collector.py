@@ -56,7 +56,7 @@ def refreeze() -> float:
     return time.perf_counter() - started
 
 
-class FreezeAfterFull:
+class FreezeSurvivors:
     """Freezes the survivors of every collection of generation :data:`FREEZE_AFTER` or
     older, on the loop (never inside the collector's own callback). ``install`` and
     ``remove`` bracket the app's life."""
@@ -94,7 +94,7 @@ def thaw() -> None:
 
 
 async def keep_frozen(interval: float) -> None:
-    """The app's background task (with a :class:`FreezeAfterFull` installed): every
+    """The app's background task (with a :class:`FreezeSurvivors` installed): every
     ``interval`` seconds, refreeze, so the cycles among frozen objects are collected."""
     if interval <= 0:
         await asyncio.Event().wait()  # never: only cancelled
