@@ -8,12 +8,15 @@ whose task is cancelled during the write still ends with memory and database in 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.core.clock import SystemClock
 from arena.core.match import HOST, Match
@@ -254,6 +257,14 @@ def test_the_lobby_listing_is_read_once_a_second_and_a_change_here_is_seen_at_on
         await store.set_status("a", "finished", None)
         assert {r.id: r.status for r in await store.list_matches()}["a"] == "finished"
         assert sync.reads == 3
+        # Every write of a match's row (create, status, bots, settings: the store's only
+        # writers of it) is seen by the next listing at once.
+        await store.set_bots("a", (False, True))
+        assert {r.id: r.bots for r in await store.list_matches()}["a"] == (False, True)
+        await store.set_settings("a", {"spectators": False})
+        assert {r.id: r.settings for r in await store.list_matches()}["a"] == \
+            {"spectators": False}
+        assert sync.reads == 5
         # A change made behind this store's back (another process) shows within the TTL.
         sync.set_status("b", "finished", None)
         await asyncio.sleep(LISTING_TTL + 0.05)
@@ -262,3 +273,46 @@ def test_the_lobby_listing_is_read_once_a_second_and_a_change_here_is_seen_at_on
 
     asyncio.run(main())
     sync.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=6))
+def test_any_mix_of_appends_queued_together_each_gets_its_own_outcome(clash: list[bool]) -> None:
+    """Issue 29, the group commit over every mix: appends of several matches queue behind a
+    held write and go in one transaction; whichever of them clash with the stored log (a
+    version already there), exactly those callers hear of it, and every other append is
+    stored, as if each had been written alone."""
+    from arena.core.match import Event
+
+    with tempfile.TemporaryDirectory() as folder:
+        sync = CountingStore(f"sqlite:///{folder}/p.db")
+        ids = [f"m{i}" for i in range(len(clash))]
+        sync.create_match(_record("held"), [])
+        for match_id, bad in zip(ids, clash, strict=True):
+            sync.create_match(_record(match_id), [])
+            if bad:
+                sync.append_events(match_id, [Event(1, "stored", None, None, 0.0)])
+
+        async def main() -> list[BaseException | None]:
+            store = AsyncStore(sync)
+            sync.hold = True
+            first = asyncio.create_task(
+                store.append_events("held", [Event(1, "a", None, None, 0.0)]))
+            await asyncio.to_thread(sync.entered.wait, 10)
+            sync.hold = False
+            rest = [asyncio.create_task(store.append_events(m, [Event(1, "new", None, None,
+                                                                      0.0)]))
+                    for m in ids]
+            await asyncio.sleep(0)
+            sync.go.set()
+            out = await asyncio.gather(first, *rest, return_exceptions=True)
+            await store.close()
+            return list(out)
+
+        outcomes = asyncio.run(main())
+        assert outcomes[0] is None
+        for match_id, bad, outcome in zip(ids, clash, outcomes[1:], strict=True):
+            assert (outcome is not None) == bad, (match_id, outcome)
+            assert [e.kind for e in sync.events(match_id)] == (["stored"] if bad else ["new"])
+        assert ids in sync.batches, "the queued appends went in one transaction"
+        sync.close()
