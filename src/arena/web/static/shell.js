@@ -1062,23 +1062,10 @@ function showNewMoment(v) {
   if (!narrow() || !v || S.replay) return;
   const active = document.activeElement;
   if (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && !active.closest("[data-testid=game-root]")) return;
-  let target = null;
-  if (v.result) target = document.querySelector("[data-testid=result]");
-  else if (yourMove(v)) {
-    const root = document.querySelector("[data-testid=game-root]");
-    const controls = root ? root.querySelectorAll("button, input, select, textarea, [tabindex='0']") : [];
-    for (const el of controls) {
-      if (el.disabled || el.closest("[hidden], details:not([open])")) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) { target = el; break; }
-    }
-  }
-  if (!target) return;
-  const r = target.getBoundingClientRect();
-  const head = document.querySelector("[data-testid=match-head]");
-  const top = head ? head.getBoundingClientRect().bottom : 0;
-  if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
-  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(target) - top - 8), behavior: "instant" });
+  const root = document.querySelector("[data-testid=game-root]");
+  const target = v.result ? document.querySelector("[data-testid=result]")
+    : yourMove(v) && root ? firstControlIn(root) : null;
+  if (target) scrollToShow(target);
 }
 
 /* Where to scroll to show a control with the words that lead to it (the heading of its
@@ -1171,9 +1158,13 @@ function headBottom() {
    when it is out of view, the page scrolls to show it with some room above it. */
 function moveFocus(el) {
   el.focus({ preventScroll: true });
+  scrollToShow(el);
+}
+/* Out of view (or under the sticky header): scrolled to with the words that lead to it. */
+function scrollToShow(el) {
   const r = el.getBoundingClientRect();
   const top = headBottom();
-  if (r.top >= top && r.bottom <= window.innerHeight) return;
+  if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
   window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(el) - top - 8), behavior: "instant" });
 }
 
