@@ -257,6 +257,11 @@ def test_boxes_match_by_keyboard_at_desktop_size(browser: Any, live_server: str,
         page.wait_for_function("() => document.activeElement"
                                " && document.activeElement.dataset.testid === 'result'")
         check_page(page, "desktop, match over")
+        # How the bout was settled reads as a host says it: each bet's condition, its stake,
+        # how often the box landed on it and what it paid (not "1 0× paid 0 for 1").
+        decided = page.get_by_test_id("result").inner_text()
+        assert "×" not in decided and "(stake " in decided, decided
+        assert "landed" in decided, decided
     finally:
         context.close()
 

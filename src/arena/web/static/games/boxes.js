@@ -615,6 +615,20 @@ function phaseTitle(view) {
   }
 }
 
+/* A bet's condition as a host says it: a number is a tile's number ("black and number 5"),
+   not a bare "5" beside the stake and the count of landings. */
+function conditionWords(condition) {
+  return String(condition).replace(/\b(\d)\b/g, "number $1");
+}
+
+/* One settled bet: what it was on, what was staked, how often the box landed on it, what it
+   paid. */
+function settledWords(x) {
+  const times = x.hits === 1 ? "once" : x.hits === 2 ? "twice" : fmtNum(x.hits) + " times";
+  return esc(conditionWords(x.condition)) + " (stake " + fmtNum(x.stake) + ") " +
+    (x.hits ? "landed " + times + ", paid " + esc(pts(x.payout)) : "never landed, paid nothing");
+}
+
 function describe(e, view) {
   const d = e.data || {};
   const name = (seat) => esc(view && view.you === seat ? "You" : seatNameOf(view, seat));
@@ -624,12 +638,12 @@ function describe(e, view) {
         (d.bonus ? "; each seat gets " + fmtNum(d.bonus) + " points" : "") + " (points " + d.points.map((p) => esc(pts(p))).join(" and ") + ").";
     case "betting_opened": return "Betting opens for bout " + d.bout + ".";
     case "bets_sealed": return "Bets for bout " + d.bout + " are sealed; the rounds begin.";
-    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.replace(/: (\d+)/g, " (stake $1)")) + " in bout " + d.bout + ".";
+    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.split("; ").map((b) => { const [c, stake] = b.split(": "); return conditionWords(c) + " (stake " + stake + ")"; }).join(", ")) + " in bout " + d.bout + ".";
     case "round_played":
       return "Bout " + d.bout + ", round " + d.round + ": " + d.plays.map((p) => esc(playWords(view, p, view ? view.you : null))).join("; ") + ".";
     case "bout_settled": {
-      const sides = d.bets.map((side, s) => name(s) + ": " + (side.length ? side.map((x) => esc(x.condition) + " " + fmtNum(x.hits) + "× paid " + esc(pts(x.payout)) + " for " + fmtNum(x.stake)).join(", ") : "no bets"));
-      return "Bout " + d.bout + " settled. " + sides.join("; ") + ". Points now " + d.points.map((p, s) => name(s) + " " + esc(pts(p))).join(", ") + ".";
+      const sides = d.bets.map((side, s) => name(s) + ": " + (side.length ? side.map(settledWords).join("; ") : "no bets"));
+      return "Bout " + d.bout + " settled. " + sides.join(". ") + ". Points now " + d.points.map((p, s) => name(s) + " " + esc(pts(p))).join(", ") + ".";
     }
     default: return null;
   }
