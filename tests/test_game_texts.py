@@ -20,6 +20,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from arena.core.game import PhaseOutcome, Submission
 from arena.games.boxes.match import GAME as BOXES
 from arena.games.feather.match import GAME as FEATHER
@@ -131,3 +134,59 @@ def test_lockmaker_view_offers_the_countersolve_window() -> None:
     # Seat 1's lock was opened by seat 0 in 0.3 s: seat 1 would get the shortest window
     # (min_counter, 1 s by default); seat 0's lock was not opened, so it has no offer.
     assert view["counter_offer"] == [None, 1.0]
+
+
+PROGRAM_SPEAK = re.compile(r"\bissue \d+|\b1 (rounds|points|bouts|ticks|moves|periods|sets|"
+                           r"keys|bars|turns|sessions)\b|\bNone\b|\{|\}")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["lockmaker", "boxes", "paint", "feather", "lockedout"]),
+       st.integers(0, 10_000), st.integers(0, 6), st.booleans())
+def test_every_ending_reads_as_a_host_says_it(name: str, seed: int, stop_after: int,
+                                             host_ends: bool) -> None:
+    """Any game, any seed, ended by its rules (Locked Out! also by a host's round limit of
+    1 to 3) or by the host part-way: the result and every public log entry a player reads
+    name no issue number, no "1 rounds", no Python None and no unfilled template."""
+    from arena.core.clock import ManualClock
+    from arena.core.match import Match, MatchSettings
+    from arena.core.registry import get_game
+
+    game = get_game(name)
+    values = {"max_rounds": 1 + seed % 3} if name == "lockedout" else {}
+    config = game.make_config(values) if values else game.default_config()
+    clock = ManualClock(1000.0)
+    match = Match(game, config, seed, clock, MatchSettings())
+    rng = random.Random(seed)
+    phases = 0
+    while not match.finished:
+        if host_ends and phases >= stop_after:
+            match.end()
+            break
+        for seat in sorted(match.waiting_for()):
+            if not match.finished and seat in match.waiting_for():
+                text = game.random_submission(match.state, seat, rng)
+                if text is not None:
+                    match.submit(seat, text, final=True)
+        if not match.finished:
+            before = match.phase_no
+            when = match.next_deadline()
+            assert when is not None
+            clock.set(max(clock.now(), when))
+            match.advance()
+            phases += match.phase_no != before
+    assert match.result is not None
+    texts = _strings(match.result.to_json())
+    texts += [s for e in match.log if e.to is None for s in _strings(e.data)]
+    bad = [t for t in texts if PROGRAM_SPEAK.search(t)]
+    assert not bad, bad[:5]

@@ -274,10 +274,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         if not can_still_open(state):
             return "no closed safe can be opened with the cards left inside (LO-8)"
         if state.config.max_rounds and state.round >= state.config.max_rounds:
-            return f"the host's limit of {state.config.max_rounds} rounds was reached (LO-8)"
+            return f"the host's limit of {_rounds(state.config.max_rounds)} was reached (LO-8)"
         if state.round >= ROUND_CAP:
-            return (f"the engine's limit of {ROUND_CAP} rounds was reached (LO-8 has none "
-                    "unless the host sets one; every match is bounded, issue 25)")
+            return (f"the longest a match may run, {_rounds(ROUND_CAP)}, was reached (LO-8 "
+                    "sets no limit of its own; the host may set a shorter one)")
         return ""
 
     def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
@@ -513,3 +513,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
 
 
 GAME = LockedOutGame()
+
+
+def _rounds(n: int) -> str:
+    return f"{n} round" if n == 1 else f"{n} rounds"

@@ -1160,12 +1160,14 @@ function moveFocus(el) {
   el.focus({ preventScroll: true });
   scrollToShow(el);
 }
-/* Out of view (or under the sticky header): scrolled to with the words that lead to it. */
+/* Out of view, or its leading words (its panel's heading) under the sticky header: scrolled
+   to show both. A vote's buttons in view with its question hidden were a riddle. */
 function scrollToShow(el) {
   const r = el.getBoundingClientRect();
   const top = headBottom();
-  if (r.top >= top && r.bottom <= window.innerHeight) return; // already in view
-  window.scrollTo({ top: Math.max(0, window.scrollY + leadTop(el) - top - 8), behavior: "instant" });
+  const lead = leadTop(el);
+  if (lead >= top && r.bottom <= window.innerHeight) return; // already in view, words and all
+  window.scrollTo({ top: Math.max(0, window.scrollY + lead - top - 8), behavior: "instant" });
 }
 
 function App() {
