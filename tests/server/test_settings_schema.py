@@ -188,7 +188,7 @@ def test_locked_out_without_a_limit_ends_at_the_engines_cap() -> None:
     config = game.make_config({"round_seconds": 1})
     match = simulate(game, 3, config, MatchSettings(bot_pace="instant"), bots=[])
     assert match.result is not None
-    assert f"limit of {ROUND_CAP} rounds" in match.result.reason
+    assert f"{ROUND_CAP} rounds, was reached" in match.result.reason
     assert match.phase_no <= game.max_phases(config)
 
 

@@ -1062,9 +1062,10 @@ function showNewMoment(v) {
   if (!narrow() || !v || S.replay) return;
   const active = document.activeElement;
   if (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && !active.closest("[data-testid=game-root]")) return;
-  const root = document.querySelector("[data-testid=game-root]");
+  // The phase's first control as the keyboard's focus finds it (a part the game marks with
+  // data-focus-first, such as Locked Out!'s vote below its vault, comes first).
   const target = v.result ? document.querySelector("[data-testid=result]")
-    : yourMove(v) && root ? firstControlIn(root) : null;
+    : yourMove(v) ? firstBoardControl() : null;
   if (target) scrollToShow(target);
 }
 
