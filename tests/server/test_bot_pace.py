@@ -211,10 +211,11 @@ LM_SCALE = 0.1  # the bot solves in about 4.8 s: room for a loaded machine
 LM_ROUND = "......\n......\n......\npieces: H2,V2\n"
 LM_LOCKS = {"H2": "......\naa....\n.KK..@\n", "V2": "......\na.....\naKK..@\n"}
 """The human's lock for the piece the bot leaves it (one move each: K R2)."""
-LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "build": 30,
+LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "build": 60,
              "decide": 30}
-"""One tiny round; short study, draft and build (the bot's wait is capped at 60 % of each);
-the solve phase keeps its 300 s (30 s here) so the bot's 40-150 s solve draw fits whole."""
+"""One tiny round; short study, draft and build (the bot's wait is capped at 60 % of each;
+the build keeps 6 s here so that its search and a cold worker fit in the other 40 % on a busy
+machine); the solve phase keeps its 300 s (30 s here) so the bot's 40-150 s solve draw fits whole."""
 
 
 def padded(lock: Position, answer: str) -> str:
