@@ -215,7 +215,8 @@ LM_CONFIG = {"setup": LM_ROUND, "rounds": 1, "study": 10, "draft_turn": 10, "bui
              "decide": 30}
 """One tiny round; short study, draft and build (the bot's wait is capped at 60 % of each;
 the build keeps 6 s here so that its search and a cold worker fit in the other 40 % on a busy
-machine); the solve phase keeps its 300 s (30 s here) so the bot's 40-150 s solve draw fits whole."""
+machine); the solve phase keeps its 300 s (30 s here) so the bot's 40-150 s solve draw fits
+whole."""
 
 
 def padded(lock: Position, answer: str) -> str:
