@@ -36,10 +36,12 @@ from arena.games.feather.scenario import SessionSpec
 from arena.games.feather.tick import FILL_COOLDOWN, Board, check_action
 
 POWERUP_VALUE = {"exchange": 0.5, "modify": 0.9, "sip": 0.5, "lock": 1.0, "accelerate": 0.6}
-NODE_BUDGET = 1200
-"""Bucket states a search may visit: bounds the worst time of one decision (p99 under 4 ms
-of CPU on this loaded machine; 2500 doubles that, and at 1200 the bot already beats the old
-one, which searched 2500: bench/feather_bot_speed.py)."""
+NODE_BUDGET = 1000
+"""Bucket states a search may visit: bounds the worst time of one decision. The p99 is the
+searches whose tables are cold (a session's first tick, new bucket states), and it grows with
+this budget: on a quiet machine 4.1 ms of CPU at 1000 against 4.7 at 1200 in the same run
+(issue 29 asks under 5). At 1000 the bot still beats the old one, which searched 2500, and a
+greedy one (bench/feather_bot_speed.py)."""
 MAX_DEPTH = 12
 
 
