@@ -350,7 +350,7 @@ def gen_bench(seconds: float, jobs: int, seeds: list[int], modes: list[bool]) ->
             print(f"  seed {seed}, {jobs} job(s): " + ", ".join(
                 f"{r} moves within {m:.0f} s" for m, r in zip(marks, reached, strict=True))
                 + f"; >= 45 first at {_first(res, 45)}; 51 first at {_first(res, 51)}; "
-                f"{res.searched} placements walked")
+                f"{res.searched} sets walked (placements or line sets)")
         print(f"  within {marks[0]:.0f} s: {', '.join(map(str, got))} "
               f"(target 51 on every seed; 51 is the 6 x 6 maximum)")
 
