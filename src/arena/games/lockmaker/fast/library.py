@@ -7,7 +7,9 @@ of CPU seconds on some seeds (``bench/lockmaker_fast.py --sections 4 --library o
 layout someone already found is a far better start than a random placement, so every restart
 may begin from a library shape adapted to the hand (:func:`~arena.games.lockmaker.fast.
 generator.from_shape`: the shape's bars the hand has are kept, the rest dropped, the hand's
-other pieces placed at random), and the climb goes on from there as from any start.
+other pieces placed at random), and the climb goes on from there as from any start. (For
+hands without axes the climb over line sets, :mod:`.linesets`, now finds fog51's lock without
+the library too; the library still gives hands with axes a strong start.)
 
 The shapes are layouts from Michael Fogleman's published database of Rush Hour puzzles (the
 hardest known, with and without walls), in the 36-character Rush Hour format that
