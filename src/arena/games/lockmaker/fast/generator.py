@@ -46,7 +46,6 @@ from dataclasses import dataclass
 
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
-from arena.games.lockmaker.fast import linesets
 from arena.games.lockmaker.fast.convert import from_position, state_position
 from arena.games.lockmaker.fast.library import kept_bars, shapes_for
 from arena.games.lockmaker.fast.search import TOO_BIG, cluster_walk, solve
@@ -536,6 +535,8 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
         if len(cache) != before and walked.hits == hits:
             budget.walks += 1  # recognised sets cost no walk
         return out
+
+    from arena.games.lockmaker.fast import linesets  # NumPy: only once a search runs
 
     holes = [keyhole] if keyhole is not None else keyhole_cells(board)
     frames = linesets.frames(board, hand, holes) if LINES_SHARE > 0 else []
