@@ -12,44 +12,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.core.clock import ManualClock
-from arena.core.errors import RuleError
 from arena.core.match import Match, MatchSettings
-from arena.core.registry import get_game
 from arena.games.boxes import randomplay as boxes_random
 from arena.games.boxes.conditions import NO_USAGE, add_usage, over_limit
 from arena.games.feather import bot as feather_bot
 from arena.games.feather import randomplay as feather_random
 from arena.games.feather.match import GAME as FEATHER
+from playouts import random_playout
 
 
 def playout(name: str, seed: int) -> int:
     """A whole match of random submissions; each must be accepted (G-6). Returns decisions."""
-    game = get_game(name)
-    clock = ManualClock(1000.0)
-    match = Match(game, game.default_config(), seed, clock, MatchSettings())
-    rng = random.Random(seed)
-    decisions = 0
-    while not match.finished:
-        acted = False
-        for seat in sorted(match.waiting_for()):
-            if match.finished or seat not in match.waiting_for():
-                continue
-            text = game.random_submission(match.state, seat, rng)
-            if text is None:
-                continue
-            decisions += 1
-            try:
-                match.submit(seat, text, final=True)
-            except RuleError as exc:  # pragma: no cover - a failure is the finding
-                raise AssertionError(f"{name}: random {text!r} of seat {seat + 1} refused: "
-                                     f"{exc}") from exc
-            acted = True
-        if not acted and not match.finished:
-            when = match.next_deadline()
-            assert when is not None
-            clock.set(max(clock.now(), when))
-            match.advance()
-    return decisions
+    return random_playout(name, seed)[1]
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

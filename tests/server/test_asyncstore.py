@@ -190,6 +190,30 @@ def _record(match_id: str) -> MatchRecord:
                        created=0.0)
 
 
+def _queued_behind_a_held_write(sync: CountingStore, held: str, ids: list[str],
+                                kind: str) -> list[BaseException | None]:
+    """An append of ``held`` is held inside its write; appends of ``ids`` (one event of
+    ``kind``, version 1) queue behind it; then the write goes on. Every caller's outcome, the
+    held one's first."""
+    from arena.core.match import Event
+
+    async def main() -> list[BaseException | None]:
+        store = AsyncStore(sync)
+        sync.hold = True
+        first = asyncio.create_task(store.append_events(held, [Event(1, "a", None, None, 0.0)]))
+        await asyncio.to_thread(sync.entered.wait, 10)
+        sync.hold = False
+        rest = [asyncio.create_task(store.append_events(m, [Event(1, kind, None, None, 0.0)]))
+                for m in ids]
+        await asyncio.sleep(0)
+        sync.go.set()
+        out = await asyncio.gather(first, *rest, return_exceptions=True)
+        await store.close()
+        return list(out)
+
+    return asyncio.run(main())
+
+
 def test_appends_that_queue_behind_a_write_go_in_one_transaction_and_fail_alone(
         tmp_path: Path) -> None:
     """Issue 29: while one append is being written, the appends of other matches queue and go
@@ -203,21 +227,7 @@ def test_appends_that_queue_behind_a_write_go_in_one_transaction_and_fail_alone(
         sync.create_match(_record(match_id), [])
     sync.append_events("m4", [Event(1, "a", None, None, 0.0)])
 
-    async def main() -> list[BaseException | None]:
-        store = AsyncStore(sync)
-        sync.hold = True
-        first = asyncio.create_task(store.append_events("m0", [Event(1, "a", None, None, 0.0)]))
-        await asyncio.to_thread(sync.entered.wait, 10)
-        sync.hold = False
-        rest = [asyncio.create_task(store.append_events(m, [Event(1, "b", None, None, 0.0)]))
-                for m in ids[1:]]
-        await asyncio.sleep(0)
-        sync.go.set()
-        out = await asyncio.gather(first, *rest, return_exceptions=True)
-        await store.close()
-        return list(out)
-
-    outcomes = asyncio.run(main())
+    outcomes = _queued_behind_a_held_write(sync, "m0", ids[1:], "b")
     assert outcomes[:4] == [None, None, None, None]
     assert outcomes[4] is not None  # m4 already has version 1
     # (single appends also pass through append_many, one item each)
@@ -293,23 +303,7 @@ def test_any_mix_of_appends_queued_together_each_gets_its_own_outcome(clash: lis
             if bad:
                 sync.append_events(match_id, [Event(1, "stored", None, None, 0.0)])
 
-        async def main() -> list[BaseException | None]:
-            store = AsyncStore(sync)
-            sync.hold = True
-            first = asyncio.create_task(
-                store.append_events("held", [Event(1, "a", None, None, 0.0)]))
-            await asyncio.to_thread(sync.entered.wait, 10)
-            sync.hold = False
-            rest = [asyncio.create_task(store.append_events(m, [Event(1, "new", None, None,
-                                                                      0.0)]))
-                    for m in ids]
-            await asyncio.sleep(0)
-            sync.go.set()
-            out = await asyncio.gather(first, *rest, return_exceptions=True)
-            await store.close()
-            return list(out)
-
-        outcomes = asyncio.run(main())
+        outcomes = _queued_behind_a_held_write(sync, "held", ids, "new")
         assert outcomes[0] is None
         for match_id, bad, outcome in zip(ids, clash, outcomes[1:], strict=True):
             assert (outcome is not None) == bad, (match_id, outcome)

@@ -2,10 +2,11 @@
 
 The random policy the bot module had (kept as the reference in
 ``tests/lockmaker/test_lm_randomplay.py``) -- the same random draws in the same order, so the
-same texts for the same state and generator -- with one cost taken out. Most random locks cannot be solved because the key can never reach the keyhole, and the
-old policy learned that by compiling the fast solver's tables for every lock (about a
-millisecond each, most of a random playout's time). Here a small search first moves the key
-*alone* on the board; only when that relaxed key reaches a target does the real solver run.
+same texts for the same state and generator -- with one cost taken out. Most random locks
+cannot be solved because the key can never reach the keyhole, and the old policy learned that
+by compiling the fast solver's tables for every lock (about a millisecond each, most of a
+random playout's time). Here a small search first moves the key *alone* on the board; only
+when that relaxed key reaches a target does the real solver run.
 
 Why the shortcut is a proof: removing every other piece only frees cells, and dropping LM-8
 (every axis keeps an attached piece) only allows more moves; a rotation that turns the key

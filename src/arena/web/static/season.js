@@ -5,18 +5,15 @@
    from under the reader; forms are plain (read with FormData on submit) so typing costs no
    render. Rule ids in any text become links; the season's texts are always shown as text. */
 import {
-  html, render, useState, useEffect, RuleText, ErrorText, capital, fmtNum,
+  html, render, useState, useEffect, RuleText, ErrorText, capital, fmtNum, plural,
 } from "/static/ui.js";
 
 const KIND_WORDS = {
   eliminated: "eliminated", winner: "won the season", adjust: "adjustment",
 };
-const COUNTED = {
-  garnets: ["garnet", "garnets"], opal: ["opal", "opals"], tol: ["Token of Life", "Tokens of Life"],
-};
-/* "1 garnet", "2 garnets", "-1 Token of Life": a count with its noun in the right number. */
-const counted = (n, kind) => `${n} ${COUNTED[kind][Math.abs(n) === 1 ? 0 : 1]}`;
-const noun = (n, kind) => COUNTED[kind][n === 1 ? 0 : 1];
+const COUNTED = { garnets: ["garnet"], opal: ["opal"], tol: ["Token of Life", "Tokens of Life"] };
+/* "+1 garnet", "2 garnets", "-1 Token of Life". */
+const counted = (n, kind) => (n > 0 ? "+" : "") + plural(n, ...COUNTED[kind]);
 const ENDPOINTS = {
   gift: "/gift", nominate: "/nominate", private: "/private", start_main: "/host/start_main",
   record_main: "/host/record_main", name_ec: "/host/name_ec", start_death: "/host/start_death",
@@ -288,8 +285,8 @@ function Cast({ data }) {
           ? html` <span class="tag">bot</span>` : ""}</td>
         <td data-testid=${"se-status-" + i}>${statusOf(s)}</td>
         <td>${fmtNum(s.tols)} <span class="muted small">ToL</span></td>
-        <td>${fmtNum(s.garnets)} <span class="muted small">${noun(s.garnets, "garnets")}</span></td>
-        <td>${fmtNum(s.opals)} <span class="muted small">${noun(s.opals, "opal")}</span></td>
+        <td>${fmtNum(s.garnets)} <span class="muted small">${s.garnets === 1 ? "garnet" : "garnets"}</span></td>
+        <td>${fmtNum(s.opals)} <span class="muted small">${s.opals === 1 ? "opal" : "opals"}</span></td>
       </tr>`)}</tbody>
     </table></div></section>`;
 }
@@ -349,8 +346,7 @@ function Episode({ data, ep }) {
 
 function Ledger({ data }) {
   const rows = data.ledger.map((e, i) => {
-    const change = COUNTED[e.kind] ? `${e.amount > 0 ? "+" : ""}${counted(e.amount, e.kind)}`
-      : KIND_WORDS[e.kind] || e.kind;
+    const change = COUNTED[e.kind] ? counted(e.amount, e.kind) : KIND_WORDS[e.kind] || e.kind;
     return html`<tr data-testid=${"se-ledger-" + i}><td><span class="muted small">Ep. </span>${e.episode}</td>
       <td>${e.player}</td><td>${change}</td><td><${T} text=${e.cause}/></td></tr>`;
   });

@@ -33,6 +33,12 @@ export function fmtNum(x) {
   return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
+/* A count with its noun in the right number: "1 key", "3 keys", "-1 Token of Life" (the noun
+   is singular for one either way; ``many`` when adding an s is wrong). */
+export function plural(n, one, many) {
+  return fmtNum(n) + " " + (Math.abs(Number(n)) === 1 ? one : (many || one + "s"));
+}
+
 export function fmtClock(sec) {
   if (!(sec > 0)) sec = 0;
   if (sec < 10) return sec.toFixed(1) + "s";

@@ -556,6 +556,8 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
         return got
 
     while budget.left() or best is None:
+        if best is None and not budget.left(slack=2.0):
+            raise RuleError("LM-15", "found no solvable lock for these pieces in time")
         if (frames and barren < BARREN and not (shapes and restarts == 0)
                 and rng.random() < LINES_SHARE):
             # a climb over line sets: every lock whose bars keep the same lines at once
@@ -564,8 +566,6 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
             top = linesets.climb(frames[fno], hand, rng, functools.partial(lines_scored, fno),
                                  budget.left, consider)
             barren = barren + 1 if top < 0 else 0
-            if best is None and not budget.left(slack=2.0):
-                raise RuleError("LM-15", "found no solvable lock for these pieces in time")
             continue
         seed: tuple[int, Position] | None = None
         starts: list[Position | None] = []
@@ -609,8 +609,6 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
                 consider(sc, hard)
                 if seed is None or sc > seed[0]:
                     seed = (sc, hard)
-        if best is None and not budget.left(slack=2.0):
-            raise RuleError("LM-15", "found no solvable lock for these pieces in time")
         if seed is None or seed[0] < 0:
             continue
         cur_score, cur = seed

@@ -173,19 +173,37 @@ def evaluate(frame: Frame, lines: LineSet) -> Scored:
         codes |= offs[:, p].astype(np.int64) << (bits * p)
     order = np.argsort(codes)
     codes, offs, masks = codes[order], offs[order], masks[order]
-    src_parts, dst_parts = [], []
+    goal = (frame.board.col(frame.target.cell) if frame.target.horizontal
+            else frame.board.row(frame.target.cell))
+    solved = np.flatnonzero(offs[:, key] == goal)
+    if not len(solved):
+        return -1, None
+    src, dst = _slides(frame, pieces, codes, offs, masks)
+    dist = _distances(n_pos, src, dst, solved)
+    best = int(dist.max())
+    if best < 1:
+        return -1, None  # every lock of it is open already: none is a lock (LM-15)
+    return best, _lock(frame, pieces, key, offs[int(np.argmax(dist == best))])
+
+
+def _slides(frame: Frame, pieces: list[tuple[int, int]], codes: npt.NDArray[np.int64],
+            offs: npt.NDArray[np.int8], masks: npt.NDArray[np.int64]
+            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every move between the positions (sorted by ``codes``): (from, to) index pairs. A slide
+    of any length is one move (LM-9), so each one-cell step is followed as far as it goes."""
+    src_parts = [np.zeros(0, dtype=np.int64)]
+    dst_parts = [np.zeros(0, dtype=np.int64)]
     full = np.int64(-1)  # every bit: off the line's ends counts as taken
     for p, (line, n) in enumerate(pieces):
         cellbits = np.array([1 << c for c in frame.cells[line]], dtype=np.int64)
         ahead = np.append(cellbits, full)  # the cell entered stepping on from offset o: o+n
         behind = np.concatenate([[full], cellbits])  # stepping back: o-1, shifted by one
         o = offs[:, p].astype(np.int64)
-        one = np.int64(1) << np.int64(bits * p)
+        one = np.int64(1) << np.int64(frame.bits * p)
         for entered, delta in ((ahead[o + n], one), (behind[o], -one)):
             ok = np.flatnonzero((masks & entered) == 0)
-            step = np.full(n_pos, -1, dtype=np.int64)
+            step = np.full(len(codes), -1, dtype=np.int64)
             step[ok] = np.searchsorted(codes, codes[ok] + delta)
-            # a slide of any length is one move (LM-9): follow the one-cell steps
             s, d = ok, step[ok]
             while len(s):
                 src_parts.append(s)
@@ -193,40 +211,29 @@ def evaluate(frame: Frame, lines: LineSet) -> Scored:
                 nxt = step[d]
                 more = nxt >= 0
                 s, d = s[more], nxt[more]
+    return np.concatenate(src_parts), np.concatenate(dst_parts)
+
+
+def _distances(n_pos: int, src: npt.NDArray[np.int64], dst: npt.NDArray[np.int64],
+               solved: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
+    """Moves from each position to the nearest solved one (-1: none), breadth first from all
+    of them at once over the moves grouped by their start; moves can be undone, so each
+    reachable set's distances stay inside it."""
+    dst = dst[np.argsort(src, kind="stable")]
+    starts = np.zeros(n_pos + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n_pos), out=starts[1:])
     dist = np.full(n_pos, -1, dtype=np.int32)
-    line, _ = pieces[key]
-    goal = (frame.board.col(frame.target.cell) if frame.target.horizontal
-            else frame.board.row(frame.target.cell))
-    front = np.flatnonzero(offs[:, key] == goal)
-    if not len(front):
-        return -1, None
-    dist[front] = 0
-    if src_parts:
-        src = np.concatenate(src_parts)
-        dst = np.concatenate(dst_parts)
-        order = np.argsort(src, kind="stable")
-        dst = dst[order]
-        starts = np.zeros(n_pos + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=n_pos), out=starts[1:])
-        depth = 0
-        while len(front):
-            first, count = starts[front], starts[front + 1] - starts[front]
-            total = int(count.sum())
-            if not total:
-                break
-            ends = np.cumsum(count)
-            idx = np.repeat(first - (ends - count), count) + np.arange(total)
-            nb = dst[idx]
-            nb = nb[dist[nb] < 0]
-            if not len(nb):
-                break
-            depth += 1
-            dist[nb] = depth
-            front = np.flatnonzero(dist == depth)
-    best = int(dist.max())
-    if best < 1:
-        return -1, None  # every lock of it is open already: none is a lock (LM-15)
-    return best, _lock(frame, pieces, key, offs[int(np.argmax(dist == best))])
+    dist[solved] = 0
+    front, depth = solved, 0
+    while len(front):
+        first, count = starts[front], starts[front + 1] - starts[front]
+        ends = np.cumsum(count)
+        nb = dst[np.repeat(first - (ends - count), count) + np.arange(int(ends[-1]))]
+        nb = nb[dist[nb] < 0]
+        depth += 1
+        dist[nb] = depth
+        front = np.flatnonzero(dist == depth)
+    return dist
 
 
 def _lock(frame: Frame, pieces: list[tuple[int, int]], key: int,

@@ -13,7 +13,7 @@
    - keyboard shortcuts (listed on the page under "Keys").
    The composition lives in component state: a tick redraws the board around it and never
    resets a choice, the focus or the typing in the notation drawer (issue 14, point 2). */
-import { html, useState, useEffect, useRef, fmtNum, fmtClock, registerGame, RuleText, esc } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText, esc } from "/static/ui.js";
 
 const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
 const VERB_WORD = {
@@ -159,7 +159,6 @@ if (typeof document !== "undefined" && !document.getElementById("lf-style")) {
 }
 
 /* ------------------------------------------------------------------ helpers */
-const plural = (n, one, many) => fmtNum(n) + " " + (Number(n) === 1 ? one : (many || one + "s"));
 const pointsText = (n) => plural(n, "point");
 function rewardText(reward) {
   const parts = [];

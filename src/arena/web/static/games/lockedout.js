@@ -11,7 +11,7 @@
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
    under the player (issue 14, point 2). */
-import { html, useState, useEffect, useRef, RuleText, registerGame, esc, fmtNum } from "/static/ui.js";
+import { html, useState, useEffect, useRef, RuleText, registerGame, esc, fmtNum, plural } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
 const VALUES = [1, 2, 3, 4];
@@ -28,7 +28,6 @@ function listWords(items) {
   return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
 }
 
-function plural(n, one, many) { return fmtNum(n) + " " + (n === 1 ? one : (many || one + "s")); }
 
 /* "2 days 3 h 10 min", "5 h 2 min", "12 min", "under a minute (40 s)". */
 export function fmtDeadline(sec) {
