@@ -1,6 +1,7 @@
 """Hypothesis over whole matches of random legal play (mixed with bot play so safes open):
 cards are conserved (LO-2), a seat only ever sees lights it entered (LO-4), bargains pay only
-when the claims add up to exactly 2 bars and 1 key (LO-5)."""
+when the claims add up to exactly 2 bars and 1 key (LO-5), and every count a seat is shown
+agrees with its noun."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from arena.core.game import PhaseOutcome, Submission
 from arena.games.lockedout import GAME
 from arena.games.lockedout.commands import Dual, Solo, from_json
 from arena.games.lockedout.state import OVER, LockedOutState
+from wording import ONE_OF_MANY
 
 
 def _play(seed: int, bot_share: float, absent: float) -> None:
@@ -57,6 +59,8 @@ def _play(seed: int, bot_share: float, absent: float) -> None:
                 assert e.to is not None and len(e.to) == 1
         shown = [json.dumps(GAME.view(state, j)) + str(GAME.render_svg(state, j))
                  for j in range(6)]
+        # Counts read as a host says them ("1 bar", not "1 bars") in all a seat is shown.
+        assert not [m.group(0) for x in shown for m in [ONE_OF_MANY.search(x)] if m]
         for i in range(6):
             notes = GAME.private_facts(state, i)
             assert all(n in shown[i] for n in notes)

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from wording import ONE_OF_MANY
+
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 # A rule id of RULINGS.md: G-3, LM-15, ... (not "H2" or "V3", which are Lockmaker pieces).
@@ -90,8 +92,15 @@ def axe(page: Any, *, exclude: list[str] | None = None) -> list[str]:
     return list(result)
 
 
+def counts_agree(page: Any) -> list[str]:
+    """Every count on the page reads with its noun in the right number, wherever it was drawn
+    (a game's board, its log, the result, the lobby, a season)."""
+    found = ONE_OF_MANY.search(page.locator("body").inner_text())
+    return [f"a count of one in the plural: {found.group(0)!r}"] if found else []
+
+
 def page_problems(page: Any, *, with_axe: bool = False) -> list[str]:
-    problems = sideways(page) + plain_text(page) + rule_ids_linked(page)
+    problems = sideways(page) + plain_text(page) + rule_ids_linked(page) + counts_agree(page)
     problems += clock_in_view_at_bottom(page)
     if with_axe:
         problems += axe(page)

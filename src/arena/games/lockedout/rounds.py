@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from arena.core.game import GameEvent
+from arena.core.wording import count
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo
 from arena.games.lockedout.safes import SAFE_NAMES, Combo, light
 from arena.games.lockedout.state import Bargain, Light, LockedOutState, Seat, Side
@@ -94,13 +95,14 @@ def resolve_bargains(state: LockedOutState, orders: Orders,
             "claims": {state.names[s]: [c.bars, c.keys] for s, c in claims.items()},
             "paid": paid}))
         if agreed:
-            split = ", ".join(f"{n} {b} bars {k} key{'s' if k != 1 else ''}"
+            split = ", ".join(f"{n} {count(b, 'bar')} {count(k, 'key')}"
                               for n, (b, k) in paid.items() if b or k)
             state = _say(state, f"the bargain for Safe {SAFE_NAMES[bargain.safe]} was agreed: "
                                 f"{split}.")
         else:
             state = _say(state, f"the bargain for Safe {SAFE_NAMES[bargain.safe]} failed "
-                                f"({bars} bars and {keys} keys were claimed); nobody gets anything.")
+                                f"({count(bars, 'bar')} and {count(keys, 'key')} were claimed); nobody "
+                                "gets anything.")
         state = _close(state, bargain.safe, events)
     state = replace(state, bargains=())
     return _escapes(state, events)

@@ -12,7 +12,7 @@
    - the odds helper: the host always, seats only when the host enabled it (the page names no
      rule for it: the ruling that covers it, LO-12, is Locked Out!'s, issue 27 point 10).
    Choices live in component state, so live updates never rebuild a control under the player. */
-import { html, useState, fmtNum, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
+import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
 
 const COLS = "ABCDEFG";
 const SIZE = 7;
@@ -447,7 +447,7 @@ function BetPanel({ st, you, rows, setRows, send }) {
             <button type="button" class="secondary" aria-label=${"raise the stake of bet " + (i + 1)} data-testid=${"bx-stake-up-" + i}
               onClick=${() => set(i, { stake: String((Number(r.stake) || 0) + 1) })}>+</button>
           </span></div>
-        <span class="bx-pay" data-testid=${"bx-pay-" + i}>pays ${fmtNum(pay)} per landing${odds ? html`<span class="muted"> · odds: ${fmtNum(odds.expected)} landings expected, ${pct(odds.p_any)} at least one</span>` : ""}</span>
+        <span class="bx-pay" data-testid=${"bx-pay-" + i}>pays ${fmtNum(pay)} per landing${odds ? html`<span class="muted"> · odds: ${plural(odds.expected, "landing")} expected, ${pct(odds.p_any)} at least one</span>` : ""}</span>
       </div>`;
     })}
     ${problem ? html`<p class="bx-problem" role="status" data-testid="bx-bet-problem"><${ErrorText} message=${problem}/></p>` : ""}
@@ -621,11 +621,15 @@ function conditionWords(condition) {
   return String(condition).replace(/\b(\d)\b/g, "number $1");
 }
 
-/* One settled bet: what it was on, what was staked, how often the box landed on it, what it
-   paid. */
+/* A bet as a host says it: its condition and its stake. */
+function betWords(condition, stake) {
+  return conditionWords(condition) + " (stake " + fmtNum(stake) + ")";
+}
+
+/* One settled bet: the bet, how often the box landed on it, what it paid. */
 function settledWords(x) {
   const times = x.hits === 1 ? "once" : x.hits === 2 ? "twice" : fmtNum(x.hits) + " times";
-  return esc(conditionWords(x.condition)) + " (stake " + fmtNum(x.stake) + ") " +
+  return esc(betWords(x.condition, x.stake)) + " " +
     (x.hits ? "landed " + times + ", paid " + esc(pts(x.payout)) : "never landed, paid nothing");
 }
 
@@ -638,7 +642,7 @@ function describe(e, view) {
         (d.bonus ? "; each seat gets " + fmtNum(d.bonus) + " points" : "") + " (points " + d.points.map((p) => esc(pts(p))).join(" and ") + ").";
     case "betting_opened": return "Betting opens for bout " + d.bout + ".";
     case "bets_sealed": return "Bets for bout " + d.bout + " are sealed; the rounds begin.";
-    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.split("; ").map((b) => { const [c, stake] = b.split(": "); return conditionWords(c) + " (stake " + stake + ")"; }).join(", ")) + " in bout " + d.bout + ".";
+    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.split("; ").map((b) => betWords(...b.split(": "))).join(", ")) + " in bout " + d.bout + ".";
     case "round_played":
       return "Bout " + d.bout + ", round " + d.round + ": " + d.plays.map((p) => esc(playWords(view, p, view ? view.you : null))).join("; ") + ".";
     case "bout_settled": {
