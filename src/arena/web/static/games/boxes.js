@@ -630,7 +630,8 @@ function betWords(condition, stake) {
 function settledWords(x) {
   const times = x.hits === 1 ? "once" : x.hits === 2 ? "twice" : fmtNum(x.hits) + " times";
   return esc(betWords(x.condition, x.stake)) + " " +
-    (x.hits ? "landed " + times + ", paid " + esc(pts(x.payout)) : "never landed, paid nothing");
+    (x.hits ? "landed " + times + ", paid " + esc(pts(x.payout)) + (Number(x.payout) === 1 ? " point" : " points")
+      : "never landed, paid nothing");
 }
 
 function describe(e, view) {
