@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 
-def count(n: int, one: str, many: str | None = None) -> str:
+def counted(n: int, one: str, many: str | None = None) -> str:
     """``n`` with its noun in the right number (``many`` where adding an s is wrong)."""
     return f"{n} {one if abs(n) == 1 else many or one + 's'}"

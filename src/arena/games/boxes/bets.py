@@ -123,7 +123,8 @@ def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
                                 "operator in any order count as the same, BX-3)")
     total = sum(b.stake for b in bets)
     if total > points:
-        raise RuleError("BX-4", f"the stakes total {total}, more than your {fmt(points)} points")
+        raise RuleError("BX-4", f"the stakes total {total}, more than your {fmt(points)} "
+                                 f"point{'' if points == 1 else 's'}")
     after = usage
     for c in conds:
         after = add_usage(after, c)

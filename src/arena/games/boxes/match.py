@@ -41,6 +41,7 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
+from arena.core.wording import counted
 from arena.games.boxes.bets import (
     Bet,
     bet_example,
@@ -101,7 +102,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
             raise RuleError("BX-6", f"a match needs at least 1 bout of at least {ROUNDS} cards")
         pile = list(deck.pile())
         if len(pile) < config.bouts * config.cards_per_bout:
-            raise RuleError("BX-10", f"the deck holds {len(pile)} cards; {config.bouts} bouts "
+            raise RuleError("BX-10", f"the deck holds {len(pile)} cards; {counted(config.bouts, 'bout')} "
                                      f"of {config.cards_per_bout} need "
                                      f"{config.bouts * config.cards_per_bout}")
         board = parse_board(config.board) if config.board.strip() else draw_board(rng)

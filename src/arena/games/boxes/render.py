@@ -65,7 +65,8 @@ def render_boards(state: BoxesState) -> str:
                 for c in p.landings:
                     landed[c] = landed.get(c, 0) + 1
         x0 = MARGIN + b * (SIZE * CELL + GAP)
-        title = f"Board {'AB'[b]} ({state.who(b)}): {float(state.points[b]):g} points"
+        title = (f"Board {'AB'[b]} ({state.who(b)}): {float(state.points[b]):g} "
+                 f"point{'' if state.points[b] == 1 else 's'}")
         parts.extend(board_svg(state.boards[b], state.boxes[b], landed, x0=x0, y0=MARGIN + 14,
                                title=title))
     parts.append("</svg>")

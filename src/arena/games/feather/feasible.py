@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from arena.core.wording import counted
 from arena.games.feather.objectives import POWERUPS, Objective, Predicate
 from arena.games.feather.scenario import Scenario, SessionSpec
 from arena.games.feather.tick import FILL_COOLDOWN
@@ -290,7 +291,7 @@ def session_problems(spec: SessionSpec, index: int, budget: int = BUDGET, carrie
             continue
         why = ("no bucket has the capacity it asks for, and no objective that can be met "
                "before it pays a Modify (LF-9)" if _needs_modify(obj.predicate, spec.capacities) else
-               f"no bucket state reachable within {spec.ticks} ticks meets it with buckets "
+               f"no bucket state reachable within {counted(spec.ticks, 'tick')} meets it with buckets "
                f"{', '.join(map(str, spec.capacities))} and these basins")
         problems.append(Problem("LF-12", f"{where}, objective {obj.id} "
                                          f"({obj.describe()}): {why}", index, obj.id))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.core.errors import ParseError
+from arena.core.wording import counted
 from arena.games.lockedout.safes import SAFE_NAMES, safe_index
 
 
@@ -123,7 +124,7 @@ def parse_line(text: str, names: Sequence[str], line: int = 1) -> Command | None
         bars, keys = int(m.group(2)), int(m.group(3))
         if bars > 2 or keys > 1:
             raise ParseError("LO-5", "a claim is 0-2 gold bars and 0-1 keys (a safe holds 2 "
-                             f"bars and 1 key), not {bars} bars and {keys} keys", line=line)
+                             f"bars and 1 key), not {counted(bars, 'bar')} and {counted(keys, 'key')}", line=line)
         return Claim(safe_index(m.group(1)), bars, keys)
     if m := _VOTE.match(s):
         return Vote(seat_by_name(m.group(1), names, "LO-9"))

@@ -25,7 +25,7 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
-from arena.core.wording import count
+from arena.core.wording import counted
 from arena.games.lockedout import commands as cmds
 from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
@@ -275,9 +275,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         if not can_still_open(state):
             return "no closed safe can be opened with the cards left inside (LO-8)"
         if state.config.max_rounds and state.round >= state.config.max_rounds:
-            return f"the host's limit of {count(state.config.max_rounds, 'round')} was reached (LO-8)"
+            return f"the host's limit of {counted(state.config.max_rounds, 'round')} was reached (LO-8)"
         if state.round >= ROUND_CAP:
-            return (f"the longest a match may run, {count(ROUND_CAP, 'round')}, was reached (LO-8 "
+            return (f"the longest a match may run, {counted(ROUND_CAP, 'round')}, was reached (LO-8 "
                     "sets no limit of its own; the host may set a shorter one)")
         return ""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from arena.core.wording import count
+from arena.core.wording import counted
 from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.safes import SAFE_NAMES
 from arena.games.lockedout.state import LockedOutState
@@ -76,8 +76,8 @@ def render_vault(state: LockedOutState, viewer: int | None) -> str:
         parts.append(f'<text x="{px}" y="{y}" fill="#eceff1" font-size="15" '
                      f'font-weight="{weight}">{escape(state.names[i])}</text>')
         parts.append(f'<text x="{px}" y="{y + 20}" fill="#b0bec5" font-size="12">'
-                     f'{count(seat.keys, "key")}, {count(seat.bars, "bar")}, '
-                     f'{count(seat.card_count, "card")}, {status}'
+                     f'{counted(seat.keys, "key")}, {counted(seat.bars, "bar")}, '
+                     f'{counted(seat.card_count, "card")}, {status}'
                      '</text>')
     parts.append("</svg>")
     return "".join(parts)

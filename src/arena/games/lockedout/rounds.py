@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from arena.core.game import GameEvent
-from arena.core.wording import count
+from arena.core.wording import counted
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo
 from arena.games.lockedout.safes import SAFE_NAMES, Combo, light
 from arena.games.lockedout.state import Bargain, Light, LockedOutState, Seat, Side
@@ -95,13 +95,13 @@ def resolve_bargains(state: LockedOutState, orders: Orders,
             "claims": {state.names[s]: [c.bars, c.keys] for s, c in claims.items()},
             "paid": paid}))
         if agreed:
-            split = ", ".join(f"{n} {count(b, 'bar')} {count(k, 'key')}"
+            split = ", ".join(f"{n} {counted(b, 'bar')} {counted(k, 'key')}"
                               for n, (b, k) in paid.items() if b or k)
             state = _say(state, f"the bargain for Safe {SAFE_NAMES[bargain.safe]} was agreed: "
                                 f"{split}.")
         else:
             state = _say(state, f"the bargain for Safe {SAFE_NAMES[bargain.safe]} failed "
-                                f"({count(bars, 'bar')} and {count(keys, 'key')} were claimed); nobody "
+                                f"({counted(bars, 'bar')} and {counted(keys, 'key')} were claimed); nobody "
                                 "gets anything.")
         state = _close(state, bargain.safe, events)
     state = replace(state, bargains=())

@@ -43,6 +43,7 @@ from arena.core.game import (
     seat_label,
 )
 from arena.core.settings import count, seconds, text
+from arena.core.wording import counted
 from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS
 from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
 from arena.games.lockmaker.notation import format_solution, replay
@@ -809,12 +810,13 @@ def _checked(lock: Position, text: str) -> dict[str, JSON]:
     if not rep.played:
         raise ParseError("LM-11", "a solution lists at least one move")
     if not rep.final.solved:
-        raise RuleError("LM-3", f"after {rep.moves} moves the key does not touch the keyhole")
+        raise RuleError("LM-3", f"after {counted(rep.moves, 'move')} the key does not touch "
+                                "the keyhole")
     return {"text": ", ".join(format_solution(lock.board, rep.played)), "moves": rep.moves}
 
 
 def _solution_label(state: LMState, seat: int, i: int, sol: Solution) -> str:
-    return f"{state.who(seat)}'s solution {i}: {sol.text} ({sol.moves} moves)"
+    return f"{state.who(seat)}'s solution {i}: {sol.text} ({counted(sol.moves, 'move')})"
 
 
 
