@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +20,15 @@ from arena.core.match import HOST, Match, Viewer
 from arena.core.registry import all_games, get_game
 from arena.server.access import Access, resolve, token_of
 from arena.server.errors import ApiError
-from arena.server.limits import MAX_TEXT, RateLimit, read_json
+from arena.server.limits import (
+    MAX_TEXT,
+    RateLimit,
+    address_key,
+    check_host_entries,
+    count_host_entries,
+    limited,
+    read_json,
+)
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner, events_json, view_for
 from arena.store import MatchRecord, StoreUnavailable
@@ -95,13 +102,12 @@ def links(request: Request, match_id: str, seat_tokens: tuple[str, ...], spectat
 def _limit(env: str, burst: int, rate: float, what: str) -> RateLimit:
     """A rate limit whose defaults ``env`` (``burst,per_second``) may change: a test suite or
     a busy event desk needs more than a public lobby."""
-    raw = os.environ.get(env, "")
-    if raw:
-        first, _, second = raw.partition(",")
-        burst, rate = int(first), float(second or rate)
-    return RateLimit(burst=burst, per_second=rate, what=what)
+    return RateLimit.from_env(env, burst, rate, what)
 
 
+# Every write endpoint spends one of these (``limits.limited``; a test checks every POST
+# route). Keyed by address for what anyone may do, else by link: a match's (or season's)
+# role and seat, so per link and, with one host link per match, per match.
 CREATE_LIMIT = _limit("ARENA_CREATE_LIMIT", 60, 1.0, "matches created from this address")
 ACT_LIMIT = _limit("ARENA_ACT_LIMIT", 100, 10.0, "submissions from this link")
 # G-13: a few lines in a burst, then about one a second, per link.
@@ -109,10 +115,35 @@ CHAT_LIMIT = _limit("ARENA_CHAT_LIMIT", 6, 1.0, "chat messages from this link")
 # Replay views cost a rebuild from a checkpoint each (issue 25 point 5): a page stepping
 # through a replay asks a few a second; one address shares one budget over every match.
 REPLAY_LIMIT = _limit("ARENA_REPLAY_LIMIT", 60, 20.0, "replay requests from this address")
+# A host presses a button at a time: pause, resume, extend, end, an option, a mute, a private
+# channel, spectators open or closed, a season's clock and steps. Thirty at once covers a
+# host setting up a table; past that one a second is still faster than anyone clicks, while a
+# script's thousands of pauses a minute (each a log entry stored and sent to every page) stop.
+HOST_LIMIT = _limit("ARENA_HOST_LIMIT", 30, 1.0, "host actions from this link")
+# A new link (a reissue, a seat handed to a person or a bot) writes the link table, revokes
+# the old link's sockets and logs a note: a host needs one per lost link, not hundreds.
+LINK_LIMIT = _limit("ARENA_REISSUE_LIMIT", 10, 0.1, "new links and seat changes from this link")
+# A webhook change is checked against the allowed hosts and stored; it is set once or twice.
+WEBHOOK_LIMIT = _limit("ARENA_WEBHOOK_LIMIT", 10, 0.1, "webhook changes from this link")
+# A rematch creates a match (once per match: a refusal after it is cheap, but still bounded).
+REMATCH_LIMIT = _limit("ARENA_REMATCH_LIMIT", 5, 0.1, "rematch requests from this link")
+# A page saves a seat's notes as the player types (debounced): a few a second at most.
+NOTES_LIMIT = _limit("ARENA_NOTES_LIMIT", 20, 2.0, "notes saved from this link")
+# A season player's gift or nomination: one per step; retries after a refusal fit easily.
+STEP_LIMIT = _limit("ARENA_STEP_LIMIT", 10, 1.0, "season steps from this link")
 
 
+async def link_key(request: Request) -> str:
+    """The bucket of a match link: the match, the role and the seat. The link is resolved
+    first, so a bad one is refused (401/403) without spending anything; tokens are cached by
+    the store, so the handler's own lookup after this one costs nothing more."""
+    match_id = request.path_params["match_id"]
+    access = await resolve(store_of(request), match_id, token_of(request))
+    return f"{match_id}:{access.role}:{access.seat}"
+
+
+@limited(lambda r: CREATE_LIMIT, address_key)
 async def create_match(request: Request) -> JSONResponse:
-    CREATE_LIMIT.take(request.client.host if request.client else "?")
     body = await read_json(request)
     created = await matches_of(request).create(body)
     rid = created.owner.record.id
@@ -254,10 +285,10 @@ def _answered(m: Match) -> dict[str, Any]:
     return {"phase": no, "phase_title": title}
 
 
+@limited(lambda r: ACT_LIMIT, link_key)
 async def submit(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
-    ACT_LIMIT.take(f"{owner.record.id}:{seat}")
     body = await read_json(request)
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise ApiError(400, "request", "send {\"text\": \"...\", \"final\": false}")
@@ -284,10 +315,10 @@ async def submit(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+@limited(lambda r: ACT_LIMIT, link_key)
 async def confirm(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
-    ACT_LIMIT.take(f"{owner.record.id}:{seat}")
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")
@@ -300,13 +331,13 @@ async def confirm(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+@limited(lambda r: CHAT_LIMIT, link_key)
 async def chat(request: Request) -> JSONResponse:
     """Post a line in a channel (G-13); who may post where is the match's rule."""
     owner, access = await _owner(request)
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "send {\"channel\": \"table\", \"text\": \"...\"}")
-    CHAT_LIMIT.take(f"{owner.record.id}:{access.role}:{access.seat}")
     viewer = access.viewer
     channel, text = body.get("channel", "table"), body.get("text")
 
@@ -318,17 +349,24 @@ async def chat(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+@limited(lambda r: HOST_LIMIT, link_key)
 async def host_action(request: Request) -> JSONResponse:
+    """The host's actions on the match itself; each is a log entry, so past the cap on host
+    entries (``limits.HOST_ENTRIES_MAX``) only a resume or the end is taken. The cap is
+    checked before the body is read, and again under the match's lock, where a request that
+    waited behind others would otherwise slip past it."""
     owner, access = await _owner(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the host link may pause, resume, extend, end or "
                                       "open a private channel")
     action = request.path_params["action"]
+    check_host_entries(count_host_entries(owner.match), action)
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")
 
     def act(m: Match) -> dict[str, Any]:
+        check_host_entries(count_host_entries(m), action)
         if action == "pause":
             m.pause()
         elif action == "resume":

@@ -19,11 +19,11 @@ from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
 from arena.core.game import BOT_LEVELS, DEFAULT_LEVEL
-from arena.server import announce
+from arena.server import announce, api
 from arena.server.access import Access, resolve, token_of
-from arena.server.api import _owner, links, matches_of, store_of
+from arena.server.api import _owner, link_key, links, matches_of, store_of
 from arena.server.errors import ApiError
-from arena.server.limits import read_json
+from arena.server.limits import check_host_entries, count_host_entries, limited, read_json
 from arena.server.owner import MatchOwner
 from arena.store import MatchRecord
 
@@ -32,12 +32,17 @@ def _page(request: Request, match_id: str, token: str) -> str:
     return f"{str(request.base_url).rstrip('/')}/m/{match_id}?token={token}"
 
 
-async def _host(request: Request) -> tuple[MatchOwner, dict[str, Any]]:
+async def _host(request: Request, logs: str | None = None
+                ) -> tuple[MatchOwner, dict[str, Any]]:
+    """The match and the body of a host request. ``logs`` names the action when it appends a
+    host entry to the log: past the cap it is refused here, before the body is read."""
     owner, access = await _owner(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the host link may do this")
     if request.method == "POST":
         owner.check_owned()  # a mirror sends host changes to the match's owner (issue 20)
+    if logs is not None:
+        check_host_entries(count_host_entries(owner.match), logs)
     body = await read_json(request) if request.method == "POST" else {}
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")
@@ -82,9 +87,10 @@ async def host_links(request: Request) -> JSONResponse:
     })
 
 
+@limited(lambda r: api.LINK_LIMIT, link_key)
 async def reissue(request: Request) -> JSONResponse:
     """A new link for a human seat; the old one stops working at once, its pages are told."""
-    owner, body = await _host(request)
+    owner, body = await _host(request, logs="reissue")
     seat = _seat(owner, body)
     _not_over(owner, "a new link")
     if owner.record.bots[seat]:
@@ -92,6 +98,8 @@ async def reissue(request: Request) -> JSONResponse:
     token = secrets.token_urlsafe(18)
     store = store_of(request)
     async with owner.lock:
+        # Again under the lock: requests that waited here were checked before the others ran.
+        check_host_entries(count_host_entries(owner.match), "reissue")
         old = await owner.write(
             lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
         owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
@@ -100,11 +108,12 @@ async def reissue(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
 
 
+@limited(lambda r: api.LINK_LIMIT, link_key)
 async def replace_seat(request: Request) -> JSONResponse:
     """Human to bot (the old link stops working) or bot to human (a new link); a bot seat
     given another ``level`` (G-8) keeps its bot, which plays at that level from its next
-    decision."""
-    owner, body = await _host(request)
+    decision. It mints or revokes a link like a reissue, so it spends the same budget."""
+    owner, body = await _host(request, logs="seat")
     seat = _seat(owner, body)
     bot = body.get("bot")
     if not isinstance(bot, bool):
@@ -123,6 +132,7 @@ async def replace_seat(request: Request) -> JSONResponse:
                    for i in range(len(bots)))
     store = store_of(request)
     async with owner.lock:
+        check_host_entries(count_host_entries(owner.match), "seat")
         if was_bot != bot:
             old = await owner.write(
                 lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
@@ -143,14 +153,17 @@ async def replace_seat(request: Request) -> JSONResponse:
                          "level": level if bot else None, "link": link})
 
 
+@limited(lambda r: api.HOST_LIMIT, link_key)
 async def spectators(request: Request) -> JSONResponse:
-    owner, body = await _host(request)
+    """Open or close the match to spectators (closing revokes the spectators' sockets)."""
+    owner, body = await _host(request, logs="spectators")
     open_ = body.get("open")
     if not isinstance(open_, bool):
         raise ApiError(400, "request", "'open' must be true or false")
     settings = dict(owner.record.settings, spectators=open_)
     store = store_of(request)
     async with owner.lock:
+        check_host_entries(count_host_entries(owner.match), "spectators")
         await owner.write(lambda fence: store.set_settings(owner.record.id, settings, fence))
         owner.record = _with_settings(owner.record, settings)
         owner.match.host_note({"what": "spectators", "open": open_, "public": True})
@@ -162,6 +175,7 @@ async def spectators(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "open": open_})
 
 
+@limited(lambda r: api.WEBHOOK_LIMIT, link_key)
 async def webhook(request: Request) -> JSONResponse:
     """Set (``{"url": "https://discord.com/api/webhooks/..."}``) or clear (``{"url": null}``)
     the webhook that hears the match's public news (G-14). The URL is checked against the
@@ -185,6 +199,7 @@ def _with_settings(record: MatchRecord, settings: dict[str, Any]) -> MatchRecord
 _REMATCH_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "spectators")
 
 
+@limited(lambda r: api.REMATCH_LIMIT, link_key)
 async def rematch(request: Request) -> JSONResponse:
     """The same seats, settings and options with a new seed; the pages of the old match are
     told, and each asks ``/next`` for its own new link."""
@@ -238,9 +253,12 @@ async def next_match(request: Request) -> JSONResponse:
 MAX_NOTES = 16_384
 
 
+@limited(lambda r: api.NOTES_LIMIT, link_key)
 async def notes(request: Request) -> JSONResponse:
     """A seat's private notes (issue 17): read with GET, replaced with POST ``{"notes": ...}``.
-    Only the seat's own link reads or writes them; they follow the player to another device."""
+    Only the seat's own link reads or writes them; they follow the player to another device.
+    A save replaces the seat's one row and is at most ``MAX_NOTES`` long, so only its pace
+    needs a limit (a POST spends one; reading is free)."""
     owner, access = await _owner(request)
     if access.role != "seat" or access.seat is None:
         raise ApiError(403, "access", "notes belong to a seat; this link is not a seat's")

@@ -38,7 +38,7 @@ from arena.games.feather.scenario import (
 from arena.games.feather.tick import new_board
 from arena.games.feather.toml_text import dump
 from arena.server.errors import ApiError
-from arena.server.limits import RateLimit, read_json
+from arena.server.limits import RateLimit, address_key, limited, read_json
 from arena.store import ScenarioExists, ScenarioRecord
 from arena.store.asyncstore import AsyncStore
 
@@ -51,18 +51,16 @@ MAX_LIBRARY = 1000
 """Scenarios the library holds: saving is open to anyone who may create a match, so the
 table is bounded like everything else a client can fill."""
 
-SAVE_LIMIT = RateLimit(burst=20, per_second=0.2, what="scenarios saved from this address")
-CHECK_LIMIT = RateLimit(burst=60, per_second=10.0, what="scenario checks from this address")
+SAVE_LIMIT = RateLimit.from_env("ARENA_SCENARIO_SAVE_LIMIT", 20, 0.2,
+                                "scenarios saved from this address")
+CHECK_LIMIT = RateLimit.from_env("ARENA_SCENARIO_CHECK_LIMIT", 60, 10.0,
+                                 "scenario checks from this address")
 """The editor checks as the host types (debounced); a check parses and draws one board."""
 
 
 def _store(request: Request) -> AsyncStore:
     s: AsyncStore = request.app.state.store
     return s
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
 
 
 def _title(text: str) -> str:
@@ -150,8 +148,8 @@ def _field(body: dict[str, Any], key: str, most: int, *, rule: str) -> str:
     return value
 
 
+@limited(lambda r: SAVE_LIMIT, address_key)
 async def save_scenario(request: Request) -> JSONResponse:
-    SAVE_LIMIT.take(_address(request))
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")
@@ -197,11 +195,11 @@ def _session_words(table: Any, index: int) -> tuple[dict[str, Any] | None, Sessi
     }, spec
 
 
+@limited(lambda r: CHECK_LIMIT, address_key)
 async def check_scenario(request: Request) -> JSONResponse:
     """The editor's checker: ``{"text": TOML}`` or ``{"data": {...}}`` (the scenario as
     plain data) and optionally ``{"session": i}``, the session to preview. Always 200 with
     the problems listed (a scenario being typed is expected to have some)."""
-    CHECK_LIMIT.take(_address(request))
     body = await read_json(request)
     if not isinstance(body, dict):
         raise ApiError(400, "request", "the body must be a JSON object")

@@ -32,9 +32,10 @@ from arena.season import live as lv
 from arena.season.live import LiveSeason
 from arena.season.simulate import DEATH_MATCHES, detail_as_it_stands, main_result
 from arena.server import announce
+from arena.server import api as match_api
 from arena.server.access import token_of
 from arena.server.errors import ApiError
-from arena.server.limits import read_json
+from arena.server.limits import RateLimit, address_key, check_host_entries, limited, read_json
 from arena.server.matches import Matches
 from arena.server.tasks import stop_task
 from arena.store import SeasonConflict, StoreUnavailable
@@ -599,10 +600,27 @@ def seasons_of(request: Request) -> Seasons:
     return s
 
 
+async def _who(request: Request) -> Who:
+    """The request's season link, looked up once per request (the write limit's key and the
+    handler both need it, and season links are not cached by the store)."""
+    known = getattr(request.state, "season_who", None)
+    if isinstance(known, Who):
+        return known
+    who = await seasons_of(request).who(request.path_params["season_id"], token_of(request))
+    request.state.season_who = who
+    return who
+
+
+async def season_key(request: Request) -> str:
+    """The write limit's bucket of a season link: the season, the role and the player."""
+    who = await _who(request)
+    return f"season:{request.path_params['season_id']}:{who.role}:{who.player}"
+
+
 async def _owner(request: Request) -> tuple[SeasonOwner, Who]:
     seasons = seasons_of(request)
     season_id = request.path_params["season_id"]
-    who = await seasons.who(season_id, token_of(request))
+    who = await _who(request)
     owner = await seasons.get(season_id)
     if owner is None:
         raise ApiError(404, "access", "no such season")
@@ -616,10 +634,8 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
+@limited(lambda r: match_api.CREATE_LIMIT, address_key)
 async def create_season(request: Request) -> JSONResponse:
-    from arena.server.api import CREATE_LIMIT
-
-    CREATE_LIMIT.take(request.client.host if request.client else "?")
     body = await read_json(request)
     owner, host, players = await seasons_of(request).create(body)
     await seasons_of(request).sync(owner)
@@ -667,20 +683,21 @@ async def _player_step(request: Request, stage: str, key: str) -> JSONResponse:
     return JSONResponse({"ok": True, "version": owner.version})
 
 
+@limited(lambda r: match_api.STEP_LIMIT, season_key)
 async def gift(request: Request) -> JSONResponse:
     return await _player_step(request, lv.GIFT, "to")
 
 
+@limited(lambda r: match_api.STEP_LIMIT, season_key)
 async def nominate(request: Request) -> JSONResponse:
     return await _player_step(request, lv.NOMINATE, "dmo")
 
 
+@limited(lambda r: match_api.CHAT_LIMIT, season_key)
 async def private(request: Request) -> JSONResponse:
     """A line in the host's private channel with one player (G-13 in a season): the host
     names the player; a player writes in its own channel only, once the host has opened it
     by writing first. Nobody else may read or write it."""
-    from arena.server.api import CHAT_LIMIT
-
     owner, who = await _owner(request)
     body = await _body(request)
     if who.role == "host":
@@ -690,7 +707,6 @@ async def private(request: Request) -> JSONResponse:
     else:
         raise ApiError(403, "access", "only the host and that player write in their private "
                                       "channel (G-13)")
-    CHAT_LIMIT.take(f"season:{owner.id}:{who.role}:{who.player}")
     seasons = seasons_of(request)
     await seasons.act(owner, {"kind": "private", "player": player, "from": sender,
                               "text": body.get("text"), "t": time.time()})
@@ -715,13 +731,37 @@ HOST_INPUTS: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+HOST_REPEATS = frozenset({"clock", "adjust", "mm_rounds", "webhook"})
+"""Season inputs only the host makes and may make again and again (a clock paused and
+resumed, a ledger adjusted); the other host steps move the season on, so its stages bound
+them. Past ``limits.HOST_ENTRIES_MAX`` of these, only a resume or the end is taken."""
+
+CAPPED_ACTIONS = frozenset({a for a, (kind, _, _) in HOST_INPUTS.items()
+                            if kind in HOST_REPEATS} | {"webhook"})
+
+
+def _host_limit(request: Request) -> RateLimit:
+    """A new player link spends the link budget and a webhook change the webhook budget, as
+    on a match; every other season host action spends the host budget."""
+    action = request.path_params.get("action")
+    if action == "reissue":
+        return match_api.LINK_LIMIT
+    if action == "webhook":
+        return match_api.WEBHOOK_LIMIT
+    return match_api.HOST_LIMIT
+
+
+@limited(_host_limit, season_key)
 async def host_action(request: Request) -> JSONResponse:
     owner, who = await _owner(request)
     if who.role != "host":
         raise ApiError(403, "access", "only the season's host link may do this")
+    action = request.path_params["action"]
+    if action in CAPPED_ACTIONS:
+        made = sum(1 for item in owner.season.inputs if item.get("kind") in HOST_REPEATS)
+        check_host_entries(made, action, "season's record")
     body = await _body(request)
     seasons = seasons_of(request)
-    action = request.path_params["action"]
     if action == "start_main":
         match_id = await seasons.start_main(owner, body)
         return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
