@@ -183,7 +183,10 @@ async def webhook(request: Request) -> JSONResponse:
     owner, body = await _host(request)
     if "url" not in body:
         raise ApiError(400, "request", "give 'url': a webhook URL, or null for none")
-    url = announce.webhook_setting(body["url"])
+    # G-14: the match holds its webhook while it runs (a change lets the old one go), so
+    # the server's count follows live matches; a finished one posts nothing more.
+    url = announce.webhook_setting(body["url"], None if owner.match.finished
+                                   else announce.holder("match", owner.record.id))
     settings = dict(owner.record.settings, webhook=url)
     store = store_of(request)
     async with owner.lock:

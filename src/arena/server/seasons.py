@@ -208,6 +208,8 @@ class Seasons:
         await self.store.create_season(season_id, head, season.to_json(), now, tokens)
         owner = SeasonOwner(season_id, head, season)
         self.owners[season_id] = owner
+        if "webhook" in head:  # G-14: held from now on, not only from its first news
+            announce.ANNOUNCER.hold(announce.holder("season", season_id), head["webhook"])
         return owner, host, players
 
     async def get(self, season_id: str) -> SeasonOwner | None:
@@ -776,7 +778,8 @@ async def host_action(request: Request) -> JSONResponse:
         # creation. Matches started afterwards announce there too.
         if "url" not in body:
             raise ApiError(400, "request", "give 'url': a webhook URL, or null for none (G-14)")
-        url = announce.webhook_setting(body["url"])
+        url = announce.webhook_setting(body["url"], None if owner.season.stage == lv.OVER
+                                       else announce.holder("season", owner.id))
         await seasons.act(owner, {"kind": "webhook", "url": url, "t": time.time()})
         return JSONResponse({"ok": True, "webhook": url is not None, "version": owner.version})
     if action == "reissue":
