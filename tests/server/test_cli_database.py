@@ -1,7 +1,8 @@
 """``arena serve --database`` that cannot be used (issue 25 point 6): an unknown kind of
 database, nothing listening, a missing database, a refused user. Each prints one line naming
-the problem (no traceback) and exits 2, within 10 s. The missing-database and refused-user
-cases need a real server: the suite's throwaway PostgreSQL cluster."""
+the problem (no traceback) and exits 2, without retrying (a hang guard checks that, not a
+timing: the cases take milliseconds, a retry loop forever). The missing-database and
+refused-user cases need a real server: the suite's throwaway PostgreSQL cluster."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def _serve(url: str, capsys: pytest.CaptureFixture[str]) -> str:
     elapsed = time.monotonic() - t0
     out, err = capsys.readouterr()
     assert code == 2, (out, err)
-    assert elapsed < 10
+    assert elapsed < 60  # a hang guard
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
     assert not out

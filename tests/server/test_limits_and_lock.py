@@ -162,11 +162,11 @@ def test_an_oversized_message_is_closed_with_1009(server: ServerProcess, size: i
 
 def test_a_body_that_trickles_is_cut_off_with_408(server: ServerProcess) -> None:
     """Issue 20 defect 7: a declared body that never finishes arriving is answered 408 after
-    ``ARENA_BODY_SECONDS`` (1 s here), and the server keeps answering others meanwhile."""
+    ``ARENA_BODY_SECONDS`` (1 s here), and the server keeps answering others meanwhile. The
+    socket's 30 s timeout is a hang guard: the 408 itself says the server gave up."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
         raw.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                     b"\r\nContent-Length: 500\r\n\r\n{\"game\": ")
-        t0 = time.monotonic()
         assert server.http.get(server.url + "/api/games").status_code == 200
         answer = b""
         while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
@@ -174,10 +174,8 @@ def test_a_body_that_trickles_is_cut_off_with_408(server: ServerProcess) -> None
             if not chunk:
                 break
             answer += chunk
-        waited = time.monotonic() - t0
     assert answer.startswith(b"HTTP/1.1 408"), answer
     assert b"did not arrive within 1 s" in answer
-    assert waited < 20
 
 
 def test_submissions_per_link_are_bounded_with_the_wait_named(server: ServerProcess) -> None:

@@ -30,9 +30,24 @@ def test_a_blocking_call_shows_as_a_stall() -> None:
         return monitor.snapshot()
 
     figures = asyncio.run(scenario())
-    assert figures["beats"] >= 3
-    assert 0.15 <= figures["max_stall"] < 1.0
-    assert figures["p50_stall"] < 0.15
+    # A beat was asleep across the 0.2 s hold, so it woke at least that much minus its
+    # interval late. Only a lower bound: a loaded machine makes every beat later still.
+    assert figures["beats"] >= 1
+    assert figures["max_stall"] >= 0.2 - 0.01 - 0.005
+
+
+def test_the_figures_are_the_longest_stall_its_median_and_99th_percentile() -> None:
+    """The figures from recorded stalls, without timing the machine: one long stall among
+    quick beats is the maximum and the 99th percentile, never the median."""
+    monitor = loopmon.LoopMonitor(interval=0.01)
+    for stall in [0.001] * 98 + [-0.002, 0.2]:  # a beat early by clock jitter counts as 0
+        monitor.record(stall)
+    figures = monitor.snapshot()
+    assert figures["beats"] == 100
+    assert figures["max_stall"] == figures["p99_stall"] == 0.2
+    assert figures["p50_stall"] == 0.001
+    monitor.reset()
+    assert monitor.snapshot()["beats"] == 0 and monitor.snapshot()["max_stall"] == 0.0
 
 
 def test_the_route_exists_only_when_asked_for(tmp_path: Path,

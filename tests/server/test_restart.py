@@ -186,23 +186,28 @@ def test_a_deadline_passed_while_down_resolves_at_its_own_time(tmp_path: Path) -
     at once, stamped with its own deadline, and the clocks of the next phase run from there."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'd.db'}", tmp_path / "server.log").start()
     try:
+        # The study lasts 6 s: room for a loaded machine to kill the server before it ends.
         m = server.create("toy", seats=[{"name": "A", "bot": False}, {"name": "B", "bot": False}],
-                          settings={"time_scale": 0.02}, seed=8)  # study lasts 1.2 s
+                          settings={"time_scale": 0.1}, seed=8)
         host = m["tokens"]["host"]
         r = server.http.post(f"{server.url}/api/matches/{m['id']}/submit",
                              params={"token": m["tokens"]["seats"][0]}, json={"text": "ready"})
         assert r.status_code == 200
+        before = host_events(server.http, server.url, m["id"], host)
+        deadline = next(e for e in before if e.kind == "phase_started").data["deadline"]
         server.kill()
         down_at = time.time()
-        time.sleep(2.0)
+        assert down_at < deadline, "the server was killed after the study had ended"
+        while time.time() <= deadline:  # the deadline passes while the server is down
+            time.sleep(0.05)
         server.start()
         up_at = time.time()
         log = host_events(server.http, server.url, m["id"], host)
         study = next(e for e in log if e.kind == "phase_started" and e.data["name"] == "study")
         passed = next(e for e in log if e.kind == "limit_passed")
-        assert passed.t == study.data["deadline"] and down_at < passed.t < up_at
+        assert passed.t == study.data["deadline"] == deadline and down_at < passed.t < up_at
         pick = next(e for e in log if e.kind == "phase_started" and e.data["name"] == "pick")
-        assert pick.t == passed.t and pick.data["deadline"] == passed.t + 30 * 0.02
+        assert pick.t == passed.t and pick.data["deadline"] == passed.t + 30 * 0.1
         assert [e.data["text"] for e in log if e.kind == "submit"] == ["ready"]
     finally:
         server.stop()

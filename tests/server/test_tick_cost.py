@@ -76,13 +76,18 @@ def test_owners_due_within_a_few_ms_are_woken_together_and_never_early() -> None
         late = asyncio.Event()
         far = timer.wake_at(start + 0.5, late)
 
+        set_when_woken: list[list[bool]] = [[]] * 3
+
         async def watch(i: int) -> None:
             await events[i].wait()
             woke[i] = time.time()
+            set_when_woken[i] = [ev.is_set() for ev in events]
 
-        await asyncio.wait_for(asyncio.gather(*(watch(i) for i in range(3))), 5)
+        await asyncio.wait_for(asyncio.gather(*(watch(i) for i in range(3))), 60)  # hang guard
         assert all(w >= start + i * 0.001 for i, w in enumerate(woke))  # never early
-        assert max(woke) - min(woke) < 0.001  # one batch
+        # One batch: whichever owner runs first finds the other two woken already (an order,
+        # not a timing: a loaded machine may run the three a while apart).
+        assert all(all(seen) for seen in set_when_woken), set_when_woken
         timer.cancel(far)  # woken otherwise: dropped, and never set
         await asyncio.sleep(0.6)
         assert not late.is_set()

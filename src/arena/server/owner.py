@@ -289,6 +289,31 @@ class ReplayCache:
             self._views.popitem(last=False)
 
 
+BOT_SHARE = 0.6
+"""The largest share of its phase (or of its own window) a human-pace bot waits (G-11)."""
+
+
+def human_wait(match: Match, move: BotMove, state: Any) -> float:
+    """G-11: when a bot at human pace answers, in seconds after the phase start: a think time
+    drawn from the match's chance (so a replay or a restarted server agrees), scaled like the
+    match's clocks, and never later than :data:`BOT_SHARE` of the phase's time limit (or of
+    the seat's own window inside it, :meth:`Game.bot_time_limit`) so a bot does not lose to
+    its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
+    charged exactly this wait. Pure: it reads the match's seed, settings and current phase
+    limits, and never a clock."""
+    m = match
+    low, high = m.game.bot_think_time(state, move.seat)
+    draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
+    wait = draw * m.settings.time_scale
+    limit = m.deadline - m.phase_start
+    own = m.game.bot_time_limit(state, move.seat)
+    if own is not None and own > 0:
+        limit = min(limit, own) if limit > 0 else own
+    if limit > 0:
+        wait = min(wait, BOT_SHARE * limit)
+    return wait
+
+
 class MatchOwner:
     """The single owner of a live match, or (on a shared PostgreSQL database, issue 20) a
     read-only *mirror* of a match another process owns: a mirror never runs the clock or
@@ -630,13 +655,12 @@ class MatchOwner:
                 break
             if self._bots_pending():
                 continue
-            moments = [t for t in (self.match.next_deadline(), *self._pending_dues())
-                       if t is not None]
-            if not moments:
+            moment = self.next_moment()
+            if moment is None:
                 await self._wake.wait()
                 continue
             timer = ticker()
-            entry = timer.wake_at(min(moments) + 0.002, self._wake)
+            entry = timer.wake_at(moment + 0.002, self._wake)
             try:
                 await self._wake.wait()
             finally:
@@ -679,26 +703,14 @@ class MatchOwner:
                     await self._commit()
             else:
                 for move in moves:
-                    self.pending[move.seat] = (self._wait(move, frozen[0]), move)
+                    self.pending[move.seat] = (human_wait(self.match, move, frozen[0]), move)
 
-    def _wait(self, move: BotMove, state: Any) -> float:
-        """G-11: when a bot at human pace answers: the phase start plus a think time drawn from
-        the match's chance (so a replay or a restarted server agrees), scaled like the match's
-        clocks, and never later than 60 % of the phase's time limit (or of the seat's own
-        window inside it, :meth:`Game.bot_time_limit`) so a bot does not lose to its own pace.
-        Lockmaker's solve time is measured from the phase start, so the bot is charged
-        exactly this wait. Returned as seconds after the phase start."""
-        m = self.match
-        low, high = m.game.bot_think_time(state, move.seat)
-        draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
-        wait = draw * m.settings.time_scale
-        limit = m.deadline - m.phase_start
-        own = m.game.bot_time_limit(state, move.seat)
-        if own is not None and own > 0:
-            limit = min(limit, own) if limit > 0 else own
-        if limit > 0:
-            wait = min(wait, 0.6 * limit)
-        return wait
+    def next_moment(self) -> float | None:
+        """When the scheduler next has work without a command, on the match's clock: the
+        match's next deadline or the earliest due waiting bot move; None if neither."""
+        moments = [t for t in (self.match.next_deadline(), *self._pending_dues())
+                   if t is not None]
+        return min(moments) if moments else None
 
     def _pending_dues(self) -> list[float]:
         """When the waiting bot moves are due; none while the match is paused (the resume
@@ -711,7 +723,7 @@ class MatchOwner:
 
     def _due_moves(self) -> list[BotMove]:
         m = self.match
-        now = time.time()
+        now = m.clock.now()  # the server's clock is the wall clock; a test's is simulated
         stale = [seat for seat, (_, move) in self.pending.items() if move.phase_no != m.phase_no]
         for seat in stale:
             del self.pending[seat]
