@@ -123,8 +123,10 @@ def test_lm11_check_moves_are_given_with_moves(tmp_path: Path,
 # ------------------------------------------------------------ serve --database
 def test_serve_database_plain_path_is_an_sqlite_file(tmp_path: Path) -> None:
     assert database_url(str(tmp_path / "x.db")) == f"sqlite:///{tmp_path / 'x.db'}"
-    assert database_url("sqlite:///:memory:") == "sqlite:///:memory:"
     assert database_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    # in memory, every match would be lost at exit: refused (tests/cli/test_database_arg.py)
+    with pytest.raises(RuleError, match="in-memory"):
+        database_url("sqlite:///:memory:")
 
 
 def test_serve_database_refuses_a_missing_folder(tmp_path: Path) -> None:

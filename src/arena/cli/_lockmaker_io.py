@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.cli._util import read_text_arg
+from arena.cli._util import PUZZLE_LIMIT, read_text_arg
 from arena.core.errors import RuleError
 from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.position import Position
@@ -15,4 +15,4 @@ def load_position(lock: str | None, rush: str | None) -> Position:
         return read_rush(rush)
     if lock is None:
         raise RuleError("LM-10", "give a lock file (or - for stdin) or --rush STRING")
-    return read_lock(read_text_arg(lock))
+    return read_lock(read_text_arg(lock, "a lock file", PUZZLE_LIMIT))

@@ -4,32 +4,75 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from arena.cli._read import FILE_LIMIT as FILE_LIMIT
+from arena.cli._read import PUZZLE_LIMIT as PUZZLE_LIMIT
+from arena.cli._read import RUSH_FILE_LIMIT as RUSH_FILE_LIMIT
+from arena.cli._read import Refused, read_text
 from arena.core.errors import RuleError
 
 
-def read_text_arg(path: str) -> str:
-    """A file's text, or standard input for ``-``.
+def read_text_arg(path: str, what: str = "a file argument", limit: int = FILE_LIMIT) -> str:
+    """A file argument's text, or standard input for ``-``: every command's one way in.
 
-    Every way a file argument can be wrong (missing, a directory, not UTF-8 text) is one
-    line naming the file, never a traceback (issue 18); the caller's parser then says what
-    is wrong with the text itself (an empty file included)."""
+    It reads at most ``limit`` bytes and only from a regular file (a FIFO or a device is
+    refused at once, see :mod:`arena.cli._read`). Every way a file argument can be wrong
+    (missing, a directory, a device, too large, not UTF-8 text) is one line naming the file,
+    never a traceback or a hang; the caller's parser then says what is wrong with the text
+    itself (an empty file included). ``what`` names the kind of file in the size message."""
     try:
-        if path == "-":
-            return sys.stdin.read()
-        target = Path(path)
-        if target.is_dir():
-            raise RuleError("", f"{path}: is a directory, not a file")
-        return target.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        where = "standard input" if path == "-" else path
-        raise RuleError("", f"{where}: not UTF-8 text (byte {exc.start + 1} cannot be "
-                            "decoded)") from None
-    except FileNotFoundError:
-        raise RuleError("", f"{path}: no such file") from None
+        return read_text(path, limit, what)
+    except Refused as exc:
+        raise RuleError("", str(exc)) from None
+
+
+def input_file(text: str) -> str:
+    """The argparse ``type`` of every argument that names a file the command reads: the path
+    unchanged, read later by the handler with :func:`read_text_arg` (where ``-`` and the LM-11
+    messages are handled). It marks the argument, so that a test can find every file argument
+    of every command in the parsers and check each is read through that one function; and it
+    refuses an empty name, which some commands would otherwise take for "no file" (the
+    default deck) and others for the current folder."""
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    return text
+
+
+def output_file(text: str) -> str:
+    """The argparse ``type`` of every argument that names a file the command writes: refused
+    while the arguments are read, before any work, unless the file could be written there (its
+    folder exists and may be written in, and it is not a directory). A simulation must not run
+    for seconds and then fail to save its result."""
+    import os
+    import stat
+
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError("a file name cannot hold a NUL character")
+    path = Path(text)
+    try:
+        mode: int | None = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {exc.strerror or exc}") from None
+    if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise argparse.ArgumentTypeError(f"{text} is a directory, not a file")
+        if not os.access(path, os.W_OK):
+            raise argparse.ArgumentTypeError(f"{text} cannot be written (permission denied)")
+        return text
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {folder} {what}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {folder} cannot be "
+                                         "written in (permission denied)")
+    return text
 
 
 def emit(data: Any, as_json: bool, human: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from arena.cli._util import emit, read_text_arg, seed_arg
+from arena.cli._util import PUZZLE_LIMIT, emit, input_file, read_text_arg, seed_arg
 from arena.core.errors import RuleError
 from arena.games.boxes.board import (
     Board,
@@ -34,8 +34,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.required = True
 
     o = s.add_parser("odds", help="expected landings and P(at least one) for a condition")
-    o.add_argument("--board", help="board text file (7 lines of 7 tokens like 3b); "
-                                   "default: drawn from --seed")
+    o.add_argument("--board", type=input_file,
+                   help="board text file (7 lines of 7 tokens like 3b); "
+                        "default: drawn from --seed")
     o.add_argument("--seed", type=seed_arg, default=1)
     o.add_argument("--box", default="D4", help="the box's cell (default D4)")
     o.add_argument("--cards", required=True, help="remaining card numbers, e.g. 1,5,17")
@@ -45,14 +46,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     o.add_argument("--model", choices=("adversarial", "random"), default="adversarial",
                    help="adversarial: you maximise, the opponent minimises; random: uniform play")
     o.add_argument("--roles", help=f"explicit roles per round, comma-separated ({'/'.join(ROLES)})")
-    o.add_argument("--deck", help="a host deck file (TOML); default the BX-10 deck")
+    o.add_argument("--deck", type=input_file,
+                   help="a host deck file (TOML); default the BX-10 deck")
     o.add_argument("--json", action="store_true")
     o.set_defaults(handler=_odds)
 
     m = s.add_parser("moves", help="every legal movement of a card from a cell")
     m.add_argument("--card", type=int, required=True)
     m.add_argument("--box", default="D4")
-    m.add_argument("--deck")
+    m.add_argument("--deck", type=input_file,
+                   help="a host deck file (TOML); default the BX-10 deck")
     m.add_argument("--json", action="store_true")
     m.set_defaults(handler=_moves)
 
@@ -61,17 +64,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     b.set_defaults(handler=_board)
 
     d = s.add_parser("deck", help="check a deck file and list its cards")
-    d.add_argument("file", nargs="?", help="a deck file; default the BX-10 deck")
+    d.add_argument("file", nargs="?", type=input_file,
+                   help="a deck file; default the BX-10 deck")
     d.add_argument("--json", action="store_true")
     d.set_defaults(handler=_deck)
 
 
 def _load_deck(path: str | None) -> Deck:
-    return deck_from_text("") if not path else parse_deck(read_text_arg(path))
+    return deck_from_text("") if not path else parse_deck(
+        read_text_arg(path, "a deck file", PUZZLE_LIMIT))
 
 
 def _load_board(path: str | None, seed: int) -> Board:
-    return parse_board(read_text_arg(path)) if path else draw_board(random.Random(seed))
+    return (parse_board(read_text_arg(path, "a board file", PUZZLE_LIMIT)) if path
+            else draw_board(random.Random(seed)))
 
 
 def _odds(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import json
 import sys
 import tomllib
 
-from arena.cli._util import read_text_arg
+from arena.cli._util import input_file, read_text_arg
 from arena.core import rng as rngmod
 from arena.core.errors import RuleError
 from arena.games.feather import generate as gen
@@ -24,8 +24,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     fsub = p.add_subparsers(dest="feather_command", metavar="COMMAND")
     fsub.required = True
     r = fsub.add_parser("run", help="run a scenario from a script of timed actions")
-    r.add_argument("scenario", help="a shipped scenario (example, default) or a .toml path")
-    r.add_argument("--actions", metavar="FILE",
+    r.add_argument("scenario", type=input_file,
+                   help="a shipped scenario (example, default) or a .toml path")
+    r.add_argument("--actions", metavar="FILE", type=input_file,
                    help="lines 'TICK SEAT ACTION' ('-' for standard input); for the shipped "
                         "example the text's own actions are the default")
     r.add_argument("--ankh", type=int, choices=(1, 2), default=2,
@@ -83,15 +84,17 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    is_path = args.scenario.endswith(".toml") or "/" in args.scenario
     if args.actions is not None:
-        text = read_text_arg(args.actions)
+        text = read_text_arg(args.actions, "an action script")
+    elif is_path:  # only a shipped scenario has default actions (a path is not joined on)
+        text = ""
     else:
         default = SCENARIO_DIR / f"{args.scenario}.actions"
         text = default.read_text(encoding="utf-8") if default.is_file() else ""
     # A path is read here, by the person running the command, and goes into the config as
     # text: the game itself only knows shipped scenarios by name (issue 20).
-    source = ({"scenario_text": read_text_arg(args.scenario)}
-              if args.scenario.endswith(".toml") or "/" in args.scenario
+    source = ({"scenario_text": read_text_arg(args.scenario, "a scenario file")} if is_path
               else {"scenario": args.scenario})
     config = GAME.make_config({
         **source, "ankh": args.ankh - 1, "practice": not args.no_practice,

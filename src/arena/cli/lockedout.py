@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import emit, input_file, read_text_arg
 from arena.core.errors import ParseError
 from arena.games.lockedout.deduce import deduce, guess_value, observations_from_json
 from arena.games.lockedout.safes import (
@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     dp = tools.add_parser("deduce", help="what each safe can still be, from one seat's "
                           "observations (JSON file, - for stdin)")
-    dp.add_argument("file")
+    dp.add_argument("file", type=input_file)
     dp.add_argument("--guess", action="append", default=[], metavar="SAFE:L,R",
                     help="rate a candidate guess (repeatable), e.g. C:3,1")
     dp.add_argument("--json", action="store_true")
@@ -68,7 +68,7 @@ def _light(args: argparse.Namespace) -> int:
 
 def _deduce(args: argparse.Namespace) -> int:
     try:
-        data = json.loads(read_text_arg(args.file))
+        data = json.loads(read_text_arg(args.file, "an observations file"))
     except json.JSONDecodeError as exc:
         raise ParseError("LO-4", f"the observations are not JSON: {exc}") from None
     obs = observations_from_json(data)

@@ -17,7 +17,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from arena.cli._util import emit, positive_int, read_text_arg
+from arena.cli._util import (
+    PUZZLE_LIMIT,
+    emit,
+    input_file,
+    output_file,
+    positive_int,
+    read_text_arg,
+)
 from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 
@@ -31,12 +38,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     cmds.required = True
 
     s = cmds.add_parser("solve", help="optimal solution of a lock, or proof it is impossible")
-    s.add_argument("lock", nargs="?", help="lock file (LM-10), or - for stdin")
+    s.add_argument("lock", nargs="?", type=input_file, help="lock file (LM-10), or - for stdin")
     s.add_argument("--rush", metavar="STRING", help="a 36-character Rush Hour string (LM-12)")
     s.add_argument("--max-states", type=positive_int, default=None,
                    help="give up after this many states (the answer is then not a proof)")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--rush-file", metavar="FILE",
+    s.add_argument("--rush-file", metavar="FILE", type=input_file,
                    help="solve every puzzle of a file (a file of plain Rush Hour lines is "
                         "solved in this process by a quick search; stdin (-) by the fast solver)")
     s.add_argument("--jobs", type=positive_int, default=None,
@@ -44,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.set_defaults(handler=_solve)
 
     c = cmds.add_parser("check", help="replay a solution on a lock (LM-11)")
-    c.add_argument("items", nargs="*", metavar="FILE",
+    c.add_argument("items", nargs="*", metavar="FILE", type=input_file,
                    help="the lock file (or -), then the solution file (or -); with --rush "
                         "only the solution file; with --moves only the lock file")
     c.add_argument("--moves", metavar="TEXT", help='the solution itself, e.g. "BC1 L1, K R1"')
@@ -53,16 +60,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     c.set_defaults(handler=_check)
 
     r = cmds.add_parser("render", help="draw a lock as SVG or PNG with algebraic labels")
-    r.add_argument("lock", nargs="?", help="lock or board file, or -")
+    r.add_argument("lock", nargs="?", type=input_file, help="lock or board file, or -")
     r.add_argument("--rush", metavar="STRING")
-    r.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+    r.add_argument("-o", "--output", required=True, type=output_file, help="FILE.svg or FILE.png")
     r.add_argument("--title", default=None)
     r.set_defaults(handler=_render)
 
     v = cmds.add_parser("validate", help="is a lock a legal construction for a drafted hand?")
-    v.add_argument("lock", help="lock file, or -")
+    v.add_argument("lock", type=input_file, help="lock file, or -")
     v.add_argument("--pieces", required=True, help="drafted pieces, e.g. H2,H2,V3,X (LM-22)")
-    v.add_argument("--board", default=None, help="the round's board file, to check the shape")
+    v.add_argument("--board", default=None, type=input_file,
+                   help="the round's board file, to check the shape")
     v.add_argument("--json", action="store_true")
     v.set_defaults(handler=_validate)
     extend_lockmaker(cmds)  # hardest, generate (arena.cli.lockmaker_fast)
@@ -133,7 +141,7 @@ def _read_named(what: str, path: str) -> str:
     """A file argument's text; a missing file says which of the arguments it was."""
     if path != "-" and not Path(path).exists():
         raise RuleError("LM-11", f"{what} {path!r} not found")
-    return read_text_arg(path)
+    return read_text_arg(path, f"a {what}", PUZZLE_LIMIT)
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -141,14 +149,15 @@ def _render(args: argparse.Namespace) -> int:
     from arena.games.lockmaker.render import render_png, render_svg
     from arena.games.lockmaker.rush import read_rush
 
-    lock = read_rush(args.rush) if args.rush is not None else read(read_text_arg(args.lock or "-"))
     out = Path(args.output)
+    if out.suffix.lower() not in (".png", ".svg"):  # before the lock is read
+        raise RuleError("", f"{out}: the output file must end in .svg or .png")
+    lock = read_rush(args.rush) if args.rush is not None else read(
+        read_text_arg(args.lock or "-", "a lock file", PUZZLE_LIMIT))
     if out.suffix.lower() == ".png":
         out.write_bytes(render_png(lock, title=args.title))
-    elif out.suffix.lower() == ".svg":
-        out.write_text(render_svg(lock, title=args.title), encoding="utf-8")
     else:
-        raise RuleError("", f"{out}: the output file must end in .svg or .png")
+        out.write_text(render_svg(lock, title=args.title), encoding="utf-8")
     print(out)
     return 0
 
@@ -158,9 +167,10 @@ def _validate(args: argparse.Namespace) -> int:
     from arena.games.lockmaker.pieces import parse_piece_list
     from arena.games.lockmaker.validate import construction_problems
 
-    pos = read_lock(read_text_arg(args.lock))
+    pos = read_lock(read_text_arg(args.lock, "a lock file", PUZZLE_LIMIT))
     drafted = parse_piece_list(args.pieces)
-    board = read_board(read_text_arg(args.board)) if args.board else None
+    board = (read_board(read_text_arg(args.board, "a board file", PUZZLE_LIMIT)) if args.board
+             else None)
     problems = construction_problems(pos, drafted, board)
     data = {"valid": not problems, "problems": problems}
     human = "valid lock" if not problems else "invalid lock:\n" + "\n".join(

@@ -22,7 +22,14 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from arena.cli._util import emit, read_text_arg, seed_arg
+from arena.cli._util import (
+    PUZZLE_LIMIT,
+    RUSH_FILE_LIMIT,
+    emit,
+    input_file,
+    read_text_arg,
+    seed_arg,
+)
 from arena.core.errors import ParseError, RuleError
 
 if TYPE_CHECKING:
@@ -35,13 +42,13 @@ if TYPE_CHECKING:
 def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``hardest`` and ``generate`` to the ``arena lockmaker`` subcommands."""
     h = cmds.add_parser("hardest", help="cluster walk: reachable set and its hardest position")
-    h.add_argument("lock", nargs="?", help="lock file (LM-10), or - for stdin")
+    h.add_argument("lock", nargs="?", type=input_file, help="lock file (LM-10), or - for stdin")
     h.add_argument("--rush", metavar="STRING", help="a 36-character Rush Hour string (LM-12)")
     h.add_argument("--json", action="store_true")
     h.set_defaults(handler=_hardest)
 
     g = cmds.add_parser("generate", help="search placements of a hand for the hardest lock")
-    g.add_argument("--board", required=True,
+    g.add_argument("--board", required=True, type=input_file,
                    help="board file (. and #; an @ fixes the keyhole)")
     g.add_argument("--pieces", required=True, help="the drafted hand, e.g. H2,H3,V2,X (LM-22)")
     g.add_argument("--seconds", type=float, default=10.0)
@@ -101,7 +108,7 @@ def _generate(args: argparse.Namespace) -> int:
     from arena.games.lockmaker.lockfile import write_lock
     from arena.games.lockmaker.pieces import parse_piece_list
 
-    board, keyhole = read_generator_board(read_text_arg(args.board))
+    board, keyhole = read_generator_board(read_text_arg(args.board, "a board file", PUZZLE_LIMIT))
     hand = parse_piece_list(args.pieces)
     rng = random.Random(args.seed)
     if args.jobs < 1:
@@ -137,7 +144,7 @@ def solve_rush_file(path: str, as_json: bool, jobs: int | None = None) -> int:
     from arena.games.lockmaker.fast.api import fast_solve  # noqa: F401 - before the fork
     from arena.games.lockmaker.rush import read_rush
 
-    text = read_text_arg(path)
+    text = read_text_arg(path, "a Rush Hour file", RUSH_FILE_LIMIT)
     puzzles: list[tuple[str, str]] = []
     for no, line in enumerate(text.splitlines(), 1):
         fields = line.split()

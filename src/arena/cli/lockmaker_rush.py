@@ -333,10 +333,11 @@ def quick(argv: "Sequence[str]") -> int | None:
     if got is None:
         return None
     path, as_json = got
+    from arena.cli._read import RUSH_FILE_LIMIT, Refused, read_text
+
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError):
+        text = read_text(path, RUSH_FILE_LIMIT, "a Rush Hour file")
+    except Refused:  # the ordinary path reads it again and says why in one line
         return None
     puzzles: list[tuple[str, tuple[int, list[Piece]]]] = []
     for line in text.splitlines():

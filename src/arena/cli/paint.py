@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli._util import emit, read_text_arg
+from arena.cli._util import PUZZLE_LIMIT, emit, input_file, read_text_arg
 from arena.games.paint.grid import cell_name, parse_grid
 from arena.games.paint.scoring import score_grid
 from arena.games.paint.sets import design_errors
@@ -16,7 +16,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     psub.required = True
 
     s = psub.add_parser("score", help="score a full or partial grid (PF-6, PF-7)")
-    s.add_argument("board", help="a file of 5 lines of 5 letters R/G/B ('.' empty), or - for stdin")
+    s.add_argument("board", type=input_file,
+                   help="a file of 5 lines of 5 letters R/G/B ('.' empty), or - for stdin")
     s.add_argument("--json", action="store_true")
     s.set_defaults(handler=_score)
 
@@ -27,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _score(args: argparse.Namespace) -> int:
-    grid = parse_grid(read_text_arg(args.board))
+    grid = parse_grid(read_text_arg(args.board, "a grid file", PUZZLE_LIMIT))
     result = score_grid(grid)
     lines = [f"score {result.score} = {result.formula}",
              f"non-connected containers: {result.non_connected}"]

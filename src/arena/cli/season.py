@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli._util import read_text_arg
+from arena.cli._util import input_file, output_file, read_text_arg
 from arena.core.errors import RuleError
 
 
@@ -19,10 +19,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     s.add_argument("--players", type=int, default=6)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--json", action="store_true")
-    s.add_argument("--out", metavar="FILE", help="save the record as JSON")
+    s.add_argument("--out", metavar="FILE", type=output_file,
+                   help="save the record as JSON (checked before the season is played)")
     s.set_defaults(handler=_simulate)
     w = cmds.add_parser("show", help="print a saved season record")
-    w.add_argument("file")
+    w.add_argument("file", type=input_file)
     w.add_argument("--json", action="store_true")
     w.set_defaults(handler=_show)
 
@@ -44,8 +45,9 @@ def _simulate(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from arena.season.simulate import load_record
 
+    text = read_text_arg(args.file, "a season record")  # its refusals are its own line
     try:
-        data = json.loads(read_text_arg(args.file))
+        data = json.loads(text)
         record = load_record(data)
     except (ValueError, KeyError, TypeError) as exc:
         raise RuleError("SE-5", f"{args.file} is not a season record ({exc})") from None

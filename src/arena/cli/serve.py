@@ -6,8 +6,9 @@ registers games that live outside ``arena.games`` (the test suite's toy game).
 
 An SQLite file serves one process: a second ``arena serve`` on the same file exits with 2 and
 one line naming the file (see :mod:`arena.store.lock`). So does every ``--database`` that
-cannot be used (issue 25 point 6): an unknown kind of database, a host that refuses or does
-not answer (within the store's connect timeout), a missing database, a refused user.
+cannot be used: before anything starts, a value that cannot be read or would lose the matches
+(see :mod:`arena.cli.database_arg`); then a host that refuses or does not answer (within the
+store's connect timeout), a missing database, a refused user.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import socket
 import sys
 
+from arena.cli.database_arg import database_url
 from arena.core.errors import RuleError
 from arena.core.game import Game
 from arena.core.registry import register
@@ -55,32 +57,6 @@ def register_extra_games(spec: str) -> list[str]:
     return names
 
 
-SCHEMES = ("sqlite", "postgresql", "postgres", "postgresql+psycopg")
-"""The kinds of ``--database`` URL the store can use."""
-
-
-def database_url(given: str) -> str:
-    """The ``--database`` argument as a URL: a plain path is an SQLite file, and an SQLite
-    file's folder must already exist (a typo must not quietly create directories)."""
-    from pathlib import Path
-
-    url = given if "://" in given else f"sqlite:///{Path(given).expanduser().resolve()}"
-    scheme = url.split("://", 1)[0].lower()
-    if scheme not in SCHEMES:
-        raise RuleError("serve", f"--database: {scheme}:// databases are not supported; give "
-                                 "an SQLite file (a path or sqlite:///path.db) or "
-                                 "postgresql://user@host/db")
-    if url.startswith("sqlite:"):
-        path = url.split(":///", 1)[1].split("?", 1)[0] if ":///" in url else ""
-        if path and path != ":memory:":
-            folder = Path(path).parent
-            if not folder.is_dir():
-                raise RuleError("serve", f"--database: the folder {folder} does not exist")
-            if Path(path).is_dir():
-                raise RuleError("serve", f"--database: {path} is a directory, not a file")
-    return url
-
-
 def _shown(url: str) -> str:
     """The URL without its password."""
     from sqlalchemy.engine import make_url
@@ -93,17 +69,24 @@ def _shown(url: str) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from arena.store import default_database_url
+
+    # The arguments first, so a mistake is refused before the server is loaded or anything
+    # is locked, bound or connected to; an empty --database is refused too (it never means
+    # the default file).
+    database = (default_database_url() if args.database is None
+                else database_url(args.database))
+    if not 0 <= args.port <= 65535:
+        raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
+
     import uvicorn
     from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
     from arena.server import create_app
-    from arena.store import Store, default_database_url, describe_failure, is_outage
+    from arena.store import Store, describe_failure, is_outage
     from arena.store.lock import DatabaseInUse, lock_database
 
     register_extra_games(os.environ.get("ARENA_EXTRA_GAMES", ""))
-    database = database_url(args.database) if args.database else default_database_url()
-    if not 0 <= args.port <= 65535:
-        raise RuleError("serve", f"--port must be between 0 and 65535, not {args.port}")
     # One server per SQLite file: held until this process ends, however it ends.
     try:
         db_lock = lock_database(database)
