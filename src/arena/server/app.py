@@ -30,6 +30,7 @@ from arena.server import (
 from arena.server import seasons as season_api
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
+from arena.server.headers import ERROR_HEADERS, ProtectiveHeaders, redact_logs
 from arena.server.limits import BodyLimit, NoNulInUrl, SocketCounts
 from arena.server.matches import Matches
 from arena.server.openapi import document as openapi_document
@@ -94,7 +95,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def _server_error(request: Request, exc: Exception) -> Response:
     log.exception("unexpected error on %s", request.url.path, exc_info=exc)
     return JSONResponse({"ok": False, "error": "internal error; the match is unchanged"},
-                        status_code=500)
+                        status_code=500, headers=ERROR_HEADERS)
 
 
 async def openapi(request: Request) -> JSONResponse:
@@ -120,6 +121,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
     matches it owns are forwarded there, issue 20)."""
 
     load_games()
+    redact_logs()  # before uvicorn logs a request line, which holds the link's token
     monitor = loopmon.LoopMonitor() if loopmon.enabled() else None
     interval = collector.refreeze_seconds()  # a bad ARENA_GC_REFREEZE stops start-up here
 
@@ -226,7 +228,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         routes.insert(0, Route("/api/debug/loop", _loop_route(monitor), methods=["GET", "POST"]))
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(NoNulInUrl), Middleware(BodyLimit)],
+        middleware=[Middleware(ProtectiveHeaders), Middleware(NoNulInUrl), Middleware(BodyLimit)],
         exception_handlers={
             ApiError: _api_error,
             StoreUnavailable: _store_down,

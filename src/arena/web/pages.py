@@ -33,6 +33,10 @@ IMPORT_MAP = json.dumps({"imports": {
 }})
 
 
+GAME_SHEETS = frozenset(p.stem for p in (HERE / "static" / "games").glob("*.css"))
+"""The games with a stylesheet of their own (a game added by a plugin may have none)."""
+
+
 def _template(name: str) -> Template:
     if name not in _TEMPLATES:
         _TEMPLATES[name] = Template((HERE / "templates" / name).read_text(encoding="utf-8"))
@@ -140,10 +144,14 @@ async def match_page(request: Request) -> HTMLResponse:
     boot = json.dumps({"id": match_id, "game": record.game, "title": game.title})
     body = _template("match.html").substitute(
         title=html.escape(game.title), game=html.escape(record.game), boot=html.escape(boot))
-    head = (f'<script type="importmap">{IMPORT_MAP}</script>'
+    name = html.escape(record.game)
+    # A game's looks are a file beside its module, never a <style> its script writes: the
+    # pages' Content-Security-Policy admits stylesheets from the server's files only.
+    sheet = (f'<link rel="stylesheet" href="/static/games/{name}.css">'
+             if record.game in GAME_SHEETS else "")
+    head = (f'<script type="importmap">{IMPORT_MAP}</script>{sheet}'
             '<script type="module" src="/static/shell.js"></script>'
-            f'<script type="module" src="/static/games/{html.escape(record.game)}.js" '
-            'onerror="window.ArenaGameMissing=true"></script>')
+            f'<script type="module" src="/static/games/{name}.js"></script>')
     return _page(game.title, body, head=head, body_class="match-body")
 
 

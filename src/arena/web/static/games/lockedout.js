@@ -577,7 +577,6 @@ function Board({ view, api }) {
   const [planState, setPlanState] = useState({ phase: null, plan: emptyPlan() });
   const notesApi = useNotes(notesKey(view, api), api);
   if (!st.seats || !st.safes) return html`<p class="muted">Loading the vault…</p>`;
-  injectStyle();
   const phaseNo = view.phase ? view.phase.no : null;
   const meView = (view.seats || [])[api.seat] || {};
   const subs = meView.submissions || [];
@@ -682,91 +681,6 @@ function phaseTitle(view) {
     case "over": return "Match over";
     default: return null;
   }
-}
-
-/* ------------------------------------------------------------------ style */
-let styled = false;
-function injectStyle() {
-  if (styled) return;
-  styled = true;
-  const s = document.createElement("style");
-  s.dataset.game = "lockedout";
-  s.textContent = `
-.lo { display: flex; flex-direction: column; gap: 14px; }
-.lo h3 { font-size: 1rem; margin: 0 0 6px; }
-.lo h4 { font-size: .9rem; margin: 10px 0 4px; }
-.lo p { margin: 4px 0; }
-.lo-card-box { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 0; }
-@media (max-width: 640px) { .lo-card-box { padding: 8px; } .lo-part { padding: 4px 8px 8px; } }
-.lo-status p { margin: 2px 0; }
-.lo-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 6px; }
-.lo-safe { display: flex; flex-direction: column; align-items: stretch; gap: 1px; min-height: 64px; padding: 5px 6px;
-  text-align: left; background: #eef1f7; color: var(--ink); border: 2px solid #c7cfdd; border-radius: 8px; font-weight: 400; overflow-wrap: anywhere; }
-.lo-safe:hover { background: #e2e8f5; }
-.lo-safe.bargaining { background: #fff4d6; border-color: #c99a1d; }
-.lo-safe.done { background: #e3f3e8; border-color: #5a9c6f; }
-.lo-safe.selected { outline: 3px solid var(--accent); outline-offset: 1px; }
-.lo-safe-top { display: flex; justify-content: space-between; align-items: baseline; gap: 4px; }
-.lo-safe-letter { font-weight: 700; font-size: 1.15rem; }
-.lo-safe-combo { font-size: .8rem; font-weight: 600; }
-.lo-safe-status, .lo-safe-who, .lo-safe-tries { font-size: .72rem; line-height: 1.2; }
-.lo-safe-status { color: #4a5266; }
-.lo-part { border: 1px solid var(--line); border-radius: 8px; padding: 6px 10px 10px; margin: 8px 0; min-width: 0; }
-.lo-part legend { font-weight: 600; }
-.lo-pick { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 6px 0; }
-.lo-pick-label { font-size: .82rem; font-weight: 600; color: #4a5266; flex-basis: 100%; }
-.lo-card, .lo-seg { min-height: 44px; min-width: 44px; padding: 4px 10px; background: #fff; color: var(--ink); border: 2px solid #aab3c5; border-radius: 8px; font-weight: 500; }
-.lo-card { display: inline-flex; flex-direction: column; align-items: center; line-height: 1.1; }
-.lo-card-v { font-size: 1.1rem; font-weight: 700; }
-.lo-card-n { font-size: .68rem; color: #4a5266; }
-.lo-card.chosen, .lo-seg.chosen { background: var(--accent); color: #fff; border-color: var(--accent); }
-.lo-card.chosen .lo-card-n { color: #fff; }
-.lo-card:disabled { opacity: .55; }
-.lo-field { margin: 4px 0; }
-.lo-field select { min-height: 44px; min-width: 10em; }
-.lo-send code { background: #f1f3f8; padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
-.lo-submitted { font-size: .88rem; color: #4a5266; }
-.lo-submitted.ok { color: #17663a; font-weight: 600; }
-.lo-gap { color: #8a5a00; }
-.lo-mark-wrap { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
-.lo-mark { display: inline-block; width: 14px; height: 14px; border-radius: 50%; border: 1px solid #555; }
-.lo-history { margin: 4px 0; padding-left: 20px; font-size: .9rem; }
-.lo-notes-grid { display: grid; grid-template-columns: 2em repeat(4, minmax(44px, 1fr)); gap: 4px; max-width: 340px; align-items: center; }
-.lo-nh { font-size: .78rem; font-weight: 600; color: #4a5266; text-align: center; }
-.lo-note { min-height: 44px; padding: 2px; background: #fff; color: var(--ink); border: 2px solid #aab3c5; border-radius: 6px; font-weight: 600; }
-.lo-note.struck { background: #e9ebf0; color: #5f6678; text-decoration: line-through; border-color: #c7cdd8; }
-.lo-note.helper-out { border-style: dotted; }
-.lo-note.answer { background: #e3f3e8; border-color: var(--ok); }
-.lo-list { margin: 4px 0; padding-left: 18px; font-size: .9rem; }
-.lo-seats { list-style: none; margin: 0; padding: 0; }
-.lo-seats li { display: flex; flex-wrap: wrap; gap: 2px 10px; padding: 6px 0; border-bottom: 1px solid var(--line); }
-.lo-seats li:last-child { border-bottom: 0; }
-.lo-seats li.mine .lo-seat-name { color: var(--accent); }
-.lo-seat-name { font-weight: 700; overflow-wrap: anywhere; }
-.lo-seat-where { font-size: .85rem; color: #4a5266; }
-.lo-seat-nums { font-size: .85rem; flex-basis: 100%; }
-.lo-cols { display: flex; flex-direction: column; gap: 14px; min-width: 0; }
-/* Wide: the vault on the left; the plan and, under it, the chosen safe on the right. With the
-   safe under the vault the right half stood empty below a short plan (issue 27). On a phone
-   the order stays vault, safe, plan, as the safe's controls feed the plan. */
-@media (min-width: 1100px) {
-  .lo-cols.two { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-template-rows: auto 1fr; gap: 14px; align-items: start; }
-  .lo-cols.two > .lo-vault { grid-column: 1; grid-row: 1 / span 2; }
-  .lo-cols.two > .lo-action { grid-column: 2; grid-row: 1; min-width: 0; }
-  .lo-cols.two > .lo-detail { grid-column: 2; grid-row: 2; min-width: 0; }
-}
-.lo a.rule-link { white-space: nowrap; }
-.lo-detail-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
-.lo-end { border-color: #b9c5fb; background: #f3f5ff; }
-.lo-legend { margin-top: 8px; }
-.lo-legend summary { cursor: pointer; min-height: 24px; }
-.lo-legend-list { list-style: none; padding: 0; margin: 4px 0 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 2px 10px; }
-/* A colour's meaning is never broken in two ('red +' / 'green' on a phone): it goes under
-   the colour's name when the line is short. */
-.lo-legend-list li .small { white-space: nowrap; }
-.lo-detail:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
-`;
-  document.head.appendChild(s);
 }
 
 /* What a seat sends in this phase, for the page's own words ("your plan was not sent"). */

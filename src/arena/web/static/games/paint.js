@@ -475,10 +475,9 @@ function SeatBoard({ b, api }) {
 
 function Board({ view, api }) {
   const st = view.state || {};
-  const style = html`<style>${CSS}</style>`;
   const status = html`<p class="pf-status" data-testid="pf-status">${statusLine(st)}</p>`;
   if (st.boards) {
-    return html`<div class="paint" data-testid="pf-root">${style}${status}
+    return html`<div class="paint" data-testid="pf-root">${status}
       ${api.role === "host" && !view.result ? html`<p class="muted small">As host you see both grids (<${RuleText} text="G-9"/>).</p>` : ""}
       <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} b=${b} api=${api}/>`)}</div>
       ${st.designs ? html`<div class="pf-designs" data-testid="pf-designs">${st.designs.map((sets, seat) => html`
@@ -487,10 +486,10 @@ function Board({ view, api }) {
             <span class="small">Set ${i + 1}: ${colourWords(set)}</span><${SetPicture} set=${set}/></li>`)}</ol></div>`)}</div>` : ""}</div>`;
   }
   if (st.you) {
-    return html`<div class="paint" data-testid="pf-root">${style}${status}<${OwnBoard} view=${view} api=${api} you=${st.you} st=${st}/></div>`;
+    return html`<div class="paint" data-testid="pf-root">${status}<${OwnBoard} view=${view} api=${api} you=${st.you} st=${st}/></div>`;
   }
   const progress = st.progress || [];
-  return html`<div class="paint" data-testid="pf-root">${style}${status}
+  return html`<div class="paint" data-testid="pf-root">${status}
     <p data-testid="pf-spectator-note">Each seat plays its own grid from the sets the other designed. The set being played stays private
       (<${RuleText} text="G-9"/>); at every new showing both grids are shown here as they stand then, and at the end with their chains and final scores.</p>
     ${progress.length ? html`<div class="pf-boards" data-testid="pf-progress">${progress.map((p) => html`<${PublicBoard} key=${p.seat} p=${p} api=${api}/>`)}</div>`
@@ -553,70 +552,5 @@ function phaseTitle(view) {
     default: return null;
   }
 }
-
-/* ------------------------------------------------------------------ looks */
-const CSS = `
-.pf-designs { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; margin-top: 12px; }
-.pf-design-list { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 8px; }
-.pf-design-list li { display: flex; flex-direction: column; align-items: center; gap: 2px; max-width: 6.5em; }
-
-.paint { --pf-c: min(60px, calc((100vw - 120px) / 5.6)); }
-.paint h2 { font-size: 1.05rem; }
-.pf-status { margin: 0 0 10px; font-weight: 600; }
-.pf-sub { margin: 10px 0 6px; }
-.pf-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 1.6em; height: 1.6em; border-radius: 5px; color: #fff; font-weight: 700; border: 1px solid #222; vertical-align: middle; }
-.pf-chip.pf-empty { background: #eceef3; color: #3a4152; }
-.paint .pf-R { background-color: #B34F00; color: #fff; }
-.paint .pf-G { background-color: #00805D; color: #fff; background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.22) 0 3px, transparent 3px 8px); }
-.paint .pf-B { background-color: #0062A0; color: #fff; background-image: radial-gradient(circle, rgba(255,255,255,.3) 1.6px, transparent 2px); background-size: 9px 9px; }
-.pf-grid { display: grid; grid-template-columns: 28px repeat(5, var(--pf-c)); grid-auto-rows: var(--pf-c); gap: 3px; margin: 6px 0 10px; width: max-content; max-width: 100%; }
-.pf-grid.with-handles { grid-template-columns: 44px repeat(5, var(--pf-c)); grid-template-rows: 44px; }
-.pf-grid:not(.with-handles) { grid-template-rows: 24px; }
-.pf-axis { display: flex; align-items: center; justify-content: center; font-weight: 600; color: #3a4152; font-size: .9rem; }
-.pf-handle { padding: 0; min-height: 40px; min-width: 40px; font-size: .95rem; background: #eef1fb; color: #1e2f85; border: 1px solid #b9c5fb; }
-.pf-handle.chosen { background: #1e2f85; color: #fff; border-color: #1e2f85; }
-.pf-handle.off { background: #f1f2f5; color: #5f6678; border-style: dashed; border-color: #aab0bd; }
-.pf-hint-line { min-height: 2.6em; margin: 4px 0; }
-.pf-cell { position: relative; display: flex; align-items: center; justify-content: center; border-radius: 7px; border: 1px solid #444; }
-.pf-cell-empty { background: #eceef3; border: 1px solid #cdd2dc; }
-.pf-letter { font-weight: 800; font-size: 1.2rem; color: #fff; text-shadow: 0 0 2px #000; }
-.pf-cell.fresh { outline: 3px solid #111; outline-offset: 1px; }
-.pf-new { position: absolute; bottom: 1px; right: 2px; font-size: .62rem; font-weight: 700; background: #fff; color: #111; border-radius: 3px; padding: 0 2px; }
-.pf-grid.ghost { padding: 4px; border: 2px dashed #3f5bd8; border-radius: 9px; background: #f3f5ff; }
-.pf-grid.ghost .pf-cell:not(.moved):not(.pf-cell-empty) { opacity: .6; }
-.pf-cell.moved { outline: 3px dashed #111; outline-offset: 1px; }
-.pf-cell.vacated { border: 2px dotted #111; }
-.pf-arrow { position: absolute; top: 0; right: 3px; font-size: .85rem; font-weight: 800; color: #fff; text-shadow: 0 0 2px #000; }
-.chain-length { position: absolute; top: 2px; left: 2px; min-width: 16px; height: 16px; border-radius: 8px; background: #fff; color: #111; border: 1px solid #111; font-size: .68rem; font-weight: 700; display: flex; align-items: center; justify-content: center; }
-.pf-cell.looped::after { content: "×"; position: absolute; bottom: -2px; left: 3px; font-weight: 800; color: #fff; text-shadow: 0 0 2px #000; }
-.pf-score { background: #f6f7fa; border-radius: 8px; padding: 8px 10px; margin: 8px 0; }
-.pf-score p { margin: 2px 0; }
-.pf-score .muted, .pf-design-head, .pf-ord { color: #4a5266; }
-.pf-chains { margin: 4px 0; padding-left: 0; list-style: none; font-size: .88rem; overflow-wrap: anywhere; }
-.pf-chains li { margin: 2px 0; }
-.pf-boards { display: flex; flex-wrap: wrap; gap: 14px 28px; }
-.pf-seat-board { min-width: 0; }
-.pf-incoming { margin: 4px 0 8px; }
-.pf-design-grid { display: grid; grid-template-columns: 54px repeat(4, minmax(44px, 62px)); gap: 4px; align-items: center; margin: 8px 0; }
-.pf-design-head { font-size: .75rem; color: #4a5266; text-align: center; }
-.pf-set-label { font-weight: 600; font-size: .9rem; }
-.pf-slot { min-height: 44px; padding: 2px; display: flex; flex-direction: column; align-items: center; justify-content: center; background: #eceef3; color: #3a4152; border: 1px dashed #8a93a6; line-height: 1.05; }
-.paint .pf-slot.pf-R, .paint .pf-slot.pf-G, .paint .pf-slot.pf-B { color: #fff; border: 1px solid #222; border-style: solid; }
-.pf-slot-letter { font-weight: 800; font-size: 1rem; }
-.pf-slot-name { font-size: .7rem; font-weight: 600; }
-.pf-check ul { margin: 6px 0; padding-left: 18px; }
-.pf-offers { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0; }
-.pf-offer { background: #fff; color: #1d2330; border: 2px solid #cdd2dc; display: flex; flex-direction: column; align-items: center; gap: 4px; padding: 6px 10px; min-width: 92px; flex: 1 1 92px; max-width: 140px; }
-.pf-offer.chosen, .pf-colour.chosen { border-color: #1e2f85; box-shadow: 0 0 0 2px #1e2f85; background: #eef1fb; }
-.pf-offer-title { font-weight: 700; }
-.pf-offer-words { color: #3a4152; font-weight: 400; }
-.pf-set { display: flex; flex-direction: column; gap: 2px; }
-.pf-set-row { display: flex; align-items: center; gap: 4px; }
-.pf-ord { font-size: .7rem; color: #4a5266; }
-.pf-colour { background: #fff; color: #1d2330; border: 2px solid #cdd2dc; min-height: 44px; }
-.pf-actions { margin: 4px 0; }
-.pf-taken { white-space: nowrap; margin-right: 6px; }
-.pf-designed summary { font-weight: 500; font-size: .9rem; }
-`;
 
 registerGame("paint", { Board, describe, phaseTitle });
