@@ -22,6 +22,7 @@ from arena.server import (
     api,
     cluster,
     collector,
+    damage,
     hosting,
     loopmon,
     scenarios,
@@ -36,7 +37,7 @@ from arena.server.matches import Matches
 from arena.server.openapi import document as openapi_document
 from arena.server.socket import match_socket
 from arena.server.tasks import stop_task
-from arena.store import Store, StoreUnavailable
+from arena.store import DamagedRow, Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 from arena.web import editor_page, pages
 
@@ -66,6 +67,14 @@ async def _store_down(request: Request, exc: Exception) -> Response:
     that needed it is answered 503 in one sentence, never a traceback."""
     return await _api_error(request, StoreDown(NOT_SAVED if request.method == "POST"
                                                else NOT_READ))
+
+
+async def _damaged_row(request: Request, exc: Exception) -> Response:
+    """A stored row the request needed cannot be read: 503 naming the problem, and the match
+    or season it belongs to quarantined where it cannot be served without it (damage.py),
+    so the next request is answered without reading it again. Never a 500."""
+    assert isinstance(exc, DamagedRow)
+    return await _api_error(request, damage.contain(request.app.state, exc))
 
 
 async def _rule_error(request: Request, exc: Exception) -> Response:
@@ -136,6 +145,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         s = store if store is not None else await asyncio.to_thread(Store, database_url)
         db = AsyncStore(s)
         app.state.store = db
+        # A row a listing skipped (the lobby, the resume) is contained like one a request met.
+        db.on_damaged(lambda damaged: damage.contain(app.state, damaged))
         app.state.matches = Matches(db, process_url)
         # Serve first, then rebuild the running matches (issue 25 point 2): a match that is
         # slow to rebuild, or cannot be, must not keep the server from answering.
@@ -232,6 +243,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         exception_handlers={
             ApiError: _api_error,
             StoreUnavailable: _store_down,
+            DamagedRow: _damaged_row,
             RuleError: _rule_error,
             HTTPException: _http_error,
             Exception: _server_error,

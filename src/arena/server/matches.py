@@ -37,7 +37,7 @@ from arena.core.registry import get_game
 from arena.server import announce, scenarios
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
-from arena.store import CHANNEL, Lease, MatchRecord, StoreUnavailable, TokenRecord
+from arena.store import CHANNEL, DamagedRow, Lease, MatchRecord, StoreUnavailable, TokenRecord
 from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
@@ -352,11 +352,16 @@ class Matches:
             raise ResumeFailed("its replay is shorter than its stored log")
         return MatchOwner(record, match, self.store, persisted)
 
-    def quarantine(self, record: MatchRecord, reason: str) -> None:
+    def quarantine(self, match: MatchRecord | str, reason: str) -> None:
         """Keep a match that cannot be rebuilt out of the way: one log line, and its page and
-        API say so instead of holding up the start-up or the rest of the server."""
-        self.quarantined[record.id] = reason
-        log.error("match %s could not be resumed: %s", record.id, reason)
+        API say so instead of holding up the start-up or the rest of the server. ``match``
+        is its record, or its id when its stored row itself cannot be read (a DamagedRow);
+        the same reason met again is not logged again."""
+        match_id = match if isinstance(match, str) else match.id
+        if self.quarantined.get(match_id) == reason:
+            return
+        self.quarantined[match_id] = reason
+        log.error("match %s could not be resumed: %s", match_id, reason)
 
     def refusal(self, match_id: str) -> str | None:
         """Why the match cannot be shown (it is quarantined), or None."""
@@ -400,12 +405,17 @@ class Matches:
             log.error("listing the running matches failed (%s); each resumes when asked for",
                       exc)
             return
+        # A row that cannot be read is that one match's problem: the others resume.
+        for damaged in records.damaged:
+            self.quarantine(damaged.key, damaged.reason)
         for record in records:
             try:
                 async with self._loading:
                     await self._resume(record)
             except ResumeFailed as exc:
                 self.quarantine(record, str(exc))
+            except DamagedRow as exc:  # its stored log cannot be read
+                self.quarantine(exc.key, exc.reason)
             except Exception as exc:  # not the match's fault (the store): a request retries
                 log.error("match %s could not be resumed yet: %s: %s", record.id,
                           type(exc).__name__, exc)
@@ -613,6 +623,8 @@ class Matches:
                 await self.ensure_owner(match_id)
             except ApiError:
                 continue  # quarantined just now (logged there)
+            except DamagedRow as exc:  # its stored row or log cannot be read
+                self.quarantine(exc.key, exc.reason)
             except Exception:
                 log.exception("taking over match %s failed", match_id)
 

@@ -34,11 +34,12 @@ from arena.season.simulate import DEATH_MATCHES, detail_as_it_stands, main_resul
 from arena.server import announce
 from arena.server import api as match_api
 from arena.server.access import token_of
+from arena.server.damage import contain_match, partly_damaged, tell_once
 from arena.server.errors import ApiError
 from arena.server.limits import RateLimit, address_key, check_host_entries, limited, read_json
 from arena.server.matches import Matches
 from arena.server.tasks import stop_task
-from arena.store import SeasonConflict, StoreUnavailable
+from arena.store import DamagedRow, SeasonConflict, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 from arena.web.pages import error_page
 from arena.web.season_page import render_season
@@ -145,6 +146,12 @@ def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool
     return head, cast, bots
 
 
+def season_quarantine_error(reason: str) -> ApiError:
+    """What a request for a quarantined season answers (and its page shows)."""
+    return ApiError(503, "", f"this season could not be resumed: {reason}. The rest of the "
+                             "server goes on; a restart tries again")
+
+
 class Seasons:
     """Every season the server knows, and one watcher that feeds finished matches, passed
     deadlines and bots' choices into them."""
@@ -153,6 +160,7 @@ class Seasons:
         self.store = store
         self.matches = matches
         self.owners: dict[str, SeasonOwner] = {}
+        self.quarantined: dict[str, str] = {}  # season id -> why it could not be rebuilt
         self._loading = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
@@ -161,6 +169,8 @@ class Seasons:
         for season_id in await self.store.running_seasons():
             try:
                 await self.get(season_id)
+            except ApiError:
+                pass  # quarantined: logged once, the other seasons go on
             except (RuleError, KeyError, ValueError, TypeError) as exc:
                 log.error("cannot resume season %s: %s", season_id, exc)
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="seasons")
@@ -180,7 +190,8 @@ class Seasons:
                 except StoreUnavailable:  # the database is down: logged once, by the store
                     running = []
                 for season_id in running:
-                    with contextlib.suppress(RuleError, KeyError, ValueError, TypeError):
+                    with contextlib.suppress(ApiError, RuleError, KeyError, ValueError,
+                                             TypeError):
                         await self.get(season_id)
             for owner in list(self.owners.values()):
                 if owner.season.stage == lv.OVER:
@@ -191,6 +202,11 @@ class Seasons:
                     raise
                 except StoreUnavailable:
                     break  # the database is down: logged once, by the store; tried again later
+                except DamagedRow as exc:  # steps another process stored cannot be read
+                    if exc.of == "season" and exc.table != "season_tokens":
+                        self.quarantine(exc.key, exc.reason)
+                    else:
+                        tell_once(exc)
                 except Exception:  # one season's trouble must not stop the others
                     log.exception("season %s: the watcher failed", owner.id)
 
@@ -212,23 +228,54 @@ class Seasons:
             announce.ANNOUNCER.hold(announce.holder("season", season_id), head["webhook"])
         return owner, host, players
 
+    # ------------------------------------------------------------------ quarantine
+    def quarantine(self, season_id: str, reason: str) -> ApiError:
+        """Keep a season whose stored record cannot be read out of the way, as a match that
+        cannot be resumed is (server/matches.py): one log line, every request for it answered
+        503 naming the problem, and the other seasons go on; a restart tries again. Returns
+        the error to answer."""
+        if self.quarantined.get(season_id) != reason:
+            self.quarantined[season_id] = reason
+            log.error("season %s could not be resumed: %s", season_id, reason)
+        self.owners.pop(season_id, None)
+        return season_quarantine_error(reason)
+
+    def check_quarantine(self, season_id: str) -> None:
+        reason = self.quarantined.get(season_id)
+        if reason is not None:
+            raise season_quarantine_error(reason)
+
+    def contain(self, damaged: DamagedRow) -> ApiError:
+        """A damaged row of a season (server/damage.py): a season not in memory cannot be
+        rebuilt without its own row and steps, so it is quarantined; one in memory goes on,
+        and a damaged link fails only the request that used it."""
+        if damaged.table in ("seasons", "season_entries") and damaged.key not in self.owners:
+            return self.quarantine(damaged.key, damaged.reason)
+        tell_once(damaged)
+        return partly_damaged("season", damaged.reason)
+
     async def get(self, season_id: str) -> SeasonOwner | None:
+        self.check_quarantine(season_id)
         owner = self.owners.get(season_id)
         if owner is not None:
             return owner
         async with self._loading:
+            self.check_quarantine(season_id)
             owner = self.owners.get(season_id)
             if owner is not None:
                 return owner
-            stored = await self.store.get_season(season_id)
+            try:
+                stored = await self.store.get_season(season_id)
+            except DamagedRow as exc:
+                raise self.quarantine(season_id, exc.reason) from None
             if stored is None:
                 return None
             head, inputs = stored
             try:
                 season, problem = LiveSeason.replay_readable(head, inputs)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise RuleError("SE-5", f"the season's stored record cannot be read: its head "
-                                        f"is damaged ({type(exc).__name__})") from None
+            except (RuleError, KeyError, TypeError, ValueError) as exc:
+                raise self.quarantine(season_id, f"its head cannot be read ({type(exc).__name__}"
+                                                 f": {exc})"[:300]) from None
             owner = SeasonOwner(season_id, head, season, problem=problem,
                                 broken=problem is not None)
             if problem is not None:
@@ -365,7 +412,22 @@ class Seasons:
             ep.dm_match if season.stage == lv.DM else None)
         if match_id is None:
             return None
-        record = await self.store.get_match(match_id)
+        reason = self.matches.quarantined.get(match_id)
+        if reason is None:
+            try:
+                record = await self.store.get_match(match_id)
+            except DamagedRow as exc:  # memory has it whole while the match is live
+                record = self.matches.in_memory(match_id)
+                if record is None:
+                    reason = exc.reason
+                    contain_match(self.matches, exc)
+        if reason is not None:
+            # The match's stored record cannot be read (it is quarantined): the host records
+            # its result by hand, and the season goes on.
+            self._problem(owner, f"episode {season.episode.number}'s match {match_id} cannot "
+                                 f"be read ({reason}): the host records its result by hand "
+                                 "with a reason (SE-2, SE-4)")
+            return None
         if record is None or record.status != "finished":
             return None
         result = record.result if isinstance(record.result, dict) else {}
@@ -572,7 +634,10 @@ class Seasons:
         return data
 
     async def _match_links(self, base: str, match_id: str, who: Who) -> dict[str, Any]:
-        record = await self.store.get_match(match_id)
+        try:
+            record = await self.store.get_match(match_id)
+        except DamagedRow as exc:  # that match's problem: the season's page still answers
+            return {"problem": str(contain_match(self.matches, exc))}
         if record is None:
             return {}
         page = f"{base}/m/{match_id}?token="
@@ -823,9 +888,7 @@ async def season_page(request: Request) -> HTMLResponse:
     error page); its script draws the season from the API's view for that link."""
     try:
         owner, who = await _owner(request)
-    except ApiError as exc:
+    except ApiError as exc:  # a bad link, or a quarantined season (503 naming why)
         return error_page(exc.status, str(exc))
-    except RuleError as exc:  # a season whose record cannot be read at all (SE-5)
-        return error_page(422, str(exc))
     del who  # the link is checked here; the page's script reads the view for it
     return render_season(owner.id)

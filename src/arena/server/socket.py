@@ -21,10 +21,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.server.access import resolve, token_of
 from arena.server.api import check_spectating
+from arena.server.damage import contain
 from arena.server.errors import ApiError
 from arena.server.limits import MAX_WS_MESSAGE, WS_LIMIT_CODE, RateLimit, SocketCounts
 from arena.server.matches import Matches
-from arena.store import StoreUnavailable
+from arena.store import DamagedRow, StoreUnavailable
 
 WS_MESSAGE_BURST = 20
 WS_MESSAGES_PER_SECOND = 5.0
@@ -61,6 +62,10 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
         owner = await matches.get(match_id)
     except ApiError as exc:
         await ws.close(code=4401 if exc.status == 401 else 4403, reason=exc.message[:100])
+        return
+    except DamagedRow as exc:  # the link's or the match's stored row: as a quarantine
+        refused = contain(ws.app.state, exc)
+        await ws.close(code=4403, reason=refused.message[:100])
         return
     except StoreUnavailable:
         await ws.accept()

@@ -4,6 +4,7 @@ SQLite in the user's data directory by default, PostgreSQL by URL. The schema is
 Alembic migrations shipped inside this package and applied on every start.
 """
 
+from arena.store.rows import DamagedRow, Rows
 from arena.store.store import (
     CHANNEL,
     Lease,
@@ -21,4 +22,4 @@ from arena.store.store import (
     is_outage,
 )
 
-__all__ = ["CHANNEL", "Lease", "LeaseLost", "MatchRecord", "ScenarioExists", "ScenarioRecord", "SeasonConflict", "Store", "StoreUnavailable", "StoredEvent", "TokenRecord", "default_database_url", "describe_failure", "is_outage"]
+__all__ = ["CHANNEL", "DamagedRow", "Lease", "LeaseLost", "MatchRecord", "Rows", "ScenarioExists", "ScenarioRecord", "SeasonConflict", "Store", "StoreUnavailable", "StoredEvent", "TokenRecord", "default_database_url", "describe_failure", "is_outage"]

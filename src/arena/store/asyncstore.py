@@ -29,6 +29,12 @@ more line says the database is back. Meanwhile reads answer from what this proce
 knows: cached tokens (even past their time to live), the last lobby listing, spectator links
 and notes. On SQLite, reads run on threads of their own, so a write waiting on a lock another
 connection holds never queues a read behind it; WAL readers do not wait for writers.
+
+Damaged rows: a row that cannot be read raises :class:`~arena.store.rows.DamagedRow` from the
+store thread, and it reaches the caller as it is (it is not an outage: the database works, one
+row of one match or season is wrong). A listing (the lobby, the resume, a match's links) skips
+such rows instead; each one it skipped is handed to the listeners of :meth:`on_damaged`, so the
+server quarantines that match or season however the listing was reached.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from arena.core.match import Event
+from arena.store.rows import DamagedRow, Rows
 from arena.store.store import (
     Lease,
     MatchRecord,
@@ -143,6 +150,7 @@ class AsyncStore:
         self._up = asyncio.Event()
         self._up.set()
         self._listeners: list[Callable[[bool], None]] = []
+        self._damage_listeners: list[Callable[[DamagedRow], object]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._flag = threading.Lock()
         self._listing: list[MatchRecord] | None = None
@@ -235,6 +243,19 @@ class AsyncStore:
                     time.monotonic() - since)
         self._tell(True)
 
+    def on_damaged(self, listener: Callable[[DamagedRow], object]) -> None:
+        """Call ``listener(damaged)`` (on the event loop) for each damaged row a listing
+        skipped, before the listing is returned."""
+        self._damage_listeners.append(listener)
+
+    def _report(self, damaged: list[DamagedRow]) -> None:
+        for row in damaged:
+            for listener in list(self._damage_listeners):
+                try:
+                    listener(row)
+                except Exception:  # a listener's bug must not fail the listing
+                    log.exception("damaged-row listener failed")
+
     def _tell(self, ok: bool) -> None:
         for listener in list(self._listeners):
             try:
@@ -266,7 +287,10 @@ class AsyncStore:
         loop = asyncio.get_running_loop()
         self._loop = loop
         job = functools.partial(self._guard, functools.partial(fn, *args, **kwargs), write)
-        return await _outcome(loop.run_in_executor(self._pool if write else self._reads, job))
+        result = await _outcome(loop.run_in_executor(self._pool if write else self._reads, job))
+        if isinstance(result, Rows) and result.damaged:
+            self._report(result.damaged)
+        return result
 
     # ------------------------------------------------------------------ matches
     async def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord],
@@ -313,7 +337,7 @@ class AsyncStore:
         self._listing_epoch += 1
         self._listing_at = float("-inf")
 
-    async def running(self) -> list[MatchRecord]:
+    async def running(self) -> Rows[MatchRecord]:
         return await self._read(self.sync.running)
 
     async def set_status(self, match_id: str, status: str, result: dict[str, Any] | None,
@@ -372,7 +396,7 @@ class AsyncStore:
         for token in [t for t, (r, _) in self._tokens.items() if r.match_id == match_id]:
             del self._tokens[token]
 
-    async def tokens_for(self, match_id: str) -> list[TokenRecord]:
+    async def tokens_for(self, match_id: str) -> Rows[TokenRecord]:
         return await self._read(self.sync.tokens_for, match_id)
 
     async def spectator_tokens(self, match_ids: Sequence[str]) -> dict[str, str]:
@@ -392,7 +416,7 @@ class AsyncStore:
     async def get_scenario(self, name: str) -> ScenarioRecord | None:
         return await self._read(self.sync.get_scenario, name)
 
-    async def list_scenarios(self, limit: int = 500) -> list[ScenarioRecord]:
+    async def list_scenarios(self, limit: int = 500) -> Rows[ScenarioRecord]:
         return await self._read(self.sync.list_scenarios, limit)
 
     async def count_scenarios(self) -> int:
@@ -527,7 +551,7 @@ class AsyncStore:
     async def season_entries_after(self, season_id: str, version: int) -> list[dict[str, Any]]:
         return await self._read(self.sync.season_entries_after, season_id, version)
 
-    async def list_seasons(self, limit: int = 100) -> list[tuple[str, str, dict[str, Any]]]:
+    async def list_seasons(self, limit: int = 100) -> Rows[tuple[str, str, dict[str, Any]]]:
         return await self._read(self.sync.list_seasons, limit)
 
     async def running_seasons(self) -> list[str]:
@@ -536,7 +560,7 @@ class AsyncStore:
     async def season_token(self, token: str) -> tuple[str, str, str | None] | None:
         return await self._read(self.sync.season_token, token)
 
-    async def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
+    async def season_tokens(self, season_id: str) -> Rows[tuple[str, str, str | None]]:
         return await self._read(self.sync.season_tokens, season_id)
 
     async def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:

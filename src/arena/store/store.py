@@ -32,7 +32,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from arena.core.match import Event
+from arena.core.match import INPUT_KINDS, Event
+from arena.store import rows as col
 from arena.store.models import (
     EventRow,
     MatchRow,
@@ -43,6 +44,7 @@ from arena.store.models import (
     SeatNotesRow,
     TokenRow,
 )
+from arena.store.rows import Reading, Rows, healthy
 
 StoredEvent = Event
 
@@ -197,9 +199,10 @@ def bots_to_db(bots: Sequence[bool], levels: Sequence[str] = ()) -> str:
     return json.dumps(out)
 
 
-def bots_from_db(text_: str) -> tuple[tuple[bool, ...], tuple[str, ...]]:
-    """The ``bots`` column read back: (bot flags, levels)."""
-    raw = json.loads(text_)
+def bots_from_db(text_: object, reading: Reading) -> tuple[tuple[bool, ...], tuple[str, ...]]:
+    """The ``bots`` column read back: (bot flags, levels); damage raises
+    :class:`~arena.store.rows.DamagedRow` through ``reading`` (the match's row being read)."""
+    raw = reading(col.BOTS, text_)
     bots = tuple(bool(b) for b in raw)
     levels = tuple(b if isinstance(b, str) else "hard" for b in raw)
     return bots, levels
@@ -252,22 +255,98 @@ def seed_from_db(value: int) -> int:
     return value + 2**64 if value < 0 else value
 
 
+# ---------------------------------------------------------------------- reading rows
+# Every read of a stored row goes through one of the functions below, each column through its
+# shape in ``rows.py``: damage anywhere in a row raises DamagedRow naming the match or season
+# it belongs to, and listings set such rows aside (``healthy``) instead of failing.
+
 def _to_record(row: MatchRow) -> MatchRecord:
-    bots, levels = bots_from_db(row.bots)
+    r = Reading("matches", row.id)
+    seat_names = tuple(r(col.SEAT_NAMES, row.seat_names))
+    bots, levels = bots_from_db(row.bots, r)
+    if len(bots) != len(seat_names):
+        raise r.damaged(f"bot seats ({len(bots)}) do not match its seats ({len(seat_names)})")
     return MatchRecord(
         id=row.id,
-        game=row.game,
-        config=json.loads(row.config),
-        seed=seed_from_db(row.seed),
-        settings=json.loads(row.settings),
-        start=row.start,
-        seat_names=tuple(json.loads(row.seat_names)),
+        game=r(col.GAME, row.game),
+        config=r(col.CONFIG, row.config),
+        seed=seed_from_db(r(col.SEED, row.seed)),
+        settings=r(col.SETTINGS, row.settings),
+        start=r(col.START, row.start),
+        seat_names=seat_names,
         bots=bots,
-        status=row.status,
-        result=None if row.result is None else json.loads(row.result),
-        created=row.created,
+        status=r(col.STATUS, row.status),
+        result=r(col.RESULT, row.result),
+        created=r(col.CREATED, row.created),
         levels=levels,
     )
+
+
+def _event(row: EventRow) -> Event:
+    where = f"its log entry {row.version}'s " if isinstance(row.version, int) \
+        else "one of its log entries' "
+    r = Reading("events", row.match_id, where)
+    version = r(col.VERSION, row.version)
+    kind = r(col.KIND, row.kind)
+    data = r(col.INPUT_DATA if kind in INPUT_KINDS else col.EVENT_DATA, row.data)
+    to = r(col.RECIPIENTS, row.to)
+    return Event(version, kind, data, None if to is None else frozenset(to), r(col.TIME, row.t))
+
+
+def _token(row: TokenRow) -> TokenRecord:
+    r = Reading("tokens", row.match_id, "one of its links' ")
+    role = r(col.ROLE, row.role)
+    seat = r(col.SEAT, row.seat)
+    if (role == "seat") != (seat is not None):
+        raise r.damaged("seat does not fit its role" if seat is not None
+                        else "seat is missing (a seat's link names its seat)")
+    return TokenRecord(row.token, row.match_id, role, seat)
+
+
+def _notes(row: SeatNotesRow) -> tuple[Any, float]:
+    r = Reading("seat_notes", row.match_id, f"seat {row.seat + 1}'s "
+                if isinstance(row.seat, int) else "a seat's ")
+    return r(col.NOTES, row.data), r(col.UPDATED, row.updated)
+
+
+@dataclass(frozen=True)
+class _Season:
+    head: dict[str, Any]
+    record: dict[str, Any]
+    status: str
+
+
+def _season(row: SeasonRow) -> _Season:
+    r = Reading("seasons", row.id)
+    head = r(col.HEAD, row.head)
+    if len(head["bots"]) != len(head["cast"]):
+        raise r.damaged("head's bot flags do not match its cast")
+    return _Season(head, r(col.RECORD, row.record), r(col.STATUS, row.status))
+
+
+def _season_step(row: SeasonEntryRow) -> dict[str, Any]:
+    where = f"its stored step {row.version}'s " if isinstance(row.version, int) \
+        else "one of its stored steps' "
+    r = Reading("season_entries", row.season_id, where)
+    r(col.VERSION, row.version)
+    step: dict[str, Any] = r(col.STEP, row.data)
+    return step
+
+
+def _season_token(row: SeasonTokenRow) -> tuple[str, str, str | None]:
+    r = Reading("season_tokens", row.season_id, "one of its links' ")
+    role = r(col.SEASON_ROLE, row.role)
+    player = r(col.PLAYER, row.player)
+    if (role == "player") != (player is not None):
+        raise r.damaged("player does not fit its role" if player is not None
+                        else "player is missing (a player's link names the player)")
+    return row.token, role, player
+
+
+def _scenario(row: ScenarioRow) -> ScenarioRecord:
+    r = Reading("scenarios", row.name)
+    return ScenarioRecord(row.name, r(col.GAME, row.game), r(col.SCENARIO_TEXT, row.text),
+                          r(col.NOTE, row.note), r(col.CREATED, row.created))
 
 
 class Store:
@@ -367,16 +446,19 @@ class Store:
             row = s.get(MatchRow, match_id)
             return None if row is None else _to_record(row)
 
-    def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+    def list_matches(self, limit: int = 200) -> Rows[MatchRecord]:
+        """The newest matches; a damaged row is left out and named in ``.damaged``."""
         with self.session() as s:
             rows = s.scalars(select(MatchRow).order_by(MatchRow.created.desc()).limit(limit))
-            return [_to_record(r) for r in rows]
+            return healthy(rows, _to_record)
 
-    def running(self) -> list[MatchRecord]:
+    def running(self) -> Rows[MatchRecord]:
+        """The running matches, oldest first; a damaged row is left out and named in
+        ``.damaged`` (the resume quarantines it and goes on with the others)."""
         with self.session() as s:
             rows = s.scalars(select(MatchRow).where(MatchRow.status == "running")
                              .order_by(MatchRow.created))
-            return [_to_record(r) for r in rows]
+            return healthy(rows, _to_record)
 
     # The writes below, outside the log, take the same ``fence`` as :meth:`append_events`:
     # a process that lost a match's lease changes nothing of it (LeaseLost).
@@ -421,14 +503,14 @@ class Store:
     def token(self, token: str) -> TokenRecord | None:
         with self.session() as s:
             row = s.get(TokenRow, token)
-            if row is None:
-                return None
-            return TokenRecord(row.token, row.match_id, row.role, row.seat)
+            return None if row is None else _token(row)
 
-    def tokens_for(self, match_id: str) -> list[TokenRecord]:
+    def tokens_for(self, match_id: str) -> Rows[TokenRecord]:
+        """The match's links; a damaged one is left out (named in ``.damaged``): the others
+        still work, and a request with that link is answered 503 naming the damage."""
         with self.session() as s:
             rows = s.scalars(select(TokenRow).where(TokenRow.match_id == match_id))
-            return [TokenRecord(r.token, r.match_id, r.role, r.seat) for r in rows]
+            return healthy(rows, _token)
 
     def spectator_tokens(self, match_ids: Sequence[str]) -> dict[str, str]:
         """The spectator token of each of these matches that has one, in one query (the lobby
@@ -437,10 +519,10 @@ class Store:
             return {}
         out: dict[str, str] = {}
         with self.session() as s:
-            rows = s.execute(select(TokenRow.match_id, TokenRow.token).where(
+            rows = s.scalars(select(TokenRow).where(
                 TokenRow.match_id.in_(list(match_ids)), TokenRow.role == "spectator"))
-            for match_id, token in rows:
-                out.setdefault(match_id, token)
+            for link in healthy(rows, _token):  # a damaged link is not listed
+                out.setdefault(link.match_id, link.token)
         return out
 
     # ------------------------------------------------------------------ notes
@@ -448,7 +530,7 @@ class Store:
         """A seat's notes and when they were saved (None, 0 if it has none)."""
         with self.session() as s:
             row = s.get(SeatNotesRow, (match_id, seat))
-            return (None, 0.0) if row is None else (json.loads(row.data), row.updated)
+            return (None, 0.0) if row is None else _notes(row)
 
     def save_notes(self, match_id: str, seat: int, data: Any, when: float) -> None:
         text = json.dumps(data, separators=(",", ":"))
@@ -475,14 +557,14 @@ class Store:
     def get_scenario(self, name: str) -> ScenarioRecord | None:
         with self.session() as s:
             row = s.get(ScenarioRow, name)
-            return None if row is None else ScenarioRecord(row.name, row.game, row.text,
-                                                           row.note, row.created)
+            return None if row is None else _scenario(row)
 
-    def list_scenarios(self, limit: int = 500) -> list[ScenarioRecord]:
-        """The library, by name (the texts included: a listing shows each one's title)."""
+    def list_scenarios(self, limit: int = 500) -> Rows[ScenarioRecord]:
+        """The library, by name (the texts included: a listing shows each one's title); a
+        damaged scenario is left out and named in ``.damaged``."""
         with self.session() as s:
             rows = s.scalars(select(ScenarioRow).order_by(ScenarioRow.name).limit(limit))
-            return [ScenarioRecord(r.name, r.game, r.text, r.note, r.created) for r in rows]
+            return healthy(rows, _scenario)
 
     def count_scenarios(self) -> int:
         with self.session() as s:
@@ -529,21 +611,21 @@ class Store:
                 s.execute(insert(EventRow), rows)
 
     def events(self, match_id: str, since: int = 0) -> list[Event]:
+        """The match's log after ``since``; one damaged entry raises :class:`DamagedRow` (a
+        log with a hole cannot be replayed, so the whole match is the damaged one)."""
         with self.session() as s:
             rows = s.scalars(select(EventRow).where(EventRow.match_id == match_id,
                                                     EventRow.version > since)
                              .order_by(EventRow.version))
-            return [
-                Event(r.version, r.kind, json.loads(r.data),
-                      None if r.to is None else frozenset(json.loads(r.to)), r.t)
-                for r in rows
-            ]
+            return [_event(r) for r in rows]
 
     def last_version(self, match_id: str) -> int:
         with self.session() as s:
             value = s.scalar(select(func.max(EventRow.version))
                              .where(EventRow.match_id == match_id))
-            return int(value or 0)
+            if value is None:
+                return 0
+            return int(Reading("events", match_id, "its last log entry's ")(col.VERSION, value))
 
 
     # ------------------------------------------------------------------ leases (PostgreSQL)
@@ -594,8 +676,11 @@ class Store:
             row = s.execute(text(f"SELECT owner, url, token, expires_at < {_NOW} "
                                  f"FROM match_leases WHERE match_id = :m"),
                             {"m": match_id}).first()
-            return None if row is None else Lease(match_id, row[0], row[1], int(row[2]),
-                                                  bool(row[3]))
+            if row is None:
+                return None
+            r = Reading("match_leases", match_id)
+            return Lease(match_id, r(col.LEASE_OWNER, row[0]), r(col.LEASE_URL, row[1]),
+                         r(col.LEASE_TOKEN, row[2]), bool(row[3]))
 
     def lapsed_running(self, limit: int = 100) -> list[str]:
         """Running matches nobody holds: no lease, or a lapsed one (their owner died)."""
@@ -636,9 +721,10 @@ class Store:
             row = s.get(SeasonRow, season_id)
             if row is None:
                 return None
+            season = _season(row)
             rows = s.scalars(select(SeasonEntryRow).where(SeasonEntryRow.season_id == season_id)
                              .order_by(SeasonEntryRow.version))
-            return json.loads(row.head), [json.loads(r.data) for r in rows]
+            return season.head, [_season_step(r) for r in rows]
 
     def append_season_entry(self, season_id: str, version: int, data: dict[str, Any],
                             record: dict[str, Any], status: str) -> None:
@@ -661,17 +747,22 @@ class Store:
         """The season's inputs stored after ``version``, in order (what another process
         added since this one last read)."""
         with self.session() as s:
-            rows = s.scalars(select(SeasonEntryRow.data)
+            rows = s.scalars(select(SeasonEntryRow)
                              .where(SeasonEntryRow.season_id == season_id,
                                     SeasonEntryRow.version > version)
                              .order_by(SeasonEntryRow.version))
-            return [json.loads(r) for r in rows]
+            return [_season_step(r) for r in rows]
 
-    def list_seasons(self, limit: int = 100) -> list[tuple[str, str, dict[str, Any]]]:
-        """``(id, status, record)`` of the newest seasons."""
+    def list_seasons(self, limit: int = 100) -> Rows[tuple[str, str, dict[str, Any]]]:
+        """``(id, status, record)`` of the newest seasons; a damaged season is left out and
+        named in ``.damaged``."""
+        def read(row: SeasonRow) -> tuple[str, str, dict[str, Any]]:
+            season = _season(row)
+            return row.id, season.status, season.record
+
         with self.session() as s:
             rows = s.scalars(select(SeasonRow).order_by(SeasonRow.created.desc()).limit(limit))
-            return [(r.id, r.status, json.loads(r.record)) for r in rows]
+            return healthy(rows, read)
 
     def running_seasons(self) -> list[str]:
         with self.session() as s:
@@ -682,12 +773,16 @@ class Store:
         """``(season_id, role, player)`` of a season link."""
         with self.session() as s:
             row = s.get(SeasonTokenRow, token)
-            return None if row is None else (row.season_id, row.role, row.player)
+            if row is None:
+                return None
+            _, role, player = _season_token(row)
+            return row.season_id, role, player
 
-    def season_tokens(self, season_id: str) -> list[tuple[str, str, str | None]]:
+    def season_tokens(self, season_id: str) -> Rows[tuple[str, str, str | None]]:
+        """The season's links; a damaged one is left out (named in ``.damaged``)."""
         with self.session() as s:
             rows = s.scalars(select(SeasonTokenRow).where(SeasonTokenRow.season_id == season_id))
-            return [(r.token, r.role, r.player) for r in rows]
+            return healthy(rows, _season_token)
 
     def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
         """A cast member's new season link, the old one(s) revoked in the same transaction
