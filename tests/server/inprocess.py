@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import api
+from arena.server import api, matches
 from arena.server.app import create_app
 
 with warnings.catch_warnings():
@@ -29,6 +29,7 @@ def in_process_server(folder: Path, patch: pytest.MonkeyPatch | None = None
     patch.setenv("ARENA_BOT_WORKERS", "0")
     for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
         patch.setattr(limit, "burst", 10**6)
+    patch.setattr(matches, "LIVE_PER_ADDRESS", 10**6)
     try:
         app = create_app(f"sqlite:///{folder / 'arena.db'}")
         with TestClient(app, raise_server_exceptions=False) as client:

@@ -52,6 +52,7 @@ class ServerProcess:
         if self.create_limit is not None:
             env["ARENA_CREATE_LIMIT"] = self.create_limit
             env["ARENA_ACT_LIMIT"] = self.create_limit
+            env["ARENA_LIVE_PER_ADDRESS"] = "100000"
         env.update(self.env)
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT / "tests"), str(ROOT / "src"), env.get("PYTHONPATH", "")])

@@ -62,6 +62,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     unlimited = RateLimit(burst=10**9, per_second=10**9, what="requests")
     for name in ("CREATE_LIMIT", "ACT_LIMIT", "CHAT_LIMIT", "REPLAY_LIMIT"):
         patch.setattr(api, name, unlimited, raising=False)
+    patch.setattr(matches_mod, "LIVE_PER_ADDRESS", 10**9)
     try:
         with TestClient(create_app(f"sqlite:///{folder / 'sealed.db'}")) as c:
             yield c

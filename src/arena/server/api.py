@@ -145,7 +145,8 @@ async def link_key(request: Request) -> str:
 @limited(lambda r: CREATE_LIMIT, address_key)
 async def create_match(request: Request) -> JSONResponse:
     body = await read_json(request)
-    created = await matches_of(request).create(body)
+    created = await matches_of(request).create(
+        body, creator=request.client.host if request.client else "?")
     rid = created.owner.record.id
     return JSONResponse({
         "id": rid,

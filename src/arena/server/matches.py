@@ -89,6 +89,32 @@ RESUME_EVENTS = int(os.environ.get("ARENA_RESUME_EVENTS", "100000"))
 while the server was down); past it the match is quarantined."""
 
 
+def _positive(name: str, default: float) -> float:
+    raw = os.environ.get(name, "")
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+KEEP_SECONDS = _positive("ARENA_KEEP_SECONDS", 30.0)
+"""How long a finished match (or a mirror) nobody watches stays in memory after its last use
+(``ARENA_KEEP_SECONDS``). Past it, the match leaves memory and is rebuilt from its stored log
+the next time someone asks for it: memory follows what is live, not how many matches the
+server has ever run."""
+
+SWEEP_SECONDS = _positive("ARENA_SWEEP_SECONDS", 5.0)
+"""How often the matches that may leave memory are looked for."""
+
+LIVE_PER_ADDRESS = int(_positive("ARENA_LIVE_PER_ADDRESS", 30))
+"""Running matches one client address may have created and not yet finished
+(``ARENA_LIVE_PER_ADDRESS``): a club's host runs a few tables at once, not hundreds. The
+creation rate limit alone let one client keep a hundred matches running."""
+
+LIVE_RETRY_SECONDS = 30
+
+
 class ResumeFailed(Exception):
     """A match could not be rebuilt from its stored log; the message says why, plainly."""
 
@@ -211,6 +237,10 @@ class Matches:
         self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
         self.quarantined: dict[str, str] = {}  # match id -> why it could not be rebuilt
         self.resuming: asyncio.Task[None] | None = None  # the start-up's background rebuild
+        self.creators: dict[str, str] = {}
+        """Running matches created through this process -> the client address that created
+        them (kept in memory only, never stored): bounds what one address keeps running."""
+        self.evicted = 0  # how many matches left memory so far (for tests and benches)
         store.on_change(self._store_changed)
 
     # ------------------------------------------------------------------ outages (issue 25)
@@ -260,7 +290,9 @@ class Matches:
             by_id[owner.record.id] = _current(owner)
         return sorted(by_id.values(), key=lambda r: r.created, reverse=True)[:limit]
 
-    async def create(self, body: Any) -> Created:
+    async def create(self, body: Any, creator: str | None = None) -> Created:
+        """A new match from a create request; ``creator`` (the client's address, for a
+        request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches."""
         # LF-12: a library scenario is copied into the config, so the record holds it.
         body = await scenarios.resolve_config(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
@@ -283,9 +315,17 @@ class Matches:
         tokens = [TokenRecord(tok, match_id, "seat", i) for i, tok in enumerate(seat_tokens)]
         tokens += [TokenRecord(spectator, match_id, "spectator"),
                    TokenRecord(host, match_id, "host")]
+        if creator is not None:
+            # Checked and counted with no wait between, so requests arriving together
+            # cannot all pass the check before any of them is counted.
+            self.check_creator(creator)
+            self.creators[match_id] = creator
         self.creating.add(match_id)
         try:
             return await self._store_new(record, tokens, match, seat_tokens, spectator, host)
+        except BaseException:
+            self.creators.pop(match_id, None)
+            raise
         finally:
             self.creating.discard(match_id)
 
@@ -389,10 +429,73 @@ class Matches:
         return MatchOwner(record, match, self.store, persisted, mirror=True)
 
     def start_resuming(self) -> None:
-        """Rebuild the running matches in the background: the server serves meanwhile."""
+        """Rebuild the running matches in the background: the server serves meanwhile; and
+        from then on let the matches nobody needs leave memory (:meth:`sweep`)."""
         loop = asyncio.get_running_loop()
         self.resuming = loop.create_task(self.resume_all(), name="arena-resume")
         self._tasks.append(self.resuming)
+        self._tasks.append(loop.create_task(self._sweep_loop(), name="arena-sweep"))
+
+    # ------------------------------------------------------------------ memory
+    def check_creator(self, address: str) -> None:
+        """Refuse a new match to an address that already keeps :data:`LIVE_PER_ADDRESS`
+        matches running (429, with when to try again)."""
+        for match_id in [m for m, a in self.creators.items() if a == address]:
+            owner = self.owners.get(match_id)
+            if match_id in self.creating:
+                continue  # being stored right now: counted
+            if owner is None or owner.match.finished or owner.mirror:
+                del self.creators[match_id]
+        live = sum(1 for a in self.creators.values() if a == address)
+        if live >= LIVE_PER_ADDRESS:
+            refused = ApiError(429, "rate",
+                               f"this address already has {live} matches running (at most "
+                               f"{LIVE_PER_ADDRESS}); end or finish one first")
+            refused.retry_after = LIVE_RETRY_SECONDS
+            raise refused
+
+    def touch(self, owner: MatchOwner) -> None:
+        owner.last_used = time.monotonic()
+
+    def evictable(self, owner: MatchOwner, now: float) -> bool:
+        """Whether a match may leave memory now: nothing of it lives only here (finished
+        and stored, or a mirror of another process's match), nobody watches it, nothing is
+        using it, and nobody asked for it for :data:`KEEP_SECONDS`."""
+        if owner.subscribers or owner.lock.locked():
+            return False
+        if now - owner.last_used < KEEP_SECONDS:
+            return False
+        if owner.mirror:
+            return True
+        return (owner.match.finished and not owner.unsaved_status
+                and owner.persisted >= owner.match.version)
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Let go of every match that :meth:`evictable` allows; how many left."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        for match_id, owner in list(self.owners.items()):
+            if not self.evictable(owner, now):
+                continue
+            async with self._loading:  # not while a request is rebuilding it
+                if self.owners.get(match_id) is not owner or not self.evictable(owner, now):
+                    continue
+                del self.owners[match_id]
+                self.creators.pop(match_id, None)
+            await owner.stop()
+            gone += 1
+        self.evicted += gone
+        return gone
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("letting finished matches leave memory failed")
 
     async def resume_all(self) -> None:
         """Rebuild and restart every running match (on server start); on PostgreSQL only
@@ -446,11 +549,13 @@ class Matches:
         answers 503 saying why."""
         owner = self.owners.get(match_id)
         if owner is not None:
+            self.touch(owner)
             return owner
         self.check_quarantine(match_id)
         async with self._loading:
             owner = self.owners.get(match_id)
             if owner is not None:
+                self.touch(owner)
                 return owner
             self.check_quarantine(match_id)
             record = await self.store.get_match(match_id)

@@ -347,6 +347,9 @@ class MatchOwner:
         self._status = record.status
         self._notify_pending = False
         self.replay_cache = ReplayCache()
+        # When a request last asked for this match (monotonic): a finished match leaves
+        # memory some time after its last use (Matches.sweep).
+        self.last_used = time.monotonic()
 
     # ------------------------------------------------------------------ commands
     async def command(self, fn: Callable[[Match], T]) -> T:
