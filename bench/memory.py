@@ -9,11 +9,15 @@ reader asks for the lobby (``GET /api/matches``) and the public view of a recent
 request after another. Printed every 30 s: the server's RSS and the reader's p50/p99; at the
 end, RSS after a 20 s rest, against the start.
 
+``--no-end``: the same client never ends its matches (as a careless or hostile one would):
+the per-address bound on running matches refuses it past its limit, so memory stays bounded.
+
 ``idle``: ``--idle N`` live matches (two human seats that never act, hour-long phases) on one
 process; printed: RSS before and after, and per live match. The creation limit and the
 per-address live-match bound are lifted for this one (a single client makes them all).
 
     PYTHONPATH=src .venv/bin/python bench/memory.py [--seconds 600]
+    PYTHONPATH=src .venv/bin/python bench/memory.py --seconds 60 --no-end
     PYTHONPATH=src .venv/bin/python bench/memory.py --idle 1000
 
 The reader shares the machine's two cores with the server and the creating client.
@@ -51,10 +55,11 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-FEATHER = {"game": "feather", "settings": {"bot_pace": "instant"}}
+FEATHER: dict[str, Any] = {"game": "feather", "settings": {"bot_pace": "instant"}}
+BOTS = [{"bot": True}, {"bot": True}]
 
 
-async def churn(server: ServerProcess, seconds: float) -> None:
+async def churn(server: ServerProcess, seconds: float, end: bool = True) -> None:
     assert server.proc is not None
     pid = server.proc.pid
     start_rss = rss_mb(pid)
@@ -78,6 +83,8 @@ async def churn(server: ServerProcess, seconds: float) -> None:
                 data = r.json()
                 recent.append(data["id"])
                 del recent[:-20]
+                if not end:
+                    continue
                 e = await http.post(f"/api/matches/{data['id']}/host/end",
                                     params={"token": data["tokens"]["host"]}, json={})
                 if e.status_code == 200:
@@ -142,9 +149,15 @@ async def idle(server: ServerProcess, n: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--bots", action="store_true",
+                        help="bots in both seats, playing at once (instant pace)")
+    parser.add_argument("--no-end", action="store_true",
+                        help="leave every match running (the per-address bound holds them)")
     parser.add_argument("--idle", type=int, default=0,
                         help="measure N live idle matches instead of the churn")
     args = parser.parse_args()
+    if args.bots:
+        FEATHER["seats"] = BOTS
     with tempfile.TemporaryDirectory() as tmp:
         env: dict[str, Any] = {}
         limit: str | None = None
@@ -157,7 +170,7 @@ def main() -> int:
             if args.idle:
                 asyncio.run(idle(server, args.idle))
             else:
-                asyncio.run(churn(server, args.seconds))
+                asyncio.run(churn(server, args.seconds, end=not args.no_end))
         finally:
             server.stop()
     return 0
