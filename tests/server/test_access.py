@@ -198,14 +198,17 @@ def test_no_private_data_where_it_does_not_belong(server: ServerProcess,
         if match.finished:
             break
         _check_privacy(walk, match, game)
-        # Every seat the phase waits for acts; a seat token only ever acts for its own seat,
-        # whatever the body claims.
+        # Every seat the phase waits for acts; a seat token only ever acts for its own seat: a
+        # body that claims another is refused ('seat' is no field of a submission).
         for seat in sorted(match.waiting_for()):
             text = game.random_submission(match.state, seat, rng)
             if text is None:
                 continue
+            claim = walk.post(base + "/submit", walk.tokens[f"seat{seat}"],
+                              {"text": text, "final": True, "seat": (seat + 1) % game.seats})
+            assert claim.status_code == 400 and "'seat'" in claim.json()["error"], claim.text
             r = walk.post(base + "/submit", walk.tokens[f"seat{seat}"],
-                          {"text": text, "final": True, "seat": (seat + 1) % game.seats})
+                          {"text": text, "final": True})
             assert r.status_code in (200, 422), r.text
             if r.status_code == 200:
                 last = host_events(server.http, server.url, walk.id, walk.tokens["host"])

@@ -111,7 +111,9 @@ def adapter(cls: type[Any]) -> TypeAdapter[Any]:
     return found
 
 
-def _describe(value: object) -> str:
+def described(value: object) -> str:
+    """A refused value as a refusal shows it: as JSON, a huge number by its digits, cut short
+    (the request bodies' refusals word it the same, server/requests.py)."""
     shown = json.dumps(value) if isinstance(value, (str, int, float, bool)) else repr(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
         shown = "a number of " + str(len(str(abs(value)))) + " digits"
@@ -144,7 +146,7 @@ def refusal(exc: ValidationError, rule: str, what: str = "setting",
         where += f" ({own})"
     # A text too long is not echoed: its length is the whole problem.
     quiet = err["type"] in ("missing", "string_too_long", "too_long")
-    got = "" if quiet else f", not {_describe(err.get('input'))}"
+    got = "" if quiet else f", not {described(err.get('input'))}"
     return RuleError(rule, f"{what} {where}: {msg}{got}")
 
 
@@ -207,7 +209,7 @@ def config_from_strings(cls: type[Any], values: Mapping[str, str], *,
         except ValidationError as exc:
             msg = exc.errors(include_url=False)[0]["msg"]
             raise RuleError(rule, f"setting {name!r}: {msg[0].lower() + msg[1:]}, "
-                                  f"not {_describe(raw)}") from None
+                                  f"not {described(raw)}") from None
     return validate(cls, typed, rule=rule)
 
 

@@ -21,16 +21,27 @@ from arena.core.registry import all_games, get_game
 from arena.server.access import Access, resolve, token_of
 from arena.server.errors import ApiError
 from arena.server.limits import (
-    MAX_TEXT,
     RateLimit,
     address_key,
     check_host_entries,
     count_host_entries,
     limited,
-    read_json,
 )
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner, events_json, view_for
+from arena.server.requests import (
+    MATCH_HOST_ACTIONS,
+    Chat,
+    Confirm,
+    CreateMatch,
+    HostOption,
+    MatchEnd,
+    MatchExtend,
+    Mute,
+    PrivateChannel,
+    Submit,
+    parse,
+)
 from arena.store import MatchRecord, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 
@@ -144,7 +155,7 @@ async def link_key(request: Request) -> str:
 
 @limited(lambda r: CREATE_LIMIT, address_key)
 async def create_match(request: Request) -> JSONResponse:
-    body = await read_json(request)
+    body = await parse(CreateMatch, request)
     created = await matches_of(request).create(
         body, creator=request.client.host if request.client else "?")
     rid = created.owner.record.id
@@ -266,19 +277,6 @@ def _seat_of(access: Access) -> int:
     return access.seat
 
 
-def _phase_of(body: dict[str, Any]) -> int | None:
-    """The phase number the sender was answering (G-2). The page, the bots and the bench
-    clients always send it, so one made for a phase that has closed meanwhile is refused (409)
-    instead of landing in the next phase; a client that omits it is applied to the phase open
-    now, and the answer names that phase."""
-    phase = body.get("phase")
-    if phase is None:
-        return None
-    if isinstance(phase, bool) or not isinstance(phase, int) or not 0 <= phase < 10**9:
-        raise ApiError(400, "request", "'phase' must be the phase number the page shows")
-    return phase
-
-
 def _answered(m: Match) -> dict[str, Any]:
     """The phase a submission or confirmation was applied to (G-2): its number and the game's
     own name for it ("round 2"), so a client that sent no phase number knows which took it."""
@@ -290,20 +288,14 @@ def _answered(m: Match) -> dict[str, Any]:
 async def submit(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
-    body = await read_json(request)
-    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
-        raise ApiError(400, "request", "send {\"text\": \"...\", \"final\": false}")
-    text: str = body["text"]
-    if len(text) > MAX_TEXT:
-        raise RuleError("G-6", f"a submission may be at most {MAX_TEXT} characters")
-    final = body.get("final", False)
-    if not isinstance(final, bool):
-        raise ApiError(400, "request", "'final' must be true or false")
-    phase = _phase_of(body)
+    # G-2: the page, the bots and the bench clients always send the phase they answer, so
+    # one made for a phase that has closed meanwhile is refused (409) instead of landing in
+    # the next; without it the phase open now takes it, and the answer names that phase.
+    body = await parse(Submit, request)
 
     def act(m: Match) -> dict[str, Any]:
         try:
-            sub = m.submit(seat, text, final=final, phase=phase)
+            sub = m.submit(seat, body.text, final=body.final, phase=body.phase)
         except RuleError:
             raise
         except Exception as exc:  # a game bug on odd input must not become a 500
@@ -320,13 +312,10 @@ async def submit(request: Request) -> JSONResponse:
 async def confirm(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     seat = _seat_of(access)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
-    phase = _phase_of(body)
+    body = await parse(Confirm, request)
 
     def act(m: Match) -> dict[str, Any]:
-        m.confirm(seat, phase=phase)
+        m.confirm(seat, phase=body.phase)
         return {"ok": True, "version": m.version_for(seat), **_answered(m)}
 
     return JSONResponse(await owner.command(act))
@@ -336,14 +325,11 @@ async def confirm(request: Request) -> JSONResponse:
 async def chat(request: Request) -> JSONResponse:
     """Post a line in a channel (G-13); who may post where is the match's rule."""
     owner, access = await _owner(request)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "send {\"channel\": \"table\", \"text\": \"...\"}")
+    body = await parse(Chat, request)
     viewer = access.viewer
-    channel, text = body.get("channel", "table"), body.get("text")
 
     def act(m: Match) -> dict[str, Any]:
-        event = m.chat(viewer, channel, text)  # type: ignore[arg-type]
+        event = m.chat(viewer, body.channel, body.text)
         # G-10: the sender's own number for its line, not the log's.
         return {"ok": True, "version": m.seq_of(viewer, event.version)}
 
@@ -352,54 +338,38 @@ async def chat(request: Request) -> JSONResponse:
 
 @limited(lambda r: HOST_LIMIT, link_key)
 async def host_action(request: Request) -> JSONResponse:
-    """The host's actions on the match itself; each is a log entry, so past the cap on host
-    entries (``limits.HOST_ENTRIES_MAX``) only a resume or the end is taken. The cap is
-    checked before the body is read, and again under the match's lock, where a request that
-    waited behind others would otherwise slip past it."""
+    """The host's actions on the match itself, each with its own body
+    (``requests.MATCH_HOST_ACTIONS``); each is a log entry, so past the cap on host entries
+    (``limits.HOST_ENTRIES_MAX``) only a resume or the end is taken. The cap is checked before
+    the body is read, and again under the match's lock, where a request that waited behind
+    others would otherwise slip past it."""
     owner, access = await _owner(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the host link may pause, resume, extend, end or "
                                       "open a private channel")
     action = request.path_params["action"]
+    model = MATCH_HOST_ACTIONS.get(action)
+    if model is None:
+        raise ApiError(404, "host", f"unknown host action {action!r}")
     check_host_entries(count_host_entries(owner.match), action)
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
+    body = await parse(model, request)
 
     def act(m: Match) -> dict[str, Any]:
         check_host_entries(count_host_entries(m), action)
-        if action == "pause":
+        if isinstance(body, MatchExtend):
+            m.extend(body.seconds)
+        elif isinstance(body, MatchEnd):
+            m.end(body.reason or "ended by the host")
+        elif isinstance(body, HostOption):
+            m.host_option(body.name, body.value)
+        elif isinstance(body, Mute):
+            m.mute(body.channel, body.muted)
+        elif isinstance(body, PrivateChannel):
+            m.set_private(body.seat, body.open)
+        elif action == "pause":
             m.pause()
-        elif action == "resume":
-            m.resume()
-        elif action == "extend":
-            try:
-                seconds = float(body.get("seconds", 60))
-            except (TypeError, ValueError, OverflowError):
-                raise RuleError("host", "'seconds' must be a number") from None
-            if not 0 < seconds <= 7 * 24 * 3600:
-                raise RuleError("host", "an extension must be between 0 and one week")
-            m.extend(seconds)
-        elif action == "end":
-            reason = str(body.get("reason") or "ended by the host")[:200]
-            m.end(reason)
-        elif action == "option":
-            value = body.get("value")
-            if not isinstance(value, bool) or not isinstance(body.get("name"), str):
-                raise ApiError(400, "request", "send {\"name\": option, \"value\": true|false}")
-            m.host_option(body["name"], value)
-        elif action == "mute":
-            muted = body.get("muted", True)
-            if not isinstance(muted, bool):
-                raise ApiError(400, "request", "'muted' must be true or false")
-            m.mute(body.get("channel"), muted)  # type: ignore[arg-type]
-        elif action == "private":
-            open_ = body.get("open", True)
-            if not isinstance(open_, bool):
-                raise ApiError(400, "request", "'open' must be true or false")
-            m.set_private(body.get("seat"), open_)
         else:
-            raise ApiError(404, "host", f"unknown host action {action!r}")
+            m.resume()
         return {"ok": True, "version": m.version_for(HOST)}
 
     return JSONResponse(await owner.command(act))

@@ -18,13 +18,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
-from arena.core.game import BOT_LEVELS, DEFAULT_LEVEL
 from arena.server import announce, api
 from arena.server.access import Access, resolve, token_of
 from arena.server.api import _owner, link_key, links, matches_of, store_of
 from arena.server.errors import ApiError
-from arena.server.limits import check_host_entries, count_host_entries, limited, read_json
+from arena.server.limits import check_host_entries, count_host_entries, limited
 from arena.server.owner import MatchOwner
+from arena.server.requests import (
+    B,
+    Empty,
+    Notes,
+    Reissue,
+    SeatChange,
+    Spectators,
+    Webhook,
+    parse,
+)
 from arena.store import MatchRecord
 
 
@@ -32,28 +41,27 @@ def _page(request: Request, match_id: str, token: str) -> str:
     return f"{str(request.base_url).rstrip('/')}/m/{match_id}?token={token}"
 
 
-async def _host(request: Request, logs: str | None = None
-                ) -> tuple[MatchOwner, dict[str, Any]]:
-    """The match and the body of a host request. ``logs`` names the action when it appends a
-    host entry to the log: past the cap it is refused here, before the body is read."""
+async def _host(request: Request, model: type[B], logs: str | None = None
+                ) -> tuple[MatchOwner, B]:
+    """The match and the body (as ``model``) of a host request. ``logs`` names the action
+    when it appends a host entry to the log: past the cap it is refused here, before the body
+    is read."""
     owner, access = await _owner(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the host link may do this")
     if request.method == "POST":
-        owner.check_owned()  # a mirror sends host changes to the match's owner (issue 20)
+        owner.check_owned()  # a mirror sends host changes to the match's owner
     if logs is not None:
         check_host_entries(count_host_entries(owner.match), logs)
-    body = await read_json(request) if request.method == "POST" else {}
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
+    body = await parse(model, request) if request.method == "POST" else model()
     return owner, body
 
 
-def _seat(owner: MatchOwner, body: dict[str, Any]) -> int:
-    seat = body.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) \
-            or not 0 <= seat < len(owner.record.seat_names):
-        raise ApiError(400, "request", f"'seat' must be a seat number 0..{len(owner.record.seat_names) - 1}")
+def _seat(owner: MatchOwner, seat: int) -> int:
+    """A seat number the body gave, checked against this match's seats."""
+    if not seat < len(owner.record.seat_names):
+        raise ApiError(400, "request", f"'seat' must be a seat number "
+                                       f"0..{len(owner.record.seat_names) - 1}")
     return seat
 
 
@@ -64,7 +72,7 @@ def _not_over(owner: MatchOwner, what: str) -> None:
 
 async def host_links(request: Request) -> JSONResponse:
     """Every human seat's link (none for a bot's seat), the spectator's and the host's."""
-    owner, _ = await _host(request)
+    owner, _ = await _host(request, Empty)
     rid = owner.record.id
     tokens = await store_of(request).tokens_for(rid)
     by_seat = {t.seat: t.token for t in tokens if t.role == "seat"}
@@ -90,8 +98,8 @@ async def host_links(request: Request) -> JSONResponse:
 @limited(lambda r: api.LINK_LIMIT, link_key)
 async def reissue(request: Request) -> JSONResponse:
     """A new link for a human seat; the old one stops working at once, its pages are told."""
-    owner, body = await _host(request, logs="reissue")
-    seat = _seat(owner, body)
+    owner, body = await _host(request, Reissue, logs="reissue")
+    seat = _seat(owner, body.seat)
     _not_over(owner, "a new link")
     if owner.record.bots[seat]:
         raise RuleError("host", "a bot plays this seat; give it to a person first")
@@ -113,15 +121,9 @@ async def replace_seat(request: Request) -> JSONResponse:
     """Human to bot (the old link stops working) or bot to human (a new link); a bot seat
     given another ``level`` (G-8) keeps its bot, which plays at that level from its next
     decision. It mints or revokes a link like a reissue, so it spends the same budget."""
-    owner, body = await _host(request, logs="seat")
-    seat = _seat(owner, body)
-    bot = body.get("bot")
-    if not isinstance(bot, bool):
-        raise ApiError(400, "request", "'bot' must be true (a bot plays it) or false (a person)")
-    level = body.get("level", DEFAULT_LEVEL)
-    if level not in BOT_LEVELS:
-        raise RuleError("G-8", f"'level' must be one of {', '.join(BOT_LEVELS)}, "
-                               f"not {str(level)[:40]!r}")
+    owner, body = await _host(request, SeatChange, logs="seat")
+    seat = _seat(owner, body.seat)
+    bot, level = body.bot, body.level
     _not_over(owner, "replacing a seat")
     was_bot = owner.record.bots[seat]
     if was_bot == bot and (not bot or owner.record.level(seat) == level):
@@ -156,10 +158,8 @@ async def replace_seat(request: Request) -> JSONResponse:
 @limited(lambda r: api.HOST_LIMIT, link_key)
 async def spectators(request: Request) -> JSONResponse:
     """Open or close the match to spectators (closing revokes the spectators' sockets)."""
-    owner, body = await _host(request, logs="spectators")
-    open_ = body.get("open")
-    if not isinstance(open_, bool):
-        raise ApiError(400, "request", "'open' must be true or false")
+    owner, body = await _host(request, Spectators, logs="spectators")
+    open_ = body.open
     settings = dict(owner.record.settings, spectators=open_)
     store = store_of(request)
     async with owner.lock:
@@ -180,12 +180,10 @@ async def webhook(request: Request) -> JSONResponse:
     """Set (``{"url": "https://discord.com/api/webhooks/..."}``) or clear (``{"url": null}``)
     the webhook that hears the match's public news (G-14). The URL is checked against the
     allowed hosts before it is stored, and never shown back, not even to the host."""
-    owner, body = await _host(request)
-    if "url" not in body:
-        raise ApiError(400, "request", "give 'url': a webhook URL, or null for none")
+    owner, body = await _host(request, Webhook)
     # G-14: the match holds its webhook while it runs (a change lets the old one go), so
     # the server's count follows live matches; a finished one posts nothing more.
-    url = announce.webhook_setting(body["url"], None if owner.match.finished
+    url = announce.webhook_setting(body.url, None if owner.match.finished
                                    else announce.holder("match", owner.record.id))
     settings = dict(owner.record.settings, webhook=url)
     store = store_of(request)
@@ -206,7 +204,7 @@ _REMATCH_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "
 async def rematch(request: Request) -> JSONResponse:
     """The same seats, settings and options with a new seed; the pages of the old match are
     told, and each asks ``/next`` for its own new link."""
-    owner, _ = await _host(request)
+    owner, _ = await _host(request, Empty)
     if not owner.match.finished:
         raise RuleError("host", "a rematch can start once this match is over")
     record = owner.record
@@ -267,15 +265,10 @@ async def notes(request: Request) -> JSONResponse:
         raise ApiError(403, "access", "notes belong to a seat; this link is not a seat's")
     store = store_of(request)
     if request.method == "POST":
-        body = await read_json(request)
-        if not isinstance(body, dict) or "notes" not in body:
-            raise ApiError(400, "request", "send {\"notes\": ...}")
-        try:  # stored as given and sent back as JSON, which has no NaN or Infinity
-            size = len(json.dumps(body["notes"], allow_nan=False))
-        except ValueError:
-            raise ApiError(400, "request", "notes are JSON: no NaN or Infinity") from None
+        body = await parse(Notes, request)  # JSON has no NaN or Infinity: refused there
+        size = len(json.dumps(body.notes))  # stored as given and sent back as JSON
         if size > MAX_NOTES:
             raise ApiError(413, "request", f"notes are at most {MAX_NOTES} characters of JSON")
-        await store.save_notes(owner.record.id, access.seat, body["notes"], time.time())
+        await store.save_notes(owner.record.id, access.seat, body.notes, time.time())
     data, updated = await store.notes(owner.record.id, access.seat)
     return JSONResponse({"notes": data, "updated": updated})

@@ -23,55 +23,22 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
-
-from pydantic import ConfigDict, Field
+from typing import Any
 
 from arena.core import rng as rngmod
 from arena.core import settings as schema
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
-from arena.core.game import BotLevel
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server import announce, scenarios
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
+from arena.server.requests import CreateMatch, HostSettings, SeatEntry, validate
 from arena.store import CHANNEL, DamagedRow, Lease, MatchRecord, StoreUnavailable, TokenRecord
 from arena.store.asyncstore import AsyncStore
 
 log = logging.getLogger("arena.server")
-
-MAX_NAME = 40
-MAX_WEBHOOK = announce.MAX_URL
-
-
-@dataclass(frozen=True)
-class SeatEntry:
-    """One entry of a create request's ``seats`` (G-8): strictly typed, so ``{"bot": "false"}``
-    is refused instead of read as a true string (issue 25 point 6)."""
-
-    __pydantic_config__: ClassVar[ConfigDict] = schema.STRICT
-
-    name: Annotated[str | None, Field(
-        max_length=MAX_NAME, description="G-8: the seat's display name (empty: a default)")
-    ] = None
-    bot: Annotated[bool, Field(description="G-8: a bot plays this seat")] = False
-    level: Annotated[BotLevel, Field(
-        description="G-8: how strongly the seat's bot plays: easy (a beginner's mistakes), "
-                    "normal, or hard (the full bot)")] = "hard"
-
-
-@dataclass(frozen=True)
-class HostSettings(MatchSettings):
-    """The host's settings of a create request: the engine's, and who may watch (the
-    server's own)."""
-
-    spectators: Annotated[bool, Field(
-        description="G-9: the spectator link works (the lobby lists it)")] = True
-    webhook: Annotated[str | None, schema.text(
-        "G-14: a Discord webhook URL for the match's public news (the host's secret)",
-        MAX_WEBHOOK)] = None
 
 LEASE_SECONDS = float(os.environ.get("ARENA_LEASE_SECONDS", "4"))
 """How long a process owns a match without renewing (PostgreSQL, issue 20): the longest a
@@ -143,52 +110,38 @@ def _new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
-def parse_request(body: Any) -> tuple[str, int, list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
-    """Check a create-match request (the JSON of ``POST /api/matches``) and normalise it."""
-    if not isinstance(body, dict):
-        raise RuleError("api", "the request body must be a JSON object")
-    known = {"game", "seed", "seats", "settings", "config"}
-    unknown = set(body) - known
-    if unknown:
-        raise RuleError("api", f"unknown field(s): {', '.join(sorted(unknown))}")
-    name = body.get("game")
-    if not isinstance(name, str):
-        raise RuleError("api", "'game' must name a registered game")
+def parse_request(body: CreateMatch | Any
+                  ) -> tuple[str, int, list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+    """Check a create-match request and normalise it: the model of ``POST /api/matches``, or
+    its JSON as a dict (a rematch, a season's match), checked by the same model. The model has
+    checked each field's type and bounds; what needs the game is checked here: its seat
+    count, its options and the whole match's work."""
+    request = validate(CreateMatch, body)
+    name = request.game
     game = get_game(name)
-    seed_raw = body.get("seed")
-    if seed_raw is None or seed_raw == "":
+    if request.seed is None or request.seed == "":
         seed = rngmod.fresh_seed()  # G-12: 64 bits from a cryptographic source
     else:
         try:
-            seed = rngmod.parse_seed(seed_raw)
+            seed = rngmod.parse_seed(request.seed)
         except ValueError as exc:
             raise RuleError("G-7", str(exc)) from None
-    seats_raw = body.get("seats")
-    if seats_raw is None:
-        seats_raw = [{} for _ in range(game.seats)]
+    entries = request.seats if request.seats is not None else [SeatEntry()] * game.seats
     if game.seat_range is not None:
         low, high = game.seat_range
-        if not isinstance(seats_raw, list) or not low <= len(seats_raw) <= high:
+        if not low <= len(entries) <= high:
             raise RuleError("SE-1", f"{game.title} has {low} to {high} seats; give one entry "
                                     "for each")
-    elif not isinstance(seats_raw, list) or len(seats_raw) != game.seats:
+    elif len(entries) != game.seats:
         raise RuleError("G-8", f"{game.title} has {game.seats} seats; give one entry for each")
     seats: list[dict[str, Any]] = []
-    for i, entry in enumerate(seats_raw):
-        if not isinstance(entry, dict):
-            raise RuleError("G-8", f"seat {i + 1} must be an object with 'name' and 'bot'")
-        seat: SeatEntry = schema.validate(SeatEntry, entry, rule="G-8",
-                                          what=f"seat {i + 1} field")
+    for i, seat in enumerate(entries):
         seat_name = " ".join((seat.name or "").split()) or game.default_seat_name(i, seat.bot)
         seats.append({"name": seat_name, "bot": seat.bot,
                       "level": seat.level if seat.bot else "hard"})
-    settings_raw = body.get("settings") or {}
-    config_raw = body.get("config") or {}
-    if not isinstance(settings_raw, dict) or not isinstance(config_raw, dict):
-        raise RuleError("api", "'settings' and 'config' must be JSON objects")
-    host: HostSettings = schema.validate(HostSettings, settings_raw, what="match setting")
+    host = request.settings or HostSettings()
     # The game sees the seats it is created with: their count and names (SE-1, LO-10).
-    config_raw = game.config_for_seats(dict(config_raw), [s["name"] for s in seats])
+    config_raw = game.config_for_seats(dict(request.config or {}), [s["name"] for s in seats])
     config = game.make_config(config_raw)  # raises RuleError naming G-5 and the field
     # The whole match's work is bounded: every phase lasts long enough after the time scale
     # and the phases are few enough (issue 25 point 1).

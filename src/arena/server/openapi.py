@@ -1,241 +1,299 @@
 """The OpenAPI description of the JSON API, served at ``/api/openapi.json``.
 
-Written by hand: Starlette has no model layer to derive it from, and the API is small. The
-settings of a match (each game's config, the host's settings, a seat entry) are the schemas
-that validate them (issue 25): :func:`document` adds them as components from pydantic.
+Drawn from the request models (:mod:`arena.server.requests`) and one table of routes
+(:data:`ROUTES`: path, method, body model, summary): a body's schema is the schema of the very
+model its handler parses, so the document cannot promise what the server refuses, nor leave
+out a bound the server enforces. A test walks the app's routes against the table, so a new
+endpoint cannot be added without its body's model. Each game's config is added as a component
+from the schema that validates it (G-5).
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic.json_schema import models_json_schema
 
 from arena.core import settings as schema
-from arena.core.game import BOT_LEVELS
 from arena.core.registry import all_games
-from arena.server.matches import HostSettings, SeatEntry
+from arena.server.requests import (
+    MATCH_HOST_ACTIONS,
+    SEASON_HOST_ACTIONS,
+    Body,
+    Chat,
+    CheckScenario,
+    Confirm,
+    CreateMatch,
+    CreateSeason,
+    Empty,
+    Gift,
+    Nominate,
+    Notes,
+    Reissue,
+    SaveScenario,
+    SeasonPrivate,
+    SeatChange,
+    Spectators,
+    Submit,
+    Webhook,
+)
 
-_TOKEN = {"name": "token", "in": "query", "required": True, "schema": {"type": "string"},
-          "description": "the secret token of a seat, the spectator or the host "
-                         "(or send 'Authorization: Bearer <token>')"}
-_SEASON = {"name": "season_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_ERR = {"description": "refused; the body is {\"ok\": false, \"error\": \"<rule>: <message>\"}"}
+REF = "#/components/schemas/{model}"
 
-_PHASE = {"type": "integer", "minimum": 0,
-          "description": "the number of the phase this answers (the view's phase.no)"}
+Token = Literal["required", "optional", "none"]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One route of the API: what the document says of it. ``body`` is the model its handler
+    parses (None: it reads no body); ``token`` whether it takes a link's token; ``stale``
+    whether it may answer 409 for a phase that has closed (G-2); ``public`` False for a
+    route the document leaves out (a debugging aid that exists only when switched on)."""
+
+    path: str
+    method: Literal["get", "post"]
+    summary: str
+    body: type[Body] | None = None
+    token: Token = "none"
+    query: tuple[tuple[str, str, str], ...] = ()
+    stale: bool = False
+    created: bool = False
+    public: bool = True
+
+
+MATCH_ACTION_WORDS = {
+    "pause": "host only: pause the match's clock",
+    "resume": "host only: run the match's clock again",
+    "extend": "host only: give the current phase more time",
+    "end": "host only: end the match now; it is scored as it stands",
+    "option": "host only: flip one of the game's live switches (LO-12's helper)",
+    "mute": "host only: mute or open a chat channel (G-13)",
+    "private": "host only: open or close a private channel with one seat (G-13: only the "
+               "host and that seat read it, as channel 'host-private-<seat>')",
+}
+"""The summary of each match host action (every action of ``MATCH_HOST_ACTIONS``)."""
+
+SEASON_ACTION_WORDS = {
+    "start_main": "season host only: start the episode's Main Match here (SE-1)",
+    "start_death": "season host only: start the episode's Death Match here (SE-4, SE-7)",
+    "close_vault": "season host only: end the running Main Match now, scored as it stands "
+                   "(SE-6)",
+    "record_main": "season host only: record a Main Match's result by hand (SE-2)",
+    "name_ec": "season host only: name the Elimination Candidate when nobody voted (SE-3)",
+    "record_death": "season host only: record a Death Match played elsewhere (SE-4)",
+    "decide": "season host only: decide a Death Match with no winner (SE-4)",
+    "adjust": "season host only: correct the ledger with a written reason (SE-5)",
+    "end": "season host only: end the season (SE-1)",
+    "mm_rounds": "season host only: the round limit of the Main Matches to come (SE-6)",
+    "pause": "season host only: hold the current step's clock (SE-7)",
+    "resume": "season host only: run the current step's clock again (SE-7)",
+    "extend": "season host only: more time for the current step (SE-7)",
+    "deadline": "season host only: the current step's deadline as a clock time (SE-7)",
+    "webhook": "season host only: set or clear the season's webhook (G-14)",
+    "reissue": "season host only: a new season link for a player; the old one stops working",
+}
+"""The summary of each season host action (every action of ``SEASON_HOST_ACTIONS``)."""
+
+MATCH = "/api/matches/{match_id}"
+SEASON = "/api/seasons/{season_id}"
+
+ROUTES: tuple[Op, ...] = (
+    Op("/api/games", "get", "the registered games and their options"),
+    Op("/api/games/{name}", "get", "one game"),
+    Op("/api/matches", "get", "running and finished matches (public facts only)"),
+    Op("/api/matches", "post", "create a match; answers its id and one link per seat, a "
+       "spectator link and a host link", CreateMatch, created=True),
+    Op(MATCH, "get", "public facts of one match"),
+    Op(f"{MATCH}/view", "get", "what the token's viewer sees now", token="required"),
+    Op(f"{MATCH}/events", "get", "the log entries the viewer may see, after 'since'",
+       token="required", query=(("since", "integer", "the viewer's version last seen"),)),
+    Op(f"{MATCH}/replay", "get", "the viewer's view right after log entry 'version'",
+       token="required", query=(("version", "integer", "the viewer's own entry number"),)),
+    Op(f"{MATCH}/submit", "post", "submit text in the game's notation for the token's seat; "
+       "'phase' is the phase number it answers (G-2): if that phase has closed, 409 and "
+       "nothing is applied; without it, the phase open now takes it. The answer names the "
+       "phase ('phase', 'phase_title')", Submit, token="required", stale=True),
+    Op(f"{MATCH}/confirm", "post", "confirm the seat's standing submission as final (G-4); "
+       "'phase' as for submit", Confirm, token="required", stale=True),
+    Op(f"{MATCH}/chat", "post", "post a chat line in a channel the viewer may post in "
+       "(G-13); the view's 'chat' lists them", Chat, token="required"),
+    Op(f"{MATCH}/host/links", "get", "host only: every human seat's link, the spectator's "
+       "and the host's", token="required"),
+    Op(f"{MATCH}/host/reissue", "post", "host only: a new link for a human seat; the old "
+       "one stops working", Reissue, token="required"),
+    Op(f"{MATCH}/host/seat", "post", "host only: a bot takes a seat (at 'level' easy, "
+       "normal or hard, the default; G-8) or a person does (a new link); a bot seat given a "
+       "new level keeps its bot", SeatChange, token="required"),
+    Op(f"{MATCH}/host/spectators", "post", "host only: open or close the match to "
+       "spectators", Spectators, token="required"),
+    Op(f"{MATCH}/host/webhook", "post", "host only: set or clear the webhook that hears the "
+       "match's public news (G-14; allowed hosts only, ARENA_WEBHOOK_HOSTS)", Webhook,
+       token="required"),
+    Op(f"{MATCH}/host/rematch", "post", "host only, once the match is over: the same seats "
+       "and options, a new seed", Empty, token="required"),
+    Op(f"{MATCH}/next", "get", "this link's own link in the rematch", token="required"),
+    Op(f"{MATCH}/notes", "get", "a seat's private notes (its own link only)",
+       token="required"),
+    Op(f"{MATCH}/notes", "post", "replace a seat's private notes (any JSON, no NaN or "
+       "Infinity)", Notes, token="required"),
+    *(Op(f"{MATCH}/host/{action}", "post", MATCH_ACTION_WORDS[action], model,
+         token="required") for action, model in MATCH_HOST_ACTIONS.items()),
+    Op("/api/scenarios", "get", "Feather's scenarios by name: the shipped ones and the "
+       "library's (LF-12), each with its title, author note and source"),
+    Op("/api/scenarios", "post", "save a host's Feather scenario in the library under a new "
+       "name (LF-12: letters, digits, spaces, - and _, never a path); refused 422 naming the "
+       "rule of every problem of the text (LF-1..LF-9), 409 if the name is taken; nothing is "
+       "stored when refused", SaveScenario, created=True),
+    Op("/api/scenarios/check", "post", "the scenario editor's checker: every problem of a "
+       "scenario (given as TOML 'text' or as plain 'data') with its rule id and place, the "
+       "TOML, each objective in words, and an SVG preview of session 'session' as a player "
+       "first sees it; stores nothing", CheckScenario),
+    Op("/api/scenarios/{name}", "get", "one Feather scenario (shipped or from the library) "
+       "with its TOML text ('generated': the puzzle a match with these settings and seed "
+       "plays)", query=(("seed", "string", "G-7: the seed (generated only)"),
+                        ("difficulty", "string", "easy, normal or hard (generated only)"),
+                        ("sessions", "integer", "how many sessions (generated only)"),
+                        ("practice", "string", "0 for no practice session (generated)"))),
+    Op("/api/seasons", "get", "every season (public facts only)"),
+    Op("/api/seasons", "post", "create a season from a cast of 3 or more named players "
+       "(SE-1); answers its id and one link per player and for the host", CreateSeason,
+       created=True),
+    Op(SEASON, "get", "the season as the link's holder may see it (public without a token)",
+       token="optional"),
+    Op(f"{SEASON}/gift", "post", "the solo winner gives the ToL to a player (SE-3)", Gift,
+       token="required"),
+    Op(f"{SEASON}/nominate", "post", "the elimination candidate nominates the opponent "
+       "(SE-3)", Nominate, token="required"),
+    Op(f"{SEASON}/private", "post", "the host's private channel with one player (G-13): the "
+       "host names 'player'; the player answers once the host has written", SeasonPrivate,
+       token="required"),
+    *(Op(f"{SEASON}/host/{action}", "post", SEASON_ACTION_WORDS[action], model,
+         token="required") for action, model in SEASON_HOST_ACTIONS.items()),
+    Op("/api/debug/loop", "post", "the event loop's stalls so far, then a new window "
+       "(only with ARENA_LOOP_MONITOR=1)", Empty, public=False),
+)
+"""Every route of the JSON API. The host actions' routes are listed one per action (each
+has its own body); the app serves them through one ``/host/{action}`` route each for a match
+and a season, which the document lists too, with the bodies of all its actions."""
+
+ACTION_ROUTES = {f"{MATCH}/host/{{action}}": MATCH_HOST_ACTIONS,
+                 f"{SEASON}/host/{{action}}": SEASON_HOST_ACTIONS}
+"""The app's ``/host/{action}`` routes and the body of each of their actions."""
+
+_TOKEN_DOC = ("the secret token of a seat, the spectator or the host (or send "
+              "'Authorization: Bearer <token>')")
+_ERR = {"description": "refused; the body is {\"ok\": false, \"error\": \"<rule>: <message>\"} "
+                       "(a 422 adds \"rule\")"}
 _STALE = {"description": "made for a phase that has closed (G-2); nothing was applied. The "
                          "body adds 'stale': true, 'phase', 'phase_title' and 'current_phase'"}
 
 
-def _op(summary: str, params: list[dict[str, Any]], body: dict[str, Any] | None = None,
-        extra: dict[str, Any] | None = None, *, stale: bool = False) -> dict[str, Any]:
-    op: dict[str, Any] = {"summary": summary, "parameters": params,
-                          "responses": {"200": {"description": "ok"}, "400": _ERR,
-                                        "401": _ERR, "403": _ERR, "404": _ERR, "422": _ERR}}
-    if stale:
-        op["responses"]["409"] = _STALE
-    if body is not None:
-        op["requestBody"] = {"required": True,
-                             "content": {"application/json": {"schema": body}}}
-    if extra:
-        op.update(extra)
-    return op
+def route(path: str, method: str) -> Op | None:
+    """The table's entry for one route (a concrete ``/host/<action>`` path included)."""
+    return next((op for op in ROUTES if op.path == path and op.method == method), None)
 
 
-SPEC: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {"title": "Arena", "version": "1",
-             "description": "Create matches, read a seat's view, submit and confirm. "
-                            "Live updates: WebSocket /ws/{match_id}?token=T&since=V."},
-    "paths": {
-        "/api/games": {"get": _op("the registered games and their options", [])},
-        "/api/games/{name}": {"get": _op("one game", [{"name": "name", "in": "path",
-                                                      "required": True,
-                                                      "schema": {"type": "string"}}])},
-        "/api/matches": {
-            "get": _op("running and finished matches (public facts only)", []),
-            "post": _op("create a match; answers its id and one link per seat, a spectator "
-                        "link and a host link", [], {
-                            "type": "object",
-                            "properties": {
-                                "game": {"type": "string"},
-                                # Answers carry it as a string (64 bits, issue 27).
-                                "seed": {"type": ["integer", "string"]},
-                                "seats": {"type": "array", "items": {
-                                    "$ref": "#/components/schemas/SeatEntry"}},
-                                "settings": {"$ref": "#/components/schemas/HostSettings"},
-                                "config": {"type": "object",
-                                           "description": "the game's own options: the "
-                                           "schema components.schemas.<game>_config (every "
-                                           "field typed and bounded; refused with 422 "
-                                           "naming the field, G-5)"},
-                            },
-                            "required": ["game"]}),
-        },
-        "/api/matches/{match_id}": {"get": _op("public facts of one match", [_ID])},
-        "/api/matches/{match_id}/view": {"get": _op("what the token's viewer sees now",
-                                                    [_ID, _TOKEN])},
-        "/api/matches/{match_id}/events": {"get": _op(
-            "the log entries the viewer may see, after 'since'",
-            [_ID, _TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}])},
-        "/api/matches/{match_id}/replay": {"get": _op(
-            "the viewer's view right after log entry 'version'",
-            [_ID, _TOKEN, {"name": "version", "in": "query", "schema": {"type": "integer"}}])},
-        "/api/matches/{match_id}/submit": {"post": _op(
-            "submit text in the game's notation for the token's seat; 'phase' is the phase "
-            "number it answers (G-2): if that phase has closed, 409 and nothing is applied; "
-            "without it, the phase open now takes it. The answer names the phase ('phase', "
-            "'phase_title')", [_ID, _TOKEN],
-            {"type": "object", "properties": {"text": {"type": "string"},
-                                              "final": {"type": "boolean"},
-                                              "phase": _PHASE},
-             "required": ["text"]}, stale=True)},
-        "/api/matches/{match_id}/confirm": {"post": _op(
-            "confirm the seat's standing submission as final (G-4); 'phase' as for submit",
-            [_ID, _TOKEN], None, {"requestBody": {"required": False, "content": {
-                "application/json": {"schema": {"type": "object",
-                                                "properties": {"phase": _PHASE}}}}}},
-            stale=True)},
-        "/api/matches/{match_id}/chat": {"post": _op(
-            "post a chat line in a channel the viewer may post in (G-13); the view's 'chat' "
-            "lists them", [_ID, _TOKEN],
-            {"type": "object", "properties": {"channel": {"type": "string"},
-                                              "text": {"type": "string", "maxLength": 500}},
-             "required": ["text"]})},
-        "/api/matches/{match_id}/host/{action}": {"post": _op(
-            "host only: pause, resume, extend ({\"seconds\": n}), end ({\"reason\": s}) or "
-            "mute ({\"channel\": c, \"muted\": true|false}) or open a private channel with one "
-            "seat ({\"seat\": n, \"open\": true|false}; G-13: only the host and that seat "
-            "read it, as channel 'host-private-n')",
-            [_ID, _TOKEN, {"name": "action", "in": "path", "required": True,
-                           "schema": {"enum": ["pause", "resume", "extend", "end", "mute",
-                                                "option", "private"]}}],
-            {"type": "object"})},
-        "/api/matches/{match_id}/host/links": {"get": _op(
-            "host only: every human seat's link, the spectator's and the host's", [_ID, _TOKEN])},
-        "/api/matches/{match_id}/host/reissue": {"post": _op(
-            "host only: a new link for a human seat; the old one stops working", [_ID, _TOKEN],
-            {"type": "object", "properties": {"seat": {"type": "integer"}},
-             "required": ["seat"]})},
-        "/api/matches/{match_id}/host/seat": {"post": _op(
-            "host only: a bot takes a seat (true, at 'level': easy, normal or hard, the "
-            "default; G-8) or a person does (false, a new link); a bot seat given a new "
-            "level keeps its bot",
-            [_ID, _TOKEN],
-            {"type": "object", "properties": {"seat": {"type": "integer"},
-                                              "bot": {"type": "boolean"},
-                                              "level": {"enum": list(BOT_LEVELS)}},
-             "required": ["seat", "bot"]})},
-        "/api/matches/{match_id}/host/spectators": {"post": _op(
-            "host only: open or close the match to spectators", [_ID, _TOKEN],
-            {"type": "object", "properties": {"open": {"type": "boolean"}},
-             "required": ["open"]})},
-        "/api/matches/{match_id}/host/webhook": {"post": _op(
-            "host only: set or clear the webhook that hears the match's public news (G-14; "
-            "allowed hosts only, ARENA_WEBHOOK_HOSTS)", [_ID, _TOKEN],
-            {"type": "object", "properties": {"url": {"type": ["string", "null"],
-                                                      "maxLength": 512}},
-             "required": ["url"]})},
-        "/api/matches/{match_id}/host/rematch": {"post": _op(
-            "host only, once the match is over: the same seats and options, a new seed",
-            [_ID, _TOKEN])},
-        "/api/matches/{match_id}/next": {"get": _op(
-            "this link's own link in the rematch", [_ID, _TOKEN])},
-        "/api/matches/{match_id}/notes": {
-            "get": _op("a seat's private notes (its own link only)", [_ID, _TOKEN]),
-            "post": _op("replace a seat's private notes (any JSON, no NaN or Infinity)",
-                        [_ID, _TOKEN], {"type": "object", "properties": {"notes": {}},
-                                        "required": ["notes"]})},
-        "/api/scenarios": {
-            "get": _op("Feather's scenarios by name: the shipped ones and the library's "
-                       "(LF-12), each with its title, author note and source", []),
-            "post": _op("save a host's Feather scenario in the library under a new name "
-                        "(LF-12: letters, digits, spaces, - and _, at most 40 characters, "
-                        "never a path); refused 422 naming the rule of every problem of "
-                        "the text (LF-1..LF-9), 409 if the name is taken; nothing is "
-                        "stored when refused", [], {
-                            "type": "object",
-                            "properties": {"name": {"type": "string", "maxLength": 40},
-                                           "note": {"type": "string", "maxLength": 500},
-                                           "text": {"type": "string", "maxLength": 50000,
-                                                    "description": "the scenario's TOML "
-                                                    "(LF-7)"}},
-                            "required": ["name", "text"]},
-                        {"responses": {"201": {"description": "saved"}, "400": _ERR,
-                                       "409": _ERR, "413": _ERR, "422": _ERR,
-                                       "429": _ERR}})},
-        "/api/scenarios/check": {"post": _op(
-            "the scenario editor's checker: every problem of a scenario (given as TOML "
-            "'text' or as plain 'data') with its rule id and place, the TOML, each "
-            "objective in words, and an SVG preview of session 'session' as a player "
-            "first sees it; stores nothing", [],
-            {"type": "object", "properties": {
-                "text": {"type": "string", "maxLength": 50000},
-                "data": {"type": "object"},
-                "session": {"type": "integer", "minimum": 0}}})},
-        "/api/scenarios/{name}": {"get": _op(
-            "one Feather scenario (shipped or from the library) with its TOML text",
-            [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}])},
-        "/api/seasons": {
-            "get": _op("every season (public facts only)", []),
-            "post": _op("create a season from a cast of 3 or more named players (SE-1); "
-                        "answers its id and one link per player and for the host", [], {
-                            "type": "object",
-                            "properties": {
-                                "cast": {"type": "array", "items": {
-                                    "type": "object",
-                                    "properties": {"name": {"type": "string"},
-                                                   "bot": {"type": "boolean"}}}},
-                                "seed": {"type": "integer"},
-                                "settings": {"type": "object"},
-                                "step_seconds": {"type": "number"},
-                                "mm_config": {"type": "object"},
-                                "webhook": {"type": ["string", "null"], "maxLength": 512}},
-                            "required": ["cast"]})},
-        "/api/seasons/{season_id}": {"get": _op(
-            "the season as the link's holder may see it (public without a token)",
-            [_SEASON, {**_TOKEN, "required": False}])},
-        "/api/seasons/{season_id}/gift": {"post": _op(
-            "the solo winner gives the ToL to a player (SE-3)", [_SEASON, _TOKEN],
-            {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]})},
-        "/api/seasons/{season_id}/nominate": {"post": _op(
-            "the elimination candidate nominates the opponent (SE-3)", [_SEASON, _TOKEN],
-            {"type": "object", "properties": {"dmo": {"type": "string"}},
-             "required": ["dmo"]})},
-        "/api/seasons/{season_id}/host/{action}": {"post": _op(
-            "season host only: start a match, record a result, name the EC, adjust, end, "
-            "give a player a new season link (reissue, {\"player\": name})",
-            [_SEASON, _TOKEN, {"name": "action", "in": "path", "required": True,
-                               "schema": {"enum": ["start_main", "start_death",
-                                                   "record_main", "name_ec", "record_death",
-                                                   "decide", "adjust", "end",
-                                                   "close_vault", "mm_rounds", "pause",
-                                                   "resume", "extend", "deadline",
-                                                   "webhook", "reissue"]}}],
-            {"type": "object"})},
-        "/api/seasons/{season_id}/private": {"post": _op(
-            "the host's private channel with one player (G-13): the host names 'player'; the "
-            "player answers once the host has written", [_SEASON, _TOKEN],
-            {"type": "object", "properties": {"text": {"type": "string", "maxLength": 500},
-                                              "player": {"type": "string"}},
-             "required": ["text"]})},
-    },
-}
+def _parameters(op: Op) -> list[dict[str, Any]]:
+    params: list[dict[str, Any]] = []
+    for name in re.findall(r"{(\w+)}", op.path):
+        params.append({"name": name, "in": "path", "required": True,
+                       "schema": {"type": "string"}})
+    if op.token != "none":
+        params.append({"name": "token", "in": "query", "required": op.token == "required",
+                       "schema": {"type": "string"}, "description": _TOKEN_DOC})
+    for name, kind, words in op.query:
+        params.append({"name": name, "in": "query", "schema": {"type": kind},
+                       "description": words})
+    return params
+
+
+def _responses(op: Op) -> dict[str, Any]:
+    out: dict[str, Any] = {"201" if op.created else "200": {"description": "ok"}}
+    codes = ["400", "401", "403", "404", "422", "503"]
+    if op.method == "post":
+        codes += ["413", "429"]  # every body is bounded, every write rate-limited
+    if op.path == "/api/scenarios" and op.method == "post":
+        codes.append("409")  # the name is taken (LF-12)
+    out.update({code: _ERR for code in sorted(codes)})
+    if op.stale:
+        out["409"] = _STALE
+    return out
+
+
+def _body_schema(model: type[Body], defs: dict[str, Any]) -> dict[str, Any]:
+    """A model's schema as a request body shows it: its own fields inline (a client reads
+    them there), the models inside it by reference to the components."""
+    body: dict[str, Any] = copy.deepcopy(defs[model.__name__])
+    return body
+
+
+@functools.cache
+def _document() -> dict[str, Any]:
+    """The document from the route table and the models (built once: they never change)."""
+    models = list(dict.fromkeys(op.body for op in ROUTES if op.body is not None))
+    _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF)
+    defs: dict[str, Any] = top.get("$defs", {})
+    paths: dict[str, dict[str, Any]] = {}
+    for op in ROUTES:
+        if not op.public:
+            continue
+        entry: dict[str, Any] = {"summary": op.summary, "parameters": _parameters(op),
+                                 "responses": _responses(op)}
+        if op.body is not None:
+            entry["requestBody"] = {
+                "required": bool(defs[op.body.__name__].get("required")),
+                "content": {"application/json": {"schema": _body_schema(op.body, defs)}}}
+        paths.setdefault(op.path, {})[op.method] = entry
+    for path, actions in ACTION_ROUTES.items():
+        op = Op(path, "post", "host only: one of the actions listed as their own paths "
+                "(/host/<action>), each with its own body", token="required")
+        params = [dict(p, schema={"enum": list(actions)}) if p["name"] == "action" else p
+                  for p in _parameters(op)]  # the action: one of the table's
+        bodies = [{"$ref": REF.format(model=m.__name__)} for m in dict.fromkeys(actions.values())]
+        paths[path] = {"post": {
+            "summary": op.summary, "parameters": params, "responses": _responses(op),
+            "requestBody": {"required": False, "content": {"application/json": {
+                "schema": {"anyOf": bodies}}}},
+            "x-action-bodies": {a: {"$ref": REF.format(model=m.__name__)}
+                                for a, m in actions.items()}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Arena", "version": "1",
+                 "description": "Create matches, read a seat's view, submit and confirm. "
+                                "Live updates: WebSocket /ws/{match_id}?token=T&since=V. "
+                                "Every request body is strict: JSON types exactly, no "
+                                "unknown keys, every bound as its schema says; a refusal "
+                                "names the field and the rule."},
+        "paths": paths,
+        "components": {"schemas": defs},
+    }
 
 
 def document() -> dict[str, Any]:
-    """The OpenAPI document with the settings schemas as components, built from the same
-    pydantic schemas that validate a create request (so the two cannot disagree)."""
-    doc = copy.deepcopy(SPEC)
-    schemas: dict[str, Any] = {"SeatEntry": schema.json_schema(SeatEntry),
-                               "HostSettings": schema.json_schema(HostSettings)}
-    refs = []
+    """The OpenAPI document, with each registered game's config as a component
+    (``<game>_config``) from the schema that validates it, and the create request's
+    ``config`` as one of them."""
+    doc = copy.deepcopy(_document())
+    schemas = doc["components"]["schemas"]
+    refs: list[dict[str, Any]] = []
     for name, game in all_games(include_extra=True).items():
         key = f"{name}_config"
         schemas[key] = schema.json_schema(game.config_type)
-        refs.append({"$ref": f"#/components/schemas/{key}"})
-    doc["components"] = {"schemas": schemas}
-    create = doc["paths"]["/api/matches"]["post"]["requestBody"]["content"]["application/json"]
-    create["schema"]["properties"]["config"]["anyOf"] = refs
+        refs.append({"$ref": REF.format(model=key)})
+    for where in (doc["paths"]["/api/matches"]["post"]["requestBody"]["content"]
+                  ["application/json"]["schema"], schemas[CreateMatch.__name__]):
+        config = where["properties"]["config"]
+        config["anyOf"] = [*refs, {"type": "null"}]
     return doc
+
+
+def __getattr__(name: str) -> Any:
+    """``SPEC``: the document as the server serves it now (built on each use, so it lists
+    the games registered by then)."""
+    if name == "SPEC":
+        return document()
+    raise AttributeError(name)

@@ -38,15 +38,19 @@ from arena.games.feather.scenario import (
 from arena.games.feather.tick import new_board
 from arena.games.feather.toml_text import dump
 from arena.server.errors import ApiError
-from arena.server.limits import RateLimit, address_key, limited, read_json
+from arena.server.limits import RateLimit, address_key, limited
+from arena.server.requests import (
+    MAX_SCENARIO_TEXT,
+    CheckScenario,
+    CreateMatch,
+    SaveScenario,
+    parse,
+    validate,
+)
 from arena.store import ScenarioExists, ScenarioRecord
 from arena.store.asyncstore import AsyncStore
 
 GAME = "feather"
-MAX_TEXT = 50_000
-"""Characters of a scenario's TOML: the bound of the match setting ``scenario_text``."""
-MAX_NOTE = 500
-"""Characters of an author's note."""
 MAX_LIBRARY = 1000
 """Scenarios the library holds: saving is open to anyone who may create a match, so the
 table is bounded like everything else a client can fill."""
@@ -139,30 +143,13 @@ async def one_scenario(request: Request) -> JSONResponse:
 
 
 # --------------------------------------------------------------------------- saving
-def _field(body: dict[str, Any], key: str, most: int, *, rule: str) -> str:
-    value = body.get(key, "")
-    if not isinstance(value, str):
-        raise ApiError(422, rule, f"'{key}' must be text")
-    if len(value) > most:
-        raise ApiError(422, rule, f"'{key}' has at most {most:,} characters")
-    return value
-
-
 @limited(lambda r: SAVE_LIMIT, address_key)
 async def save_scenario(request: Request) -> JSONResponse:
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
-    unknown = sorted(set(body) - {"name", "note", "text"})
-    if unknown:
-        raise ApiError(422, "request", f"unknown field(s): {', '.join(unknown)}")
-    name = body.get("name")
+    body = await parse(SaveScenario, request)  # types and lengths; the rules' checks follow
+    name, note, text = body.name, body.note, body.text
     bad_name = name_problems(name)
     if bad_name:
         return _problems_response(_refusal(bad_name), bad_name)
-    assert isinstance(name, str)
-    note = _field(body, "note", MAX_NOTE, rule="LF-12")
-    text = _field(body, "text", MAX_TEXT, rule="LF-7")
     found = problems(text)
     if found:
         return _problems_response(_refusal(found), found)
@@ -200,35 +187,25 @@ async def check_scenario(request: Request) -> JSONResponse:
     """The editor's checker: ``{"text": TOML}`` or ``{"data": {...}}`` (the scenario as
     plain data) and optionally ``{"session": i}``, the session to preview. Always 200 with
     the problems listed (a scenario being typed is expected to have some)."""
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
-    unknown = sorted(set(body) - {"text", "data", "session"})
-    if unknown:
-        raise ApiError(422, "request", f"unknown field(s): {', '.join(unknown)}")
-    index = body.get("session", 0)
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise ApiError(422, "request", "'session' must be a whole number from 0")
+    body = await parse(CheckScenario, request)
+    index = body.session
     data: Any
-    if "data" in body:
-        data = body["data"]
-        if not isinstance(data, dict):
-            raise ApiError(422, "LF-7", "'data' must be a scenario as a JSON object")
+    if "data" in body.model_fields_set:  # the scenario as plain data wins over its text
+        data = body.data
         try:
             text = dump(data)
         except TypeError:
             raise ApiError(422, "LF-7", "the scenario holds a value TOML cannot (null?)"
                            ) from None
     else:
-        text = body.get("text", "")
-        if not isinstance(text, str):
-            raise ApiError(422, "LF-7", "'text' must be the scenario's TOML")
+        text = body.text
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
             data = None
-    if len(text) > MAX_TEXT:
-        raise ApiError(422, "LF-7", f"a scenario has at most {MAX_TEXT:,} characters of TOML")
+    if len(text) > MAX_SCENARIO_TEXT:  # data written out as TOML may be longer than given
+        raise ApiError(422, "LF-7", f"a scenario has at most {MAX_SCENARIO_TEXT:,} characters "
+                                    "of TOML")
     found = problems(text)
     sessions: list[dict[str, Any] | None] = []
     specs: list[SessionSpec | None] = []
@@ -263,15 +240,15 @@ def keep_generated(game: str, seed: int, config: dict[str, Any]) -> dict[str, An
     return {**config, "scenario": GENERATED, "scenario_text": text}
 
 
-async def resolve_config(store: AsyncStore, body: Any) -> Any:
-    """A create request for Feather with its scenario made whole (LF-12): a library name is
-    replaced by the library's text, copied into ``scenario_text`` so the match's record holds
-    it; a host's text (given or copied) with a problem is refused naming its rule, before
-    anything is stored. Other games' requests pass through untouched."""
-    if not isinstance(body, dict) or body.get("game") != GAME:
-        return body
-    config = body.get("config")
-    if not isinstance(config, dict):
+async def resolve_config(store: AsyncStore, body: CreateMatch | Any) -> CreateMatch:
+    """A create request (its model, or its JSON as a dict) for Feather with its scenario made
+    whole (LF-12): a library name is replaced by the library's text, copied into
+    ``scenario_text`` so the match's record holds it; a host's text (given or copied) with a
+    problem is refused naming its rule, before anything is stored. Other games' requests pass
+    through untouched (checked by the model like every create request)."""
+    body = validate(CreateMatch, body)
+    config = body.config
+    if body.game != GAME or config is None:
         return body
     text = config.get("scenario_text")
     name = config.get("scenario")
@@ -282,7 +259,7 @@ async def resolve_config(store: AsyncStore, body: Any) -> Any:
             raise RuleError("LF-12", f"no scenario is called {name!r} (shipped: "
                                      f"{', '.join(shipped())}, or one saved in the library)")
         text = rec.text
-        body = {**body, "config": {**config, "scenario_text": text}}
+        body = body.model_copy(update={"config": {**config, "scenario_text": text}})
     if isinstance(text, str) and text:
         found = problems(text)
         if found:

@@ -36,8 +36,24 @@ from arena.server import api as match_api
 from arena.server.access import token_of
 from arena.server.damage import contain_match, partly_damaged, tell_once
 from arena.server.errors import ApiError
-from arena.server.limits import RateLimit, address_key, check_host_entries, limited, read_json
+from arena.server.limits import RateLimit, address_key, check_host_entries, limited
 from arena.server.matches import Matches
+from arena.server.requests import (
+    SEASON_HOST_ACTIONS,
+    B,
+    CloseVault,
+    CreateSeason,
+    Gift,
+    Nominate,
+    SeasonInput,
+    SeasonPrivate,
+    SeasonReissue,
+    StartDeath,
+    StartMain,
+    Webhook,
+    parse,
+    validate,
+)
 from arena.server.tasks import stop_task
 from arena.store import DamagedRow, SeasonConflict, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
@@ -46,12 +62,6 @@ from arena.web.season_page import render_season
 
 log = logging.getLogger("arena.server")
 
-DAY = 86400.0
-SETTINGS = ("time_scale", "bot_pace", "early_close", "reveal_at_end")
-DM_SETTINGS = (*SETTINGS, "spectators")
-"""SE-7: what a Death Match started from the season may set over the season's settings (the
-season's webhook is kept: the host gave it for the whole season)."""
-MM_OPTIONS = ("round_seconds", "vote_seconds", "max_rounds", "helper")
 WATCH_EVERY = 0.25
 DISCOVER_EVERY = 5.0
 """On a shared database, how often a process looks for running seasons another one created
@@ -101,46 +111,37 @@ class SeasonOwner:
         return len(self.season.inputs)
 
 
-def parse_season(body: Any) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool, ...]]:
-    """Check a create-season request and return the season's head (without id and time)."""
-    if not isinstance(body, dict):
-        raise RuleError("api", "the request body must be a JSON object")
-    unknown = set(body) - {"cast", "seed", "settings", "step_seconds", "mm_config", "webhook"}
-    if unknown:
-        raise RuleError("api", f"unknown field(s): {', '.join(sorted(unknown))}")
-    cast, bots = lv.check_cast(body.get("cast"))
-    seed_raw = body.get("seed")
+def parse_season(body: CreateSeason | Any
+                 ) -> tuple[dict[str, Any], tuple[str, ...], tuple[bool, ...]]:
+    """Check a create-season request (its model, or its JSON as a dict) and return the
+    season's head (without id and time). The model has checked each field's type and bounds;
+    what needs several fields, or the game, is checked here."""
+    request = validate(CreateSeason, body)
+    cast, bots = lv.check_cast([entry if isinstance(entry, str)
+                                else {"name": entry.name, "bot": entry.bot}
+                                for entry in request.cast])
+    seed_raw = request.seed
     try:
         seed = rngmod.fresh_seed() if seed_raw in (None, "") else rngmod.parse_seed(seed_raw)
     except ValueError as exc:
         raise RuleError("G-7", str(exc)) from None
-    settings_raw = body.get("settings") or {}
-    if not isinstance(settings_raw, dict) or set(settings_raw) - set(SETTINGS):
-        raise RuleError("G-5", "the season's match settings are " + ", ".join(SETTINGS))
-    settings = MatchSettings.from_json(settings_raw)  # raises naming G-5 / G-11
-    mm_raw = body.get("mm_config") or {}
-    if not isinstance(mm_raw, dict) or set(mm_raw) - set(MM_OPTIONS):
-        raise RuleError("G-5", "the Main Match options are " + ", ".join(MM_OPTIONS))
-    mm_raw = dict(mm_raw)
-    rounds = mm_raw.setdefault("max_rounds", lv.DEFAULT_MM_ROUNDS)  # SE-6: a limit by default
-    if isinstance(rounds, bool) or not isinstance(rounds, int) \
-            or not lv.MIN_MM_ROUNDS <= rounds <= lv.MAX_MM_ROUNDS:
-        raise RuleError("SE-6", f"a Main Match's round limit is {lv.MIN_MM_ROUNDS} to "
-                                f"{lv.MAX_MM_ROUNDS} rounds (0: LO-8's none)")
+    settings = request.settings or MatchSettings()
+    mm_raw = {} if request.mm_config is None else request.mm_config.model_dump(exclude_unset=True)
+    mm_raw.setdefault("max_rounds", lv.DEFAULT_MM_ROUNDS)  # SE-6: a limit by default
     lockedout = get_game("lockedout")
     mm = lockedout.make_config({**mm_raw, "names": list(cast[:6]) if len(cast) >= 3 else []})
-    # The season's Main Matches are bounded like any match, checked now (issue 25).
+    # The season's Main Matches are bounded like any match, checked now (G-5).
     schema.check_match_work(lockedout, mm, settings.time_scale, lockedout.phase_fields)
-    step_raw = body.get("step_seconds", DAY)
-    if isinstance(step_raw, bool) or not isinstance(step_raw, (int, float)) \
-            or not 1 <= step_raw <= 30 * DAY:
-        raise RuleError("SE-3", "a step's time is between 1 second and 30 days")
+    # G-5: a step's clock (the gift, the nomination) is scaled like the matches' phases, and
+    # held to the same floor of wall-clock time.
+    step = request.step_seconds * settings.time_scale
+    if step < schema.MIN_PHASE_SECONDS:
+        raise RuleError("G-5", f"field 'step_seconds': {request.step_seconds:g} x time scale "
+                               f"{settings.time_scale:g} = {step:.4g} s; every step clock must "
+                               f"last at least {schema.MIN_PHASE_SECONDS} s of wall-clock time")
     head = {"cast": list(cast), "bots": list(bots), "seed": seed,
-            "settings": {k: v for k, v in settings.to_json().items() if k in SETTINGS},
-            "mm_config": dict(mm_raw),
-            # The gift and the nomination each have their own clock, scaled like the matches'.
-            "step_seconds": float(step_raw) * settings.time_scale}
-    webhook = announce.webhook_setting(body.get("webhook"))  # G-14: allowed hosts only
+            "settings": settings.to_json(), "mm_config": mm_raw, "step_seconds": step}
+    webhook = announce.webhook_setting(request.webhook)  # G-14: allowed hosts only
     if webhook is not None:
         head["webhook"] = webhook  # the host's secret: the head is never shown
     return head, cast, bots
@@ -372,8 +373,8 @@ class Seasons:
                 # SE-7: the host's deadline for starting the Death Match passed: the game is
                 # drawn from the season's chance and starts with the season's settings.
                 try:
-                    await self._start_death(owner, {"game": game}, owner.season.deadline,
-                                            by="clock")
+                    await self._start_death(owner, validate(StartDeath, {"game": game}),
+                                            owner.season.deadline, by="clock")
                 except ApiError:  # another process started it first: read its input
                     await self._catch_up(owner)
                 except (RuleError, ValueError) as exc:
@@ -500,13 +501,13 @@ class Seasons:
                     "the host closed the vault now"))
             await self._settle(owner, time.time())
 
-    async def start_main(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+    async def start_main(self, owner: SeasonOwner, body: StartMain) -> str:
         self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
             season = owner.season
             season.need(lv.MAIN)
-            players = season.mm_players(body.get("players"))
+            players = season.mm_players(None if body.players is None else list(body.players))
             standings = season.ledger.standings()
             number = season.episode.number
             created = await self.matches.create({
@@ -526,32 +527,23 @@ class Seasons:
                                                 "match": match_id, "t": time.time()})
             return match_id
 
-    async def start_death(self, owner: SeasonOwner, body: dict[str, Any]) -> str:
+    async def start_death(self, owner: SeasonOwner, body: StartDeath) -> str:
         self.check_readable(owner)
         async with owner.lock:
             await self._settle(owner, time.time())
             return await self._start_death(owner, body, time.time())
 
-    async def _start_death(self, owner: SeasonOwner, body: dict[str, Any], t: float,
+    async def _start_death(self, owner: SeasonOwner, body: StartDeath, t: float,
                            by: str | None = None) -> str:
         """Create the episode's Death Match (the caller holds the season's lock). SE-7: it
         takes the options any match takes (time scale, bot pace, the game's settings), over
-        the season's, and they are checked by the same schema as ``POST /api/matches``."""
+        the season's (only those given), and they are checked by the same schema as ``POST
+        /api/matches``."""
         season = owner.season
         season.need(lv.DM_PICK)
-        game = body.get("game")
-        if game not in DEATH_MATCHES:
-            raise RuleError("SE-4", "the Death Match is one of " + ", ".join(DEATH_MATCHES))
-        config = body.get("config") or {}
-        if not isinstance(config, dict):
-            raise RuleError("G-5", "'config' must be a JSON object")
-        options = body.get("settings") or {}
-        if not isinstance(options, dict):
-            raise RuleError("G-5", "'settings' must be a JSON object")
-        unknown = sorted(set(options) - set(DM_SETTINGS))
-        if unknown:
-            raise RuleError("G-5", f"unknown Death Match setting(s) {', '.join(unknown)}; "
-                                   f"they are {', '.join(DM_SETTINGS)} (SE-7)")
+        game = body.game
+        config = body.config or {}
+        options = {} if body.settings is None else body.settings.model_dump(exclude_unset=True)
         seats = season.episode.dm_seats
         assert seats is not None
         created = await self.matches.create({
@@ -694,16 +686,9 @@ async def _owner(request: Request) -> tuple[SeasonOwner, Who]:
     return owner, who
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    body = await read_json(request)
-    if not isinstance(body, dict):
-        raise ApiError(400, "request", "the body must be a JSON object")
-    return body
-
-
 @limited(lambda r: match_api.CREATE_LIMIT, address_key)
 async def create_season(request: Request) -> JSONResponse:
-    body = await read_json(request)
+    body = await parse(CreateSeason, request)
     owner, host, players = await seasons_of(request).create(body)
     await seasons_of(request).sync(owner)
     base = str(request.base_url).rstrip("/")
@@ -733,9 +718,11 @@ async def get_season(request: Request) -> JSONResponse:
         return JSONResponse(await seasons.view(request, owner, who))
 
 
-async def _player_step(request: Request, stage: str, key: str) -> JSONResponse:
+async def _player_step(request: Request, stage: str, model: type[B], key: str
+                       ) -> JSONResponse:
+    """A player's own step (SE-3): ``key`` of the ``model`` body is the choice."""
     owner, who = await _owner(request)
-    body = await _body(request)
+    body = await parse(model, request)
     seasons = seasons_of(request)
     await seasons.sync(owner)
     season = owner.season
@@ -745,19 +732,19 @@ async def _player_step(request: Request, stage: str, key: str) -> JSONResponse:
     if season.actor() != who.player:
         rule = "SE-3"
         raise RuleError(rule, f"it is {season.actor()}'s step, not {who.player}'s")
-    await seasons.act(owner, {"kind": stage, key: body.get(key), "by": "player",
+    await seasons.act(owner, {"kind": stage, key: getattr(body, key), "by": "player",
                               "t": time.time()})
     return JSONResponse({"ok": True, "version": owner.version})
 
 
 @limited(lambda r: match_api.STEP_LIMIT, season_key)
 async def gift(request: Request) -> JSONResponse:
-    return await _player_step(request, lv.GIFT, "to")
+    return await _player_step(request, lv.GIFT, Gift, "to")
 
 
 @limited(lambda r: match_api.STEP_LIMIT, season_key)
 async def nominate(request: Request) -> JSONResponse:
-    return await _player_step(request, lv.NOMINATE, "dmo")
+    return await _player_step(request, lv.NOMINATE, Nominate, "dmo")
 
 
 @limited(lambda r: match_api.CHAT_LIMIT, season_key)
@@ -766,36 +753,19 @@ async def private(request: Request) -> JSONResponse:
     names the player; a player writes in its own channel only, once the host has opened it
     by writing first. Nobody else may read or write it."""
     owner, who = await _owner(request)
-    body = await _body(request)
+    body = await parse(SeasonPrivate, request)
     if who.role == "host":
-        player, sender = body.get("player"), "host"
-    elif who.role == "player" and body.get("player") in (None, who.player):
+        player, sender = body.player, "host"
+    elif who.role == "player" and body.player in (None, who.player):
         player, sender = who.player, "player"
     else:
         raise ApiError(403, "access", "only the host and that player write in their private "
                                       "channel (G-13)")
     seasons = seasons_of(request)
     await seasons.act(owner, {"kind": "private", "player": player, "from": sender,
-                              "text": body.get("text"), "t": time.time()})
+                              "text": body.text, "t": time.time()})
     return JSONResponse({"ok": True, "version": owner.season.version_for(
         who.player, host=who.role == "host")})
-
-
-HOST_INPUTS: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
-    # action: (input kind, fields copied from the body, fixed fields)
-    "record_main": ("mm_result", ("result", "players", "reason"), {"external": True}),
-    "name_ec": ("name_ec", ("ec", "reason"), {}),
-    "record_death": ("dm_result", ("winner", "loser", "game", "reason"), {"external": True}),
-    "decide": ("dm_result", ("winner", "loser", "reason"), {}),
-    "adjust": ("adjust", ("player", "what", "amount", "reason"), {}),
-    "end": ("end", ("reason",), {}),
-    "mm_rounds": ("mm_rounds", ("max_rounds",), {}),
-    # SE-7: the current step's clock.
-    "pause": ("clock", (), {"action": "pause"}),
-    "resume": ("clock", (), {"action": "resume"}),
-    "extend": ("clock", ("seconds",), {"action": "extend"}),
-    "deadline": ("clock", ("at",), {"action": "set"}),
-}
 
 
 HOST_REPEATS = frozenset({"clock", "adjust", "mm_rounds", "webhook"})
@@ -803,8 +773,9 @@ HOST_REPEATS = frozenset({"clock", "adjust", "mm_rounds", "webhook"})
 resumed, a ledger adjusted); the other host steps move the season on, so its stages bound
 them. Past ``limits.HOST_ENTRIES_MAX`` of these, only a resume or the end is taken."""
 
-CAPPED_ACTIONS = frozenset({a for a, (kind, _, _) in HOST_INPUTS.items()
-                            if kind in HOST_REPEATS} | {"webhook"})
+CAPPED_ACTIONS = frozenset({action for action, model in SEASON_HOST_ACTIONS.items()
+                            if issubclass(model, SeasonInput) and model.input_kind in HOST_REPEATS}
+                           | {"webhook"})
 
 
 def _host_limit(request: Request) -> RateLimit:
@@ -824,34 +795,33 @@ async def host_action(request: Request) -> JSONResponse:
     if who.role != "host":
         raise ApiError(403, "access", "only the season's host link may do this")
     action = request.path_params["action"]
+    model = SEASON_HOST_ACTIONS.get(action)
+    if model is None:
+        raise ApiError(404, "host", f"unknown season action {action!r}")
     if action in CAPPED_ACTIONS:
         made = sum(1 for item in owner.season.inputs if item.get("kind") in HOST_REPEATS)
         check_host_entries(made, action, "season's record")
-    body = await _body(request)
+    body = await parse(model, request)
     seasons = seasons_of(request)
-    if action == "start_main":
+    if isinstance(body, StartMain):
         match_id = await seasons.start_main(owner, body)
         return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
-    if action == "start_death":
+    if isinstance(body, StartDeath):
         match_id = await seasons.start_death(owner, body)
         return JSONResponse({"ok": True, "match": match_id, "version": owner.version})
-    if action == "close_vault":
+    if isinstance(body, CloseVault):
         await seasons.close_vault(owner)
         return JSONResponse({"ok": True, "version": owner.version})
-    if action == "webhook":
+    if isinstance(body, Webhook):
         # G-14: set, change or clear where the season's news goes; the same allowlist as at
         # creation. Matches started afterwards announce there too.
-        if "url" not in body:
-            raise ApiError(400, "request", "give 'url': a webhook URL, or null for none (G-14)")
-        url = announce.webhook_setting(body["url"], None if owner.season.stage == lv.OVER
+        url = announce.webhook_setting(body.url, None if owner.season.stage == lv.OVER
                                        else announce.holder("season", owner.id))
         await seasons.act(owner, {"kind": "webhook", "url": url, "t": time.time()})
         return JSONResponse({"ok": True, "webhook": url is not None, "version": owner.version})
-    if action == "reissue":
+    if isinstance(body, SeasonReissue):
         return JSONResponse(await _reissue(request, owner, body))
-    if action not in HOST_INPUTS:
-        raise ApiError(404, "host", f"unknown season action {action!r}")
-    kind, fields, fixed = HOST_INPUTS[action]
+    assert isinstance(body, SeasonInput)  # every other action is one input of the season
     if action == "decide":
         owner.season.need(lv.DM_DECIDE)
     ep = owner.season.episode
@@ -860,9 +830,7 @@ async def host_action(request: Request) -> JSONResponse:
     running = {"record_main": ep.mm_match if owner.season.stage == lv.MM else None,
                "record_death": ep.dm_match if owner.season.stage == lv.DM else None,
                "end": playing}.get(action)
-    item: dict[str, Any] = {"kind": kind, **{f: body[f] for f in fields if f in body}, **fixed,
-                            "t": time.time()}
-    await seasons.act(owner, item)
+    await seasons.act(owner, body.season_input(time.time()))
     if running is not None:
         await seasons.end_match(running, "the host ended the season (SE-1)" if action == "end"
                                 else "the host recorded this match's result by hand in the "
@@ -870,12 +838,13 @@ async def host_action(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "version": owner.version})
 
 
-async def _reissue(request: Request, owner: SeasonOwner, body: dict[str, Any]) -> dict[str, Any]:
+async def _reissue(request: Request, owner: SeasonOwner, body: SeasonReissue
+                   ) -> dict[str, Any]:
     """A cast member's new season link (issue 26 point 3): a player who lost theirs gets it
     again from the host, and the old one stops working at once. A link is a secret of the
     server, not an input of the season, so nothing is added to the season's record."""
-    player = body.get("player")
-    if not isinstance(player, str) or player not in owner.season.cast:
+    player = body.player
+    if player not in owner.season.cast:
         raise ApiError(400, "request", "'player' must be a name of the season's cast (SE-1)")
     token = _token()
     await seasons_of(request).store.replace_season_token(owner.id, player, token)
