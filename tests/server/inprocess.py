@@ -29,6 +29,9 @@ def in_process_server(folder: Path, patch: pytest.MonkeyPatch | None = None
     patch.setenv("ARENA_BOT_WORKERS", "0")
     for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
         patch.setattr(limit, "burst", 10**6)
+        # What an earlier module spent from the same address ("testclient") must not be
+        # owed here: a fresh, full budget.
+        patch.setattr(limit, "buckets", {})
     patch.setattr(matches, "LIVE_PER_ADDRESS", 10**6)
     try:
         app = create_app(f"sqlite:///{folder / 'arena.db'}")
