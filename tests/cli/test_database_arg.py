@@ -18,6 +18,7 @@ import pytest
 from arena.cli import main
 from arena.cli.database_arg import database_url
 from arena.core.errors import RuleError
+from cli.unwritable import unwritable_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,19 +94,7 @@ def test_a_directory_is_not_a_database(tmp_path: Path, capsys: pytest.CaptureFix
 def test_a_folder_that_cannot_be_written_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
-    # Root may write in any folder whatever its mode: the OS's answer for everyone else is
-    # given here too, so the refusal is checked on every machine, CI's root included.
-    real_access = os.access
-
-    def access(path: object, mode: int, **kwargs: object) -> bool:
-        if mode & os.W_OK and str(path).startswith(str(folder)):
-            return False
-        return real_access(path, mode, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "access", access)
+    folder = unwritable_folder(tmp_path, monkeypatch)
     try:
         line = _serve(str(folder / "x.db"), capsys)
     finally:

@@ -23,6 +23,7 @@ import pytest
 from arena.cli import build_parser, main
 from arena.cli._read import FILE_LIMIT, PUZZLE_LIMIT, RUSH_FILE_LIMIT, Refused, read_bytes
 from arena.cli._util import input_file, output_file
+from cli.unwritable import unwritable_folder
 
 LOCK = ".bb.\n.cc.\n..a.\nKKa@\n....\n....\n"
 
@@ -308,19 +309,7 @@ def test_an_output_that_cannot_be_a_file_is_refused(
 def test_an_output_in_a_folder_that_cannot_be_written_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
-    # Root may write in any folder whatever its mode: the OS's answer for everyone else is
-    # given here too, so the refusal is checked on every machine, CI's root included.
-    real_access = os.access
-
-    def access(path: object, mode: int, **kwargs: object) -> bool:
-        if mode & os.W_OK and str(path).startswith(str(folder)):
-            return False
-        return real_access(path, mode, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "access", access)
+    folder = unwritable_folder(tmp_path, monkeypatch)
     try:
         with pytest.raises(SystemExit) as exc:
             main(["season", "simulate", "--out", str(folder / "x.json")])
