@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import api, matches
+from arena.server import api, matches, scenarios
 from arena.server.app import create_app
+from arena.server.limits import RateLimit
 
 with warnings.catch_warnings():
     # Starlette asks for httpx2 and warns when it falls back on httpx; the client works the same.
@@ -29,9 +30,12 @@ def in_process_server(folder: Path, patch: pytest.MonkeyPatch | None = None
     patch.setenv("ARENA_BOT_WORKERS", "0")
     for limit in (api.CREATE_LIMIT, api.ACT_LIMIT):
         patch.setattr(limit, "burst", 10**6)
-        # What an earlier module spent from the same address ("testclient") must not be
-        # owed here: a fresh, full budget.
-        patch.setattr(limit, "buckets", {})
+    # What an earlier module spent from the same address ("testclient") must not be owed
+    # here: every limit starts with a fresh, full budget.
+    for module in (api, scenarios):
+        for value in vars(module).values():
+            if isinstance(value, RateLimit):
+                patch.setattr(value, "buckets", {})
     patch.setattr(matches, "LIVE_PER_ADDRESS", 10**6)
     try:
         app = create_app(f"sqlite:///{folder / 'arena.db'}")
