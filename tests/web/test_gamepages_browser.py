@@ -106,7 +106,9 @@ def test_feather_controls_stay_put_and_the_board_fits(browser: Any, new_match: A
         if size == "desktop":
             assert_in_first_screen(page)
         page.evaluate(RECORD_MOVES)
-        page.wait_for_function("window.__frames > 2")
+        # A function, not a bare expression: Playwright evaluates an expression it has to
+        # poll with eval(), which the pages' policy (no 'unsafe-eval') refuses.
+        page.wait_for_function("() => window.__frames > 2")
         # Compose (basin, then bucket) and queue a Fill; then let a boundary play it.
         # A send that crosses a boundary is refused (G-2) and said in the message line: then
         # the Fill is made again for the new tick.
@@ -158,7 +160,7 @@ def test_lockedout_lights_explained_and_actions_one_tab_away(browser: Any, new_m
         page.get_by_test_id("lo-safe-detail").wait_for()
         # The page moves focus to the safe's detail after it is drawn: await that move (an
         # event of the page), or the Tab may land before it.
-        page.wait_for_function("document.activeElement && "
+        page.wait_for_function("() => document.activeElement && "
                                "document.activeElement.dataset.testid === 'lo-safe-detail'")
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement && document.activeElement.dataset.testid")
