@@ -524,9 +524,8 @@ def test_a_live_server_paces_its_bots_on_the_wall_clock(tmp_path: Path) -> None:
             "toy", seats=HUMAN_BOTS, seed=seed, config={"rounds": 1, "study": 600, "pick": 300},
             settings={"bot_pace": "human", "time_scale": TOY_SCALE})
         url = f"{proc.url}/api/matches/{created['id']}"
-        hang_guard = time.monotonic() + 120  # not a bound on the pace: the match must end
+        # Not a bound on the pace: the match must end; the suite's timeout guards a hang.
         while proc.http.get(url).json()["status"] != "finished":
-            assert time.monotonic() < hang_guard, "the match never finished"
             time.sleep(0.1)
         r = proc.http.get(f"{url}/events", params={"token": created["tokens"]["host"]})
         assert r.status_code == 200, r.text

@@ -122,10 +122,8 @@ def test_a_command_on_another_process_is_applied_once_and_seen_everywhere(
 
         # Both processes answer reads with the same log; each input is stored once.
         log_a = host_events(a.http, a.url, mid, tokens["host"])
-        deadline = time.monotonic() + 60  # a hang guard
         while host_events(b.http, b.url, mid, tokens["host"]) != log_a:
-            assert time.monotonic() < deadline, "B's mirror did not catch up"
-            time.sleep(0.05)
+            time.sleep(0.05)  # B's mirror catches up; the suite's timeout guards a hang
         kinds = [e.kind for e in log_a]
         assert kinds.count("submit") == 3 and kinds.count("chat") == 1
         assert kinds.count("pause") == 1 and log_a[-1].version > version
@@ -169,8 +167,7 @@ def test_sigkill_of_the_owner_hands_its_matches_over(postgres_database: str,
 
         # The other match moves to B by itself (the lapsed-lease scan), and its clock resumes.
         while (_lease(postgres_database, quick_created["id"]) or ("", 0))[0] != b.url:
-            assert time.monotonic() - killed < LEASE_SECONDS + 60, "no takeover"  # hang guard
-            time.sleep(0.05)
+            time.sleep(0.05)  # the suite's timeout guards a hang
         taken = time.monotonic() - killed
         print(f"takeover after SIGKILL: command answered in {answered:.2f} s, "
               f"scan took the other match in {taken:.2f} s (lease {LEASE_SECONDS:g} s)")
@@ -265,13 +262,11 @@ def test_a_stalled_owner_is_fenced_and_follows_the_new_one(postgres_database: st
         watch_a = _socket(stack, a, created["id"], created["tokens"]["host"])
         assert a.proc is not None
         a.proc.send_signal(signal.SIGSTOP)
-        stopped = time.monotonic()
         try:
             # The lease lapses after LEASE_SECONDS and B looks every RENEW_SECONDS, then
-            # rebuilds the match; the bound is a hang guard, wide for a loaded CI machine
-            # (on one, B's rebuild under two busy test workers once took past 9 s).
+            # rebuilds the match; the suite's timeout is the hang guard (on a loaded CI machine
+            # B's rebuild under two busy test workers once took past 9 s).
             while (_lease(postgres_database, created["id"]) or ("", 0))[0] != b.url:
-                assert time.monotonic() - stopped < LEASE_SECONDS + 60, "no takeover"
                 time.sleep(0.05)
         finally:
             a.proc.send_signal(signal.SIGCONT)
@@ -282,10 +277,8 @@ def test_a_stalled_owner_is_fenced_and_follows_the_new_one(postgres_database: st
         assert driver.status() == "finished"
         assert "the lease was taken over" in a.log() or "the lease went to another" in a.log()
         log = host_events(b.http, b.url, driver.id, driver.host_token)
-        deadline = time.monotonic() + 60  # a hang guard
         while host_events(a.http, a.url, driver.id, driver.host_token) != log:
-            assert time.monotonic() < deadline, "A's mirror did not catch up"
-            time.sleep(0.05)
+            time.sleep(0.05)  # A's mirror catches up; the suite's timeout guards a hang
         human = [str(e.data["text"]) for e in log if e.kind == "submit" and e.data["seat"] == 0]
         assert human == driver.accepted
         stored = toy.config_for_seats(config, [s["name"] for s in seats])

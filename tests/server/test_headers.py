@@ -231,9 +231,7 @@ def test_no_token_reaches_a_log_line_at_any_level(tmp_path: Path,
     base = f"http://127.0.0.1:{port}"
     secrets: list[str] = []
     try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
+        while not server.started:  # the suite's timeout guards a hang
             time.sleep(0.05)
         with httpx.Client(base_url=base, timeout=30) as http:
             created = http.post("/api/matches", json=HUMANS)
