@@ -4,7 +4,8 @@
    lists never takes a half-filled form from under the host. */
 import { html, render, useState, useEffect, useRef, RuleText } from "/static/ui.js";
 import { loadYours, saveYours, keep, forget } from "/static/yours.js";
-import { SeasonSection, Help, TIME_SCALE_HELP } from "/static/season_lobby.js";
+import { SeasonSection } from "/static/season_lobby.js";
+import { MatchForm, loadScenarioChoices } from "/static/matchform.js";
 
 const getJSON = async (url, opts) => {
   const res = await fetch(url, Object.assign({ headers: { Accept: "application/json" } }, opts || {}));
@@ -14,106 +15,6 @@ const getJSON = async (url, opts) => {
 const when = (t) => new Date(t * 1000).toLocaleString();
 
 /* ------------------------------------------------------------------ the create-match form */
-const LEVELS = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
-
-/* The name the server gives a seat left blank, the one its page will show ("Alice", "Bot 2"). */
-function defaultName(game, i, kind) {
-  const d = (game.default_names || [])[i];
-  return d ? d[kind === "bot" ? 1 : 0] : (kind === "bot" ? "Bot " : "Seat ") + (i + 1);
-}
-
-function SeatRow({ i, game, kind, level, setKind, setLevel }) {
-  const role = game.seats === 2 ? (i === 0 ? " (EC)" : " (DMO)") : "";
-  return html`<div class="seat-row">
-    <span class="seat-no" aria-hidden="true">${i + 1}</span>
-    <input name=${"seat-name-" + i} data-testid=${"seat-name-" + i} aria-label=${"Seat " + (i + 1) + " name"}
-      placeholder=${defaultName(game, i, kind) + role} maxlength="40"/>
-    <select name=${"seat-kind-" + i} data-testid=${"seat-kind-" + i} aria-label=${"Seat " + (i + 1) + " played by"}
-      value=${kind} onChange=${(e) => setKind(i, e.currentTarget.value)}>
-      <option value="human">Human</option><option value="bot">Bot</option>
-    </select>
-    ${kind === "bot" ? html`<select name=${"seat-level-" + i} data-testid=${"seat-level-" + i}
-      aria-label=${"Seat " + (i + 1) + " bot level"} value=${level}
-      onChange=${(e) => setLevel(i, e.currentTarget.value)}>
-      ${LEVELS.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>` : ""}
-  </div>`;
-}
-
-function listText(value) { return Array.isArray(value) ? value.join(", ") : ""; }
-
-/* Feather's scenarios by name (GET /api/scenarios), for its scenario setting's select. */
-let scenarioChoices = [];
-async function loadScenarioChoices() {
-  const r = await getJSON("/api/scenarios").catch(() => ({ ok: false }));
-  if (!r.ok || !Array.isArray(r.data)) return;
-  scenarioChoices = [{ name: "generated", label: "a new puzzle from the match's seed" },
-    ...r.data.map((s) => ({ name: s.name, label: s.title || s.note || "" }))];
-}
-
-function Option({ o }) {
-  const id = "opt-" + o.name;
-  const helpId = "help-" + o.name;
-  const unit = o.unit === "s" ? (o.scaled === false ? " (real seconds)" : " (seconds)") : "";
-  const common = { name: id, "data-testid": id, "data-opt": o.name, "data-type": o.type, "aria-describedby": helpId };
-  let input;
-  if (o.type === "bool") {
-    return html`<label class="check opt" title=${o.help}>
-      <input type="checkbox" ...${common} defaultChecked=${!!o.default}/>
-      <span><span class="opt-label">${o.label || o.name}</span><br/><${Help} text=${o.help} id=${helpId}/></span></label>`;
-  } else if (o.type === "int" || o.type === "float") {
-    input = html`<input type="number" step=${o.type === "int" ? "1" : "any"} min=${o.min} max=${o.max}
-      ...${common} defaultValue=${String(o.default)}/>`;
-  } else if (o.type === "list") {
-    input = html`<input type="text" ...${common} defaultValue=${listText(o.default)} placeholder="separated by commas"/>`;
-  } else if (o.type === "str" && (o.choices || (o.name === "scenario" && scenarioChoices.length))) {
-    // A setting with named choices is a select (Feather's difficulty; its scenario: a new
-    // puzzle, the shipped ones and the library's, LF-12).
-    const choices = o.choices || scenarioChoices.map((c) => c.name);
-    const title = (c) => { const found = scenarioChoices.find((x) => x.name === c); return found && found.label ? c + " — " + found.label : c; };
-    input = html`<select ...${common} defaultValue=${o.default}>${choices.map((c) => html`<option value=${c} selected=${c === o.default}>${title(c)}</option>`)}</select>`;
-  } else if (o.type === "str") {
-    input = html`<input type="text" maxlength=${o.max_length} ...${common} defaultValue=${o.default}/>`;
-  } else {
-    input = html`<input type="text" ...${common} defaultValue=${JSON.stringify(o.default)}/>`;
-  }
-  return html`<label class="opt" title=${o.help}><span class="opt-label">${o.label || o.name}${unit}</span>${input}<${Help} text=${o.help} id=${helpId}/></label>`;
-}
-
-function readOption(o, input) {
-  const t = input.dataset.type;
-  if (t === "bool") return input.checked;
-  if (t === "int" || t === "float") return Number(input.value);
-  if (t === "str") return input.value;
-  if (t === "list") {
-    const parts = input.value.split(",").map((x) => x.trim()).filter((x) => x !== "");
-    return o.item_type === "integer" || o.item_type === "number" ? parts.map(Number) : parts;
-  }
-  try { return JSON.parse(input.value); } catch (e) { throw new Error((o.label || o.name) + ": not valid JSON"); }
-}
-
-function readForm(form, game, kinds, levels) {
-  const seats = [];
-  for (let i = 0; i < game.seats; i++) {
-    const seat = { name: form["seat-name-" + i].value.trim(), bot: kinds[i] === "bot" };
-    if (seat.bot) seat.level = levels[i];
-    seats.push(seat);
-  }
-  const config = {};
-  for (const input of form.querySelectorAll("[data-opt]")) {
-    const o = game.options.find((x) => x.name === input.dataset.opt);
-    if (!o) continue;
-    const value = readOption(o, input);
-    if (JSON.stringify(value) !== JSON.stringify(o.default)) config[o.name] = value;
-  }
-  const body = {
-    game: game.name, seats, config,
-    settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked,
-      reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
-  };
-  if (form.seed.value !== "") body.seed = form.seed.value.trim();
-  return body;
-}
-
 /* The links of a match, each under the seat's own name, the one its page shows (issue 27
    point 8). A bot's seat has no link: nobody should be handed a seat a bot plays. */
 function MatchLinks({ links, prefix }) {
@@ -139,106 +40,38 @@ document.addEventListener("click", (ev) => {
   document.getElementById("new").scrollIntoView({ behavior: "smooth" });
 });
 
+/* The form itself is matchform.js's (the season's Death Match uses it too); the lobby POSTs
+   its body, keeps the host's entry in this browser and shows the links. */
 function NewMatch({ games, wanted, onCreated }) {
-  const first = [earlyChoice, wanted].find((n) => n && games.some((g) => g.name === n));
-  const [name, setName] = useState(first || games[0].name);
-  const game = games.find((g) => g.name === name);
-  const fresh = (g) => Array.from({ length: g.seats }, (_, i) => (i > 0 ? "bot" : "human"));
-  const [kinds, setKinds] = useState(fresh(game));
-  const [levels, setLevels] = useState(Array.from({ length: game.seats }, () => "normal"));
-  const [error, setError] = useState("");
+  const initial = [earlyChoice, wanted].find((n) => n && games.some((g) => g.name === n));
   const [created, setCreated] = useState(null);
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef(null);
-
-  const choose = (n) => {
-    const g = games.find((x) => x.name === n);
-    if (!g) return;
-    setName(n); setKinds(fresh(g)); setLevels(Array.from({ length: g.seats }, () => "normal"));
+  const bindChooser = (fn) => {
+    chooseGame = fn;
+    if (fn && earlyChoice) document.getElementById("new").scrollIntoView({ behavior: "smooth" });
   };
-  useEffect(() => {
-    chooseGame = choose;
-    if (earlyChoice) document.getElementById("new").scrollIntoView({ behavior: "smooth" });
-    return () => { chooseGame = null; };
-  }, []);
 
-  const setKind = (i, k) => setKinds(kinds.map((x, j) => (j === i ? k : x)));
-  const setLevel = (i, l) => setLevels(levels.map((x, j) => (j === i ? l : x)));
-
-  async function submit(ev) {
-    ev.preventDefault();
-    setError("");
-    let body;
-    try { body = readForm(formRef.current, game, kinds, levels); } catch (e) { setError(e.message); return; }
-    setBusy(true);
-    try {
-      const r = await getJSON("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
-      if (!r.ok) { setError((r.data && r.data.error) || "The server refused the match (HTTP " + r.status + ")."); return; }
-      // The names the server gave the seats ("Alice", "Bot 2"), the ones the match page shows.
-      const info = await getJSON("/api/matches/" + encodeURIComponent(r.data.id));
-      const names = info.ok ? info.data.names : body.seats.map((s, i) => s.name || "Seat " + (i + 1));
-      const bots = body.seats.map((s) => s.bot);
-      const links = {
-        seats: r.data.links.seats.map((url, i) => ({ name: names[i], bot: bots[i], link: bots[i] ? null : url })),
-        spectator: r.data.links.spectator, host: r.data.links.host,
-      };
-      const now = Date.now() / 1000;
-      keep({ key: "m:" + r.data.id + ":host", kind: "match", id: r.data.id, role: "host", seat: null, player: null,
-        token: r.data.tokens.host, url: r.data.links.host, title: game.title, game: game.name,
-        names, bots, links, status: "running", created: now, opened: now });
-      setCreated(links);
-      onCreated();
-    } catch (e) {
-      setError("The server could not be reached; try again.");
-    } finally {
-      setBusy(false);
-    }
+  async function create(body) {
+    const game = games.find((g) => g.name === body.game);
+    const r = await getJSON("/api/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+    if (!r.ok) return (r.data && r.data.error) || "The server refused the match (HTTP " + r.status + ").";
+    // The names the server gave the seats ("Alice", "Bot 2"), the ones the match page shows.
+    const info = await getJSON("/api/matches/" + encodeURIComponent(r.data.id));
+    const names = info.ok ? info.data.names : body.seats.map((s, i) => s.name || "Seat " + (i + 1));
+    const bots = body.seats.map((s) => s.bot);
+    const links = {
+      seats: r.data.links.seats.map((url, i) => ({ name: names[i], bot: bots[i], link: bots[i] ? null : url })),
+      spectator: r.data.links.spectator, host: r.data.links.host,
+    };
+    const now = Date.now() / 1000;
+    keep({ key: "m:" + r.data.id + ":host", kind: "match", id: r.data.id, role: "host", seat: null, player: null,
+      token: r.data.tokens.host, url: r.data.links.host, title: game.title, game: game.name,
+      names, bots, links, status: "running", created: now, opened: now });
+    setCreated(links);
+    onCreated();
+    return null;
   }
 
-  return html`<form id="new-match" data-testid="new-match" autocomplete="off" ref=${formRef} onSubmit=${submit}>
-      <div class="form-grid">
-        <label>Game
-          <select name="game" data-testid="new-game" value=${name} onChange=${(e) => choose(e.currentTarget.value)}>
-            ${games.map((g) => html`<option value=${g.name}>${g.title}</option>`)}
-          </select>
-        </label>
-        <label>Seed <span class="muted">(blank = random)</span>
-          <input name="seed" type="number" min="0" step="1" data-testid="new-seed" placeholder="random"/>
-        </label>
-        <label>Time scale
-          <input name="time_scale" type="number" min="0.001" max="1000" step="any" defaultValue="1"
-            data-testid="new-time-scale" list="scales" aria-describedby="help-time-scale"/>
-          <${Help} id="help-time-scale" text=${"G-5: " + TIME_SCALE_HELP}/>
-          <datalist id="scales"><option value="1"/><option value="0.5"/><option value="0.25"/><option value="0.1"/><option value="0.05"/></datalist>
-        </label>
-        <label class="check"><input name="early_close" type="checkbox" defaultChecked data-testid="new-early-close"/>
-          <span>Early close: end a phase once every seat has confirmed (<a href="/rulings#G-4">G-4</a>)</span></label>
-        <label class="check"><input name="reveal_at_end" type="checkbox" defaultChecked data-testid="new-reveal"/>
-          <span>Reveal everything private when the match ends (<a href="/rulings#G-9">G-9</a>)</span></label>
-        <label>Bots answer <span class="muted">(<a href="/rulings#G-11">G-11</a>)</span>
-          <select name="bot_pace" data-testid="new-bot-pace">
-            <option value="human" selected>at a human pace</option>
-            <option value="instant">at once</option>
-          </select>
-        </label>
-      </div>
-      <h3>Seats</h3>
-      <p class="muted small">A bot's level: easy plays like a beginner, hard as well as it can.</p>
-      <div id="seats" class="seat-rows" key=${"seats-" + name}>
-        ${kinds.map((k, i) => html`<${SeatRow} key=${i} i=${i} game=${game} kind=${k} level=${levels[i]} setKind=${setKind} setLevel=${setLevel}/>`)}
-      </div>
-      <details id="options-box" open>
-        <summary>Game options and durations (in seconds at time scale 1)</summary>
-        <div id="options" class="form-grid options" key=${"opts-" + name}>
-          ${game.options.length ? game.options.map((o) => html`<${Option} key=${o.name} o=${o}/>`)
-            : html`<p class="muted">This game has no options.</p>`}
-        </div>
-      </details>
-      <p class="form-actions">
-        <button type="submit" data-testid="create" disabled=${busy}>Create match</button>
-        <span class="error-text" id="create-error" data-testid="create-error" role="alert">${error ? html`<${RuleText} text=${error}/>` : ""}</span>
-      </p>
-    </form>
+  return html`<${MatchForm} games=${games} initial=${initial} onChooser=${bindChooser} onSubmit=${create}/>
     ${created ? html`<div id="created" class="created" data-testid="created">
       <h3>Match created</h3>
       <p class="muted">Each link is secret: whoever holds a seat's link plays that seat. Keep the
@@ -475,7 +308,7 @@ function MatchTable({ games, tick }) {
 async function init() {
   const r = await getJSON("/api/games").catch(() => ({ ok: false }));
   const games = r.ok && Array.isArray(r.data) ? r.data : [];
-  if (games.some((g) => g.options.some((o) => o.name === "scenario"))) await loadScenarioChoices();
+  await loadScenarioChoices(games);
   let tick = 0;
   const wanted = new URLSearchParams(location.search).get("game");
   const mounted = new Set();

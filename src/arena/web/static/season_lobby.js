@@ -1,24 +1,10 @@
 /* The lobby's "New season" form (issue 19; Preact + htm since issue 26 point 8): the cast's
    names, which of them the server plays as bots, the match settings; creates the season over
    the JSON API, lists the host's and players' links and keeps the host's in this browser's
-   "Your matches and seasons". Also the words both lobby forms share (a field's help). */
+   "Your matches and seasons". A field's help is the match form's (matchform.js). */
 import { html, useState, useEffect, RuleText } from "/static/ui.js";
 import { keep } from "/static/yours.js";
-
-const HEAD = /^((?:[A-Z]{1,4}-\d{1,3})(?:,\s*[A-Z]{1,4}-\d{1,3})*):\s*/;
-
-/* A field's help reads "LO-11: seconds per round"; the lobby says the words first and links
-   the rule after them (issue 27 point 10). */
-export function Help({ text, id }) {
-  const s = String(text || "");
-  const m = HEAD.exec(s);
-  const words = m ? s.slice(m[0].length) : s;
-  return html`<span class="opt-help" id=${id}><${RuleText} text=${words.charAt(0).toUpperCase() + words.slice(1)}/>${m
-    ? html` (<${RuleText} text=${m[1]}/>)` : ""}</span>`;
-}
-
-/* G-5 in plain words: the time scale multiplies every duration (issue 27 point 10). */
-export const TIME_SCALE_HELP = "multiplies every duration: 2 doubles each one, 0.5 halves it, 1 keeps the rule texts' durations";
+import { Help, TIME_SCALE_HELP } from "/static/matchform.js";
 
 const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
 const MAX_CAST = 26;
