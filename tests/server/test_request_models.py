@@ -20,6 +20,7 @@ import dataclasses
 import itertools
 import json
 import math
+import time
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ BASES: dict[str, dict[str, Any]] = {
     "HostOption": {"name": "helper", "value": True},
     "Mute": {"channel": "table"},
     "PrivateChannel": {"seat": 0},
+    "SeatPrivate": {"open": True},
+    "MatchDeadline": {"at": time.time() + 86400},
     "Reissue": {"seat": 0},
     "SeatChange": {"seat": 1, "bot": True},
     "Spectators": {"open": True},
@@ -349,7 +352,8 @@ class Targets:
                 "time_scale": 1000, "bot_pace": "instant"}})
             assert r.status_code == 201, r.text
             m = r.json()
-            seat = op.path.rsplit("/", 1)[-1] in ("submit", "confirm", "chat", "notes")
+            seat = op.path.rsplit("/", 1)[-1] in ("submit", "confirm", "chat", "notes") \
+                or op.path.endswith("}/private")  # a seat opens its own (not host/private)
             token = m["tokens"]["seats"][0] if seat else m["tokens"]["host"]
             return op.path.replace("{match_id}", m["id"]), token
         if "{season_id}" in op.path:
@@ -419,7 +423,9 @@ def mixed_bodies(draw: st.DrawFn) -> tuple[Op, Case]:
                                            if not accepts(props[name], v, defs)]))
     valid = accepts(root, body, defs)
     assert valid == (name == ""), (body, name)
-    return op, Case(body, valid, name)
+    # The refusal names the innermost wrong field, as in cases_for: an unknown key inside a
+    # Death Match's settings is "unknown Death Match setting 'a'".
+    return op, Case(body, valid, name and wrong(props[name], body[name], defs, name))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,6 +15,7 @@ never by waiting."""
 from __future__ import annotations
 
 import sqlite3
+import time
 import types
 import warnings
 from collections.abc import Callable, Iterator
@@ -180,6 +181,10 @@ CASES: dict[str, tuple[types.ModuleType, str, Callable[[TestClient], Target], st
                "/api/matches/{match_id}/host/{action}"),
     "extend": (api, "HOST_LIMIT", on_match(("host/extend", {"seconds": 5})),
                "/api/matches/{match_id}/host/{action}"),
+    "deadline": (api, "HOST_LIMIT",
+                 on_match(("host/deadline", {"at": time.time() + 30 * 86400}),
+                          ("host/deadline", {"at": time.time() + 31 * 86400})),
+                 "/api/matches/{match_id}/host/{action}"),
     "end": (api, "HOST_LIMIT", on_match(("host/end", {"reason": "enough"})),
             "/api/matches/{match_id}/host/{action}"),
     "option": (api, "HOST_LIMIT",
@@ -214,6 +219,9 @@ CASES: dict[str, tuple[types.ModuleType, str, Callable[[TestClient], Target], st
     "chat": (api, "CHAT_LIMIT", on_match(("chat", {"channel": "table", "text": "hello"}),
                                          token="seat0"),
              "/api/matches/{match_id}/chat"),
+    # G-13: a seat opens its channel with the host once (then it is open: refused, counted).
+    "seat private": (api, "CHAT_LIMIT", on_match(("private", {"open": True}), token="seat0"),
+                     "/api/matches/{match_id}/private"),
     "create match": (api, "CREATE_LIMIT",
                      anyone("/api/matches", {"game": "toy", "seats": HUMANS, "settings": SLOW}),
                      "/api/matches"),
@@ -258,7 +266,8 @@ def test_past_its_limit_an_action_is_refused_and_nothing_is_logged_or_stored(
     monkeypatch.setattr(module, attr, RateLimit(BURST, 0.001, real.what, real.setting))
     answers = [send(server.client, target.posts[i % len(target.posts)]) for i in range(BURST)]
     assert [r.status_code for r in answers].count(429) == 0, [r.text for r in answers]
-    if name not in ("end", "rematch", "gift", "nominate", "submit", "confirm", "save scenario"):
+    if name not in ("end", "rematch", "gift", "nominate", "submit", "confirm", "save scenario",
+                    "seat private"):
         # Each accepted in its turn: the refused request below is one that would have been.
         assert all(r.status_code in (200, 201) for r in answers), [r.text for r in answers]
 

@@ -1,5 +1,6 @@
 """G-13 in the browser: two seats and a spectator chat; each page shows exactly its channels;
-markup in a message is shown as text and runs nothing; the host mutes the table."""
+markup in a message is shown as text and runs nothing; the host mutes the table; the host and
+one seat talk privately, the host or the seat writing first."""
 
 from __future__ import annotations
 
@@ -111,6 +112,48 @@ def test_host_talks_privately_with_one_seat(browser: Any, new_match: Any) -> Non
         assert "private channel" not in body.lower()
     assert_page_ok(ada, "seat page with a private channel", with_axe=True)
     assert_page_ok(host, "host page with a private channel", with_axe=True)
+
+
+def test_a_player_writes_to_the_host_first(browser: Any, new_match: Any) -> None:
+    """G-13: either of the two may open the channel. Ada opens hers with "Write to the host"
+    and it is selected at once; the host's page then lists it and reads her line; Bo and a
+    spectator have no such tab and never see its lines."""
+    m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 50.0})
+    host = open_page(browser, m["links"]["host"], 1280, 800)
+    ada = open_page(browser, m["links"]["seats"][0])
+    bo = open_page(browser, m["links"]["seats"][1], 1280, 800)
+    fan = open_page(browser, m["links"]["spectator"])
+    assert fan.get_by_test_id("chat-open-host").count() == 0
+
+    ada.get_by_test_id("chat-open-host").click()
+    ada.locator("[data-testid=chat-tab-host-private-0][aria-selected=true]").filter(
+        has_text="Host (private)").wait_for()
+    ada.get_by_test_id("chat-open-host").wait_for(state="detached")  # it is open now
+    say(ada, "may I ask something?")
+    ada.get_by_test_id("chat-message").filter(has_text="ask something").wait_for()
+
+    # The host's page lists the new channel (from the match's events) and reads the line.
+    host.get_by_test_id("chat-tab-host-private-0").filter(has_text="Private: Ada").click()
+    host.get_by_test_id("chat-message").filter(has_text="ask something").wait_for()
+    host.get_by_test_id("private-close-0").wait_for()  # the host's links know it is open
+    host.get_by_test_id("log").filter(has_text="Ada opened a private channel with you").wait_for()
+    say(host, "of course")
+    ada.get_by_test_id("chat-message").filter(has_text="of course").wait_for()
+
+    # A public line afterwards: once Bo and the spectator have it, they have everything.
+    host.get_by_test_id("chat-tab-table").click()
+    say(host, "round two soon")
+    for page in (bo, fan):
+        page.get_by_test_id("chat-message").filter(has_text="round two soon").wait_for()
+        assert page.get_by_test_id("chat-tab-host-private-0").count() == 0
+        body = page.locator("body").inner_text()
+        assert "ask something" not in body and "of course" not in body
+        assert "private channel" not in body.lower()
+    for page in (ada, bo, fan, host):
+        assert page.dialogs == []
+    assert_page_ok(ada, "seat page that wrote to the host first", with_axe=True)
+    assert_page_ok(host, "host page with a channel a seat opened", with_axe=True)
 
 
 def test_a_line_over_the_limit_is_counted_and_refused_in_words_never_cut(

@@ -4,8 +4,10 @@ next to the control (G-6), and the result; the replay viewer steps through the l
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -105,6 +107,38 @@ def test_host_pauses_and_resumes(page: Any, live_server: str, new_match: Any) ->
     page.get_by_test_id("host-error").filter(has_text="not running").wait_for()
     page.get_by_test_id("host-resume").click()
     page.get_by_test_id("countdown").filter(has_text=":").wait_for()
+
+
+def test_host_sets_a_deadline_in_local_time(browser: Any, live_process: ServerProcess) -> None:
+    """SE-7 made the match clock: the host picks a date and time in its own zone (here
+    Kolkata, +05:30) and the match's deadline is that moment; a paused match runs again, and
+    the log says so."""
+    m = live_process.create("toy", seats=[{"name": "A", "bot": False},
+                                          {"name": "B", "bot": False}],
+                            settings={"time_scale": 5.0}, seed=5)
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  timezone_id="Asia/Kolkata")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(m["links"]["host"])
+        page.get_by_test_id("role").filter(has_text="Host").wait_for()
+        page.get_by_test_id("host-pause").click()
+        page.get_by_test_id("countdown").filter(has_text="Paused").wait_for()
+        zone = ZoneInfo("Asia/Kolkata")
+        local = (datetime.now(zone) + timedelta(days=2)).replace(hour=20, minute=30, second=0,
+                                                                 microsecond=0)
+        page.get_by_test_id("host-deadline-input").fill(local.strftime("%Y-%m-%dT%H:%M"))
+        page.get_by_test_id("host-set-deadline").click()
+        page.get_by_test_id("log").filter(has_text="The host set the deadline to").wait_for()
+        view = live_process.http.get(f"{live_process.url}/api/matches/{m['id']}/view",
+                                     params={"token": m["tokens"]["host"]}).json()
+        assert view["paused"] is False
+        assert view["phase"]["deadline"] == local.timestamp()
+        assert page.get_by_test_id("host-error").inner_text().strip() == ""
+        assert_page_ok(page, "host page after setting a deadline", with_axe=True)
+    finally:
+        context.close()
 
 
 def test_a_match_paused_by_the_server_says_why(

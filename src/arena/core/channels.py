@@ -1,5 +1,5 @@
 """The match's chat channels (G-13, LO-12): which ones a viewer reads, who may post in each,
-posting, the host's mute and the host's private channel with one seat.
+posting, the host's mute and the private channel between the host and one seat.
 
 A chat line is an input of the log like a submission, so a replay or a restart has every
 message at its moment; its audience follows the channel. The channel rules that need no match
@@ -137,24 +137,40 @@ class Channels:
         to = None if private is None else frozenset({private})
         self._emit("mute", {"channel": channel, "muted": muted}, to, self.clock.now())
 
-    def set_private(self, seat: object, open_: bool) -> Event:
-        """The host opens (or closes) a private channel with one seat (G-13): an input of the
-        log, logged for the host and that seat alone, so replay and restart rebuild it and
-        nobody else learns it exists. A closed channel's lines stay in the two readers' logs."""
+    def set_private(self, seat: object, open_: bool, by: Viewer = HOST) -> Event:
+        """Open (or close) the private channel between the host and one seat (G-13): an input
+        of the log, logged for the host and that seat alone, so replay and restart rebuild it
+        and nobody else learns it exists. A closed channel's lines stay in the two readers'
+        logs.
+
+        G-13 lets either of the two open it, so ``by`` may be the seat itself; closing stays
+        the host's, with the mute, since the ruling gives a seat the right to open only. The
+        entry names a seat that opened it; the host's entries say nothing of ``by``, as they
+        did before seats could open, so those logs replay unchanged."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise RuleError("G-13", f"name a seat from 0 to {self.seats - 1} to talk to "
                                     "privately")
+        if by != HOST:
+            if by != seat:
+                raise RuleError("G-13", "a seat may open only its own private channel with "
+                                        "the host")
+            if not open_:
+                raise RuleError("G-13", "a seat may open its private channel with the host; "
+                                        "only the host closes it")
         t = self.clock.now()
         self._process(t, inclusive=False)  # deadlines before it first, as a replay does
         if self.finished:
             raise RuleError("G-13", "the match is over, so its chat is closed")
         if (seat in self.private) == open_:
-            raise RuleError("G-13", f"the private channel with {self.seat_name(seat)} is "
-                                    f"already {'open' if open_ else 'closed'}")
+            whose = "with the host" if by == seat else f"with {self.seat_name(seat)}"
+            raise RuleError("G-13", f"the private channel {whose} is already "
+                                    f"{'open' if open_ else 'closed'}")
         if open_:
             self.private.add(seat)
         else:
             self.private.discard(seat)
-        return self._emit("private", {"seat": seat, "open": open_,
-                                      "channel": chatmod.private_channel(seat)},
-                          frozenset({seat}), t)
+        data: dict[str, Any] = {"seat": seat, "open": open_,
+                                "channel": chatmod.private_channel(seat)}
+        if by != HOST:
+            data["by"] = by
+        return self._emit("private", data, frozenset({seat}), t)

@@ -11,6 +11,7 @@ that the timing rules read in one place. One part of :class:`arena.core.match.Ma
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,11 @@ match's clock. Settings that get past validation but make deadlines fall due fas
 round in a game without a round limit) pause the match instead of looping the server. It is
 measured on the deadlines' own times, which the log records, so a replay pauses at the same
 entry as the live match did."""
+
+MAX_CLOCK = 366 * 24 * 3600.0
+"""The farthest the host may move a phase's end: 366 days from now, so a deadline set to the
+same date next year is always within reach. SE-7 made a season step's clock this, and the
+season's steps are matches' phases, so every match's clock takes the same bound."""
 
 TOO_FAST = ("deadlines fell due faster than the server allows (G-5: at most "
             f"{MAX_DEADLINES} within {DEADLINE_WINDOW:g} s); the host may resume the match "
@@ -113,13 +119,45 @@ class Deadlines:
         self._process(t, inclusive=True)
         if self.finished:
             raise RuleError("host", "the match is over")
-        if not 0 < seconds <= 7 * 24 * 3600:
-            raise RuleError("host", "an extension must be between 0 and one week of seconds")
+        if not 0 < seconds <= MAX_CLOCK:
+            raise RuleError("host", f"an extension must be more than 0 and at most "
+                                    f"{MAX_CLOCK:.0f} seconds (366 days)")
         if self.base_passed:
             self.reserve_end = {s: e + seconds for s, e in self.reserve_end.items()}
         else:
             self.deadline += seconds
         self._emit("extend", {"seconds": seconds, "deadline": self.next_deadline()}, None, t)
+
+    def set_deadline(self, at: float) -> None:
+        """The host sets when the current phase ends, as a clock time (SE-7: a season's step
+        clock, which is every match's clock). A paused match runs again: the host has given
+        it a new end, and a pause holds a clock the host just replaced (as resume, the time
+        paused does not count for the phase, and G-5's count starts afresh).
+
+        Before the phase's limit has passed, ``at`` is its new limit. Once it has (the seats
+        that still owe a move are in their reserve periods, G-3) every running period ends
+        at ``at`` instead: those periods are all the phase waits for, so "the phase ends
+        then" means each of them does; a period ending then runs on into the seat's next
+        one or its forfeit as it would have, and no period is given back."""
+        t = self.clock.now()
+        self._process(t, inclusive=False)  # deadlines before it first, as a replay does
+        if self.finished:
+            raise RuleError("host", "the match is over")
+        if not (math.isfinite(at) and t < at <= t + MAX_CLOCK):
+            raise RuleError("host", "a deadline must be after now and at most 366 days from "
+                                    "now")
+        resumed = self.paused_at is not None
+        if self.paused_at is not None:
+            self.phase_start += t - self.paused_at
+            self.paused_at = None
+            self.pause_reason = None
+            self._recent.clear()
+        if self.base_passed:
+            self.reserve_end = dict.fromkeys(self.reserve_end, at)
+        else:
+            self.deadline = at
+        self._emit("deadline", {"at": at, "deadline": self.next_deadline(),
+                                "resumed": resumed}, None, t)
 
     def end(self, reason: str = "ended by the host") -> None:
         t = self.clock.now()

@@ -35,10 +35,12 @@ from arena.server.requests import (
     Confirm,
     CreateMatch,
     HostOption,
+    MatchDeadline,
     MatchEnd,
     MatchExtend,
     Mute,
     PrivateChannel,
+    SeatPrivate,
     Submit,
     parse,
 )
@@ -336,6 +338,23 @@ async def chat(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+@limited(lambda r: CHAT_LIMIT, link_key)
+async def private(request: Request) -> JSONResponse:
+    """A seat opens its own private channel with the host (G-13: either of the two may open
+    it). Only that seat's link may, so the route never tells another reader that a channel
+    exists; the host uses ``host/private``."""
+    owner, access = await _owner(request)
+    seat = _seat_of(access)
+    body = await parse(SeatPrivate, request)
+
+    def act(m: Match) -> dict[str, Any]:
+        event = m.set_private(seat, body.open, by=seat)
+        return {"ok": True, "version": m.seq_of(seat, event.version),
+                "channel": chatmod.private_channel(seat)}
+
+    return JSONResponse(await owner.command(act))
+
+
 @limited(lambda r: HOST_LIMIT, link_key)
 async def host_action(request: Request) -> JSONResponse:
     """The host's actions on the match itself, each with its own body
@@ -345,8 +364,8 @@ async def host_action(request: Request) -> JSONResponse:
     others would otherwise slip past it."""
     owner, access = await _owner(request)
     if not access.is_host:
-        raise ApiError(403, "access", "only the host link may pause, resume, extend, end or "
-                                      "open a private channel")
+        raise ApiError(403, "access", "only the host link may pause, resume, extend, set the "
+                                      "deadline, end or open a private channel with a seat")
     action = request.path_params["action"]
     model = MATCH_HOST_ACTIONS.get(action)
     if model is None:
@@ -366,6 +385,8 @@ async def host_action(request: Request) -> JSONResponse:
             m.mute(body.channel, body.muted)
         elif isinstance(body, PrivateChannel):
             m.set_private(body.seat, body.open)
+        elif isinstance(body, MatchDeadline):
+            m.set_deadline(float(body.at))
         elif action == "pause":
             m.pause()
         else:

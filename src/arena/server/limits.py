@@ -277,8 +277,10 @@ bound holds across restarts and processes; never refilled, so past it the refusa
 without ``Retry-After`` (waiting would not help)."""
 
 HOST_KINDS = frozenset({"pause", "resume", "extend", "end", "host_option", "mute", "private",
-                        "host_note"})
-"""The log entries only the host link makes (chat is the chat limit's, whoever writes)."""
+                        "host_note", "deadline"})
+"""The log entries only the host link makes (chat is the chat limit's, whoever writes). A
+seat's opening of its own private channel (G-13) is a ``private`` entry too: it needs the
+host to have closed the channel first, so the host's own entries bound those as well."""
 
 HOST_ALWAYS = frozenset({"resume", "end"})
 """Host actions allowed past the cap: each can happen once more at most (the match ends

@@ -37,6 +37,7 @@ from arena.server.requests import (
     SaveScenario,
     SeasonPrivate,
     SeatChange,
+    SeatPrivate,
     Spectators,
     Submit,
     Webhook,
@@ -68,7 +69,10 @@ class Op:
 MATCH_ACTION_WORDS = {
     "pause": "host only: pause the match's clock",
     "resume": "host only: run the match's clock again",
-    "extend": "host only: give the current phase more time",
+    "extend": "host only: give the current phase more time (up to 366 days)",
+    "deadline": "host only: when the current phase ends, as a clock time (SE-7): epoch "
+                "seconds or ISO 8601 with its UTC offset, at most 366 days on; a paused match "
+                "runs again; in reserve, every running reserve period ends then",
     "end": "host only: end the match now; it is scored as it stands",
     "option": "host only: flip one of the game's live switches (LO-12's helper)",
     "mute": "host only: mute or open a chat channel (G-13)",
@@ -121,6 +125,9 @@ ROUTES: tuple[Op, ...] = (
        "'phase' as for submit", Confirm, token="required", stale=True),
     Op(f"{MATCH}/chat", "post", "post a chat line in a channel the viewer may post in "
        "(G-13); the view's 'chat' lists them", Chat, token="required"),
+    Op(f"{MATCH}/private", "post", "a seat's link opens its own private channel with the "
+       "host (G-13: only the two of them read it, as channel 'host-private-<seat>'); only "
+       "the host closes it", SeatPrivate, token="required"),
     Op(f"{MATCH}/host/links", "get", "host only: every human seat's link, the spectator's "
        "and the host's", token="required"),
     Op(f"{MATCH}/host/reissue", "post", "host only: a new link for a human seat; the old "

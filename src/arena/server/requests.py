@@ -46,6 +46,7 @@ from starlette.requests import Request
 
 from arena.core import settings as schema
 from arena.core.chat import MAX_CHARS
+from arena.core.deadlines import MAX_CLOCK
 from arena.core.errors import RuleError
 from arena.core.game import BotLevel
 from arena.core.match_settings import MAX_TIME_SCALE, MIN_TIME_SCALE, MatchSettings
@@ -53,6 +54,7 @@ from arena.core.rng import MAX_SEED
 from arena.games.feather.check import MAX_NAME as MAX_SCENARIO_NAME
 from arena.season import live as lv
 from arena.server.announce import MAX_URL
+from arena.server.clocktime import AT_WORDS, ClockTime
 from arena.server.errors import ApiError
 from arena.server.limits import MAX_TEXT, read_json
 
@@ -84,8 +86,6 @@ MAX_BARS = 10**6
 """Gold bars of one player in a Main Match recorded by hand (SE-2): far past any real match."""
 MAX_ADJUST = 1000
 """The largest one host adjustment of the ledger (SE-5), either way."""
-MAX_AT_TEXT = 64
-"""Characters of a step deadline given as an ISO 8601 time (SE-7)."""
 MAX_DEPTH = 200
 """Levels a body may nest: the bound of pydantic's JSON reader. The deepest bodies the pages
 send (a Feather scenario as data, a page's notes) nest a handful."""
@@ -216,8 +216,15 @@ class MatchExtend(Body):
     dropped connection)."""
 
     seconds: Annotated[float, Field(
-        gt=0, le=schema.MAX_PHASE_SECONDS,
-        description="seconds of wall-clock time added, up to a week")] = 60.0
+        gt=0, le=MAX_CLOCK,
+        description="seconds of wall-clock time added, up to 366 days")] = 60.0
+
+
+class MatchDeadline(Body):
+    """``POST .../host/deadline``: when the current phase ends, as a clock time (SE-7 made a
+    season step's clock every match's clock)."""
+
+    at: Annotated[ClockTime, Field(description=f"the phase's new end: {AT_WORDS}")]
 
 
 class MatchEnd(Body):
@@ -242,6 +249,16 @@ class Mute(Body):
 
     channel: Annotated[str, chars("G-13: the channel's id", MAX_CHANNEL)]
     muted: Annotated[bool, Field(description="G-13: true mutes it, false opens it")] = True
+
+
+class SeatPrivate(Body):
+    """``POST .../private``: a seat opens its own private channel with the host (G-13: either
+    of the two may open it; only the host closes it)."""
+
+    shape_rule = "G-13"
+
+    open: Annotated[bool, Field(description="G-13: true opens it (a seat may not close it)")
+                    ] = True
 
 
 class PrivateChannel(Body):
@@ -581,9 +598,7 @@ class SeasonDeadline(SeasonInput):
     input_kind = "clock"
     input_fixed = {"action": "set"}
 
-    at: Annotated[float | Annotated[str, MaxLen(MAX_AT_TEXT)], Field(
-        description="SE-7: epoch seconds, or ISO 8601 with its UTC offset "
-                    "(2030-05-17T20:00+02:00), in the future and within a year")]
+    at: Annotated[ClockTime, Field(description=f"SE-7: the step's new end: {AT_WORDS}")]
 
 
 class CloseVault(Body):
@@ -628,7 +643,7 @@ class CheckScenario(Body):
 # --------------------------------------------------------------------------- actions
 MATCH_HOST_ACTIONS: dict[str, type[Body]] = {
     "pause": Empty, "resume": Empty, "extend": MatchExtend, "end": MatchEnd,
-    "option": HostOption, "mute": Mute, "private": PrivateChannel,
+    "option": HostOption, "mute": Mute, "private": PrivateChannel, "deadline": MatchDeadline,
 }
 """``POST /api/matches/{id}/host/{action}``: the body of each action; no other is taken."""
 

@@ -520,13 +520,37 @@ function NotationDrawer() {
     </details>`;
 }
 
+/* SE-7 made the match clock: the host picks the deadline in its own local time, and the
+   server gets that moment with the local offset of that date (so a date across a change to
+   summer time still means what the host read), never a time the server would have to guess. */
+function pad2(n) { return String(n).padStart(2, "0"); }
+function localInputValue(t) {
+  if (t == null) return "";
+  const d = new Date(t * 1000);
+  return d.getFullYear() + "-" + pad2(d.getMonth() + 1) + "-" + pad2(d.getDate()) + "T" + pad2(d.getHours()) + ":" + pad2(d.getMinutes());
+}
+function isoWithOffset(local) {
+  const d = new Date(local); // a datetime-local value is read in the reader's own zone
+  if (!local || isNaN(d.getTime())) return null;
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  return localInputValue(d.getTime() / 1000) + ":" + pad2(d.getSeconds()) + sign
+    + pad2(Math.floor(Math.abs(off) / 60)) + ":" + pad2(Math.abs(off) % 60);
+}
+
 function HostControls() {
   const v = S.view;
   const [secs, setSecs] = useState("60");
+  const [when, setWhen] = useState(() => localInputValue(v && v.phase ? v.phase.next_deadline : null));
   if (!v || v.role !== "host" || v.result) return null;
   const act = async (action) => {
     if (action === "end" && !window.confirm("End the match now?")) return;
-    const body = action === "extend" ? { seconds: Number(secs) } : {};
+    let body = action === "extend" ? { seconds: Number(secs) } : {};
+    if (action === "deadline") {
+      const at = isoWithOffset(when);
+      if (!at) { S.hostError = "Choose the date and time of the new deadline first."; update(); return; }
+      body = { at };
+    }
     const r = await call("POST", "/host/" + action, body);
     S.hostError = r.ok ? "" : r.error;
     update();
@@ -540,6 +564,11 @@ function HostControls() {
         onInput=${(e) => setSecs(e.currentTarget.value)}/> s</label>
       <button type="button" class="secondary" data-testid="host-extend" onClick=${() => act("extend")}>Extend</button>
       <button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>
+    </div>
+    <div class="control-row">
+      <label class="inline">Deadline <input type="datetime-local" value=${when} data-testid="host-deadline-input"
+        onInput=${(e) => setWhen(e.currentTarget.value)}/></label>
+      <button type="button" class="secondary" data-testid="host-set-deadline" onClick=${() => act("deadline")}>Set deadline</button>
     </div>
     ${v.host_options && Object.keys(v.host_options).length ? html`<div class="control-row host-options">
       ${Object.entries(v.host_options).map(([name, o]) => html`<label class="check">
@@ -835,6 +864,7 @@ function describe(e) {
     case "resume": return "The host resumed the match.";
     case "server_pause": return "Paused by the server: " + d.reason + ".";
     case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
+    case "deadline": return "The host set the deadline to " + new Date(d.at * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + (d.resumed ? " and resumed the match." : ".");
     case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
     case "chat": return null; // shown in the chat panel
     case "host_option": return "The host turned " + (d.label || d.name).replace(/ \(.*\)$/, "").toLowerCase() + (d.value ? " on." : " off.");
@@ -844,7 +874,9 @@ function describe(e) {
       if (d.what === "spectators") return "The host " + (d.open ? "opened the match to" : "closed the match to") + " spectators.";
       return null;
     case "private":
-      if (S.view && S.view.role === "host") return "You " + (d.open ? "opened" : "closed") + " a private channel with " + seatName(d.seat) + ".";
+      // G-13: either of the two may open it ("by" names a seat that did); only the host closes.
+      if (S.view && S.view.role === "host") return d.by != null ? seatName(d.seat) + " opened a private channel with you." : "You " + (d.open ? "opened" : "closed") + " a private channel with " + seatName(d.seat) + ".";
+      if (d.by != null) return "You opened a private channel with the host (only the two of you read it).";
       return "The host " + (d.open ? "opened a private channel with you (only the two of you read it)." : "closed the private channel with you.");
     case "mute": return "The host " + (d.muted ? "muted" : "reopened") + " the " + channelTitle(d.channel) + " channel.";
     default: {
@@ -956,6 +988,13 @@ function Chat() {
     const r = await call("POST", "/host/mute", { channel: current, muted: !info.muted });
     setError(r.ok ? "" : r.error);
   };
+  // G-13: a seat may open its own channel with the host and write first.
+  const own = v && v.role === "seat" && v.you != null ? PRIVATE + v.you : null;
+  const canOpen = own && !v.result && !(v.chat || []).some((c) => c.id === own);
+  const writeToHost = async () => {
+    const r = await call("POST", "/private", { open: true });
+    if (r.ok) { S.chatChannel = own; setError(""); await refreshView(); } else setError(r.error);
+  };
   const replaying = S.replayIndex != null;
   // A line over the limit is counted down as typed and refused in words, never cut: the
   // input had maxlength, and a pasted 800-character line lost 300 of them silently (issue 27).
@@ -977,6 +1016,8 @@ function Chat() {
         : html`<li class="muted small">No messages in ${channelTitle(current)} yet.</li>`}
     </ol>
     ${replaying ? html`<p class="muted small">Replay: the chat as it stood at that moment.</p>` : html`
+    ${canOpen ? html`<div class="control-row"><button type="button" class="secondary small" data-testid="chat-open-host"
+      onClick=${writeToHost}>Write to the host</button></div>` : ""}
     <form class="chat-form" onSubmit=${(e) => { e.preventDefault(); send(); }}>
       <label class="sr-only" for="chat-input">Message to ${channelTitle(current)}</label>
       <input id="chat-input" data-testid="chat-input" autocomplete="off" aria-describedby="chat-count"
