@@ -45,7 +45,7 @@ class Replay:
     phase_no: int
     spec: PhaseSpec | None
     phase_start: float
-    deadline: float
+    deadline: float | None
     base_passed: bool
     reserve_left: list[int]
     reserve_end: dict[int, float]
@@ -77,6 +77,7 @@ class Replay:
         def host_note(self, data: dict[str, Any]) -> Event: ...
         def host_option(self, name: str, value: bool) -> Event: ...
         def set_private(self, seat: object, open_: bool) -> Event: ...
+        def act(self, name: str, data: Any, by: str) -> Event: ...
         def _process(self, limit: float, *, inclusive: bool,
                      budget: int | None = None) -> bool: ...
 
@@ -240,6 +241,8 @@ class Replay:
             self.host_option(str(data["name"]), bool(data["value"]))
         elif event.kind == "private":
             self.set_private(int(data["seat"]), bool(data["open"]))
+        elif event.kind == "act":
+            self.act(str(data["name"]), data.get("data"), str(data["by"]))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 
