@@ -45,6 +45,7 @@ from arena.server import thinkers
 from arena.server.owner import BOT_SHARE, MatchOwner, human_wait
 from arena.store import MatchRecord, Store
 from arena.store.asyncstore import AsyncStore
+from core.toygames import WAIT
 from server.serverproc import ServerProcess
 from toygame import TOY, ToyGame
 
@@ -285,6 +286,52 @@ def test_the_wait_keeps_inside_the_seats_own_window() -> None:
         assert own <= BOT_SHARE * game.window + EXACT
         other = human_wait(m, BotMove(m.phase_no, 0, "ready"), m.state)
         assert TOY_RANGE[0] <= other <= TOY_RANGE[1]
+
+
+def test_a_phase_with_no_time_limit_caps_no_wait() -> None:
+    """A phase with no time limit gives no cap: the bot waits its whole drawn think time."""
+    low, high = TOY_RANGE  # the waiting toy keeps the default think time too
+    for seed in range(20):
+        m = Match(WAIT, WAIT.make_config({}), seed, ManualClock(T0),
+                  MatchSettings(bot_pace="human", time_scale=2.0), start=T0)
+        assert m.deadline is None
+        wait = human_wait(m, BotMove(m.phase_no, 0, "ready"), m.state)
+        draw = rngmod.derive(seed, "pace", m.phase_no, 0).uniform(low, high)
+        assert wait == pytest.approx(draw * 2.0)
+
+
+def test_the_scheduler_idles_with_no_timer_in_a_phase_with_no_time_limit(
+        sims: Callable[..., Sim]) -> None:
+    """Once its bots have passed (at their drawn moments: the toy's bots say nothing while
+    waiting), the owner has no moment to wake at (its loop waits for a command with no
+    timer) and no step, however late, changes the match; the host's act starts the timed
+    pick, which the bots play as ever, and the next wait idles again. The stored log, act
+    included, rebuilds the same match after a restart."""
+    sim = sims(WAIT, HUMAN_BOTS, 7, scale=TOY_SCALE)
+
+    async def scenario() -> None:
+        owner = sim.owner
+        await drive(sim, until=T0 + 3600.0)
+        assert not owner._bots_pending() and not owner.pending
+        assert owner.next_moment() is None
+        version = sim.match.version
+        assert not [e for e in sim.match.log if e.kind == "submit"]
+        sim.clock.advance(366 * 86400.0)
+        await owner._step()
+        assert sim.match.version == version and owner.next_moment() is None
+        assert sim.match.spec is not None and sim.match.spec.name == "wait"
+        await owner.command(lambda m: m.act("go", {"n": 2}, "host"))
+        assert owner.next_moment() is not None
+        await drive(sim, until=sim.clock.now() + 3600.0)
+        assert sim.match.spec is not None and sim.match.spec.name == "wait"
+        assert sim.match.phase_no == 3 and owner.next_moment() is None
+
+    asyncio.run(scenario())
+    bots = [e for e in sim.match.log if e.kind == "submit" and e.data["bot"]]
+    assert len(bots) == 2
+    stored = sim.store.events(sim.owner.record.id)
+    assert [e.to for e in stored if e.kind == "act"] == [frozenset()]
+    assert sim.restarted().match.snapshot() == sim.match.snapshot()
 
 
 # ----------------------------------------------------------------------------- toy game

@@ -27,12 +27,15 @@ import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 from starlette.routing import Route
 
+from arena.core.clock import ManualClock
+from arena.core.match import Match, MatchSettings
 from arena.core.registry import register
 from arena.server import api, scenarios
 from arena.server import seasons as season_api
 from arena.server.app import create_app
 from arena.server.errors import ApiError
-from arena.server.limits import RateLimit, rule_of
+from arena.server.limits import RateLimit, count_host_entries, rule_of
+from core.toygames import WAIT, WaitConfig
 from server.inprocess import in_process_server
 from toygame import TOY
 
@@ -385,6 +388,20 @@ def test_past_the_cap_the_host_may_still_resume_and_end(
     assert host_post(c, m, "resume", {}).status_code == 200
     assert host_post(c, m, "pause", {}).status_code == 422
     assert host_post(c, m, "end", {}).status_code == 200
+
+
+def test_the_host_entries_count_the_hosts_game_acts_never_the_servers() -> None:
+    """A game act is the host's entry only when the host made it; the server's own acts (a
+    child match's result) are bounded by the game's phases, not by the host's asking."""
+    m = Match(WAIT, WaitConfig(), 1, ManualClock(0.0), MatchSettings())
+    base = count_host_entries(m)
+    m.act("note", None, "server")
+    assert count_host_entries(m) == base
+    m.act("go", {"n": 1}, "host")
+    assert count_host_entries(m) == base + 1
+    m.act("note", None, "server")
+    m.pause()
+    assert count_host_entries(m) == base + 2
 
 
 def test_the_cap_is_counted_from_the_stored_log_so_a_restart_keeps_it(

@@ -158,6 +158,27 @@ def test_a_match_paused_by_the_server_says_why(
         server.stop()
 
 
+def test_a_phase_with_no_time_limit_says_so_in_the_clock(
+        page: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A phase with no deadline (the view's ``next_deadline`` null) shows "no time limit",
+    never a countdown of NaN or a clock stuck at its placeholder."""
+    folder = tmp_path_factory.mktemp("untimed")
+    server = ServerProcess(f"sqlite:///{folder / 'wait.db'}", folder / "server.log",
+                           env={"ARENA_EXTRA_GAMES": "toygame:TOY,core.toygames:WAIT"}).start()
+    try:
+        m = server.create("waittoy", seats=[{"name": "Ada", "bot": False},
+                                            {"name": "Ben", "bot": False}])
+        page.goto(m["links"]["seats"][0])
+        page.get_by_test_id("clock-note").filter(has_text="no time limit").wait_for()
+        countdown = page.get_by_test_id("countdown")
+        assert countdown.get_attribute("data-state") == "untimed"
+        assert countdown.get_attribute("data-deadline") == ""
+        assert countdown.inner_text() == "—"
+        assert_page_ok(page, "seat page of a phase with no time limit", with_axe=True)
+    finally:
+        server.stop()
+
+
 def _paused_banner(page: Any) -> None:
     banner = page.get_by_test_id("server-paused")
     banner.wait_for()

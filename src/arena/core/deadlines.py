@@ -54,7 +54,7 @@ class Deadlines:
     _recent: deque[float]
     spec: PhaseSpec | None
     phase_start: float
-    deadline: float
+    deadline: float | None
     base_passed: bool
     reserve_end: dict[int, float]
 
@@ -74,7 +74,8 @@ class Deadlines:
         return seconds * self.settings.time_scale
 
     def next_deadline(self) -> float | None:
-        """When the match next needs :meth:`advance`, or None (finished or paused)."""
+        """When the match next needs :meth:`advance`, or None (finished, paused, or a phase
+        with no time limit: nothing falls due until someone acts)."""
         if self.finished or self.paused_at is not None or self.spec is None:
             return None
         if not self.base_passed:
@@ -92,6 +93,8 @@ class Deadlines:
         return self._process(self.clock.now(), inclusive=True, budget=budget)
 
     def pause(self) -> None:
+        """Hold the match's clock. A phase with no time limit may be paused too: nothing of
+        its time runs, but the pause still stops the seats' submissions (acts go on)."""
         t = self.clock.now()
         self._process(t, inclusive=True)
         if self.finished or self.paused_at is not None:
@@ -109,7 +112,8 @@ class Deadlines:
         # The host chose to go on: the G-5 bound counts afresh from here.
         self._recent.clear()
         self.phase_start += shift
-        self.deadline += shift
+        if self.deadline is not None:
+            self.deadline += shift
         self.reserve_end = {s: e + shift for s, e in self.reserve_end.items()}
         self._emit("resume", {"shifted": shift, "deadline": self.deadline}, None, t)
 
@@ -122,6 +126,8 @@ class Deadlines:
         if not 0 < seconds <= MAX_CLOCK:
             raise RuleError("host", f"an extension must be more than 0 and at most "
                                     f"{MAX_CLOCK:.0f} seconds (366 days)")
+        if self.deadline is None:
+            raise RuleError("host", "this phase has no time limit")
         if self.base_passed:
             self.reserve_end = {s: e + seconds for s, e in self.reserve_end.items()}
         else:
@@ -143,6 +149,8 @@ class Deadlines:
         self._process(t, inclusive=False)  # deadlines before it first, as a replay does
         if self.finished:
             raise RuleError("host", "the match is over")
+        if self.spec is not None and self.spec.duration is None:
+            raise RuleError("host", "this phase has no time limit")
         if not (math.isfinite(at) and t < at <= t + MAX_CLOCK):
             raise RuleError("host", "a deadline must be after now and at most 366 days from "
                                     "now")
@@ -177,7 +185,8 @@ class Deadlines:
             if self.finished or self.paused_at is not None or self.spec is None:
                 return False
             when = self.next_deadline()
-            assert when is not None
+            if when is None:  # a phase with no time limit: never due
+                return False
             if when > limit or (when == limit and not inclusive):
                 return False
             if budget is not None and done >= budget:

@@ -143,8 +143,8 @@ def simulate(
         if match.finished:
             break
         when = match.next_deadline()
-        if when is None:  # pragma: no cover - only when paused
-            raise RuntimeError("simulation stalled")
+        if when is None:  # pragma: no cover - paused, or a phase with no time limit
+            raise RuntimeError("simulation stalled: the match waits for a resume or an act")
         clock.set(max(when, clock.now()))
         match.advance()
         if match.phase_no > limit:

@@ -20,7 +20,7 @@ Viewer = int | Literal["host", "spectator"]
 """A reader of the log: a seat (from 0), the host, or any spectator."""
 
 INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end", "chat", "mute",
-                         "host_note", "host_option", "private", "deadline"})
+                         "host_note", "host_option", "private", "deadline", "act"})
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 

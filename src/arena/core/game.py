@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args
 
+import pydantic
 from pydantic import ConfigDict
 
 from arena.core import settings as schema
@@ -70,10 +71,13 @@ class PhaseSpec:
     lasting as long as the solver took, LM-17).
     ``sealed`` (G-10): nobody but the host learns whether or when another seat submitted or
     confirmed; phases where acting reveals nothing (study, ready) may unseal to show who is ready.
+    ``duration`` None: the phase has no time limit; only the seats' early close (G-4) or a
+    game act (:class:`ActSpec`) ends it, for a step that waits on the host or on another
+    match (a season's Main Match in play).
     """
 
     name: str
-    duration: float
+    duration: float | None
     must: frozenset[int] = frozenset()
     may: frozenset[int] = frozenset()
     reserve: bool = False
@@ -136,6 +140,39 @@ class GameEvent:
     kind: str
     data: JSON = None
     to: frozenset[int] | None = None
+
+
+ActBy = Literal["host", "server"]
+"""Who makes a game act: the host's link, or the server itself (a child match's result)."""
+
+
+@dataclass(frozen=True)
+class ActSpec:
+    """A kind of act a game takes besides the seats' submissions: a host's or the server's
+    move that the game defines (a season's "start the Main Match", a child match's result).
+
+    ``model`` is the strict pydantic model the act's data must satisfy (the value handed to
+    :meth:`Game.act` is its instance); None: the act carries no data (``{}`` or null).
+    ``phases`` names the phases it is meant for, for documents and forms only: the game's
+    :meth:`Game.act` decides whether it is legal now, so a replay never depends on it."""
+
+    by: frozenset[str]
+    model: type[pydantic.BaseModel] | None = None
+    phases: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class ActContext:
+    """What a game may consider when applying an act. ``at`` is the match's clock time (epoch
+    seconds, not seconds into the phase: an act may close a phase that has no limit);
+    ``rng`` is seeded from the match seed and the act's log version, so a replay draws the
+    same (G-7), and is seeded only if drawn from."""
+
+    at: float
+    phase_no: int
+    by: str
+    rng: random.Random
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -283,6 +320,18 @@ class Game(ABC, Generic[S, C]):
         return Result(None, self.scores(state),
                       f"double loss: {names} ran out of reserve at the same moment (LM-21, G-3)",
                       losers=tuple(sorted(seats)))
+
+    acts: ClassVar[Mapping[str, ActSpec]] = {}
+    """The acts this game takes (:meth:`act`), by name; none by default."""
+
+    def act(self, state: S, name: str, value: Any,
+            ctx: ActContext) -> tuple[S, list[GameEvent], bool]:
+        """Apply act ``name`` (declared in :attr:`acts`; ``value`` is its validated model
+        instance, or None) and return the new state, the events it makes (each with its own
+        audience: the public facts go here, since the act's input entry is the host's alone)
+        and whether it closes the current phase. Raise ``RuleError`` naming the rule when the
+        act is not legal now; the match is then unchanged."""
+        raise RuleError("host", "this game takes no acts")
 
     # --- information -----------------------------------------------------------------------
     @abstractmethod

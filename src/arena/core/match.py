@@ -3,7 +3,7 @@
 It holds the game state and everything about time the game must not know: phase limits,
 reserve banks (G-3), sealed submissions (G-2), early close (G-4), the host's pause and
 extensions. Everything that changes the match enters through :meth:`Match.submit`,
-:meth:`Match.confirm`, :meth:`Match.advance` or a host action, and is written to the event
+:meth:`Match.confirm`, :meth:`Match.advance`, a game act (:meth:`Match.act`) or a host action, and is written to the event
 log first-class; replaying the inputs of the log with the stored seed rebuilds the match
 exactly (G-7). Deadlines are resolved *at the deadline's own time*, however late
 :meth:`advance` is called, so a server that was down resolves a passed deadline at once and
@@ -12,6 +12,7 @@ still reaches the same state as one that never stopped.
 :class:`Match` is one object made of parts, each in the module named for what it owns:
 
 - :mod:`arena.core.phases`: the phase runner: submissions, early close, resolution (G-2, G-4);
+- :mod:`arena.core.acts`: the host's or the server's acts that a game defines;
 - :mod:`arena.core.deadlines`: phase limits, reserve periods, the host's pause, extension and
   ending, G-5's bound on how fast deadlines may fall due (G-3, G-5);
 - :mod:`arena.core.visibility`: writing the log, who may see each entry, each viewer's own
@@ -32,6 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arena.core import rng as rngmod
+from arena.core.acts import Acts
 from arena.core.channels import Channels
 from arena.core.clock import Clock
 from arena.core.deadlines import DEADLINE_WINDOW, MAX_DEADLINES, TOO_FAST, Deadlines
@@ -62,7 +64,7 @@ __all__ = [
 ]
 
 
-class Match(Phases, Deadlines, Visibility, Channels, Hosting, Replay):
+class Match(Phases, Acts, Deadlines, Visibility, Channels, Hosting, Replay):
     """A live (or replayed) match of one game."""
 
     def __init__(
@@ -101,7 +103,7 @@ class Match(Phases, Deadlines, Visibility, Channels, Hosting, Replay):
         self.phase_no = 0
         self.spec: PhaseSpec | None = None
         self.phase_start = 0.0
-        self.deadline = 0.0
+        self.deadline: float | None = 0.0
         self.base_passed = False
         self.reserve_end: dict[int, float] = {}
         self.history: dict[int, list[Submission]] = {}

@@ -66,7 +66,7 @@ class Phases:
     phase_no: int
     spec: PhaseSpec | None
     phase_start: float
-    deadline: float
+    deadline: float | None
     base_passed: bool
     reserve_end: dict[int, float]
     history: dict[int, list[Submission]]
@@ -218,7 +218,9 @@ class Phases:
             self.phase_no += 1
             self.spec = spec
             self.phase_start = t
-            self.deadline = t + self.scaled(spec.duration, spec)
+            # None: the phase has no time limit; an act or G-4's early close ends it.
+            duration = spec.duration
+            self.deadline = None if duration is None else t + self.scaled(duration, spec)
             self.base_passed = False
             self.reserve_end = {}
             self.history = {}

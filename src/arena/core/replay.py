@@ -45,7 +45,7 @@ class Replay:
     phase_no: int
     spec: PhaseSpec | None
     phase_start: float
-    deadline: float
+    deadline: float | None
     base_passed: bool
     reserve_left: list[int]
     reserve_end: dict[int, float]
@@ -78,6 +78,7 @@ class Replay:
         def host_note(self, data: dict[str, Any]) -> Event: ...
         def host_option(self, name: str, value: bool) -> Event: ...
         def set_private(self, seat: object, open_: bool, by: Viewer = HOST) -> Event: ...
+        def act(self, name: str, data: Any, by: str) -> Event: ...
         def _process(self, limit: float, *, inclusive: bool,
                      budget: int | None = None) -> bool: ...
 
@@ -246,6 +247,8 @@ class Replay:
             by = data.get("by", HOST)
             self.set_private(int(data["seat"]), bool(data["open"]),
                              by=HOST if by == HOST else int(by))
+        elif event.kind == "act":
+            self.act(str(data["name"]), data.get("data"), str(data["by"]))
         else:  # pragma: no cover - guarded by INPUT_KINDS
             raise ValueError(f"not an input: {event.kind}")
 

@@ -238,7 +238,10 @@ def check_match_work(game: Game[Any, Any], config: GameConfig, time_scale: float
     on its phases (``Game.max_phases``, which the conformance suite holds every game to) is
     at most :data:`MAX_MATCH_PHASES`. Refusals name the field."""
     for name, d in durations(type(config)).items():
-        value = float(getattr(config, name))
+        raw = getattr(config, name)
+        if raw is None:  # a duration a game leaves unset: that phase has no time limit
+            continue
+        value = float(raw)
         if d.when is not None and not getattr(config, d.when):
             continue
         if d.zero_is_off and value == 0:

@@ -39,7 +39,7 @@ class Visibility:
     phase_no: int
     spec: PhaseSpec | None
     phase_start: float
-    deadline: float
+    deadline: float | None
     base_passed: bool
     reserve_left: list[int]
     reserve_end: dict[int, float]

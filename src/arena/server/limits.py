@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from arena.core.match import Match
+from arena.core.match import Event, Match
 from arena.server.errors import ApiError
 
 MAX_BODY = 64 * 1024
@@ -277,10 +277,21 @@ bound holds across restarts and processes; never refilled, so past it the refusa
 without ``Retry-After`` (waiting would not help)."""
 
 HOST_KINDS = frozenset({"pause", "resume", "extend", "end", "host_option", "mute", "private",
-                        "host_note", "deadline"})
+                        "host_note", "deadline", "act"})
 """The log entries only the host link makes (chat is the chat limit's, whoever writes). A
 seat's opening of its own private channel (G-13) is a ``private`` entry too: it needs the
-host to have closed the channel first, so the host's own entries bound those as well."""
+host to have closed the channel first, so the host's own entries bound those as well. A game
+act counts only when the host made it (:func:`made_by_host`): the server's own acts (a child
+match's result) are bounded by the game's phases, not by the host's asking."""
+
+
+def made_by_host(event: Event) -> bool:
+    """Whether ``event`` is one of :data:`HOST_KINDS` that the host made."""
+    if event.kind not in HOST_KINDS:
+        return False
+    return event.kind != "act" or (isinstance(event.data, dict)
+                                   and event.data.get("by") == "host")
+
 
 HOST_ALWAYS = frozenset({"resume", "end"})
 """Host actions allowed past the cap: each can happen once more at most (the match ends
@@ -311,7 +322,7 @@ def env_whole(setting: str, default: int) -> int:
 
 
 def count_host_entries(match: Match) -> int:
-    """How many of ``match``'s log entries are of :data:`HOST_KINDS`. Counted on from where
+    """How many of ``match``'s log entries the host made (:func:`made_by_host`). Counted on from where
     the last count stopped while the log only grows; a match rebuilt (a rolled-back commit, a
     match read back from the store) is a new object, and a log cut back has another entry at
     the mark, so either is counted afresh."""
@@ -319,7 +330,7 @@ def count_host_entries(match: Match) -> int:
     scanned, last, count = _counted.get(match, (0, None, 0))
     if scanned > len(log) or (scanned and log[scanned - 1] is not last):
         scanned, count = 0, 0
-    count += sum(1 for e in log[scanned:] if e.kind in HOST_KINDS)
+    count += sum(1 for e in log[scanned:] if made_by_host(e))
     if log:
         _counted[match] = (len(log), log[-1], count)
     return count

@@ -331,8 +331,10 @@ function Clock() {
   else if (v && v.phase && !clockKnown()) { text = "—"; state = "unknown"; note = "clock unknown while reconnecting"; }
   else if (v && v.phase) {
     const left = phaseLeft(v);
-    if (left != null) { text = fmtClock(left); state = "running"; low = left < 10; }
-    note = v.phase.base_passed ? "reserve time" : v.phase.reserve ? "then reserve" : "left in phase";
+    if (left != null) {
+      text = fmtClock(left); state = "running"; low = left < 10;
+      note = v.phase.base_passed ? "reserve time" : v.phase.reserve ? "then reserve" : "left in phase";
+    } else { text = "—"; state = "untimed"; note = "no time limit"; }  /* a phase that waits on the host or another match */
   }
   return html`
     <div class="clock" data-testid="clock" aria-label="clock">
