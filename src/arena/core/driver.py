@@ -8,7 +8,7 @@ where time comes from.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from arena.core.clock import ManualClock
 from arena.core.errors import RuleError
 from arena.core.game import DEFAULT_LEVEL, BotLevel, Game, GameConfig
 from arena.core.match import Match, MatchSettings
+from arena.core.registry import get_game
 
 
 class BotError(RuntimeError):
@@ -126,9 +127,11 @@ def simulate(
     settings: MatchSettings | None = None,
     bots: Collection[int] | None = None,
     levels: Mapping[int, BotLevel] | None = None,
+    children: Callable[[Match], bool] | None = None,
 ) -> Match:
     """Play a whole match with bots on a simulated clock, through the live engine; each bot
-    seat plays at its level in ``levels`` (``hard`` where it names none).
+    seat plays at its level in ``levels`` (``hard`` where it names none). ``children``
+    plays the matches the game starts (:func:`play_children`) where a server would.
 
     Bots act at once whatever ``settings.bot_pace`` says (G-11: a simulation has no wall
     clock to wait on); without settings the match is recorded as instant."""
@@ -142,6 +145,8 @@ def simulate(
         bot_moves(match, seats, tracker, levels)
         if match.finished:
             break
+        if children is not None and children(match):
+            continue
         when = match.next_deadline()
         if when is None:  # pragma: no cover - paused, or a phase with no time limit
             raise RuntimeError("simulation stalled: the match waits for a resume or an act")
@@ -150,3 +155,20 @@ def simulate(
         if match.phase_no > limit:
             raise RuntimeError(f"{game.name}: more than {limit} phases")
     return match
+
+
+def play_children(match: Match) -> bool:
+    """Play each match the game waits for (its live children) with bots at once and hand its
+    result back as the ``match_result`` act, as the server does for a live parent; True if
+    one was played."""
+    played = False
+    for spec in match.game.children(match.state):
+        if not spec.live:
+            continue
+        game = get_game(spec.game)
+        child = simulate(game, spec.seed, game.make_config(spec.config), children=play_children)
+        assert child.result is not None
+        match.act("match_result", {"key": spec.key, "result": child.result.to_json()},
+                  "server")
+        played = True
+    return played

@@ -176,6 +176,28 @@ class ActContext:
 
 
 @dataclass(frozen=True)
+class ChildSpec:
+    """One match a parent game wants run (a season's Main or Death Match): the parent names
+    it in its state, the server makes sure it exists and hands its result back as an act, so
+    a restart rebuilds every child from the parent's log.
+
+    ``key`` names the child within its parent (its id is the parent's id and the key, so
+    asking twice never makes two); ``seats`` maps each child seat to the parent's seat that
+    plays it, so the server gives each player the child's link and bot flag of their seat.
+    ``live`` is True while the parent waits for this child's result."""
+
+    key: str
+    game: str
+    seed: int
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    config: JSON = field(default_factory=dict)
+    settings: JSON = field(default_factory=dict)
+    levels: tuple[str, ...] = ()
+    live: bool = False
+
+
+@dataclass(frozen=True)
 class Result:
     """The end of a match. ``winner`` is a seat or None (a draw, or no single winner);
     ``scores`` has one entry per seat; ``detail`` holds the game's own extras (ranks, garnets)."""
@@ -320,6 +342,20 @@ class Game(ABC, Generic[S, C]):
         return Result(None, self.scores(state),
                       f"double loss: {names} ran out of reserve at the same moment (LM-21, G-3)",
                       losers=tuple(sorted(seats)))
+
+    listed: ClassVar[bool] = True
+    """Whether the lobby offers this game. A season is run by the engine like any game but
+    is made from a cast, never from the lobby's match form."""
+
+    has_children: ClassVar[bool] = False
+    """Whether this game starts matches of its own (:meth:`children`): the server follows
+    such a game after every change."""
+
+    def children(self, state: S) -> tuple[ChildSpec, ...]:
+        """The matches this game has started, the one it waits for marked ``live``: the
+        server makes sure each exists and hands its result back as an act (a season's Main
+        and Death Matches). None by default."""
+        return ()
 
     acts: ClassVar[Mapping[str, ActSpec]] = {}
     """The acts this game takes (:meth:`act`), by name; none by default."""

@@ -4,9 +4,12 @@ the rulings forbid with the rule named."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from arena.core.errors import RuleError
 from arena.season.ledger import Entry, Ledger
+
+MAX_REASON = 300
 
 
 @dataclass(frozen=True)
@@ -81,3 +84,68 @@ def record_death_match(ledger: Ledger, episode: int, game: str, winner: str, los
     if final:
         ledger.add(Entry(episode, winner, "winner", 1, f"won the final Death Match ({game}) "
                                                        "(SE-1)"))
+
+
+def main_to_json(mm: MainResult) -> dict[str, Any]:
+    return {"escaped": list(mm.escaped), "trapped": list(mm.trapped), "bars": dict(mm.bars),
+            "winners": list(mm.winners), "opal": mm.opal, "ec": mm.ec}
+
+
+def main_from_json(data: Any, players: tuple[str, ...], *, voted: bool = True) -> MainResult:
+    """A Main Match result, checked against who played it: recorded by hand (SE-2), or read
+    from a match played here. ``voted`` is False for a match that ended before its vote (the
+    host ended it or closed the vault, SE-6): it may name no Elimination Candidate, and the
+    host then names one of the trapped players."""
+    if not isinstance(data, dict):
+        raise RuleError("SE-2", "a Main Match result needs 'escaped', 'trapped', 'bars', "
+                                "'winners', 'opal' and 'ec'")
+
+    def names(key: str) -> tuple[str, ...]:
+        raw = data.get(key) or []
+        if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+            raise RuleError("SE-2", f"'{key}' must be a list of players")
+        for n in raw:
+            if n not in players:
+                raise RuleError("SE-2", f"{n} did not play this Main Match")
+        return tuple(raw)
+
+    escaped, trapped = names("escaped"), names("trapped")
+    if set(escaped) & set(trapped) or set(escaped) | set(trapped) != set(players) \
+            or len(escaped) + len(trapped) != len(players):
+        raise RuleError("SE-2", "every player of the Main Match either escaped or is trapped, "
+                                "not both")
+    bars_raw = data.get("bars") or {}
+    if not isinstance(bars_raw, dict):
+        raise RuleError("SE-2", "'bars' maps each player to a whole number of gold bars")
+    bars: dict[str, int] = {}
+    for n in players:
+        b = bars_raw.get(n, 0)
+        if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= 10**6:
+            raise RuleError("SE-2", f"the gold bars of {n} must be a whole number")
+        # The trapped keep their bars in the record, as the match's result shows them; only
+        # the escaped turn bars into garnets (SE-3).
+        bars[n] = b
+    winners = names("winners") if data.get("winners") is not None else ()
+    if not winners and escaped:
+        best = max(bars[n] for n in escaped)
+        winners = tuple(n for n in escaped if bars[n] == best)
+    if any(w not in escaped for w in winners):
+        raise RuleError("LO-8", "only an escaped player can win the Main Match")
+    opal = data.get("opal")
+    if opal is not None and opal not in players:
+        raise RuleError("LO-8", f"{opal} did not play this Main Match")
+    ec = data.get("ec")
+    if ec is not None and ec not in trapped:
+        raise RuleError("LO-9", "the Elimination Candidate is one of the trapped players")
+    if ec is None and len(trapped) == 1:
+        ec = trapped[0]  # LO-8: the only seat still inside is the EC; nobody votes
+    if ec is None and trapped and voted:
+        raise RuleError("LO-9", "name the Elimination Candidate the trapped players voted")
+    return MainResult(escaped, trapped, bars, winners, opal, ec)
+
+
+def reason_of(data: dict[str, Any], rule: str, what: str) -> str:
+    reason = " ".join(str(data.get("reason") or "").split())
+    if not reason:
+        raise RuleError(rule, f"{what} needs a written reason")
+    return reason[:MAX_REASON]

@@ -34,6 +34,7 @@ from arena.server.requests import (
     Chat,
     Confirm,
     CreateMatch,
+    HostAct,
     HostOption,
     MatchDeadline,
     MatchEnd,
@@ -385,6 +386,8 @@ async def host_action(request: Request) -> JSONResponse:
             m.mute(body.channel, body.muted)
         elif isinstance(body, PrivateChannel):
             m.set_private(body.seat, body.open)
+        elif isinstance(body, HostAct):
+            m.act(body.name, body.data, "host")
         elif isinstance(body, MatchDeadline):
             m.set_deadline(float(body.at))
         elif action == "pause":

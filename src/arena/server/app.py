@@ -26,9 +26,9 @@ from arena.server import (
     hosting,
     loopmon,
     scenarios,
+    season_api,
     thinkers,
 )
-from arena.server import seasons as season_api
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
 from arena.server.games import load_games
 from arena.server.headers import ERROR_HEADERS, ProtectiveHeaders, redact_logs
@@ -152,8 +152,6 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         # slow to rebuild, or cannot be, must not keep the server from answering.
         app.state.matches.start_resuming()
         app.state.matches.start_cluster()
-        app.state.seasons = season_api.Seasons(db, app.state.matches)
-        await app.state.seasons.start()
         keeper: asyncio.Task[None] | None = None
         freezer: collector.FreezeSurvivors | None = None
         if collector.enabled():
@@ -174,7 +172,6 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
                 # Back to the collector: in a process that runs many apps (a test suite)
                 # the cycles of the stopped one must not stay frozen for good.
                 collector.thaw()
-            await app.state.seasons.stop()
             await app.state.matches.shutdown()
             await cluster.close()
             await announce.ANNOUNCER.close()
@@ -225,14 +222,17 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/api/matches/{match_id}/notes", hosting.notes, methods=["GET", "POST"]),
         Route("/api/matches/{match_id}/host/{action}", cluster.routed(api.host_action),
               methods=["POST"]),
-        Route("/s/{season_id}", season_api.season_page),
+        Route("/s/{match_id}", season_api.season_page),
         Route("/api/seasons", season_api.list_seasons, methods=["GET"]),
         Route("/api/seasons", season_api.create_season, methods=["POST"]),
-        Route("/api/seasons/{season_id}", season_api.get_season),
-        Route("/api/seasons/{season_id}/gift", season_api.gift, methods=["POST"]),
-        Route("/api/seasons/{season_id}/nominate", season_api.nominate, methods=["POST"]),
-        Route("/api/seasons/{season_id}/private", season_api.private, methods=["POST"]),
-        Route("/api/seasons/{season_id}/host/{action}", season_api.host_action,
+        Route("/api/seasons/{match_id}", season_api.get_season),
+        Route("/api/seasons/{match_id}/vote", cluster.routed(season_api.vote), methods=["POST"]),
+        Route("/api/seasons/{match_id}/gift", cluster.routed(season_api.gift), methods=["POST"]),
+        Route("/api/seasons/{match_id}/nominate", cluster.routed(season_api.nominate),
+              methods=["POST"]),
+        Route("/api/seasons/{match_id}/private", cluster.routed(season_api.private),
+              methods=["POST"]),
+        Route("/api/seasons/{match_id}/host/{action}", cluster.routed(season_api.host_action),
               methods=["POST"]),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

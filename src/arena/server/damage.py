@@ -21,14 +21,11 @@ The log has one line per damaged row and reason, however often it is met.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.server.errors import ApiError
 from arena.server.matches import Matches, quarantine_error
 from arena.store import DamagedRow
-
-if TYPE_CHECKING:
-    from arena.server.seasons import Seasons
 
 log = logging.getLogger("arena.server")
 
@@ -76,10 +73,7 @@ def contain(state: Any, damaged: DamagedRow) -> ApiError:
         tell_once(damaged)
         return ApiError(503, "LF-12", f"the scenario {damaged.key!r} cannot be read: "
                                       f"{damaged.reason}; the rest of the library is served")
-    if damaged.of == "season":
-        seasons: Seasons | None = getattr(state, "seasons", None)
-        if seasons is not None:
-            return seasons.contain(damaged)
+    if damaged.of == "season":  # a season stored before seasons ran as matches
         tell_once(damaged)
         return partly_damaged("season", damaged.reason)
     return contain_match(state.matches, damaged)

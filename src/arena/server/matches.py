@@ -32,6 +32,7 @@ from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server import announce, scenarios
+from arena.server.children import Children
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
 from arena.server.requests import CreateMatch, HostSettings, SeatEntry, validate
@@ -106,7 +107,7 @@ class Created:
     host_token: str
 
 
-def _new_token() -> str:
+def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
@@ -194,6 +195,7 @@ class Matches:
         """Running matches created through this process -> the client address that created
         them (kept in memory only, never stored): bounds what one address keeps running."""
         self.evicted = 0  # how many matches left memory so far (for tests and benches)
+        self.children = Children(self)
         store.on_change(self._store_changed)
 
     # ------------------------------------------------------------------ outages (issue 25)
@@ -219,6 +221,16 @@ class Matches:
                 async with owner.lock:
                     with contextlib.suppress(Exception):  # down again: the next recovery tries
                         await owner._commit()
+
+    def _held(self, owner: MatchOwner) -> None:
+        """A match is now in this process's memory: a parent (a season) this process owns is
+        followed, and its live child made sure of at once (after a restart, a takeover or a
+        creation, whichever brought it here)."""
+        if owner.mirror or not owner.match.game.has_children:
+            return
+        self.children.watch(owner)
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule
+            self.children.schedule(owner.record.id)
 
     def in_memory(self, match_id: str) -> MatchRecord | None:
         """The record of a match this process holds, with its status as memory has it."""
@@ -263,8 +275,8 @@ class Matches:
             bots=tuple(s["bot"] for s in seats), status="running", created=start,
             levels=tuple(s["level"] for s in seats),
         )
-        seat_tokens = tuple(_new_token() for _ in seats)
-        spectator, host = _new_token(), _new_token()
+        seat_tokens = tuple(new_token() for _ in seats)
+        spectator, host = new_token(), new_token()
         tokens = [TokenRecord(tok, match_id, "seat", i) for i, tok in enumerate(seat_tokens)]
         tokens += [TokenRecord(spectator, match_id, "spectator"),
                    TokenRecord(host, match_id, "host")]
@@ -275,15 +287,16 @@ class Matches:
             self.creators[match_id] = creator
         self.creating.add(match_id)
         try:
-            return await self._store_new(record, tokens, match, seat_tokens, spectator, host)
+            return await self.store_new(record, tokens, match, seat_tokens, spectator, host)
         except BaseException:
             self.creators.pop(match_id, None)
             raise
         finally:
             self.creating.discard(match_id)
 
-    async def _store_new(self, record: MatchRecord, tokens: list[TokenRecord], match: Match,
-                         seat_tokens: tuple[str, ...], spectator: str, host: str) -> Created:
+    async def store_new(self, record: MatchRecord, tokens: list[TokenRecord], match: Match,
+                        seat_tokens: tuple[str, ...] = (), spectator: str = "",
+                        host: str = "") -> Created:
         match_id = record.id
         fence = None
         if self.cluster:
@@ -296,6 +309,7 @@ class Matches:
         async with owner.lock:
             await owner._commit()
         self.owners[match_id] = owner
+        self._held(owner)
         owner.start()
         return Created(owner, seat_tokens, spectator, host)
 
@@ -492,6 +506,7 @@ class Matches:
         if record.id in self.owners or record.id in self.creating:
             return  # created or loaded while this rebuild ran: that owner stands
         self.owners[record.id] = owner
+        self._held(owner)
         async with owner.lock:
             await owner._commit()
         owner.start()
@@ -522,6 +537,7 @@ class Matches:
                 self.quarantine(record, str(exc))
                 raise quarantine_error(str(exc)) from None
             self.owners[match_id] = owner
+            self._held(owner)
             async with owner.lock:
                 await owner._commit()
             owner.start()
@@ -562,6 +578,7 @@ class Matches:
             raise quarantine_error(str(exc)) from None
         owner.on_lost = self._lost
         self.owners[record.id] = owner
+        self._held(owner)
         return owner
 
     async def _promote(self, record: MatchRecord, token: int) -> MatchOwner:
@@ -582,6 +599,7 @@ class Matches:
             owner.fence = fence
             owner.on_lost = self._lost
             self.owners[record.id] = owner
+            self._held(owner)
             async with owner.lock:
                 await owner._commit()
         else:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from arena.core import settings as schema
@@ -23,7 +24,6 @@ from arena.core.registry import all_games
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
     SEASON_HOST_ACTIONS,
-    Body,
     Chat,
     CheckScenario,
     Confirm,
@@ -40,6 +40,7 @@ from arena.server.requests import (
     SeatPrivate,
     Spectators,
     Submit,
+    Vote,
     Webhook,
 )
 
@@ -58,7 +59,7 @@ class Op:
     path: str
     method: Literal["get", "post"]
     summary: str
-    body: type[Body] | None = None
+    body: type[BaseModel] | None = None
     token: Token = "none"
     query: tuple[tuple[str, str, str], ...] = ()
     stale: bool = False
@@ -78,6 +79,8 @@ MATCH_ACTION_WORDS = {
     "mute": "host only: mute or open a chat channel (G-13)",
     "private": "host only: open or close a private channel with one seat (G-13: only the "
                "host and that seat read it, as channel 'host-private-<seat>')",
+    "act": "host only: one of the game's own acts by 'name', with its 'data' (a season's "
+           "steps: the same acts as /api/seasons/{match_id}/host/<act>)",
 }
 """The summary of each match host action (every action of ``MATCH_HOST_ACTIONS``)."""
 
@@ -96,14 +99,15 @@ SEASON_ACTION_WORDS = {
     "pause": "season host only: hold the current step's clock (SE-7)",
     "resume": "season host only: run the current step's clock again (SE-7)",
     "extend": "season host only: more time for the current step (SE-7)",
-    "deadline": "season host only: the current step's deadline as a clock time (SE-7)",
+    "deadline": "season host only: the current step's deadline as a clock time (SE-7); "
+                "while a match is played, that match's",
     "webhook": "season host only: set or clear the season's webhook (G-14)",
     "reissue": "season host only: a new season link for a player; the old one stops working",
 }
 """The summary of each season host action (every action of ``SEASON_HOST_ACTIONS``)."""
 
 MATCH = "/api/matches/{match_id}"
-SEASON = "/api/seasons/{season_id}"
+SEASON = "/api/seasons/{match_id}"
 
 ROUTES: tuple[Op, ...] = (
     Op("/api/games", "get", "the registered games and their options"),
@@ -171,6 +175,8 @@ ROUTES: tuple[Op, ...] = (
        created=True),
     Op(SEASON, "get", "the season as the link's holder may see it (public without a token)",
        token="optional"),
+    Op(f"{SEASON}/vote", "post", "a trapped player votes for the Elimination Candidate, or "
+       "an escaped one chooses among the tied (LO-9, SE-6)", Vote, token="required"),
     Op(f"{SEASON}/gift", "post", "the solo winner gives the ToL to a player (SE-3)", Gift,
        token="required"),
     Op(f"{SEASON}/nominate", "post", "the elimination candidate nominates the opponent "
@@ -187,7 +193,8 @@ ROUTES: tuple[Op, ...] = (
 has its own body); the app serves them through one ``/host/{action}`` route each for a match
 and a season, which the document lists too, with the bodies of all its actions."""
 
-ACTION_ROUTES = {f"{MATCH}/host/{{action}}": MATCH_HOST_ACTIONS,
+ACTION_ROUTES: dict[str, dict[str, type[BaseModel]]] = {
+    f"{MATCH}/host/{{action}}": dict(MATCH_HOST_ACTIONS),
                  f"{SEASON}/host/{{action}}": SEASON_HOST_ACTIONS}
 """The app's ``/host/{action}`` routes and the body of each of their actions."""
 
@@ -231,7 +238,7 @@ def _responses(op: Op) -> dict[str, Any]:
     return out
 
 
-def _body_schema(model: type[Body], defs: dict[str, Any]) -> dict[str, Any]:
+def _body_schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
     """A model's schema as a request body shows it: its own fields inline (a client reads
     them there), the models inside it by reference to the components."""
     body: dict[str, Any] = copy.deepcopy(defs[model.__name__])

@@ -328,6 +328,10 @@ class MatchOwner:
         self.fence = fence
         self.mirror = mirror
         self.on_lost: Callable[[MatchOwner], None] | None = None
+        # A parent match's follower (server.children): told after each stored change; and a
+        # child's parent's, told once the child has finished.
+        self.after_commit: Callable[[MatchOwner], None] | None = None
+        self.on_finished: Callable[[MatchOwner], None] | None = None
         self.match = match
         self.store = store
         self.persisted = persisted
@@ -430,8 +434,12 @@ class MatchOwner:
                     self._schedule_notify()
                 return
             self._status = "finished"
+            if self.on_finished is not None:
+                self.on_finished(self)
         if new:
             self._schedule_notify()
+            if self.after_commit is not None:
+                self.after_commit(self)
 
     async def write(self, fn: Callable[[tuple[str, int] | None], Awaitable[T]]) -> T:
         """A store write outside the log (links, bot seats, settings) made under this

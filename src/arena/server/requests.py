@@ -35,7 +35,7 @@ import types
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from annotated_types import Ge, Le, MaxLen
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
@@ -49,10 +49,11 @@ from arena.core.chat import MAX_CHARS
 from arena.core.deadlines import MAX_CLOCK
 from arena.core.errors import RuleError
 from arena.core.game import BotLevel
-from arena.core.match_settings import MAX_TIME_SCALE, MIN_TIME_SCALE, MatchSettings
+from arena.core.match_settings import MatchSettings
 from arena.core.rng import MAX_SEED
 from arena.games.feather.check import MAX_NAME as MAX_SCENARIO_NAME
-from arena.season import live as lv
+from arena.season import acts
+from arena.season import state as season_state
 from arena.server.announce import MAX_URL
 from arena.server.clocktime import AT_WORDS, ClockTime
 from arena.server.errors import ApiError
@@ -93,7 +94,7 @@ DAY = 86400.0
 MAX_STEP_SECONDS = 30 * DAY
 """The longest step clock a season may be created with (SE-7), before the time scale."""
 
-B = TypeVar("B", bound="Body")
+B = TypeVar("B", bound=BaseModel)
 
 
 class Body(BaseModel):
@@ -339,9 +340,9 @@ class MainMatchOptions(Body):
     vote_seconds: Annotated[float, schema.seconds(
         "LO-9: seconds for the elimination vote and its tie-break")] = 86400.0
     max_rounds: Annotated[int, Field(
-        ge=lv.MIN_MM_ROUNDS, le=lv.MAX_MM_ROUNDS,
-        description=f"SE-6: the round limit (0: LO-8's none; {lv.DEFAULT_MM_ROUNDS} by "
-                    "default)")] = lv.DEFAULT_MM_ROUNDS
+        ge=acts.MIN_MM_ROUNDS, le=acts.MAX_MM_ROUNDS,
+        description=f"SE-6: the round limit (0: LO-8's none; {season_state.DEFAULT_MM_ROUNDS} by "
+                    "default)")] = season_state.DEFAULT_MM_ROUNDS
     helper: Annotated[bool, Field(description="LO-12: seats see the deduction helper")] = False
 
 
@@ -351,8 +352,8 @@ class CreateSeason(Body):
     shape_rule = "api"
 
     cast: Annotated[list[CastEntry], Field(
-        min_length=3, max_length=lv.MAX_CAST,
-        description=f"SE-1: 3 to {lv.MAX_CAST} players, each a name or {{name, bot}}",
+        min_length=3, max_length=season_state.MAX_CAST,
+        description=f"SE-1: 3 to {season_state.MAX_CAST} players, each a name or {{name, bot}}",
         json_schema_extra={"x-item": "player"})]
     seed: Seed = None
     settings: Annotated[MatchSettings | None, Field(
@@ -371,19 +372,24 @@ class CreateSeason(Body):
         MAX_URL)] = None
 
 
-class SeasonInput(Body):
-    """A host's step that becomes one input of the season's record: ``input_kind`` is its
-    kind, ``input_fixed`` what the action itself says (a result recorded by hand is
-    external, SE-2, SE-4), the fields are the body as given."""
+class Vote(Body):
+    """``POST /api/seasons/{id}/vote``: a trapped player's vote for the Elimination Candidate,
+    or an escaped player's choice among the tied (LO-9, SE-6)."""
 
-    input_kind: ClassVar[str]
-    input_fixed: ClassVar[dict[str, Any]] = {}
+    shape_rule = "LO-9"
 
-    def season_input(self, t: float) -> dict[str, Any]:
-        """The input as the season stores it: the kind, the fields the host gave (as given),
-        what the action fixes, and its moment."""
-        return {"kind": self.input_kind, **self.model_dump(exclude_unset=True),
-                **self.input_fixed, "t": t}
+    ec: Annotated[str, chars("LO-9: the player voted for", MAX_NAME)]
+
+
+class HostAct(Body):
+    """``POST .../host/act``: one of the game's own acts (a season's steps), with its data;
+    the game's model for that act checks the data, naming the field."""
+
+    shape_rule = "host"
+
+    name: Annotated[str, chars("the act's name, one the game declares", MAX_OPTION)]
+    data: Annotated[dict[str, Any], Field(
+        default_factory=dict, description="the act's data, as its model asks")]
 
 
 class Gift(Body):
@@ -414,191 +420,13 @@ class SeasonPrivate(Body):
                                        MAX_NAME)] = None
 
 
-class StartMain(Body):
-    """``host/start_main``: start the episode's Main Match here (SE-1, SE-2)."""
-
-    shape_rule = "SE-1"
-
-    players: Annotated[list[PlayerName] | None, Field(
-        min_length=3, max_length=6,
-        description="SE-1: the six who play, when more than six are still in")] = None
-
-
-DeathMatchGame = Literal["lockmaker", "boxes", "paint", "feather"]
-"""SE-4: the Death Matches (``season.simulate.DEATH_MATCHES``; a test keeps them equal)."""
-
-
-class DeathMatchSettings(Body):
-    """SE-7: what a Death Match started from the season may set over the season's settings,
-    with the bounds of any match's (``MatchSettings``, ``HostSettings``; a test keeps them
-    equal). Only the fields given are applied."""
-
-    time_scale: Annotated[float, Field(
-        ge=MIN_TIME_SCALE, le=MAX_TIME_SCALE,
-        description="G-5: multiplies every duration of the match")] = 1.0
-    early_close: Annotated[bool, Field(
-        description="G-4: a phase ends once every seat that must act has confirmed")] = True
-    reveal_at_end: Annotated[bool, Field(
-        description="G-9: everything private becomes public when the match ends")] = True
-    bot_pace: Annotated[Literal["human", "instant"], Field(
-        description="G-11: bots act at a human pace, or at once")] = "human"
-    spectators: Annotated[bool, Field(
-        description="G-9: the spectator link works")] = True
-
-
-class StartDeath(Body):
-    """``host/start_death``: start the episode's Death Match here, the EC in seat 1 (SE-4)."""
-
-    shape_rule = "SE-4"
-
-    game: Annotated[DeathMatchGame, Field(description="SE-4: the Death Match's game")]
-    settings: Annotated[DeathMatchSettings | None, Field(
-        description="G-5: the match's settings over the season's (SE-7)",
-        json_schema_extra={"x-what": "Death Match setting"})] = None
-    config: Annotated[dict[str, Any] | None, Field(
-        description="G-5: the game's own options, as for any match")] = None
-
-
-Players = Annotated[list[PlayerName], Field(max_length=6)]
-
-
-class MainMatchResult(Body):
-    """A Main Match's result recorded by hand (SE-2): who escaped, who is trapped, their gold
-    bars, and LO-8's winners and opal and LO-9's Elimination Candidate."""
-
-    escaped: Players = []
-    trapped: Players = []
-    bars: dict[PlayerName, Annotated[int, Field(ge=0, le=MAX_BARS)]] = {}
-    winners: Players | None = None
-    opal: Annotated[str | None, Field(max_length=MAX_NAME)] = None
-    ec: Annotated[str | None, Field(max_length=MAX_NAME)] = None
-
-
-Reason = Annotated[str | None, chars("the written reason the season's record shows",
-                                    lv.MAX_REASON)]
-
-
-class RecordMain(SeasonInput):
-    """``host/record_main``: a Main Match played elsewhere, or this one's result, recorded by
-    hand with a reason (SE-2)."""
-
-    shape_rule = "SE-2"
-    input_kind = "mm_result"
-    input_fixed = {"external": True}
-
-    result: Annotated[MainMatchResult, Field(
-        description="SE-2: the match's result", json_schema_extra={"x-what": "result field"})]
-    players: Annotated[list[PlayerName] | None, Field(
-        min_length=3, max_length=6,
-        description="SE-1: who played it, when more than six are still in")] = None
-    reason: Reason = None
-
-
-class NameEC(SeasonInput):
-    """``host/name_ec``: the host names the Elimination Candidate when nobody voted (SE-3,
-    SE-6), with a reason."""
-
-    shape_rule = "SE-3"
-    input_kind = "name_ec"
-
-    ec: Annotated[str, chars("LO-9: one of the trapped players (or of the players when none "
-                            "is trapped)", MAX_NAME)]
-    reason: Reason = None
-
-
-class RecordDeath(SeasonInput):
-    """``host/record_death``: a Death Match played elsewhere recorded by hand (SE-4)."""
-
-    shape_rule = "SE-4"
-    input_kind = "dm_result"
-    input_fixed = {"external": True}
-
-    winner: Annotated[str | None, chars("SE-4: the winner (or give the loser)", MAX_NAME)] = None
-    loser: Annotated[str | None, chars("SE-4: the loser, eliminated", MAX_NAME)] = None
-    game: Annotated[str | None, chars("SE-4: the game it was", MAX_GAME)] = None
-    reason: Reason = None
-
-
-class Decide(SeasonInput):
-    """``host/decide``: the host decides a Death Match with no winner (SE-4, LM-21)."""
-
-    shape_rule = "SE-4"
-    input_kind = "dm_result"
-
-    winner: Annotated[str | None, chars("SE-4: the winner (or give the loser)", MAX_NAME)] = None
-    loser: Annotated[str | None, chars("SE-4: the loser, eliminated", MAX_NAME)] = None
-    reason: Reason = None
-
-
-class Adjust(SeasonInput):
-    """``host/adjust``: a correction of the ledger with a written reason (SE-5)."""
-
-    shape_rule = "SE-5"
-    input_kind = "adjust"
-
-    player: Annotated[str, chars("SE-5: the player of the cast", MAX_NAME)]
-    what: Annotated[Literal["tol", "garnets", "opal"], Field(
-        description="SE-5: Tokens of Life, garnets or opals")]
-    amount: Annotated[int, Field(ge=-MAX_ADJUST, le=MAX_ADJUST,
-                                 description="SE-5: how many, added (or taken, below 0)")]
-    reason: Reason = None
-
-
-class EndSeason(SeasonInput):
+class EndSeason(Body):
     """``host/end``: the host ends the season (SE-1), with a reason."""
 
     shape_rule = "SE-1"
-    input_kind = "end"
 
-    reason: Reason = None
-
-
-class MainMatchRounds(SeasonInput):
-    """``host/mm_rounds``: the round limit of the Main Matches still to start (SE-6)."""
-
-    shape_rule = "SE-6"
-    input_kind = "mm_rounds"
-
-    max_rounds: Annotated[int, Field(
-        ge=lv.MIN_MM_ROUNDS, le=lv.MAX_MM_ROUNDS,
-        description=f"SE-6: {lv.MIN_MM_ROUNDS} (LO-8's none) to {lv.MAX_MM_ROUNDS} rounds")]
-
-
-class SeasonPause(SeasonInput):
-    """``host/pause``: hold the current step's clock (SE-7)."""
-
-    shape_rule = "SE-7"
-    input_kind = "clock"
-    input_fixed = {"action": "pause"}
-
-
-class SeasonResume(SeasonInput):
-    """``host/resume``: run the current step's clock again (SE-7)."""
-
-    shape_rule = "SE-7"
-    input_kind = "clock"
-    input_fixed = {"action": "resume"}
-
-
-class SeasonExtend(SeasonInput):
-    """``host/extend``: more time for the current step (SE-7)."""
-
-    shape_rule = "SE-7"
-    input_kind = "clock"
-    input_fixed = {"action": "extend"}
-
-    seconds: Annotated[float, Field(
-        ge=1, le=lv.MAX_CLOCK, description="SE-7: seconds added, from 1 to a year")]
-
-
-class SeasonDeadline(SeasonInput):
-    """``host/deadline``: the current step's deadline as a clock time (SE-7)."""
-
-    shape_rule = "SE-7"
-    input_kind = "clock"
-    input_fixed = {"action": "set"}
-
-    at: Annotated[ClockTime, Field(description=f"SE-7: the step's new end: {AT_WORDS}")]
+    reason: Annotated[str | None, chars("the written reason the season's record shows",
+                                        MAX_END_REASON)] = None
 
 
 class CloseVault(Body):
@@ -643,16 +471,16 @@ class CheckScenario(Body):
 # --------------------------------------------------------------------------- actions
 MATCH_HOST_ACTIONS: dict[str, type[Body]] = {
     "pause": Empty, "resume": Empty, "extend": MatchExtend, "end": MatchEnd,
-    "option": HostOption, "mute": Mute, "private": PrivateChannel, "deadline": MatchDeadline,
+    "option": HostOption, "mute": Mute, "private": PrivateChannel, "act": HostAct, "deadline": MatchDeadline,
 }
 """``POST /api/matches/{id}/host/{action}``: the body of each action; no other is taken."""
 
-SEASON_HOST_ACTIONS: dict[str, type[Body]] = {
-    "start_main": StartMain, "start_death": StartDeath, "close_vault": CloseVault,
-    "record_main": RecordMain, "name_ec": NameEC, "record_death": RecordDeath,
-    "decide": Decide, "adjust": Adjust, "end": EndSeason, "mm_rounds": MainMatchRounds,
-    "pause": SeasonPause, "resume": SeasonResume, "extend": SeasonExtend,
-    "deadline": SeasonDeadline, "webhook": Webhook, "reissue": SeasonReissue,
+SEASON_HOST_ACTIONS: dict[str, type[BaseModel]] = {
+    "start_main": acts.StartMain, "record_main": acts.RecordMain, "name_ec": acts.NameEC,
+    "start_death": acts.StartDeath, "record_death": acts.RecordDeath, "decide": acts.Decide,
+    "adjust": acts.Adjust, "mm_rounds": acts.MainMatchRounds, "close_vault": CloseVault,
+    "end": EndSeason, "pause": Empty, "resume": Empty, "extend": MatchExtend,
+    "deadline": MatchDeadline, "webhook": Webhook, "reissue": SeasonReissue,
 }
 """``POST /api/seasons/{id}/host/{action}``: the body of each action; no other is taken."""
 
@@ -716,9 +544,10 @@ def _first(errors: list[ErrorDetails]) -> ErrorDetails:
     return max(same, key=lambda e: len(e["loc"]))
 
 
-def _shape(model: type[Body], message: str) -> Exception:
-    if model.shape_rule is not None:
-        return RuleError(model.shape_rule, message)
+def _shape(model: type[BaseModel], message: str) -> Exception:
+    rule = getattr(model, "shape_rule", None)
+    if isinstance(rule, str):
+        return RuleError(rule, message)
     return ApiError(400, "request", message)
 
 
@@ -790,7 +619,7 @@ def _field_of(tp: Any, name: str) -> tuple[FieldInfo, Any] | None:
     return None
 
 
-def _walk(model: type[Body], loc: tuple[str | int, ...]) -> list[_Step]:
+def _walk(model: type[BaseModel], loc: tuple[str | int, ...]) -> list[_Step]:
     """The error's place as steps: union members' tags dropped, each field with its rule and
     the words that name what is inside it (``x-item``: "seat 2"; ``x-what``: "setting")."""
     steps: list[_Step] = []
@@ -841,7 +670,7 @@ def _words(err: ErrorDetails) -> str:
     return msg[0].lower() + msg[1:] if msg else "is not valid"
 
 
-def _refusal(model: type[Body], err: ErrorDetails,
+def _refusal(model: type[BaseModel], err: ErrorDetails,
              errors: Sequence[ErrorDetails] = ()) -> Exception:
     """The refusal of one problem: the field named as the settings name it, the rule its
     place gives (see the module's words), a 422 or a 400. ``errors``: all of the body's, so
@@ -872,7 +701,8 @@ def _refusal(model: type[Body], err: ErrorDetails,
         message = f"{what} {where} {words}{got}" if where else f"{what} {words}{got}"
     if top_shape or (shape and not rules):
         return _shape(model, message)
-    return RuleError(rules[0] if rules else model.shape_rule or "request", message)
+    return RuleError(rules[0] if rules else getattr(model, "shape_rule", None) or "request",
+                     message)
 
 
 def _place(steps: list[_Step]) -> tuple[str, str]:

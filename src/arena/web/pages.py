@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, Response
 
 from arena.core.errors import RuleError
 from arena.core.registry import all_games, get_game
-from arena.season.live import DEFAULT_MM_ROUNDS
+from arena.season.state import DEFAULT_MM_ROUNDS
 from arena.web.rules import RULES, RULINGS, link_rule_ids
 
 HERE = Path(__file__).parent

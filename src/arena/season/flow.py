@@ -1,0 +1,612 @@
+"""How a season goes from step to step (SE-1 to SE-7): pure functions over :class:`SeasonState`.
+
+Three things move a season: a step's clock running out or every actor having chosen
+(:func:`resolve_step`), an act of the host or the server (:func:`act`), and nothing else. Each
+returns the new state and appends the public facts it made to ``events``: these are what every
+page and announcement tells, so a fact is said once, when it happens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.core import rng as rngmod
+from arena.core.errors import RuleError
+from arena.core.game import ChildSpec, GameEvent
+from arena.core.registry import all_games, get_game
+from arena.core.settings import check_game_config
+from arena.season import acts as A
+from arena.season.ledger import Entry
+from arena.season.simulate import main_result
+from arena.season.state import (
+    DM_DECIDE,
+    DM_NEXT,
+    DM_PLAY,
+    GIFT,
+    MAIN_NEXT,
+    MM_PLAY,
+    MM_RECORD,
+    NAME_EC,
+    NOMINATE,
+    OVER,
+    STEP_WORDS,
+    TIE,
+    VOTE,
+    Episode,
+    SeasonState,
+    Votes,
+)
+from arena.season.steps import (
+    MainResult,
+    check_nomination,
+    gift_targets,
+    give_tol,
+    main_from_json,
+    nominees,
+    record_death_match,
+    record_main,
+)
+
+DRAWN = "the clock ran out; drawn from the season's chance (SE-7)"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who chooses in the current step, among what, under which rule."""
+
+    players: tuple[str, ...]
+    options: tuple[str, ...]
+    rule: str
+
+
+# --------------------------------------------------------------------------- words
+def player_list(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Ann", "Ann or Ben", "Ann, Ben or Cat"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names) or "nobody"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def key_of(name: str) -> str:
+    """LO-10: players are told apart ignoring case and spaces."""
+    return "".join(name.split()).lower()
+
+
+def name_in(text: str, options: Sequence[str]) -> str | None:
+    want = key_of(text)
+    return next((o for o in options if key_of(o) == want), None)
+
+
+def check_cast(cast: Sequence[str]) -> None:
+    """SE-1, LO-10: named players, told apart ignoring case and spaces."""
+    for i, name in enumerate(cast):
+        if name != " ".join(name.split()) or not name:
+            raise RuleError("SE-1", f"the name of player {i + 1} has spaces around it or "
+                                    "is empty")
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            raise RuleError("SE-1", f"the name of player {i + 1} holds a control character")
+    if len({key_of(n) for n in cast}) != len(cast):
+        raise RuleError("LO-10", "the players' names must differ (ignoring case and spaces)")
+
+
+def death_games() -> list[str]:
+    """SE-4: the games a Death Match may be, as each game declares it."""
+    return sorted(n for n, g in all_games().items() if getattr(g, "death_match", None)
+                  is not None) or ["boxes", "feather", "lockmaker", "paint"]
+
+
+# --------------------------------------------------------------------------- who acts
+def turn(state: SeasonState) -> Turn | None:
+    ep = state.episode
+    mm = ep.main
+    if state.step == VOTE and mm is not None:
+        return Turn(mm.trapped, mm.trapped, "LO-9")
+    if state.step == TIE and mm is not None and ep.votes is not None:
+        return Turn(mm.escaped, ep.votes.tied, "LO-9")
+    if state.step == GIFT and mm is not None and mm.solo_winner is not None:
+        return Turn((mm.solo_winner,), tuple(gift_targets(mm)), "SE-3")
+    if state.step == NOMINATE and mm is not None and ep.ec is not None:
+        return Turn((ep.ec,), tuple(nominees(state.ledger, mm, ep.ec)), "SE-3")
+    if state.step == NOMINATE and ep.ec is not None:
+        return Turn((ep.ec,), tuple(_nominees(state, ep)), "SE-3")
+    return None
+
+
+def _nominees(state: SeasonState, ep: Episode) -> list[str]:
+    mm = ep.main or MainResult((), (), {}, (), None, ep.ec)
+    return nominees(state.ledger, mm, ep.ec or "")
+
+
+# --------------------------------------------------------------------------- episodes
+def next_episode(state: SeasonState) -> SeasonState:
+    """A new episode (SE-1): a Main Match with those still in, or the final between two."""
+    still = state.still_in()
+    ep = Episode(len(state.episodes) + 1)
+    if len(still) <= 2:
+        ep = replace(ep, final=True, players=tuple(still), dm_seats=tuple(still))
+        return replace(state, episodes=(*state.episodes, ep), step=DM_NEXT)
+    return replace(state, episodes=(*state.episodes, ep), step=MAIN_NEXT)
+
+
+def default_players(state: SeasonState, rng: random.Random) -> tuple[str, ...]:
+    """SE-1: everyone still in when six or fewer; else the six who played the fewest Main
+    Matches, ties drawn from the season's chance."""
+    still = state.still_in()
+    if len(still) <= 6:
+        return tuple(still)
+    order = sorted(still, key=lambda n: (state.mm_played[state.seat(n)], rng.random()))
+    chosen = set(order[:6])
+    return tuple(n for n in still if n in chosen)
+
+
+def check_players(state: SeasonState, players: Sequence[str]) -> tuple[str, ...]:
+    still = state.still_in()
+    named = tuple(name_in(p, still) or p for p in players)
+    if not 3 <= len(named) <= 6 or len(set(named)) != len(named):
+        raise RuleError("SE-1", "Locked Out! is played by 3 to 6 different players")
+    for n in named:
+        if n not in still:
+            raise RuleError("SE-1", f"{n} is not still in the season")
+    if len(still) <= 6 and set(named) != set(still):
+        raise RuleError("SE-1", "with six or fewer still in, all of them play the Main Match")
+    return tuple(n for n in still if n in named)
+
+
+def _start_main(state: SeasonState, players: tuple[str, ...],
+                events: list[GameEvent]) -> SeasonState:
+    """The Main Match starts with its options fixed now: a later change of the round limit
+    is for the matches still to start (SE-6)."""
+    ep = state.episode
+    cfg = state.config
+    key = f"e{ep.number}-mm"
+    standings = state.ledger.standings()
+    config = {"names": list(players), "round_seconds": cfg.mm_round_seconds,
+              "vote_seconds": cfg.vote_seconds,
+              "max_rounds": cfg.mm_max_rounds if state.mm_rounds is None else state.mm_rounds,
+              "helper": cfg.mm_helper, "vote": "season",
+              "garnets": [standings[n].garnets for n in players]}
+    played = tuple(c + (state.cast[i] in players) for i, c in enumerate(state.mm_played))
+    ep = replace(ep, players=players, mm_key=key, mm_config=config)
+    state = replace(state.with_episode(ep), step=MM_PLAY, mm_played=played)
+    events.append(GameEvent("main_started", {"episode": ep.number, "players": list(players),
+                                             "key": key}))
+    return state
+
+
+def _main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, int, int], ...],
+               how: str, events: list[GameEvent], *, named: bool = False) -> SeasonState:
+    """SE-3's automatic steps (garnets, the opal), then the first step that needs someone."""
+    ep = state.episode
+    ledger = state.ledger
+    record_main(ledger, ep.number, mm)
+    state = replace(state, entries=tuple(ledger.entries))
+    ep = replace(ep, main=mm, stats=stats)
+    events.append(GameEvent("main_result", {"episode": ep.number, "how": how,
+                                            "escaped": list(mm.escaped),
+                                            "trapped": list(mm.trapped), "bars": dict(mm.bars),
+                                            "winners": list(mm.winners), "opal": mm.opal}))
+    if mm.ec is not None:
+        how_ec = ("named by the host in the recorded result (SE-2)" if named
+                  else "the only player still trapped (LO-8)")
+        ep = replace(ep, ec=mm.ec, ec_how=how_ec)
+        events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": mm.ec,
+                                              "how": how_ec}))
+    state = state.with_episode(ep)
+    return _after(state, events)
+
+
+def _after(state: SeasonState, events: list[GameEvent]) -> SeasonState:
+    """The next step of SE-3 still to take: the vote, the gift, naming the EC, the
+    nomination."""
+    ep = state.episode
+    mm = ep.main
+    assert mm is not None
+    if ep.ec is None and len(mm.trapped) >= 2:
+        return replace(state, step=VOTE)  # SE-6: however the match ended
+    if mm.solo_winner is not None and ep.gift_how is None:
+        if gift_targets(mm):
+            return replace(state, step=GIFT)
+        how = "nobody else escaped, so the token was discarded (SE-3)"
+        state = state.with_episode(replace(ep, gift_how=how))
+        events.append(GameEvent("gift_given", {"episode": ep.number, "to": None, "how": how}))
+        ep = state.episode
+    if ep.ec is None:
+        return replace(state, step=NAME_EC)
+    return replace(state, step=NOMINATE)
+
+
+def _set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> SeasonState:
+    ep = state.episode
+    events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": ec, "how": how}))
+    return _after(state.with_episode(replace(ep, ec=ec, ec_how=how)), events)
+
+
+def _fallback(state: SeasonState, tied: Sequence[str], why: str, rng: random.Random,
+              events: list[GameEvent]) -> SeasonState:
+    """LO-9's fallbacks: fewest keys, gold bars, cards, season garnets; then a draw from the
+    season's chance (the season holds the vote, SE-6), announced as a draw."""
+    stats = {n: (k, b, c) for n, k, b, c in state.episode.stats}
+    garnets = {s.name: s.garnets for s in state.ledger.standings().values()}
+    steps: tuple[tuple[str, Callable[[str], int]], ...] = (
+        ("fewest keys", lambda n: stats.get(n, (0, 0, 0))[0]),
+        ("fewest gold bars", lambda n: stats.get(n, (0, 0, 0))[1]),
+        ("fewest cards", lambda n: stats.get(n, (0, 0, 0))[2]),
+        ("fewest season garnets", lambda n: garnets[n]))
+    left = list(tied)
+    for label, key in steps:
+        low = min(key(n) for n in left)
+        left = [n for n in left if key(n) == low]
+        if len(left) == 1:
+            return _set_ec(state, left[0], f"{why}; {label} (LO-9)", events)
+    chosen = rng.choice(left)
+    return _set_ec(state, chosen, f"{why}; still tied after keys, bars, cards and garnets: "
+                                  "a draw from the season's chance (LO-9)", events)
+
+
+def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
+          events: list[GameEvent]) -> SeasonState:
+    """LO-9 held by the season (SE-6): the trapped vote among themselves; a vote not cast
+    does not count. A tie goes to the escaped, or with nobody escaped to the fallbacks."""
+    ep = state.episode
+    mm = ep.main
+    assert mm is not None
+    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
+                    if v in mm.trapped and t in mm.trapped)
+    counts = {n: 0 for n in mm.trapped}
+    for _, target in ballots:
+        counts[target] += 1
+    top = max(counts.values())
+    tied = tuple(n for n in mm.trapped if counts[n] == top)
+    votes = Votes(ballots, tuple(counts.items()), tied if len(tied) > 1 else ())
+    state = state.with_episode(replace(ep, votes=votes))
+    events.append(GameEvent("vote_counted", {"episode": ep.number, "ballots": dict(ballots),
+                                             "counts": counts, "tied": list(votes.tied)}))
+    if len(tied) == 1:
+        return _set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
+    if mm.escaped:
+        return replace(state, step=TIE)
+    return _fallback(state, tied, "no escaped players to break the tie", rng, events)
+
+
+def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
+         events: list[GameEvent]) -> SeasonState:
+    """LO-9: a majority of the escaped among the tied; else the fallbacks."""
+    ep = state.episode
+    mm, votes = ep.main, ep.votes
+    assert mm is not None and votes is not None
+    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
+                    if v in mm.escaped and t in votes.tied)
+    state = state.with_episode(replace(ep, votes=replace(votes, tie_ballots=ballots)))
+    picks = {n: 0 for n in votes.tied}
+    for _, target in ballots:
+        picks[target] += 1
+    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots),
+                                            "counts": picks}))
+    best = max(picks.values())
+    if best * 2 > len(mm.escaped):
+        chosen_ec = next(n for n in votes.tied if picks[n] == best)
+        return _set_ec(state, chosen_ec, "the escaped players' majority among the tied (LO-9)",
+                       events)
+    return _fallback(state, votes.tied, "the escaped reached no majority", rng, events)
+
+
+def _gift(state: SeasonState, to: str, how: str, events: list[GameEvent]) -> SeasonState:
+    ep = state.episode
+    assert ep.main is not None
+    ledger = state.ledger
+    give_tol(ledger, ep.number, ep.main, to)
+    state = replace(state, entries=tuple(ledger.entries))
+    events.append(GameEvent("gift_given", {"episode": ep.number, "to": to, "how": how}))
+    return _after(state.with_episode(replace(ep, gift=to, gift_how=how)), events)
+
+
+def _nominate(state: SeasonState, dmo: str, how: str, events: list[GameEvent]) -> SeasonState:
+    ep = state.episode
+    assert ep.ec is not None
+    if ep.main is not None:
+        check_nomination(state.ledger, ep.main, ep.ec, dmo)
+    events.append(GameEvent("nominated", {"episode": ep.number, "ec": ep.ec, "dmo": dmo,
+                                          "how": how}))
+    ep = replace(ep, dmo=dmo, dmo_how=how, dm_seats=(ep.ec, dmo))  # SE-4: EC in seat 1
+    return replace(state.with_episode(ep), step=DM_NEXT)
+
+
+def _start_death(state: SeasonState, game: str, config: dict[str, Any],
+                 settings: dict[str, Any], levels: tuple[str, ...], how: str,
+                 events: list[GameEvent]) -> SeasonState:
+    ep = state.episode
+    key = f"e{ep.number}-dm"
+    ep = replace(ep, dm_key=key, dm_game=game, dm_config=config, dm_settings=settings,
+                 dm_levels=levels)
+    if how:
+        ep = ep.noted(how)
+    events.append(GameEvent("death_started", {"episode": ep.number, "game": game,
+                                              "seats": list(ep.dm_seats), "key": key,
+                                              "final": ep.final}))
+    return replace(state.with_episode(ep), step=DM_PLAY)
+
+
+def _death_done(state: SeasonState, winner: str, cause: str,
+                events: list[GameEvent]) -> SeasonState:
+    """SE-4: the loser leaves; in the final the winner wins the season (SE-1)."""
+    ep = state.episode
+    loser = ep.dm_seats[1] if winner == ep.dm_seats[0] else ep.dm_seats[0]
+    game = ep.dm_game or "a game played elsewhere"
+    ledger = state.ledger
+    record_death_match(ledger, ep.number, game, winner, loser, ep.final, cause)
+    state = replace(state, entries=tuple(ledger.entries))
+    state = state.with_episode(replace(ep, dm_winner=winner, eliminated=loser))
+    events.append(GameEvent("death_result", {"episode": ep.number, "game": game,
+                                             "winner": winner, "loser": loser,
+                                             "how": cause or "played here"}))
+    events.append(GameEvent("eliminated", {"episode": ep.number, "player": loser}))
+    if ep.final:
+        ended = f"{winner} won the season"
+        events.append(GameEvent("season_won", {"winner": winner}))
+        return replace(state, step=OVER, ended=ended)
+    return next_episode(state)
+
+
+def _death_winner(state: SeasonState, body: A.WinnerOrLoser) -> str:
+    seats = state.episode.dm_seats
+    named = name_in(body.winner or body.loser or "", seats)
+    if named is None:
+        raise RuleError("SE-4", f"the Death Match is between {player_list(seats)}")
+    if body.winner is not None:
+        return named
+    return seats[1] if named == seats[0] else seats[0]
+
+
+# --------------------------------------------------------------------------- the clock
+def resolve_step(state: SeasonState, chosen: dict[str, str], rng: random.Random,
+                 events: list[GameEvent]) -> SeasonState:
+    """The step closes: every actor chose (G-4) or its clock ran out (SE-7), when a legal
+    choice is drawn. A standing choice that became illegal meanwhile (a ToL given to the
+    nominee by an adjustment) counts as missing, so it is drawn."""
+    step, ep = state.step, state.episode
+    t = turn(state)
+    if step == VOTE:
+        return _vote(state, chosen, rng, events)
+    if step == TIE:
+        return _tie(state, chosen, rng, events)
+    if step in (GIFT, NOMINATE) and t is not None:
+        actor = t.players[0]
+        pick = chosen.get(actor)
+        how = f"chosen by {actor}"
+        if pick not in t.options:
+            if not t.options:
+                raise RuleError("SE-3", "nobody can be chosen")
+            pick, how = rng.choice(t.options), DRAWN
+        assert pick is not None
+        return _gift(state, pick, how, events) if step == GIFT else \
+            _nominate(state, pick, how, events)
+    if step == MAIN_NEXT:
+        return _start_main(state, default_players(state, rng), events)
+    if step == NAME_EC:
+        pool = (ep.main.trapped if ep.main and ep.main.trapped else ep.players)
+        return _set_ec(state, rng.choice(pool), DRAWN, events)
+    if step == DM_NEXT:
+        game = rng.choice(death_games())
+        return _start_death(state, game, dict(_short(game)), {}, (), "the host's deadline "
+                            "for starting the Death Match passed; the game was drawn from "
+                            "the season's chance (SE-7)", events)
+    if step == DM_DECIDE:
+        winner = rng.choice(ep.dm_seats)
+        return _death_done(state, winner, f"no winner in the Death Match ({ep.dm_game}); "
+                           f"{DRAWN}", events)
+    raise RuleError("SE-7", f"'{STEP_WORDS[step]}' has no clock")
+
+
+def _short(game: str) -> dict[str, Any]:
+    declared = getattr(get_game(game), "death_match", None)
+    return dict(declared) if isinstance(declared, dict) else {}
+
+
+# --------------------------------------------------------------------------- acts
+def _need(state: SeasonState, *steps: str) -> None:
+    if state.step not in steps:
+        want = " or ".join(STEP_WORDS[s] for s in steps)
+        raise RuleError("SE-1", f"the season is at '{STEP_WORDS[state.step]}', not {want}")
+
+
+def act(state: SeasonState, name: str, value: Any, rng: random.Random,
+        events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    """An act of the host or the server; (the new state, whether it closes the step)."""
+    handler = ACTS.get(name)
+    if handler is None:
+        raise RuleError("SE-1", f"a season takes no act called {name!r}")
+    if state.step == OVER and name not in ("adjust",):
+        raise RuleError("SE-1", "the season is over")
+    return handler(state, value, rng, events, scale)
+
+
+Handler = Callable[[SeasonState, Any, random.Random, list[GameEvent], float],
+                   tuple[SeasonState, bool]]
+
+
+def _act_start_main(state: SeasonState, body: A.StartMain, rng: random.Random,
+                    events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, MAIN_NEXT)
+    players = (check_players(state, body.players) if body.players is not None
+               else default_players(state, rng))
+    return _start_main(state, players, events), True
+
+
+def _act_record_main(state: SeasonState, body: A.RecordMain, rng: random.Random,
+                     events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, MAIN_NEXT, MM_PLAY, MM_RECORD)
+    ep = state.episode
+    if state.step == MAIN_NEXT:
+        players = (check_players(state, body.players) if body.players is not None
+                   else default_players(state, rng))
+        played = tuple(c + (state.cast[i] in players) for i, c in enumerate(state.mm_played))
+        state = replace(state, mm_played=played)
+        ep = replace(ep, players=players)
+    mm = main_from_json(body.result.model_dump(), ep.players, voted=False)
+    ep = replace(ep, mm_external=state.step == MAIN_NEXT).noted(
+        f"Main Match recorded by the host (SE-2): {body.reason}")
+    state = state.with_episode(ep)
+    return _main_done(state, mm, (), "recorded by the host (SE-2)", events,
+                      named=body.result.ec is not None), True
+
+
+def _act_name_ec(state: SeasonState, body: A.NameEC, rng: random.Random,
+                 events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, NAME_EC)
+    ep = state.episode
+    pool = ep.main.trapped if ep.main is not None and ep.main.trapped else ep.players
+    ec = name_in(body.ec, pool)
+    if ec is None:
+        raise RuleError("SE-6", f"the Elimination Candidate is one of {player_list(pool)}")
+    return _set_ec(state, ec, f"named by the host: {body.reason} (SE-6)", events), True
+
+
+def _act_start_death(state: SeasonState, body: A.StartDeath, rng: random.Random,
+                     events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, DM_NEXT)
+    if body.game not in death_games():
+        raise RuleError("SE-4", f"the Death Match is one of {player_list(death_games())}")
+    game = get_game(body.game)
+    config = game.make_config(body.config)  # refused naming the field (G-5)
+    settings = body.settings.model_dump(exclude_none=True)
+    check_game_config(game, config, float(settings.get("time_scale", scale)))
+    return _start_death(state, body.game, dict(body.config), settings, tuple(body.levels), "",
+                        events), True
+
+
+def _act_record_death(state: SeasonState, body: A.RecordDeath, rng: random.Random,
+                      events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, DM_NEXT, DM_PLAY)
+    winner = _death_winner(state, body)
+    ep = state.episode
+    if state.step == DM_NEXT:
+        state = state.with_episode(replace(ep, dm_external=True,
+                                           dm_game=(body.game or "played elsewhere")[:40]))
+    game = state.episode.dm_game
+    return _death_done(state, winner, f"lost the Death Match ({game}), recorded by the host: "
+                                      f"{body.reason}", events), True
+
+
+def _act_decide(state: SeasonState, body: A.Decide, rng: random.Random,
+                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    _need(state, DM_DECIDE)
+    winner = _death_winner(state, body)
+    game = state.episode.dm_game
+    return _death_done(state, winner, f"no winner in the Death Match ({game}); the host "
+                                      f"decided: {body.reason}", events), True
+
+
+def _act_adjust(state: SeasonState, body: A.Adjust, rng: random.Random,
+                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    player = name_in(body.player, state.cast)
+    if player is None:
+        raise RuleError("SE-5", f"adjust a player of the cast: {player_list(state.cast)}")
+    if body.amount == 0:
+        raise RuleError("SE-5", "an adjustment is a whole number other than 0")
+    standing = state.ledger.standings()[player]
+    have = {"tol": standing.tols, "garnets": standing.garnets, "opal": standing.opals}
+    if have[body.what] + body.amount < 0:
+        raise RuleError("SE-5", f"{player} has {have[body.what]}, so cannot lose "
+                                f"{-body.amount}")
+    number = state.episode.number
+    state = state.add(Entry(number, player, body.what, body.amount,
+                            f"host adjustment: {body.reason} (SE-5)"))
+    events.append(GameEvent("adjusted", {"episode": number, "player": player,
+                                         "what": body.what, "amount": body.amount,
+                                         "reason": body.reason}))
+    return state, False
+
+
+def _act_mm_rounds(state: SeasonState, body: A.MainMatchRounds, rng: random.Random,
+                   events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    events.append(GameEvent("mm_rounds", {"max_rounds": body.max_rounds}))
+    return replace(state, mm_rounds=body.max_rounds), False
+
+
+def _act_match_result(state: SeasonState, body: A.MatchResult, rng: random.Random,
+                      events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    """A match the season started has ended (or cannot be read). Refused unless it is the
+    match the current step waits for: a result the host already recorded by hand stays."""
+    ep = state.episode
+    if state.step == MM_PLAY and body.key == ep.mm_key:
+        return _main_from_match(state, body, events), True
+    if state.step == DM_PLAY and body.key == ep.dm_key:
+        return _death_from_match(state, body, events), True
+    raise RuleError("SE-1", f"the season is not waiting for match {body.key!r}")
+
+
+def _main_from_match(state: SeasonState, body: A.MatchResult,
+                     events: list[GameEvent]) -> SeasonState:
+    ep = replace(state.episode, mm_handed=tuple(n for n in state.episode.players
+                                                if n in body.handed_to_bot))
+    if body.ended:
+        ep = ep.noted(f"the Main Match ended early ({body.ended.rstrip('.')}), so it is "
+                      "scored as it stood (SE-6, LO-8)")
+    detail: Any = (body.result or {}).get("detail")
+    try:
+        if body.problem:
+            raise ValueError(body.problem)
+        mm = main_result(detail, list(ep.players))
+        stats = tuple((n, int(detail["keys"][i]), int(detail["bars"][i]),
+                       int(detail["cards_left"][i])) for i, n in enumerate(ep.players))
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        ep = ep.noted(f"the Main Match's result cannot be read ({exc}); the host records it "
+                      "by hand (SE-6)"[:300])
+        return replace(state.with_episode(ep), step=MM_RECORD)
+    if mm.ec is not None and len(mm.trapped) != 1:
+        mm = replace(mm, ec=None)  # SE-6: the season holds the vote, not the match
+    return _main_done(state.with_episode(ep), mm, stats, "played here", events)
+
+
+def _death_from_match(state: SeasonState, body: A.MatchResult,
+                      events: list[GameEvent]) -> SeasonState:
+    ep = state.episode
+    ep = replace(ep, dm_handed=tuple(n for n in ep.dm_seats if n in body.handed_to_bot))
+    result = body.result or {}
+    winner = result.get("winner")
+    if body.problem or not isinstance(winner, int) or isinstance(winner, bool) \
+            or winner not in (0, 1):
+        why = body.problem or str(result.get("reason") or "the Death Match ended with no "
+                                                           "winner")
+        ep = ep.noted(why[:300])
+        events.append(GameEvent("death_undecided", {"episode": ep.number, "why": why[:300]}))
+        return replace(state.with_episode(ep), step=DM_DECIDE)
+    return _death_done(state.with_episode(ep), ep.dm_seats[winner], "", events)
+
+
+ACTS: dict[str, Handler] = {
+    "start_main": _act_start_main, "record_main": _act_record_main,
+    "name_ec": _act_name_ec, "start_death": _act_start_death,
+    "record_death": _act_record_death, "decide": _act_decide, "adjust": _act_adjust,
+    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result,
+}
+
+
+# --------------------------------------------------------------------------- children
+def children(state: SeasonState) -> tuple[ChildSpec, ...]:
+    """The matches this season has started, the live one marked: a Main Match of Locked
+    Out! among its players (the season holds the vote, SE-6), a Death Match with the EC in
+    seat 1 and the DMO in seat 2 (SE-4)."""
+    out: list[ChildSpec] = []
+    last = state.episodes[-1].number if state.episodes else 0
+    for ep in state.episodes:
+        if ep.mm_key and not ep.mm_external:
+            out.append(ChildSpec(
+                ep.mm_key, "lockedout", _seed(state, "mm", ep.number),
+                tuple(state.seat(n) for n in ep.players), ep.players, dict(ep.mm_config),
+                live=ep.number == last and state.step == MM_PLAY))
+        if ep.dm_key and ep.dm_game and not ep.dm_external:
+            out.append(ChildSpec(
+                ep.dm_key, ep.dm_game, _seed(state, "dm", ep.number),
+                tuple(state.seat(n) for n in ep.dm_seats), ep.dm_seats,
+                dict(ep.dm_config or {}), dict(ep.dm_settings or {}), ep.dm_levels,
+                live=ep.number == last and state.step == DM_PLAY))
+    return tuple(out)
+
+
+def _seed(state: SeasonState, kind: str, number: int) -> int:
+    return rngmod.derive(state.child_seed, kind, number).getrandbits(64)

@@ -1,0 +1,343 @@
+"""``/api/seasons`` and ``/s/{id}``: a season's own words for what is one match of the engine.
+
+A season is a match of the ``season`` game (:mod:`arena.season.game`), so its clock, links,
+chat, private lines, replay, socket and outage answers are the match API's under the same id.
+These routes only say the season's steps in its own terms: creating one from a cast, listing
+them, a player's vote, gift or nomination, the host's acts, and the host's actions that also
+reach the match the season is playing (its clock during the match, closing the vault,
+ending the season, a new link).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from arena.core.errors import RuleError
+from arena.core.match import HOST, Match
+from arena.season.game import SEASON
+from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
+from arena.server import api as match_api
+from arena.server.access import Access, resolve, token_of
+from arena.server.children import child_id, specs
+from arena.server.errors import ApiError
+from arena.server.limits import address_key, limited, read_json
+from arena.server.owner import MatchOwner, view_for
+from arena.server.requests import (
+    CloseVault,
+    CreateSeason,
+    EndSeason,
+    Gift,
+    MatchDeadline,
+    MatchExtend,
+    Nominate,
+    SeasonPrivate,
+    Vote,
+    parse,
+)
+from arena.store import StoreUnavailable
+
+log = logging.getLogger("arena.seasons")
+
+ACT_NAMES = ("start_main", "record_main", "name_ec", "start_death", "record_death", "decide",
+             "adjust", "mm_rounds")
+"""The host's season acts (:data:`arena.season.game.SeasonGame.acts`), one route each."""
+
+
+# ---------------------------------------------------------------------- helpers
+def _page(request: Request, match_id: str, token: str, prefix: str = "m") -> str:
+    return f"{str(request.base_url).rstrip('/')}/{prefix}/{match_id}?token={token}"
+
+
+async def _season(request: Request) -> tuple[MatchOwner, Access]:
+    season_id = request.path_params["match_id"]
+    access = await resolve(match_api.store_of(request), season_id, token_of(request))
+    owner = await match_api.matches_of(request).get(season_id)
+    if owner is None or owner.record.game != SEASON.name:
+        raise ApiError(404, "access", "no such season")
+    return owner, access
+
+
+async def season_link_key(request: Request) -> str:
+    season_id = request.path_params["match_id"]
+    access = await resolve(match_api.store_of(request), season_id, token_of(request))
+    return f"{season_id}:{access.role}:{access.seat}"
+
+
+def _state(owner: MatchOwner) -> SeasonState:
+    state: SeasonState = owner.match.state
+    return state
+
+
+async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | None:
+    """The match the season's current step waits for (its Main or Death Match), if any."""
+    for spec in specs(owner):
+        if spec.live:
+            return await match_api.matches_of(request).get(child_id(owner.record.id, spec.key))
+    return None
+
+
+async def _end_child(request: Request, owner: MatchOwner, reason: str) -> None:
+    child = await _running_child(request, owner)
+    if child is not None and not child.match.finished:
+        with contextlib.suppress(RuleError):  # it ended by itself meanwhile
+            await child.command(lambda m: m.end(reason))
+
+
+# ---------------------------------------------------------------------- creating, listing
+@limited(lambda r: match_api.CREATE_LIMIT, address_key)
+async def create_season(request: Request) -> JSONResponse:
+    body = await parse(CreateSeason, request)
+    cast: list[dict[str, Any]] = []
+    for entry in body.cast:
+        if isinstance(entry, str):
+            cast.append({"name": entry, "bot": False})
+        else:
+            cast.append({"name": entry.name, "bot": entry.bot})
+    names = [" ".join(c["name"].split()) for c in cast]
+    mm = body.mm_config
+    config: dict[str, Any] = {"cast": names, "step_seconds": body.step_seconds}
+    if mm is not None:
+        config.update(mm_round_seconds=mm.round_seconds, vote_seconds=mm.vote_seconds,
+                      mm_max_rounds=mm.max_rounds, mm_helper=mm.helper)
+    settings = body.settings.to_json() if body.settings is not None else {}
+    if body.webhook is not None:
+        settings["webhook"] = body.webhook
+    create: dict[str, Any] = {
+        "game": SEASON.name, "config": config, "settings": settings,
+        "seats": [{"name": n, "bot": c["bot"]} for n, c in zip(names, cast, strict=True)]}
+    if body.seed is not None:
+        create["seed"] = body.seed
+    created = await match_api.matches_of(request).create(
+        create, creator=request.client.host if request.client else "?")
+    sid = created.owner.record.id
+    page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
+    players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
+    return JSONResponse({
+        "id": sid,
+        "links": {"host": page + created.host_token,
+                  "players": {n: page + t for n, t in players.items()},
+                  "public": page + created.spectator_token},
+        "tokens": {"host": created.host_token, "players": players,
+                   "spectator": created.spectator_token},
+    }, status_code=201)
+
+
+def summary(record_id: str, status: str, state: SeasonState | None,
+            result: Any) -> dict[str, Any]:
+    """A season in the list: from memory while it runs, from its stored result after."""
+    if state is not None:
+        standings = state.ledger.standings()
+        spec = SEASON.phase(state)
+        return {"id": record_id, "status": status, "cast": list(state.cast),
+                "episode": state.episode.number,
+                "stage": spec.name if spec is not None else "Season over",
+                "winner": next((n for n in state.cast if standings[n].won), None)}
+    detail = result.get("detail") if isinstance(result, dict) else None
+    rows = detail.get("standings") if isinstance(detail, dict) else None
+    rows = rows if isinstance(rows, list) else []
+    return {"id": record_id, "status": status,
+            "cast": [r.get("name") for r in rows if isinstance(r, dict)],
+            "episode": len(detail.get("episodes") or []) if isinstance(detail, dict) else None,
+            "stage": "Season over",
+            "winner": next((r.get("name") for r in rows if isinstance(r, dict) and r.get("won")),
+                           None)}
+
+
+async def list_seasons(request: Request) -> JSONResponse:
+    """Every season, newest first: its rows and what memory holds, never a log read."""
+    matches = match_api.matches_of(request)
+    try:
+        records = await matches.store.list_matches()
+    except StoreUnavailable:
+        records = []
+    if matches.store.down:
+        records = matches.listing(records, 200)
+    out = []
+    for record in records:
+        if record.game != SEASON.name:
+            continue
+        owner = matches.owners.get(record.id)
+        state = _state(owner) if owner is not None else None
+        status = "finished" if owner is not None and owner.match.finished else record.status
+        out.append(summary(record.id, status, state, record.result))
+    return JSONResponse(out)
+
+
+async def get_season(request: Request) -> JSONResponse:
+    """The season as this link sees it (the match view of the season), with the links of
+    its matches this reader may use."""
+    owner, access = await _season(request)
+    view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
+    view["links"] = await child_links(request, owner, access)
+    return JSONResponse(view)
+
+
+async def child_links(request: Request, owner: MatchOwner, access: Access
+                      ) -> dict[str, dict[str, str]]:
+    """For each match the season started: the reader's own seat link (a player in it), the
+    host's link (the host) and the watching link (everyone)."""
+    out: dict[str, dict[str, str]] = {}
+    store = match_api.store_of(request)
+    for spec in specs(owner):
+        cid = child_id(owner.record.id, spec.key)
+        try:
+            tokens = await store.tokens_for(cid)
+        except StoreUnavailable:
+            continue
+        links: dict[str, str] = {}
+        for t in tokens:
+            if t.role == "spectator":
+                links["watch"] = _page(request, cid, t.token)
+            elif t.role == "host" and access.role == "host":
+                links["host"] = _page(request, cid, t.token)
+            elif t.role == "seat" and t.seat is not None and access.seat is not None \
+                    and t.seat < len(spec.seats) and spec.seats[t.seat] == access.seat:
+                links["play"] = _page(request, cid, t.token)
+        out[spec.key] = links
+    return out
+
+
+# ---------------------------------------------------------------------- players
+async def _choose(request: Request, verb: str, name: str) -> JSONResponse:
+    owner, access = await _season(request)
+    if access.seat is None:
+        raise ApiError(403, "access", "only a player's own season link makes this choice")
+    seat = access.seat
+
+    def act(m: Match) -> dict[str, Any]:
+        m.submit(seat, f"{verb} {name}", final=True)
+        return {"ok": True, "version": m.version_for(seat)}
+
+    return JSONResponse(await owner.command(act))
+
+
+@limited(lambda r: match_api.STEP_LIMIT, season_link_key)
+async def vote(request: Request) -> JSONResponse:
+    body = await parse(Vote, request)
+    return await _choose(request, "Vote", body.ec)
+
+
+@limited(lambda r: match_api.STEP_LIMIT, season_link_key)
+async def gift(request: Request) -> JSONResponse:
+    body = await parse(Gift, request)
+    return await _choose(request, "Gift", body.to)
+
+
+@limited(lambda r: match_api.STEP_LIMIT, season_link_key)
+async def nominate(request: Request) -> JSONResponse:
+    body = await parse(Nominate, request)
+    return await _choose(request, "Nominate", body.dmo)
+
+
+@limited(lambda r: match_api.CHAT_LIMIT, season_link_key)
+async def private(request: Request) -> JSONResponse:
+    """G-13 in a season: a line in the private channel of the host and one player; either of
+    them may open it by writing first."""
+    owner, access = await _season(request)
+    body = await parse(SeasonPrivate, request)
+    state = _state(owner)
+    if access.role == "host":
+        if body.player is None or body.player not in state.cast:
+            raise RuleError("G-13", "name the player of the cast to write to")
+        seat = state.cast.index(body.player)
+    elif access.seat is not None and body.player in (None, state.cast[access.seat]):
+        seat = access.seat
+    else:
+        raise ApiError(403, "access", "only the host and that player write in their private "
+                                      "channel (G-13)")
+    sender = HOST if access.role == "host" else seat
+
+    def act(m: Match) -> dict[str, Any]:
+        if seat not in m.private:
+            m.set_private(seat, True)
+        m.chat(sender, f"private-{seat}", body.text)
+        return {"ok": True, "version": m.version_for(access.viewer)}
+
+    return JSONResponse(await owner.command(act))
+
+
+# ---------------------------------------------------------------------- the host
+@limited(lambda r: match_api.HOST_LIMIT, season_link_key)
+async def host_action(request: Request) -> JSONResponse:
+    owner, access = await _season(request)
+    if not access.is_host:
+        raise ApiError(403, "access", "only the season's host link may do this")
+    action = request.path_params["action"]
+    if action in ACT_NAMES:
+        data = await read_json(request)  # the act's model checks it, naming the field
+        step = _state(owner).step
+        await owner.command(lambda m: m.act(action, data, "host"))
+        if action == "record_main" and step == MM_PLAY:
+            await _end_child(request, owner, "the host recorded this Main Match's result by "
+                                             "hand in the season (SE-2)")
+        elif action == "record_death" and step == DM_PLAY:
+            await _end_child(request, owner, "the host recorded this Death Match's result by "
+                                             "hand in the season (SE-4)")
+        return JSONResponse({"ok": True, "version": owner.match.version_for(HOST)})
+    if action == "close_vault":
+        await parse(CloseVault, request)
+        if _state(owner).step != MM_PLAY:
+            raise RuleError("SE-6", "no Main Match is being played")
+        await _end_child(request, owner, "the host closed the vault now (SE-6)")
+        return JSONResponse({"ok": True})
+    if action == "end":
+        body = await parse(EndSeason, request)
+        reason = f"ended by the host: {body.reason}" if body.reason else "ended by the host"
+        await owner.command(lambda m: m.end(reason))
+        await _end_child(request, owner, "the host ended the season (SE-1)")
+        return JSONResponse({"ok": True})
+    if action in ("pause", "resume", "extend", "deadline"):
+        return JSONResponse(await _clock(request, owner, action))
+    raise ApiError(404, "host", f"unknown season action {action!r}")
+
+
+async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
+    """SE-7: the current step's clock; while a match is played, that match's clock is the
+    step's."""
+    target = owner
+    if _state(owner).step in (MM_PLAY, DM_PLAY):
+        target = await _running_child(request, owner) or owner
+    if action == "extend":
+        extend = await parse(MatchExtend, request)
+        await target.command(lambda m: m.extend(extend.seconds))
+    elif action == "deadline":
+        when = await parse(MatchDeadline, request)
+        await target.command(lambda m: m.set_deadline(float(when.at)))
+    elif action == "pause":
+        await target.command(lambda m: m.pause())
+    else:
+        await target.command(lambda m: m.resume())
+    return {"ok": True, "match": target.record.id}
+
+
+# ---------------------------------------------------------------------- the page
+async def season_page(request: Request) -> Response:
+    """``/s/{id}``: the season's page is the match page of the season; without a link it
+    opens as a spectator (a season's record is public)."""
+    season_id = request.path_params["match_id"]
+    matches = match_api.matches_of(request)
+    if token_of(request) is None:
+        try:
+            tokens = await match_api.store_of(request).spectator_tokens([season_id])
+        except StoreUnavailable:
+            tokens = {}
+        token = tokens.get(season_id)
+        if token is None:
+            from arena.web.pages import error_page
+            return error_page(404, "there is no such season")
+        return RedirectResponse(f"/s/{season_id}?token={token}", status_code=303)
+    del matches
+    from arena.web.pages import match_page
+    result: HTMLResponse = await match_page(_as_match(request))
+    return result
+
+
+def _as_match(request: Request) -> Request:
+    request.path_params["match_id"] = request.path_params["match_id"]
+    return request
+
