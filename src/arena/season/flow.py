@@ -335,7 +335,7 @@ def _death_done(state: SeasonState, winner: str, cause: str,
     """SE-4: the loser leaves; in the final the winner wins the season (SE-1)."""
     ep = state.episode
     loser = ep.dm_seats[1] if winner == ep.dm_seats[0] else ep.dm_seats[0]
-    game = ep.dm_game or "a game played elsewhere"
+    game = _title(ep.dm_game) if ep.dm_game else "a game played elsewhere"
     ledger = state.ledger
     record_death_match(ledger, ep.number, game, winner, loser, ep.final, cause)
     state = replace(state, entries=tuple(ledger.entries))
@@ -349,6 +349,15 @@ def _death_done(state: SeasonState, winner: str, cause: str,
         events.append(GameEvent("season_won", {"winner": winner}))
         return replace(state, step=OVER, ended=ended)
     return next_episode(state)
+
+
+def _title(game: str) -> str:
+    """A game as players know it ("Lockmaker"), not its id; a game recorded by hand as the
+    host wrote it."""
+    try:
+        return get_game(game).title
+    except RuleError:
+        return game
 
 
 def _death_winner(state: SeasonState, body: A.WinnerOrLoser) -> str:
@@ -396,7 +405,8 @@ def resolve_step(state: SeasonState, chosen: dict[str, str], rng: random.Random,
                             "the season's chance (SE-7)", events)
     if step == DM_DECIDE:
         winner = rng.choice(ep.dm_seats)
-        return _death_done(state, winner, f"no winner in the Death Match ({ep.dm_game}); "
+        return _death_done(state, winner, f"no winner in the Death Match "
+                           f"({_title(ep.dm_game or '')}); "
                            f"{DRAWN}", events)
     raise RuleError("SE-7", f"'{STEP_WORDS[step]}' has no clock")
 
@@ -486,7 +496,7 @@ def _act_record_death(state: SeasonState, body: A.RecordDeath, rng: random.Rando
     if state.step == DM_NEXT:
         state = state.with_episode(replace(ep, dm_external=True,
                                            dm_game=(body.game or "played elsewhere")[:40]))
-    game = state.episode.dm_game
+    game = _title(state.episode.dm_game or "played elsewhere")
     return _death_done(state, winner, f"lost the Death Match ({game}), recorded by the host: "
                                       f"{body.reason}", events), True
 
@@ -495,7 +505,7 @@ def _act_decide(state: SeasonState, body: A.Decide, rng: random.Random,
                 events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
     _need(state, DM_DECIDE)
     winner = _death_winner(state, body)
-    game = state.episode.dm_game
+    game = _title(state.episode.dm_game or "played elsewhere")
     return _death_done(state, winner, f"no winner in the Death Match ({game}); the host "
                                       f"decided: {body.reason}", events), True
 

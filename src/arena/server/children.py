@@ -81,6 +81,11 @@ class Children:
                     continue
                 try:
                     child = await self._child(parent, spec)
+                except RuleError as exc:
+                    # The child can never be made (its options no longer hold): the parent
+                    # hears it as a result that cannot be read, and its host decides.
+                    await self._problem(parent, spec, f"the match could not start: {exc}")
+                    continue
                 except Exception:  # an outage: the store's return runs the next ensure
                     log.warning("match %s: child %s not ready yet", parent_id, spec.key,
                                 exc_info=True)
@@ -168,6 +173,11 @@ class Children:
         with contextlib.suppress(RuleError):  # decided by hand already, or the season is over
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
         self.reported.add(cid)
+
+    async def _problem(self, parent: MatchOwner, spec: ChildSpec, why: str) -> None:
+        data = {"key": spec.key, "problem": why[:300]}
+        with contextlib.suppress(RuleError):
+            await parent.command(lambda pm: pm.act("match_result", data, "server"))
 
     async def close(self) -> None:
         for task in list(self._tasks):
