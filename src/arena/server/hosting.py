@@ -100,6 +100,14 @@ async def reissue(request: Request) -> JSONResponse:
     """A new link for a human seat; the old one stops working at once, its pages are told."""
     owner, body = await _host(request, Reissue, logs="reissue")
     seat = _seat(owner, body.seat)
+    token = await new_link(request, owner, seat)
+    return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
+
+
+async def new_link(request: Request, owner: MatchOwner, seat: int,
+                   where: str = "match's log") -> str:
+    """Give a person's ``seat`` a new token (returned); the old one stops working at once and
+    its pages are told. A season reissues its player's links through here too."""
     _not_over(owner, "a new link")
     if owner.record.bots[seat]:
         raise RuleError("host", "a bot plays this seat; give it to a person first")
@@ -107,13 +115,13 @@ async def reissue(request: Request) -> JSONResponse:
     store = store_of(request)
     async with owner.lock:
         # Again under the lock: requests that waited here were checked before the others ran.
-        check_host_entries(count_host_entries(owner.match), "reissue")
+        check_host_entries(count_host_entries(owner.match), "reissue", where)
         old = await owner.write(
             lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
         owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
         await owner._commit()
     owner.revoke(set(old), "the host gave this seat a new link")
-    return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
+    return token
 
 
 @limited(lambda r: api.LINK_LIMIT, link_key)

@@ -22,20 +22,30 @@ from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
+from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
 from arena.server.children import child_id, specs
 from arena.server.errors import ApiError
-from arena.server.limits import address_key, limited, read_json
+from arena.server.limits import (
+    RateLimit,
+    address_key,
+    check_host_entries,
+    count_host_entries,
+    limited,
+    read_json,
+)
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
     CloseVault,
     CreateSeason,
+    Empty,
     EndSeason,
     Gift,
     MatchDeadline,
     MatchExtend,
     Nominate,
     SeasonPrivate,
+    SeasonReissue,
     Vote,
     parse,
 )
@@ -262,12 +272,35 @@ async def private(request: Request) -> JSONResponse:
 
 
 # ---------------------------------------------------------------------- the host
-@limited(lambda r: match_api.HOST_LIMIT, season_link_key)
+def _host_limit(request: Request) -> RateLimit:
+    """A new player link spends the link budget and a webhook change the webhook budget, as
+    on a match; every other action the host budget."""
+    action = request.path_params.get("action")
+    if action == "reissue":
+        return match_api.LINK_LIMIT
+    if action == "webhook":
+        return match_api.WEBHOOK_LIMIT
+    return match_api.HOST_LIMIT
+
+
+UNCOUNTED = frozenset({"webhook", "close_vault", "reissue"})
+"""Host actions that add no entry to the season's log (the webhook is a setting; closing the
+vault ends the match being played; a reissue counts itself, under the season's lock)."""
+
+
+@limited(_host_limit, season_link_key)
 async def host_action(request: Request) -> JSONResponse:
     owner, access = await _season(request)
     if not access.is_host:
         raise ApiError(403, "access", "only the season's host link may do this")
     action = request.path_params["action"]
+    if action not in UNCOUNTED:  # each act and clock change is an entry of the season's log
+        check_host_entries(count_host_entries(owner.match), action, "season's record")
+    if action == "webhook":  # G-14: the season's own setting; children made later inherit it
+        result: JSONResponse = await hosting.webhook.__wrapped__(request)  # type: ignore[attr-defined]
+        return result
+    if action == "reissue":
+        return await _reissue(request, owner)
     if action in ACT_NAMES:
         data = await read_json(request)  # the act's model checks it, naming the field
         step = _state(owner).step
@@ -296,12 +329,34 @@ async def host_action(request: Request) -> JSONResponse:
     raise ApiError(404, "host", f"unknown season action {action!r}")
 
 
+async def _reissue(request: Request, owner: MatchOwner) -> JSONResponse:
+    """A new season link for a player of the cast; the old one stops working. The player's
+    seat in the match being played gets a new link too, so the old season link leads
+    nowhere."""
+    body = await parse(SeasonReissue, request)
+    cast = _state(owner).cast
+    if body.player not in cast:
+        raise ApiError(400, "SE-1", f"'player' must be a name of the season's cast, not "
+                                    f"{body.player[:40]!r}")
+    seat = cast.index(body.player)
+    child = await _running_child(request, owner)
+    token = await hosting.new_link(request, owner, seat, "season's record")
+    if child is not None and not child.match.finished:
+        spec = next(s for s in specs(owner) if s.live)
+        if seat in spec.seats and not child.record.bots[spec.seats.index(seat)]:
+            await hosting.new_link(request, child, spec.seats.index(seat))
+    return JSONResponse({"ok": True, "player": body.player,
+                         "link": _page(request, owner.record.id, token, "s")})
+
+
 async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
     """SE-7: the current step's clock; while a match is played, that match's clock is the
     step's."""
     target = owner
     if _state(owner).step in (MM_PLAY, DM_PLAY):
         target = await _running_child(request, owner) or owner
+    if target is not owner:  # the match's own log takes the entry: its own cap too
+        check_host_entries(count_host_entries(target.match), action)
     if action == "extend":
         extend = await parse(MatchExtend, request)
         await target.command(lambda m: m.extend(extend.seconds))
@@ -309,8 +364,10 @@ async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, 
         when = await parse(MatchDeadline, request)
         await target.command(lambda m: m.set_deadline(float(when.at)))
     elif action == "pause":
+        await parse(Empty, request)
         await target.command(lambda m: m.pause())
     else:
+        await parse(Empty, request)
         await target.command(lambda m: m.resume())
     return {"ok": True, "match": target.record.id}
 
