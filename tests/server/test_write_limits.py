@@ -31,7 +31,7 @@ from arena.core.clock import ManualClock
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import register
 from arena.server import api, scenarios
-from arena.server import seasons as season_api
+from arena.server import season_api
 from arena.server.app import create_app
 from arena.server.errors import ApiError
 from arena.server.limits import RateLimit, count_host_entries, rule_of
@@ -137,20 +137,23 @@ def on_match(*posts: tuple[str, Any], game: str = "toy", token: str = "host",
     return make
 
 
-def new_season(c: TestClient) -> tuple[str, str, dict[str, str]]:
+def new_season(c: TestClient, main: dict[str, Any] = MAIN) -> tuple[str, str, dict[str, str]]:
     r = c.post("/api/seasons", json=SEASON)
     assert r.status_code == 201, r.text
     data = r.json()
     sid, host = data["id"], data["tokens"]["host"]
     r = c.post(f"/api/seasons/{sid}/host/record_main", params={"token": host},
-               json={"result": MAIN, "reason": "played on stage"})
-    assert r.status_code == 200, r.text  # the season waits for Ann's gift: a step with a clock
+               json={"result": main, "reason": "played on stage"})
+    # The season waits for Ann's gift (or, with no EC named, the trapped players' vote): a
+    # step with a clock.
+    assert r.status_code == 200, r.text
     return sid, host, data["tokens"]["players"]
 
 
-def on_season(*posts: tuple[str, Any], who: str = "host") -> Callable[[TestClient], Target]:
+def on_season(*posts: tuple[str, Any], who: str = "host",
+              main: dict[str, Any] = MAIN) -> Callable[[TestClient], Target]:
     def make(c: TestClient) -> Target:
-        sid, host, players = new_season(c)
+        sid, host, players = new_season(c, main)
         tok = host if who == "host" else players[who]
 
         def version() -> int:
@@ -229,23 +232,26 @@ CASES: dict[str, tuple[types.ModuleType, str, Callable[[TestClient], Target], st
                      anyone("/api/matches", {"game": "toy", "seats": HUMANS, "settings": SLOW}),
                      "/api/matches"),
     "season pause": (api, "HOST_LIMIT", on_season(("host/pause", {}), ("host/resume", {})),
-                     "/api/seasons/{season_id}/host/{action}"),
+                     "/api/seasons/{match_id}/host/{action}"),
     "season extend": (api, "HOST_LIMIT", on_season(("host/extend", {"seconds": 60})),
-                      "/api/seasons/{season_id}/host/{action}"),
+                      "/api/seasons/{match_id}/host/{action}"),
     "season adjust": (api, "HOST_LIMIT", on_season(("host/adjust", ADJUST)),
-                      "/api/seasons/{season_id}/host/{action}"),
+                      "/api/seasons/{match_id}/host/{action}"),
     "season mm_rounds": (api, "HOST_LIMIT", on_season(("host/mm_rounds", {"max_rounds": 12})),
-                         "/api/seasons/{season_id}/host/{action}"),
+                         "/api/seasons/{match_id}/host/{action}"),
     "season webhook": (api, "WEBHOOK_LIMIT", on_season(("host/webhook", {"url": None})),
-                       "/api/seasons/{season_id}/host/{action}"),
+                       "/api/seasons/{match_id}/host/{action}"),
     "season reissue": (api, "LINK_LIMIT", on_season(("host/reissue", {"player": "Ann"})),
-                       "/api/seasons/{season_id}/host/{action}"),
+                       "/api/seasons/{match_id}/host/{action}"),
     "season private": (api, "CHAT_LIMIT", on_season(("private", {"player": "Ann", "text": "hi"})),
-                       "/api/seasons/{season_id}/private"),
+                       "/api/seasons/{match_id}/private"),
+    "vote": (api, "STEP_LIMIT", on_season(("vote", {"ec": "Dan"}), who="Cat",
+                                          main={k: v for k, v in MAIN.items() if k != "ec"}),
+             "/api/seasons/{match_id}/vote"),
     "gift": (api, "STEP_LIMIT", on_season(("gift", {"to": "Ben"}), who="Ann"),
-             "/api/seasons/{season_id}/gift"),
+             "/api/seasons/{match_id}/gift"),
     "nominate": (api, "STEP_LIMIT", on_season(("nominate", {"dmo": "Dan"}), who="Cat"),
-                 "/api/seasons/{season_id}/nominate"),
+                 "/api/seasons/{match_id}/nominate"),
     "create season": (api, "CREATE_LIMIT", anyone("/api/seasons", SEASON), "/api/seasons"),
     "save scenario": (scenarios, "SAVE_LIMIT", anyone("/api/scenarios", SCENARIO),
                       "/api/scenarios"),
@@ -269,7 +275,7 @@ def test_past_its_limit_an_action_is_refused_and_nothing_is_logged_or_stored(
     monkeypatch.setattr(module, attr, RateLimit(BURST, 0.001, real.what, real.setting))
     answers = [send(server.client, target.posts[i % len(target.posts)]) for i in range(BURST)]
     assert [r.status_code for r in answers].count(429) == 0, [r.text for r in answers]
-    if name not in ("end", "rematch", "gift", "nominate", "submit", "confirm", "save scenario",
+    if name not in ("end", "rematch", "vote", "gift", "nominate", "submit", "confirm", "save scenario",
                     "seat private"):
         # Each accepted in its turn: the refused request below is one that would have been.
         assert all(r.status_code in (200, 201) for r in answers), [r.text for r in answers]
@@ -427,8 +433,10 @@ def test_a_seasons_repeatable_host_inputs_are_capped_too(
         r = c.post(url + ("pause" if i % 2 == 0 else "resume"), params={"token": host}, json={})
         assert r.status_code == 200, r.text
     rows = server.dump()
-    for action, body in (("pause", {}), ("adjust", ADJUST), ("webhook", {"url": None}),
-                         ("mm_rounds", {"max_rounds": 12})):
+    # (The webhook is a setting of the season's match, never an entry of its log: it is
+    # bounded by its rate alone, as a match's is.)
+    for action, body in (("pause", {}), ("adjust", ADJUST), ("mm_rounds", {"max_rounds": 12}),
+                         ("reissue", {"player": "Ann"})):
         refused = c.post(url + action, params={"token": host}, json=body)
         assert refused.status_code == 422, refused.text
         assert "season's record" in refused.json()["error"]
