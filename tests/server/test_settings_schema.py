@@ -240,12 +240,18 @@ def test_every_option_of_every_game_has_bounds_and_help() -> None:
 def test_a_seasons_main_match_settings_are_bounded_at_creation() -> None:
     """A season stores its Main Match options and starts matches later: a zero-length round
     is refused when the season is created, not when its first match would start."""
-    from arena.server.seasons import parse_season
+    from arena.server.requests import CreateSeason, validate
+    from arena.server.season_api import create_request
+
+    def parse_season(body: dict[str, Any]) -> Any:
+        """What ``POST /api/seasons`` checks: its model, then the season match it makes."""
+        return parse_request(create_request(validate(CreateSeason, body)))
 
     cast = [{"name": n} for n in ("Ann", "Bob", "Cy")]
     with pytest.raises(RuleError, match=r"^G-5: setting 'round_seconds'"):
         parse_season({"cast": cast, "mm_config": {"round_seconds": 0}})
-    with pytest.raises(RuleError, match=r"^G-5: setting 'round_seconds': 10 x time scale"):
+    # The season's config holds the Main Matches' round length as 'mm_round_seconds'.
+    with pytest.raises(RuleError, match=r"^G-5: setting 'mm_round_seconds': 10 x time scale"):
         parse_season({"cast": cast, "mm_config": {"round_seconds": 10},
                       "settings": {"time_scale": 0.001}})
     parse_season({"cast": cast, "mm_config": {"round_seconds": 60}})

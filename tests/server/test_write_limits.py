@@ -30,8 +30,7 @@ from starlette.routing import Route
 from arena.core.clock import ManualClock
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import register
-from arena.server import api, scenarios
-from arena.server import season_api
+from arena.server import api, scenarios, season_api
 from arena.server.app import create_app
 from arena.server.errors import ApiError
 from arena.server.limits import RateLimit, count_host_entries, rule_of

@@ -110,7 +110,27 @@ async def _end_child(child: MatchOwner | None, reason: str) -> None:
 # ---------------------------------------------------------------------- creating, listing
 @limited(lambda r: match_api.CREATE_LIMIT, address_key)
 async def create_season(request: Request) -> JSONResponse:
-    body = await parse(CreateSeason, request)
+    create = create_request(await parse(CreateSeason, request))
+    names = [seat["name"] for seat in create["seats"]]
+    created = await match_api.matches_of(request).create(
+        create, creator=request.client.host if request.client else "?")
+    sid = created.owner.record.id
+    page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
+    players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
+    return JSONResponse({
+        "id": sid,
+        "links": {"host": page + created.host_token,
+                  "players": {n: page + t for n, t in players.items()},
+                  "public": page + created.spectator_token},
+        "tokens": {"host": created.host_token, "players": players,
+                   "spectator": created.spectator_token},
+    }, status_code=201)
+
+
+def create_request(body: CreateSeason) -> dict[str, Any]:
+    """The season as a create-match request of the ``season`` game: the cast its seats, the
+    step clocks and Main Match options its config (checked by the game's schema, G-5, when
+    the match is made)."""
     cast: list[dict[str, Any]] = []
     for entry in body.cast:
         if isinstance(entry, str):
@@ -131,19 +151,7 @@ async def create_season(request: Request) -> JSONResponse:
         "seats": [{"name": n, "bot": c["bot"]} for n, c in zip(names, cast, strict=True)]}
     if body.seed is not None:
         create["seed"] = body.seed
-    created = await match_api.matches_of(request).create(
-        create, creator=request.client.host if request.client else "?")
-    sid = created.owner.record.id
-    page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
-    players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
-    return JSONResponse({
-        "id": sid,
-        "links": {"host": page + created.host_token,
-                  "players": {n: page + t for n, t in players.items()},
-                  "public": page + created.spectator_token},
-        "tokens": {"host": created.host_token, "players": players,
-                   "spectator": created.spectator_token},
-    }, status_code=201)
+    return create
 
 
 def summary(record_id: str, status: str, state: SeasonState | None,
