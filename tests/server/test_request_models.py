@@ -21,7 +21,6 @@ import itertools
 import json
 import math
 import time
-import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,16 +28,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 from starlette.routing import Route
 
 from arena.core.match_settings import MatchSettings
-from arena.season.simulate import DEATH_MATCHES
+from arena.season.acts import DeathMatchSettings
+from arena.season.game import SEASON
 from arena.server import api, scenarios
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 from arena.server.openapi import ACTION_ROUTES, REF, ROUTES, Op, document, route
-from arena.server.requests import Body, DeathMatchGame, DeathMatchSettings, HostSettings
+from arena.server.requests import MAX_STEP_SECONDS, SEASON_HOST_ACTIONS, HostSettings
 from server.inprocess import TestClient, in_process_server
 
 CAST = ["Ann", "Ben", "Cat", "Dan"]
@@ -61,22 +61,23 @@ BASES: dict[str, dict[str, Any]] = {
     "SeatChange": {"seat": 1, "bot": True},
     "Spectators": {"open": True},
     "Webhook": {"url": None},
+    "Vote": {"ec": "Dan"},
     "Gift": {"to": "Ben"},
     "Nominate": {"dmo": "Ben"},
     "SeasonPrivate": {"text": "hello", "player": "Ann"},
     "StartDeath": {"game": "boxes"},
-    "RecordMain": {"result": {}},
-    "NameEC": {"ec": "Ann"},
-    "RecordDeath": {"loser": "Ann"},
-    "Decide": {"loser": "Ann"},
+    "RecordMain": {"result": {"escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan"],
+                              "bars": {"Ann": 3}}, "reason": "played on stage"},
+    "NameEC": {"ec": "Ann", "reason": "a test"},
+    "RecordDeath": {"loser": "Dan", "reason": "a test"},
+    "Decide": {"loser": "Dan", "reason": "a test"},
     "Adjust": {"player": "Ann", "what": "garnets", "amount": 1, "reason": "a test"},
     "MainMatchRounds": {"max_rounds": 5},
-    "SeasonExtend": {"seconds": 60},
-    "SeasonDeadline": {"at": 4102444800},
     "SeasonReissue": {"player": "Ann"},
     "SaveScenario": {"name": "x", "text": ""},
 }
-"""A plain valid body of each model (else the least its schema takes)."""
+"""A plain valid body of each model (else the least its schema takes). A season's is one
+its route takes at the step :data:`STEP_OF` puts its season at."""
 
 
 # --------------------------------------------------------------------------- the schema
@@ -245,7 +246,7 @@ class Case:
         return f"Case({shown[:160]}{'...' if len(shown) > 160 else ''}, {self.valid})"
 
 
-def cases_for(model: type[Body]) -> list[Case]:
+def cases_for(model: type[BaseModel]) -> list[Case]:
     """Every field's edges (and one level down, the fields of an object or of a list's
     objects), each field missing in turn, an unknown key, at the top and one level down."""
     root = model.model_json_schema()
@@ -315,6 +316,24 @@ def objects_inside(node: dict[str, Any], defs: dict[str, Any]
 
 # --------------------------------------------------------------------------- the server
 POSTS = [op for op in ROUTES if op.method == "post" and op.body is not None and op.public]
+SEASON_PATH = "/api/seasons/{match_id}/"
+
+MAIN_WITH_VOTE = {"escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan"],
+                  "bars": {"Ann": 5, "Ben": 3}}
+"""A Main Match recorded by hand with two trapped and no EC: the trapped vote (LO-9)."""
+STEP_OF: dict[str, str] = {
+    "vote": "vote", "gift": "gift", "nominate": "nominate", "host/name_ec": "name_ec",
+    "host/start_death": "dm_next", "host/record_death": "dm_next", "host/decide": "dm_decide",
+    "host/close_vault": "mm_play", "host/resume": "paused",
+}
+"""The step a season route's target season is at, so the bodies it takes are applied (the
+rest post at the first step, the Main Match next)."""
+PLAYER_OF = {"vote": "Cat", "gift": "Ann", "nominate": "Cat"}
+"""Whose link a player's route is posted with: the one the step waits for."""
+FRESH = {"host/start_main", "host/record_main", "host/name_ec", "host/start_death",
+         "host/record_death", "host/decide", "host/close_vault"}
+"""Season routes whose accepted body moves the season on: each body the schema takes gets a
+season of its own at the route's step, so every edge is applied, not refused as late."""
 
 
 @pytest.fixture(scope="module")
@@ -332,6 +351,61 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield c
 
 
+def season_at(c: TestClient, step: str) -> tuple[str, str, dict[str, str]]:
+    """A new season of CAST at ``step`` (SE-1..SE-4): its id, host token and players'
+    tokens."""
+    r = c.post("/api/seasons", json={"cast": CAST, "seed": 3,
+                                     "settings": {"bot_pace": "instant"}})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    sid, host, players = s["id"], s["tokens"]["host"], s["tokens"]["players"]
+
+    def post(path: str, body: Any, token: str = host) -> None:
+        r = c.post(f"/api/seasons/{sid}/{path}", params={"token": token}, json=body)
+        assert r.status_code == 200, (path, r.text)
+
+    main = {"vote": MAIN_WITH_VOTE, "gift": {**MAIN_WITH_VOTE, "ec": "Cat"},
+            "name_ec": {"escaped": CAST, "trapped": [], "bars": {}}}.get(step)
+    if step in ("nominate", "dm_next", "dm_decide"):
+        main = {"escaped": ["Ann", "Ben", "Dan"], "trapped": ["Cat"], "bars": {}}
+    if main is not None:
+        post("host/record_main", {"result": main, "reason": "played on stage"})
+    if step in ("dm_next", "dm_decide"):
+        post("nominate", {"dmo": "Dan"}, players["Cat"])
+    if step == "dm_decide":  # a Death Match its host ends: no winner, the host decides (SE-4)
+        post("host/start_death", {"game": "boxes"})
+        link = wait_for(lambda: c.get(f"/api/seasons/{sid}", params={"token": host}).json()[
+            "links"].get("e1-dm", {}).get("host"))
+        child, token = link.split("/m/", 1)[1].split("?token=")
+        r = c.post(f"/api/matches/{child}/host/end", params={"token": token}, json={})
+        assert r.status_code == 200, r.text
+    if step == "mm_play":
+        post("host/start_main", {})
+    if step == "paused":
+        post("host/pause", {})
+    want = "main_next" if step == "paused" else step
+
+    def there() -> bool:
+        at = c.get(f"/api/seasons/{sid}", params={"token": host}).json()["state"]["step"]
+        assert at in (want, "dm_play"), (step, at)  # only a Death Match may still be ending
+        return bool(at == want)
+
+    wait_for(there)
+    return sid, host, players
+
+
+def wait_for(check: Any, seconds: float = 20.0) -> Any:
+    """A condition of the server once it holds (a child match is made and ends on the
+    server's own loop): polled, never a fixed sleep."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("not reached in time")
+
+
 class Targets:
     """A fresh match or season for each route, and the link that route is posted with."""
 
@@ -339,14 +413,23 @@ class Targets:
         self.client = client
         self.made: dict[str, tuple[str, str]] = {}
 
-    def url(self, op: Op) -> tuple[str, dict[str, str]]:
-        if op.path not in self.made:
-            self.made[op.path] = self._make(op)
-        path, token = self.made[op.path]
+    def url(self, op: Op, fresh: bool = False) -> tuple[str, dict[str, str]]:
+        """The route's target; ``fresh``: a new one, for a body the route would apply."""
+        if fresh:
+            path, token = self._make(op)
+        else:
+            if op.path not in self.made:
+                self.made[op.path] = self._make(op)
+            path, token = self.made[op.path]
         return path, ({"token": token} if token else {})
 
     def _make(self, op: Op) -> tuple[str, str]:
         c = self.client
+        if op.path.startswith(SEASON_PATH):
+            suffix = op.path[len(SEASON_PATH):]
+            sid, host, players = season_at(c, STEP_OF.get(suffix, "main_next"))
+            player = PLAYER_OF.get(suffix)
+            return op.path.replace("{match_id}", sid), players[player] if player else host
         if "{match_id}" in op.path:
             r = c.post("/api/matches", json={"game": "boxes", "settings": {
                 "time_scale": 1000, "bot_pace": "instant"}})
@@ -356,14 +439,6 @@ class Targets:
                 or op.path.endswith("}/private")  # a seat opens its own (not host/private)
             token = m["tokens"]["seats"][0] if seat else m["tokens"]["host"]
             return op.path.replace("{match_id}", m["id"]), token
-        if "{season_id}" in op.path:
-            r = c.post("/api/seasons", json={"cast": CAST, "seed": 3,
-                                             "settings": {"bot_pace": "instant"}})
-            assert r.status_code == 201, r.text
-            s = r.json()
-            player = op.path.endswith(("/gift", "/nominate"))
-            token = s["tokens"]["players"]["Ann"] if player else s["tokens"]["host"]
-            return op.path.replace("{season_id}", s["id"]), token
         return op.path, ""
 
 
@@ -372,8 +447,12 @@ def targets(client: TestClient) -> Targets:
     return Targets(client)
 
 
+def fresh(op: Op) -> bool:
+    return op.path.startswith(SEASON_PATH) and op.path[len(SEASON_PATH):] in FRESH
+
+
 def check(client: TestClient, targets: Targets, op: Op, case: Case) -> None:
-    path, params = targets.url(op)
+    path, params = targets.url(op, fresh=case.valid and fresh(op))
     raw = json.dumps(case.body)  # with NaN and Infinity, which Python's JSON reads
     r = client.post(path, params=params, content=raw.encode(),
                     headers={"content-type": "application/json"})
@@ -480,8 +559,96 @@ def test_a_step_clock_at_the_floor_is_taken(client: TestClient) -> None:
                                                                "bot_pace": "instant"},
                       mm_config={"round_seconds": 60, "vote_seconds": 60})
     assert r.status_code == 201, r.text
-    sid = r.json()["id"]
-    assert client.get(f"/api/seasons/{sid}").json()["step_seconds"] == pytest.approx(0.05)
+    sid, host = r.json()["id"], r.json()["tokens"]["host"]
+    # The first step (the Main Match next) runs on the step clock: 0.05 s of wall time.
+    events = client.get(f"/api/matches/{sid}/events", params={"token": host}).json()["events"]
+    first = next(e for e in events if e["kind"] == "phase_started")
+    assert first["data"]["deadline"] - first["t"] == pytest.approx(0.05)
+    end_season(client, sid, host)
+
+
+def end_season(client: TestClient, sid: str, host: str) -> None:
+    """End a season a test made, so its clocks stop drawing steps on the shared server."""
+    r = client.post(f"/api/seasons/{sid}/host/end", params={"token": host}, json={})
+    assert r.status_code in (200, 422), r.text  # 422: it had ended already
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(step=st.one_of(st.floats(1, 100), st.sampled_from([1.0, 49.0, 50.0, 51.0])),
+       scale=st.one_of(st.floats(0.001, 0.1), st.sampled_from([0.001, 0.049, 0.05])))
+def test_a_step_clock_is_taken_exactly_when_it_lasts_g5s_floor(client: TestClient,
+                                                                step: float,
+                                                                scale: float) -> None:
+    """G-5 over the step clock and the time scale: a season is made exactly when its step
+    clock lasts 0.05 s of wall time or more, and a shorter one is refused naming the field."""
+    r = create_season(client, CAST, step_seconds=step,
+                      settings={"time_scale": scale, "bot_pace": "instant"},
+                      mm_config={"round_seconds": 86400, "vote_seconds": 86400})
+    if step * scale < 0.05:
+        assert r.status_code == 422 and r.json()["rule"] == "G-5", r.text
+        assert r.json()["error"].startswith("G-5: setting 'step_seconds'"), r.text
+    else:
+        assert r.status_code == 201, r.text
+        end_season(client, r.json()["id"], r.json()["tokens"]["host"])
+
+
+def test_a_step_clock_past_its_longest_is_refused_naming_it(client: TestClient) -> None:
+    r = create_season(client, CAST, step_seconds=MAX_STEP_SECONDS + 1)
+    assert r.status_code == 422 and "'step_seconds'" in r.json()["error"], r.text
+
+
+def test_every_season_host_act_has_its_route_and_its_model() -> None:
+    """Each act the host makes in a season (the game's own) is a route whose body is the
+    act's model; the server's own act is no route."""
+    host_acts = {name: spec.model for name, spec in SEASON.acts.items() if "host" in spec.by}
+    assert host_acts and all(SEASON_HOST_ACTIONS[n] is m for n, m in host_acts.items())
+    server_acts = {name for name, spec in SEASON.acts.items() if "host" not in spec.by}
+    assert server_acts == {"match_result"} and not server_acts & set(SEASON_HOST_ACTIONS)
+    for name in SEASON_HOST_ACTIONS:
+        assert route(f"/api/seasons/{{match_id}}/host/{name}", "post") is not None, name
+
+
+SEASON_POSTS = [op for op in POSTS if op.path.startswith(SEASON_PATH)]
+
+
+@pytest.mark.parametrize("op", SEASON_POSTS, ids=lambda op: op.path)
+def test_every_season_route_takes_its_plain_body_at_its_step(client: TestClient,
+                                                             targets: Targets, op: Op) -> None:
+    """The bodies above reach the season's rules: each route applies its plain body at its
+    step (so the edges posted there are judged by the rules too, not all refused as late)."""
+    assert op.body is not None
+    body = BASES.get(op.body.__name__) or least(op.body.model_json_schema(),
+                                               op.body.model_json_schema().get("$defs", {}))
+    path, params = targets.url(op, fresh=True)
+    r = client.post(path, params=params, json=body)
+    assert r.status_code == 200, (op.path, body, r.text)
+
+
+HOST_ACTS = [name for name, spec in SEASON.acts.items() if "host" in spec.by]
+
+
+@pytest.mark.parametrize("name", HOST_ACTS)
+def test_a_season_act_through_the_match_route_is_judged_the_same(
+        client: TestClient, targets: Targets, name: str) -> None:
+    """``/api/matches/{id}/host/act`` takes the same acts of a season (its game's): every
+    edge of the act's model is taken or refused naming the field, as on the season's route."""
+    model = SEASON.acts[name].model
+    assert model is not None
+    season_route = route(f"/api/seasons/{{match_id}}/host/{name}", "post")
+    assert season_route is not None
+    for case in cases_for(model):
+        url, params = targets.url(season_route, fresh=case.valid and fresh(season_route))
+        sid = url.split("/")[3]
+        r = client.post(f"/api/matches/{sid}/host/act", params=params,
+                        content=json.dumps({"name": name, "data": case.body}).encode(),
+                        headers={"content-type": "application/json"})
+        assert r.status_code < 500, (name, case, r.text)
+        if case.valid:
+            continue
+        assert 400 <= r.status_code < 500, (name, case, r.status_code, r.text)
+        error = r.json()["error"]
+        assert f"'{case.name}'" in error or f"{case.name} field '" in error, (name, case, error)
 
 
 # --------------------------------------------------------------------------- the table
@@ -565,14 +732,36 @@ def test_the_openapi_document_gives_every_route_its_models_schema(client: TestCl
 
 
 def test_what_a_death_match_may_set_is_what_any_match_may() -> None:
-    """SE-7: the Death Match's settings are typed apart (only those given apply); their
-    bounds are the match settings' own, and the games are the season's Death Matches."""
+    """SE-7: the Death Match's settings are typed apart (only those given apply, null or
+    absent: the season's own, so no default of their own); their bounds are the match
+    settings' own. Who may watch is the season's (its children inherit it)."""
     mine = DeathMatchSettings.model_json_schema()["properties"]
     theirs = TypeAdapter(HostSettings).json_schema()["properties"]
-    names = [f.name for f in dataclasses.fields(MatchSettings)] + ["spectators"]
+    names = [f.name for f in dataclasses.fields(MatchSettings)]
     assert list(mine) == names
     for name in names:
-        keep = ("type", "minimum", "maximum", "enum", "default")
-        assert {k: v for k, v in mine[name].items() if k in keep} == \
+        given_ = [m for m in mine[name].get("anyOf", [mine[name]]) if m.get("type") != "null"]
+        assert len(given_) == 1 and mine[name].get("default") is None, name
+        keep = ("type", "minimum", "maximum", "enum")
+        assert {k: v for k, v in given_[0].items() if k in keep} == \
             {k: v for k, v in theirs[name].items() if k in keep}, name
-    assert typing.get_args(DeathMatchGame) == DEATH_MATCHES
+
+
+def test_a_death_match_is_one_of_the_death_match_games_with_its_options_bounded(
+        client: TestClient) -> None:
+    """SE-4: the Death Match's game is one of the season's Death Matches; its options and
+    settings are refused as any match's (G-5), naming the field, before anything starts."""
+    sid, host, _ = season_at(client, "dm_next")
+    url = f"/api/seasons/{sid}/host/start_death"
+    for body, rule, said in (
+            ({"game": "lockedout"}, "SE-4", "Death Match is one of"),
+            ({"game": "chess"}, "SE-4", "Death Match is one of"),
+            ({"game": "boxes", "config": {"zz": 1}}, "G-5", "'zz'"),
+            ({"game": "boxes", "settings": {"time_scale": 0.0001}}, "SE-7", "'time_scale'"),
+            ({"game": "boxes", "levels": ["expert"]}, "SE-4", "'levels'")):
+        r = client.post(url, params={"token": host}, json=body)
+        assert r.status_code == 422 and r.json()["rule"] == rule, (body, r.text)
+        assert said in r.json()["error"], (body, r.text)
+    view = client.get(f"/api/seasons/{sid}", params={"token": host}).json()
+    assert view["state"]["step"] == "dm_next"  # nothing started
+    assert client.post(url, params={"token": host}, json={"game": "boxes"}).status_code == 200

@@ -63,7 +63,8 @@ class RecordMain(Act):
 
     shape_rule = "SE-2"
 
-    result: MainMatchResult
+    result: Annotated[MainMatchResult, Field(
+        description="SE-2: the match's result", json_schema_extra={"x-what": "result field"})]
     players: Annotated[list[Name] | None, Field(
         min_length=3, max_length=6,
         description="SE-1: who played it, when more than six are still in")] = None
@@ -99,7 +100,9 @@ class StartDeath(Act):
     game: Annotated[str, Field(max_length=MAX_NAME, description="SE-4: the Death Match game")]
     config: Annotated[dict[str, Any], Field(
         description="G-5: the game's own options, as for any match")] = {}
-    settings: DeathMatchSettings = DeathMatchSettings()
+    settings: Annotated[DeathMatchSettings, Field(
+        description="SE-7: the match's settings over the season's",
+        json_schema_extra={"x-what": "Death Match setting"})] = DeathMatchSettings()
     levels: Annotated[list[Literal["easy", "normal", "hard"]], Field(
         max_length=2, description="G-8: each seat's bot level, if a bot plays it")] = []
 

@@ -10,6 +10,7 @@ import functools
 import logging
 from typing import Any
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -26,6 +27,7 @@ from arena.server.limits import (
     check_host_entries,
     count_host_entries,
     limited,
+    read_json,
 )
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner, events_json, view_for
@@ -44,6 +46,7 @@ from arena.server.requests import (
     SeatPrivate,
     Submit,
     parse,
+    validate,
 )
 from arena.store import MatchRecord, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
@@ -356,6 +359,15 @@ async def private(request: Request) -> JSONResponse:
     return JSONResponse(await owner.command(act))
 
 
+def _act_model(match: Match, raw: object) -> type[BaseModel] | None:
+    """The model of the game act a ``host/act`` body names, when it names one with data."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("data"), dict):
+        return None
+    name = raw.get("name")
+    spec = match.game.acts.get(name) if isinstance(name, str) else None
+    return spec.model if spec is not None else None
+
+
 @limited(lambda r: HOST_LIMIT, link_key)
 async def host_action(request: Request) -> JSONResponse:
     """The host's actions on the match itself, each with its own body
@@ -372,7 +384,12 @@ async def host_action(request: Request) -> JSONResponse:
     if model is None:
         raise ApiError(404, "host", f"unknown host action {action!r}")
     check_host_entries(count_host_entries(owner.match), action)
-    body = await parse(model, request)
+    raw = await read_json(request)
+    if action == "act":  # the act's own model judges its data, naming the field in it
+        act_model = _act_model(owner.match, raw)
+        if act_model is not None:
+            validate(act_model, raw["data"])
+    body = validate(model, raw)
 
     def act(m: Match) -> dict[str, Any]:
         check_host_entries(count_host_entries(m), action)
