@@ -248,6 +248,12 @@ class Game(ABC, Generic[S, C]):
     rules_prefix: ClassVar[str]
     config_type: ClassVar[type[GameConfig]]
 
+    death_match: ClassVar[dict[str, Any] | None] = None
+    """SE-4: None for a game that is not a Death Match; for one that is, the config values
+    of a short match of it (a season simulated with bots plays these), ``{}`` for the
+    rule text's own. The seasons' list of Death Matches is the games that declare one
+    (:func:`arena.core.registry.death_matches`)."""
+
     # --- setup -----------------------------------------------------------------------------
     def default_config(self) -> C:
         return self.config_type()  # type: ignore[return-value]
@@ -328,6 +334,14 @@ class Game(ABC, Generic[S, C]):
     def scores(self, state: S) -> tuple[float, ...]:
         """Scores so far; used when a match ends early (reserve ran out, host ended it)."""
         return tuple(0.0 for _ in range(self.seats))  # games with a seat_range override this
+
+    def ended_early(self, state: S, reason: str) -> Result:
+        """The result of a match the host ends before it ends by itself (``reason`` is the
+        host's). By default nobody wins and the scores are as they stand; a game whose match
+        can be scored as it stands says so here (a season's Locked Out! Main Match, SE-6).
+        The result is written to the log, so a game changes it only behind a new config
+        value: every stored log must replay unchanged (G-7)."""
+        return Result(None, self.scores(state), reason)
 
     def forfeit(self, state: S, seat: int) -> Result:
         """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""
