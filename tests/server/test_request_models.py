@@ -758,7 +758,7 @@ def test_a_death_match_is_one_of_the_death_match_games_with_its_options_bounded(
             ({"game": "chess"}, "SE-4", "Death Match is one of"),
             ({"game": "boxes", "config": {"zz": 1}}, "G-5", "'zz'"),
             ({"game": "boxes", "settings": {"time_scale": 0.0001}}, "SE-7", "'time_scale'"),
-            ({"game": "boxes", "levels": ["expert"]}, "SE-4", "'levels'")):
+            ({"game": "boxes", "levels": ["expert"]}, "G-8", "'levels'")):
         r = client.post(url, params={"token": host}, json=body)
         assert r.status_code == 422 and r.json()["rule"] == rule, (body, r.text)
         assert said in r.json()["error"], (body, r.text)
