@@ -625,6 +625,7 @@ class Matches:
                 owner.mirror = False
                 await owner._commit()
                 owner._schedule_notify()
+            self._held(owner)  # a mirror is not followed: as an owner, its children are
         owner.start()
         self.takeovers.append((record.id, time.time()))
         log.info("process %s owns match %s (token %d)", self.process_id[:8], record.id, token)
