@@ -11,6 +11,10 @@ at every step checks that
 - replaying the log's inputs with the stored seed reproduces the match exactly (G-7), also from
   the middle, as after a server restart;
 - the match ends within the game's declared maximum of phases, with a well-formed result.
+
+A game that plays matches of its own (the season, SE-1) has them played by bots whenever one of
+its phases without a time limit waits for them (:func:`arena.core.driver.play_children`, as the
+server plays them), and their results come back as the game's acts, which the replay applies.
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ from hypothesis import strategies as st
 
 from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
+from arena.core.driver import play_children
 from arena.core.errors import RuleError
 from arena.core.game import Game
 from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
 from arena.core.registry import all_games
+from arena.season.game import SEASON
 from toygame import TOY
 
-GAMES: dict[str, Game[Any, Any]] = {"toy": TOY, **all_games()}
+GAMES: dict[str, Game[Any, Any]] = {"toy": TOY, **all_games(), SEASON.name: SEASON}
+"""Every game, the ones the lobby does not list (the season) too."""
 
 GARBAGE = st.sampled_from(
     ["", "   ", "???", "zz 99 qq", "\x00", "-1", "99999999999999999999", "pass pass pass",
@@ -48,7 +55,7 @@ def leak_check(match: Match, seen: dict[Any, int]) -> None:
         return
     game = match.game
     views: dict[Any, str] = {}
-    viewers: list[Any] = [*range(game.seats), SPECTATOR]
+    viewers: list[Any] = [*range(match.seats), SPECTATOR]
     for v in viewers:
         fresh = match.events_for(v, seen.get(v, 0))
         views[v] = json.dumps(match.view(v)) + json.dumps(
@@ -56,7 +63,7 @@ def leak_check(match: Match, seen: dict[Any, int]) -> None:
         )
         seen[v] = match.version
     json.dumps(match.view(HOST))
-    for seat in range(game.seats):
+    for seat in range(match.seats):
         for fact in game.private_facts(match.state, seat):
             assert fact, "private facts must be non-empty strings"
             for v in viewers:
@@ -108,7 +115,7 @@ def play_randomly(game: Game[Any, Any], seed: int, data: st.DataObject) -> None:
                         f"in phase {match.spec.name if match.spec else None} rejected: {exc}"
                     ) from exc
         elif action == 6:
-            seat = data.draw(st.integers(0, game.seats - 1), "seat")
+            seat = data.draw(st.integers(0, match.seats - 1), "seat")
             text = data.draw(GARBAGE, "garbage")
             before = match.snapshot()
             try:
@@ -125,7 +132,9 @@ def play_randomly(game: Game[Any, Any], seed: int, data: st.DataObject) -> None:
                 assert match.snapshot() == before
         else:
             when = match.next_deadline()
-            assert when is not None
+            if when is None:  # a phase with no time limit: only the game's own matches end it
+                assert play_children(match), f"{game.name}: stalled in {match.spec}"
+                continue
             quarter = data.draw(st.integers(0, 3), "quarter") if in_phase < 6 else 0
             remaining = when - clock.now()
             if quarter == 0 or remaining < 1.0:
@@ -139,13 +148,13 @@ def play_randomly(game: Game[Any, Any], seed: int, data: st.DataObject) -> None:
             assert replay_of(match, clock).snapshot() == match.snapshot(), "mid-match replay"
     result = match.result
     assert result is not None
-    assert result.winner is None or 0 <= result.winner < game.seats
-    assert len(result.scores) == game.seats
+    assert result.winner is None or 0 <= result.winner < match.seats
+    assert len(result.scores) == match.seats
     assert all(math.isfinite(x) for x in result.scores)
     assert result.reason
     json.dumps(result.to_json())
     assert replay_of(match, clock).snapshot() == match.snapshot(), "replay after the end"
-    for v in [*range(game.seats), SPECTATOR, HOST]:
+    for v in [*range(match.seats), SPECTATOR, HOST]:
         json.dumps(match.view(v))
 
 
@@ -170,7 +179,10 @@ def test_declares_metadata(name: str) -> None:
     game = GAMES[name]
     assert game.name == name
     assert game.title and game.summary
-    assert game.seats in (2, 6)
+    # Two or six seats, or a range of them (the season's cast, SE-1) holding the default.
+    low, high = game.seat_range or (game.seats, game.seats)
+    assert game.seats in (2, 6) or (game.seat_range and low <= game.seats <= high)
+    assert game.seat_count(game.default_config()) == game.seats
     assert isinstance(game.chance, bool) and isinstance(game.hidden_information, bool)
     config = game.default_config()
     assert game.make_config({}) == config
