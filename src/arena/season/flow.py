@@ -18,6 +18,7 @@ from arena.core.errors import RuleError
 from arena.core.game import ChildSpec, GameEvent
 from arena.core.registry import all_games, get_game
 from arena.core.settings import check_game_config
+from arena.games.lockedout import vote as lovote
 from arena.season import acts as A
 from arena.season.ledger import Entry
 from arena.season.simulate import main_result
@@ -227,24 +228,24 @@ def _set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> S
 
 def _fallback(state: SeasonState, tied: Sequence[str], why: str, rng: random.Random,
               events: list[GameEvent]) -> SeasonState:
-    """LO-9's fallbacks: fewest keys, gold bars, cards, season garnets; then a draw from the
-    season's chance (the season holds the vote, SE-6), announced as a draw."""
-    stats = {n: (k, b, c) for n, k, b, c in state.episode.stats}
-    garnets = {s.name: s.garnets for s in state.ledger.standings().values()}
-    steps: tuple[tuple[str, Callable[[str], int]], ...] = (
-        ("fewest keys", lambda n: stats.get(n, (0, 0, 0))[0]),
-        ("fewest gold bars", lambda n: stats.get(n, (0, 0, 0))[1]),
-        ("fewest cards", lambda n: stats.get(n, (0, 0, 0))[2]),
-        ("fewest season garnets", lambda n: garnets[n]))
-    left = list(tied)
-    for label, key in steps:
-        low = min(key(n) for n in left)
-        left = [n for n in left if key(n) == low]
-        if len(left) == 1:
-            return _set_ec(state, left[0], f"{why}; {label} (LO-9)", events)
-    chosen = rng.choice(left)
-    return _set_ec(state, chosen, f"{why}; still tied after keys, bars, cards and garnets: "
-                                  "a draw from the season's chance (LO-9)", events)
+    """LO-9's fallbacks (fewest keys, gold bars, cards, season garnets; then a draw), with
+    the draw from the season's chance: the season holds the vote (SE-6)."""
+    ep = state.episode
+    players = ep.players
+    stats = {n: (k, b, c) for n, k, b, c in ep.stats}
+    facts = tuple(lovote.SeatFacts(*stats.get(n, (0, 0, 0))) for n in players)
+    standings = state.ledger.standings()
+    garnets = [standings[n].garnets for n in players]
+    seat, how = lovote.fallback([players.index(n) for n in tied], facts, garnets, rng,
+                                chance=lovote.SEASON_CHANCE)
+    return _set_ec(state, players[seat], f"{why}; {how} (LO-9)", events)
+
+
+def _ballots(state: SeasonState, chosen: dict[str, str]) -> dict[int, int]:
+    """The choices made, as Main Match seats (voter -> seat voted for)."""
+    players = state.episode.players
+    return {players.index(v): players.index(t) for v, t in chosen.items()
+            if v in players and t in players}
 
 
 def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -254,13 +255,11 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm = ep.main
     assert mm is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.trapped and t in mm.trapped)
-    counts = {n: 0 for n in mm.trapped}
-    for _, target in ballots:
-        counts[target] += 1
-    top = max(counts.values())
-    tied = tuple(n for n in mm.trapped if counts[n] == top)
+    players = ep.players
+    count = lovote.tally(_ballots(state, chosen), [players.index(n) for n in mm.trapped])
+    tied = tuple(players[s] for s in count.leaders)
+    ballots = tuple((players[v], players[t]) for v, t in count.votes)
+    counts = {players[s]: n for s, n in count.counts.items()}
     votes = Votes(ballots, tuple(counts.items()), tied if len(tied) > 1 else ())
     state = state.with_episode(replace(ep, votes=votes))
     events.append(GameEvent("vote_counted", {"episode": ep.number, "ballots": dict(ballots),
@@ -269,7 +268,7 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
         return _set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
     if mm.escaped:
         return replace(state, step=TIE)
-    return _fallback(state, tied, "no escaped players to break the tie", rng, events)
+    return _fallback(state, tied, lovote.NO_WINNERS, rng, events)
 
 
 def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -278,20 +277,16 @@ def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm, votes = ep.main, ep.votes
     assert mm is not None and votes is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.escaped and t in votes.tied)
+    players = ep.players
+    picks = {v: t for v, t in chosen.items() if v in mm.escaped and t in votes.tied}
+    ballots = tuple(sorted(picks.items(), key=lambda vt: players.index(vt[0])))
     state = state.with_episode(replace(ep, votes=replace(votes, tie_ballots=ballots)))
-    picks = {n: 0 for n in votes.tied}
-    for _, target in ballots:
-        picks[target] += 1
-    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots),
-                                            "counts": picks}))
-    best = max(picks.values())
-    if best * 2 > len(mm.escaped):
-        chosen_ec = next(n for n in votes.tied if picks[n] == best)
-        return _set_ec(state, chosen_ec, "the escaped players' majority among the tied (LO-9)",
-                       events)
-    return _fallback(state, votes.tied, "the escaped reached no majority", rng, events)
+    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots)}))
+    seat = lovote.winners_choice([players.index(n) for n in votes.tied],
+                                 {players.index(n) for n in mm.escaped}, _ballots(state, picks))
+    if seat is not None:
+        return _set_ec(state, players[seat], f"{lovote.MAJORITY} (LO-9)", events)
+    return _fallback(state, votes.tied, lovote.NO_MAJORITY, rng, events)
 
 
 def _gift(state: SeasonState, to: str, how: str, events: list[GameEvent]) -> SeasonState:
