@@ -171,6 +171,15 @@ async def create_match(request: Request) -> JSONResponse:
     }, status_code=201)
 
 
+def get_game_listed(name: str) -> bool:
+    """Whether the lobby lists matches of game ``name`` (an unknown game's are listed: the
+    lobby shows them as not installed)."""
+    try:
+        return get_game(name).listed
+    except RuleError:
+        return True
+
+
 async def list_matches(request: Request) -> JSONResponse:
     store = store_of(request)
     base = str(request.base_url).rstrip("/")
@@ -184,6 +193,8 @@ async def list_matches(request: Request) -> JSONResponse:
     # One query for every listed match's spectator token, not one per match.
     watch = await store.spectator_tokens([r.id for r in records])
     for record in records:
+        if not get_game_listed(record.game):
+            continue  # a season is listed with the seasons (GET /api/seasons)
         entry = public_record(record, request)
         token = watch.get(record.id) if record.settings.get("spectators") is not False else None
         # The spectator link shows public state only (G-9), so the lobby may list it.

@@ -39,7 +39,7 @@ from arena.server.requests import (
     Vote,
     parse,
 )
-from arena.store import StoreUnavailable
+from arena.store import MatchRecord, StoreUnavailable
 
 log = logging.getLogger("arena.seasons")
 
@@ -151,16 +151,13 @@ def summary(record_id: str, status: str, state: SeasonState | None,
 async def list_seasons(request: Request) -> JSONResponse:
     """Every season, newest first: its rows and what memory holds, never a log read."""
     matches = match_api.matches_of(request)
+    records: list[MatchRecord]
     try:
-        records = await matches.store.list_matches()
-    except StoreUnavailable:
-        records = []
-    if matches.store.down:
-        records = matches.listing(records, 200)
+        records = list(await matches.store.matches_of(SEASON.name))
+    except StoreUnavailable:  # the database is down: what memory holds (outage reads)
+        records = [r for r in matches.listing([], 200) if r.game == SEASON.name]
     out = []
     for record in records:
-        if record.game != SEASON.name:
-            continue
         owner = matches.owners.get(record.id)
         state = _state(owner) if owner is not None else None
         status = "finished" if owner is not None and owner.match.finished else record.status

@@ -331,6 +331,9 @@ class AsyncStore:
             self._listing, self._listing_limit, self._listing_at = listing, limit, started
         return listing
 
+    async def matches_of(self, game: str, limit: int = 200) -> Rows[MatchRecord]:
+        return await self._read(self.sync.matches_of, game, limit)
+
     def _forget_listing(self) -> None:
         """A match was created or changed here: the next listing is read afresh (the one
         kept still answers while the database is down)."""

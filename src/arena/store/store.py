@@ -452,6 +452,14 @@ class Store:
             rows = s.scalars(select(MatchRow).order_by(MatchRow.created.desc()).limit(limit))
             return healthy(rows, _to_record)
 
+    def matches_of(self, game: str, limit: int = 200) -> Rows[MatchRecord]:
+        """The newest matches of one game (a season list, which the lobby's newest matches
+        would crowd out with the seasons' own Main and Death Matches)."""
+        with self.session() as s:
+            rows = s.scalars(select(MatchRow).where(MatchRow.game == game)
+                             .order_by(MatchRow.created.desc()).limit(limit))
+            return healthy(rows, _to_record)
+
     def running(self) -> Rows[MatchRecord]:
         """The running matches, oldest first; a damaged row is left out and named in
         ``.damaged`` (the resume quarantines it and goes on with the others)."""
