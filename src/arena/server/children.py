@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
-from arena.core.game import ChildSpec
+from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.store.store import MatchRecord, TokenRecord
@@ -178,6 +178,27 @@ class Children:
         data = {"key": spec.key, "problem": why[:300]}
         with contextlib.suppress(RuleError):
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
+
+    async def follow_seat(self, parent: MatchOwner, seat: int, *, reissued: bool = False,
+                          bot: bool | None = None, level: BotLevel = "hard") -> None:
+        """What the host did to ``seat`` of a parent (a new link, a bot or a person in it)
+        is done to that player's seat in the running child too: a season's player handed to
+        a bot is a bot in the Death Match being played, and a reissued link replaces the
+        old one there as well. A child that refuses (already over) is left as it is."""
+        from arena.server.hosting import change_seat, new_link
+
+        for spec in specs(parent):
+            if not spec.live or seat not in spec.seats:
+                continue
+            child = await self.matches.get(child_id(parent.record.id, spec.key))
+            if child is None or child.match.finished or child.mirror:
+                continue
+            at = spec.seats.index(seat)
+            with contextlib.suppress(RuleError):
+                if reissued and not child.record.bots[at]:
+                    await new_link(self.matches.store, child, at)
+                elif bot is not None:
+                    await change_seat(self.matches.store, child, at, bot, level)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -25,6 +25,7 @@ from arena.server import api as match_api
 from arena.server.access import Access, resolve, token_of
 from arena.server.children import child_id, specs
 from arena.server.errors import ApiError
+from arena.server.hosting import new_link
 from arena.server.limits import address_key, limited, read_json
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
@@ -36,6 +37,7 @@ from arena.server.requests import (
     MatchExtend,
     Nominate,
     SeasonPrivate,
+    SeasonReissue,
     Vote,
     parse,
 )
@@ -288,6 +290,17 @@ async def host_action(request: Request) -> JSONResponse:
         await owner.command(lambda m: m.end(reason))
         await _end_child(request, owner, "the host ended the season (SE-1)")
         return JSONResponse({"ok": True})
+    if action == "reissue":
+        who = await parse(SeasonReissue, request)
+        state = _state(owner)
+        player = next((n for n in state.cast if n.lower() == who.player.lower()), None)
+        if player is None:
+            raise RuleError("SE-1", "'player' must be a name of the season's cast")
+        seat = state.cast.index(player)
+        token = await new_link(match_api.store_of(request), owner, seat)
+        await match_api.matches_of(request).children.follow_seat(owner, seat, reissued=True)
+        return JSONResponse({"ok": True, "player": player,
+                             "link": _page(request, owner.record.id, token, "s")})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
     raise ApiError(404, "host", f"unknown season action {action!r}")
