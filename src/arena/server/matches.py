@@ -298,17 +298,25 @@ class Matches:
                         seat_tokens: tuple[str, ...] = (), spectator: str = "",
                         host: str = "") -> Created:
         match_id = record.id
-        fence = None
-        if self.cluster:
-            token = await self.store.create_match(
-                record, tokens, lease=(self.process_id, self.process_url, LEASE_SECONDS))
-            fence = (self.process_id, token or 1)
-        else:
-            await self.store.create_match(record, tokens)
-        owner = MatchOwner(record, match, self.store, persisted=0, fence=fence)
-        async with owner.lock:
-            await owner._commit()
+        # Held in memory, and locked, before its row exists: a season's child has links
+        # anyone may read (and open) from the moment its row is stored, and a request that
+        # came in between rebuilt a second owner, whose writes then collided with this one's.
+        owner = MatchOwner(record, match, self.store, persisted=0)
         self.owners[match_id] = owner
+        try:
+            async with owner.lock:
+                if self.cluster:
+                    token = await self.store.create_match(
+                        record, tokens, lease=(self.process_id, self.process_url,
+                                               LEASE_SECONDS))
+                    owner.fence = (self.process_id, token or 1)
+                else:
+                    await self.store.create_match(record, tokens)
+                await owner._commit()
+        except BaseException:
+            if self.owners.get(match_id) is owner:
+                del self.owners[match_id]
+            raise
         self._held(owner)
         owner.start()
         return Created(owner, seat_tokens, spectator, host)

@@ -191,7 +191,12 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = T
         "seed": str(record.seed) if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,
         "early_close": match.settings.early_close,
+        "bot_pace": match.settings.bot_pace,
     }
+    parent = record.settings.get("parent")
+    if isinstance(parent, dict) and isinstance(parent.get("id"), str):
+        # A season's match links back to its season (only the id: the key is the season's).
+        view["match"]["parent"] = {"id": parent["id"]}
     help_text = ""
     if seat is not None and not match.finished:
         help_text = match.game.notation_help(match.state, seat)
