@@ -20,6 +20,7 @@ from arena.core.registry import all_games, get_game
 from arena.core.settings import check_game_config
 from arena.games.lockedout import vote as lovote
 from arena.season import acts as A
+from arena.season import legacy
 from arena.season.ledger import Entry
 from arena.season.simulate import main_result
 from arena.season.state import (
@@ -27,6 +28,7 @@ from arena.season.state import (
     DM_NEXT,
     DM_PLAY,
     GIFT,
+    IMPORTED,
     MAIN_NEXT,
     MM_PLAY,
     MM_RECORD,
@@ -192,7 +194,8 @@ def _main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, 
                                             "winners": list(mm.winners), "opal": mm.opal}))
     if mm.ec is not None:
         how_ec = ("named by the host in the recorded result (SE-2)" if named
-                  else "the only player still trapped (LO-8)")
+                  else "the only player still trapped (LO-8)" if len(mm.trapped) == 1
+                  else "voted by the trapped players in the Main Match (LO-9)")
         ep = replace(ep, ec=mm.ec, ec_how=how_ec)
         events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": mm.ec,
                                               "how": how_ec}))
@@ -424,6 +427,12 @@ def act(state: SeasonState, name: str, value: Any, rng: random.Random,
     handler = ACTS.get(name)
     if handler is None:
         raise RuleError("SE-1", f"a season takes no act called {name!r}")
+    if name == "import" and state.step != IMPORTED:
+        raise RuleError("SE-5", "only a season the old season engine stored is imported, and "
+                                "only as its first step")
+    if state.step == IMPORTED and name != "import":
+        raise RuleError("SE-5", "this season is being imported from the old season engine; "
+                                "it takes nothing before that")
     if state.step == OVER and name not in ("adjust",):
         raise RuleError("SE-1", "the season is over")
     return handler(state, value, rng, events, scale)
@@ -562,8 +571,10 @@ def _main_from_match(state: SeasonState, body: A.MatchResult,
         ep = ep.noted(f"the Main Match's result cannot be read ({exc}); the host records it "
                       "by hand (SE-6)"[:300])
         return replace(state.with_episode(ep), step=MM_RECORD)
-    if mm.ec is not None and len(mm.trapped) != 1:
-        mm = replace(mm, ec=None)  # SE-6: the season holds the vote, not the match
+    if mm.ec is not None and len(mm.trapped) != 1 and ep.mm_match is None:
+        # SE-6: the season holds the vote, not the match; a Main Match the old season
+        # engine started held its own vote (LO-9), and its outcome stands.
+        mm = replace(mm, ec=None)
     return _main_done(state.with_episode(ep), mm, stats, "played here", events)
 
 
@@ -583,11 +594,17 @@ def _death_from_match(state: SeasonState, body: A.MatchResult,
     return _death_done(state.with_episode(ep), ep.dm_seats[winner], "", events)
 
 
+def _act_import(state: SeasonState, body: A.Import, rng: random.Random,
+                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    """A season the old season engine stored, read in from its snapshot (SE-5)."""
+    return legacy.read(state, body.record, frozenset(body.missing), events), True
+
+
 ACTS: dict[str, Handler] = {
     "start_main": _act_start_main, "record_main": _act_record_main,
     "name_ec": _act_name_ec, "start_death": _act_start_death,
     "record_death": _act_record_death, "decide": _act_decide, "adjust": _act_adjust,
-    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result,
+    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result, "import": _act_import,
 }
 
 
@@ -603,13 +620,13 @@ def children(state: SeasonState) -> tuple[ChildSpec, ...]:
             out.append(ChildSpec(
                 ep.mm_key, "lockedout", _seed(state, "mm", ep.number),
                 tuple(state.seat(n) for n in ep.players), ep.players, dict(ep.mm_config),
-                live=ep.number == last and state.step == MM_PLAY))
+                live=ep.number == last and state.step == MM_PLAY, match_id=ep.mm_match))
         if ep.dm_key and ep.dm_game and not ep.dm_external:
             out.append(ChildSpec(
                 ep.dm_key, ep.dm_game, _seed(state, "dm", ep.number),
                 tuple(state.seat(n) for n in ep.dm_seats), ep.dm_seats,
                 dict(ep.dm_config or {}), dict(ep.dm_settings or {}), ep.dm_levels,
-                live=ep.number == last and state.step == DM_PLAY))
+                live=ep.number == last and state.step == DM_PLAY, match_id=ep.dm_match))
     return tuple(out)
 
 

@@ -40,6 +40,12 @@ def child_id(parent_id: str, key: str) -> str:
     return f"{parent_id}-{key}"
 
 
+def spec_id(parent_id: str, spec: ChildSpec) -> str:
+    """The id of the child ``spec`` names: derived from the parent's, unless the spec names
+    one the child had before ids were derived (a season the old season engine stored)."""
+    return spec.match_id or child_id(parent_id, spec.key)
+
+
 def specs(owner: MatchOwner) -> tuple[ChildSpec, ...]:
     return owner.match.game.children(owner.match.state)
 
@@ -97,10 +103,10 @@ class Children:
                     await self.report(parent_id, spec.key, child)
 
     async def _child(self, parent: MatchOwner, spec: ChildSpec) -> MatchOwner | None:
-        cid = child_id(parent.record.id, spec.key)
+        cid = spec_id(parent.record.id, spec)
         owner = await self.matches.get(cid)
-        if owner is not None:
-            return owner
+        if owner is not None or spec.match_id is not None:
+            return owner  # a child the old season engine made is never made again
         record, tokens, match = self.build(parent, spec)
         try:
             await self.matches.store_new(record, tokens, match)

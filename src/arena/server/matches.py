@@ -31,7 +31,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
-from arena.server import announce, scenarios
+from arena.server import announce, scenarios, season_import
 from arena.server.children import Children
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
@@ -191,6 +191,8 @@ class Matches:
         self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
         self.quarantined: dict[str, str] = {}  # match id -> why it could not be rebuilt
         self.resuming: asyncio.Task[None] | None = None  # the start-up's background rebuild
+        self.converting: asyncio.Task[None] | None = None
+        """The start-up's conversion of the seasons the old season engine stored."""
         self.creators: dict[str, str] = {}
         """Running matches created through this process -> the client address that created
         them (kept in memory only, never stored): bounds what one address keeps running."""
@@ -231,6 +233,12 @@ class Matches:
         self.children.watch(owner)
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule
             self.children.schedule(owner.record.id)
+
+    async def converted(self) -> None:
+        """Return once the start-up has converted the seasons the old engine stored."""
+        task = self.converting
+        if task is not None and not task.done():
+            await asyncio.shield(task)
 
     def in_memory(self, match_id: str) -> MatchRecord | None:
         """The record of a match this process holds, with its status as memory has it."""
@@ -407,6 +415,10 @@ class Matches:
         """Rebuild the running matches in the background: the server serves meanwhile; and
         from then on let the matches nobody needs leave memory (:meth:`sweep`)."""
         loop = asyncio.get_running_loop()
+        # Old seasons become matches first, so the resume finds them among the running.
+        self.converting = loop.create_task(season_import.convert_all(self),
+                                           name="arena-convert")
+        self._tasks.append(self.converting)
         self.resuming = loop.create_task(self.resume_all(), name="arena-resume")
         self._tasks.append(self.resuming)
         self._tasks.append(loop.create_task(self._sweep_loop(), name="arena-sweep"))
@@ -477,6 +489,7 @@ class Matches:
         those whose lease is free, lapsed, or held under this process's own address by a
         process that died (this one listens there now). One match at a time, each under
         the loading lock, so a request for a match rebuilds it at once or waits for it."""
+        await self.converted()
         try:
             records = await self.store.running()
         except Exception as exc:  # the database at start-up: each match loads on demand

@@ -17,13 +17,14 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from arena.core.chat import private_channel
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
 from arena.server.access import Access, resolve, token_of
-from arena.server.children import child_id, specs
+from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
 from arena.server.hosting import new_link
 from arena.server.limits import address_key, limited, read_json
@@ -57,6 +58,9 @@ def _page(request: Request, match_id: str, token: str, prefix: str = "m") -> str
 
 async def _season(request: Request) -> tuple[MatchOwner, Access]:
     season_id = request.path_params["match_id"]
+    # A season that cannot be served says why before its link is looked at: an old season
+    # that could not be converted has its links in the old tables only.
+    match_api.matches_of(request).check_quarantine(season_id)
     access = await resolve(match_api.store_of(request), season_id, token_of(request))
     owner = await match_api.matches_of(request).get(season_id)
     if owner is None or owner.record.game != SEASON.name:
@@ -66,6 +70,7 @@ async def _season(request: Request) -> tuple[MatchOwner, Access]:
 
 async def season_link_key(request: Request) -> str:
     season_id = request.path_params["match_id"]
+    match_api.matches_of(request).check_quarantine(season_id)
     access = await resolve(match_api.store_of(request), season_id, token_of(request))
     return f"{season_id}:{access.role}:{access.seat}"
 
@@ -79,7 +84,7 @@ async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | No
     """The match the season's current step waits for (its Main or Death Match), if any."""
     for spec in specs(owner):
         if spec.live:
-            return await match_api.matches_of(request).get(child_id(owner.record.id, spec.key))
+            return await match_api.matches_of(request).get(spec_id(owner.record.id, spec))
     return None
 
 
@@ -183,7 +188,7 @@ async def child_links(request: Request, owner: MatchOwner, access: Access
     out: dict[str, dict[str, str]] = {}
     store = match_api.store_of(request)
     for spec in specs(owner):
-        cid = child_id(owner.record.id, spec.key)
+        cid = spec_id(owner.record.id, spec)
         try:
             tokens = await store.tokens_for(cid)
         except StoreUnavailable:
@@ -254,7 +259,7 @@ async def private(request: Request) -> JSONResponse:
     def act(m: Match) -> dict[str, Any]:
         if seat not in m.private:
             m.set_private(seat, True)
-        m.chat(sender, f"private-{seat}", body.text)
+        m.chat(sender, private_channel(seat), body.text)
         return {"ok": True, "version": m.version_for(access.viewer)}
 
     return JSONResponse(await owner.command(act))
@@ -331,6 +336,10 @@ async def season_page(request: Request) -> Response:
     opens as a spectator (a season's record is public)."""
     season_id = request.path_params["match_id"]
     matches = match_api.matches_of(request)
+    refusal = matches.refusal(season_id)
+    if refusal is not None:
+        from arena.web.pages import error_page
+        return error_page(503, refusal)
     if token_of(request) is None:
         try:
             tokens = await match_api.store_of(request).spectator_tokens([season_id])
