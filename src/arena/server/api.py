@@ -159,6 +159,10 @@ async def link_key(request: Request) -> str:
 @limited(lambda r: CREATE_LIMIT, address_key)
 async def create_match(request: Request) -> JSONResponse:
     body = await parse(CreateMatch, request)
+    if not get_game_listed(body.game):
+        # A season is made from a cast (POST /api/seasons), its matches by the season.
+        raise RuleError("SE-1", f"a {body.game!r} match is not made here: create a season "
+                                "with POST /api/seasons")
     created = await matches_of(request).create(
         body, creator=request.client.host if request.client else "?")
     rid = created.owner.record.id
