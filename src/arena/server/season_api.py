@@ -22,10 +22,12 @@ from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
+from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
 from arena.server.children import child_id, specs
 from arena.server.errors import ApiError
 from arena.server.limits import address_key, limited, read_json
+from arena.server.news import season_level, season_name
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
     CloseVault,
@@ -36,6 +38,7 @@ from arena.server.requests import (
     MatchExtend,
     Nominate,
     SeasonPrivate,
+    SeasonWebhook,
     Vote,
     parse,
 )
@@ -112,8 +115,13 @@ async def create_season(request: Request) -> JSONResponse:
         "seats": [{"name": n, "bot": c["bot"]} for n, c in zip(names, cast, strict=True)]}
     if body.seed is not None:
         create["seed"] = body.seed
+    # G-14: the season's name and news level are the record's (its matches copy the level);
+    # without a name, one is made of the id wherever it is shown (news.season_name).
+    own: dict[str, Any] = {"news": body.news}
+    if body.name is not None and body.name.split():
+        own["name"] = " ".join(body.name.split())
     created = await match_api.matches_of(request).create(
-        create, creator=request.client.host if request.client else "?")
+        create, creator=request.client.host if request.client else "?", record_settings=own)
     sid = created.owner.record.id
     page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
     players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
@@ -174,6 +182,11 @@ async def get_season(request: Request) -> JSONResponse:
     owner, access = await _season(request)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
+    settings = owner.record.settings
+    view["name"] = season_name(settings, owner.record.id)
+    if access.is_host:  # G-14: whether news goes out and how much; never the URL
+        view["webhook"] = bool(settings.get("webhook"))
+        view["news"] = season_level(settings)
     return JSONResponse(view)
 
 
@@ -293,7 +306,34 @@ async def host_action(request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
+    if action == "webhook":
+        return await _webhook(request)
     raise ApiError(404, "host", f"unknown season action {action!r}")
+
+
+@limited(lambda r: match_api.WEBHOOK_LIMIT, season_link_key)
+async def _webhook(request: Request) -> JSONResponse:
+    """G-14: set or clear the season's webhook, and its news level, as a match's (the URL is
+    checked against the allowed hosts and never shown back). The match the season is playing
+    follows: it took the season's webhook and level when it started."""
+    owner, _ = await _season(request)
+    owner.check_owned()
+    body = await parse(SeasonWebhook, request)
+    own = {} if body.news is None else {"news": body.news}
+    url = await hosting.set_webhook(request, owner, body.url, own)
+    # The match being started now takes the new settings or is there to be given them: wait
+    # for it under the children's own lock (never load it here, beside its creation).
+    matches = match_api.matches_of(request)
+    await matches.children.ensure(owner.record.id)
+    child = next((matches.owners.get(child_id(owner.record.id, spec.key))
+                  for spec in specs(owner) if spec.live), None)
+    if child is not None and not child.match.finished:
+        try:
+            await hosting.set_webhook(request, child, url, own)
+        except (ApiError, RuleError):  # past a cap: the season has it; its match keeps its own
+            log.warning("season %s: its match kept its webhook", owner.record.id, exc_info=True)
+    return JSONResponse({"ok": True, "webhook": url is not None,
+                         "news": season_level(owner.record.settings)})
 
 
 async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
