@@ -33,7 +33,7 @@ log = logging.getLogger("arena.children")
 CHILD_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "spectators",
                   "webhook", "news")
 """The parent's settings a child takes over (SE-7: a season's matches run with the season's
-settings unless the host set others for a Death Match)."""
+settings unless the host set others for a Death Match; G-14: its webhook and news level)."""
 
 
 def child_id(parent_id: str, key: str) -> str:
@@ -133,6 +133,8 @@ class Children:
                                          if k in CHILD_SETTINGS}
         settings_json.update(spec.settings)
         settings_json["parent"] = {"id": prec.id, "key": spec.key}
+        if "name" in prec.settings:  # G-14: its posts name the season
+            settings_json["parent"]["name"] = prec.settings["name"]
         settings = MatchSettings.from_json(settings_json)
         bots = tuple(prec.bots[s] if s < len(prec.bots) else False for s in spec.seats)
         levels = tuple(spec.levels[i] if i < len(spec.levels)
@@ -196,7 +198,7 @@ class Children:
         for spec in specs(parent):
             if not spec.live or seat not in spec.seats:
                 continue
-            child = await self.matches.get(child_id(parent.record.id, spec.key))
+            child = self.matches.owners.get(spec_id(parent.record.id, spec))
             if child is None or child.match.finished or child.mirror:
                 continue
             at = spec.seats.index(seat)

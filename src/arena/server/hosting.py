@@ -200,16 +200,24 @@ async def webhook(request: Request) -> JSONResponse:
     the webhook that hears the match's public news (G-14). The URL is checked against the
     allowed hosts before it is stored, and never shown back, not even to the host."""
     owner, body = await _host(request, Webhook)
+    url = await set_webhook(request, owner, body.url)
+    return JSONResponse({"ok": True, "webhook": url is not None})
+
+
+async def set_webhook(request: Request, owner: MatchOwner, value: object,
+                      more: dict[str, Any] | None = None) -> str | None:
+    """Check and store a match's (or a season's) webhook, with ``more`` of the record's
+    settings (a season's news level); the stored URL, None for none. Shared by both routes."""
     # G-14: the match holds its webhook while it runs (a change lets the old one go), so
     # the server's count follows live matches; a finished one posts nothing more.
-    url = announce.webhook_setting(body.url, None if owner.match.finished
+    url = announce.webhook_setting(value, None if owner.match.finished
                                    else announce.holder("match", owner.record.id))
-    settings = dict(owner.record.settings, webhook=url)
+    settings = {**owner.record.settings, **(more or {}), "webhook": url}
     store = store_of(request)
     async with owner.lock:
         await owner.write(lambda fence: store.set_settings(owner.record.id, settings, fence))
         owner.record = _with_settings(owner.record, settings)
-    return JSONResponse({"ok": True, "webhook": url is not None})
+    return url
 
 
 def _with_settings(record: MatchRecord, settings: dict[str, Any]) -> MatchRecord:

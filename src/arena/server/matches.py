@@ -263,12 +263,15 @@ class Matches:
             by_id[owner.record.id] = _current(owner)
         return sorted(by_id.values(), key=lambda r: r.created, reverse=True)[:limit]
 
-    async def create(self, body: Any, creator: str | None = None) -> Created:
+    async def create(self, body: Any, creator: str | None = None,
+                     record_settings: dict[str, Any] | None = None) -> Created:
         """A new match from a create request; ``creator`` (the client's address, for a
-        request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches."""
+        request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches.
+        ``record_settings``: the record's own, no request's (a season's name, G-14)."""
         # LF-12: a library scenario is copied into the config, so the record holds it.
         body = await scenarios.resolve_config(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
+        settings_json.update(record_settings or {})
         config_raw = scenarios.keep_generated(name, seed, config_raw)
         game = get_game(name)
         config = game.make_config(config_raw)

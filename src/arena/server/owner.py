@@ -419,7 +419,7 @@ class MatchOwner:
             # G-14: the public news of these entries, now that they are stored, to the host's
             # webhook (queued: a slow webhook never holds the match).
             announce.announce_match(self.record.settings.get("webhook"), self.record.id,
-                                    self.match, self.record.seat_names, new)
+                                    self.match, self.record.seat_names, new, self.record.settings)
             for e in new:
                 if e.kind == "server_pause":  # G-5: the match ran too fast; the host is told
                     log.warning("match %s paused: %s", self.record.id, e.data["reason"])

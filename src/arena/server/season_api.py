@@ -23,11 +23,13 @@ from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
+from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
 from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
 from arena.server.hosting import new_link
 from arena.server.limits import address_key, limited, read_json
+from arena.server.news import season_level, season_name
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
     CloseVault,
@@ -39,6 +41,7 @@ from arena.server.requests import (
     Nominate,
     SeasonPrivate,
     SeasonReissue,
+    SeasonWebhook,
     Vote,
     parse,
 )
@@ -81,11 +84,13 @@ def _state(owner: MatchOwner) -> SeasonState:
 
 
 async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | None:
-    """The match the season's current step waits for (its Main or Death Match), if any."""
-    for spec in specs(owner):
-        if spec.live:
-            return await match_api.matches_of(request).get(spec_id(owner.record.id, spec))
-    return None
+    """The match the season's current step waits for (its Main or Death Match), if any:
+    made sure of under the children's own lock first, then taken from memory only, so a
+    request never loads a child beside its creation (two owners of one match)."""
+    matches = match_api.matches_of(request)
+    await matches.children.ensure(owner.record.id)
+    return next((matches.owners.get(spec_id(owner.record.id, spec))
+                 for spec in specs(owner) if spec.live), None)
 
 
 async def _end_child(request: Request, owner: MatchOwner, reason: str) -> None:
@@ -119,8 +124,13 @@ async def create_season(request: Request) -> JSONResponse:
         "seats": [{"name": n, "bot": c["bot"]} for n, c in zip(names, cast, strict=True)]}
     if body.seed is not None:
         create["seed"] = body.seed
+    # G-14: the season's name and news level are the record's (its matches copy the level);
+    # without a name, one is made of the id wherever it is shown (news.season_name).
+    own: dict[str, Any] = {"news": body.news}
+    if body.name is not None and body.name.split():
+        own["name"] = " ".join(body.name.split())
     created = await match_api.matches_of(request).create(
-        create, creator=request.client.host if request.client else "?")
+        create, creator=request.client.host if request.client else "?", record_settings=own)
     sid = created.owner.record.id
     page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
     players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
@@ -178,6 +188,11 @@ async def get_season(request: Request) -> JSONResponse:
     owner, access = await _season(request)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
+    settings = owner.record.settings
+    view["name"] = season_name(settings, owner.record.id)
+    if access.is_host:  # G-14: whether news goes out and how much; never the URL
+        view["webhook"] = bool(settings.get("webhook"))
+        view["news"] = season_level(settings)
     return JSONResponse(view)
 
 
@@ -308,7 +323,29 @@ async def host_action(request: Request) -> JSONResponse:
                              "link": _page(request, owner.record.id, token, "s")})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
+    if action == "webhook":
+        return await _webhook(request)
     raise ApiError(404, "host", f"unknown season action {action!r}")
+
+
+@limited(lambda r: match_api.WEBHOOK_LIMIT, season_link_key)
+async def _webhook(request: Request) -> JSONResponse:
+    """G-14: set or clear the season's webhook, and its news level, as a match's (the URL is
+    checked against the allowed hosts and never shown back). The match the season is playing
+    follows: it took the season's webhook and level when it started."""
+    owner, _ = await _season(request)
+    owner.check_owned()
+    body = await parse(SeasonWebhook, request)
+    own = {} if body.news is None else {"news": body.news}
+    url = await hosting.set_webhook(request, owner, body.url, own)
+    child = await _running_child(request, owner)
+    if child is not None and not child.match.finished:
+        try:
+            await hosting.set_webhook(request, child, url, own)
+        except (ApiError, RuleError):  # past a cap: the season has it; its match keeps its own
+            log.warning("season %s: its match kept its webhook", owner.record.id, exc_info=True)
+    return JSONResponse({"ok": True, "webhook": url is not None,
+                         "news": season_level(owner.record.settings)})
 
 
 async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
