@@ -45,7 +45,7 @@ def test_the_season_host_reissues_a_players_link(client: TestClient) -> None:
     assert r.status_code == 403
     r = client.post(f"/api/seasons/{sid}/host/reissue", params={"token": host},
                     json={"player": "Zed"})
-    assert r.status_code == 400 and "SE-1" in r.json()["error"]
+    assert r.status_code == 422 and r.json()["rule"] == "SE-1", r.text
 
     r = client.post(f"/api/seasons/{sid}/host/reissue", params={"token": host},
                     json={"player": "Ben"})

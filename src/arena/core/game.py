@@ -184,7 +184,9 @@ class ChildSpec:
     ``key`` names the child within its parent (its id is the parent's id and the key, so
     asking twice never makes two); ``seats`` maps each child seat to the parent's seat that
     plays it, so the server gives each player the child's link and bot flag of their seat.
-    ``live`` is True while the parent waits for this child's result."""
+    ``live`` is True while the parent waits for this child's result. ``match_id`` names a
+    child made before its id was derived so (a season the old season engine stored): it is
+    found by that id, and never made again."""
 
     key: str
     game: str
@@ -195,6 +197,7 @@ class ChildSpec:
     settings: JSON = field(default_factory=dict)
     levels: tuple[str, ...] = ()
     live: bool = False
+    match_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from arena.core.errors import RuleError
 from arena.core.game import ChildSpec, GameEvent
 from arena.core.registry import all_games, get_game
 from arena.core.settings import check_game_config
+from arena.games.lockedout import vote as lovote
 from arena.season import acts as A
+from arena.season import legacy
 from arena.season.ledger import Entry
 from arena.season.simulate import main_result
 from arena.season.state import (
@@ -26,6 +28,7 @@ from arena.season.state import (
     DM_NEXT,
     DM_PLAY,
     GIFT,
+    IMPORTED,
     MAIN_NEXT,
     MM_PLAY,
     MM_RECORD,
@@ -191,7 +194,8 @@ def _main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, 
                                             "winners": list(mm.winners), "opal": mm.opal}))
     if mm.ec is not None:
         how_ec = ("named by the host in the recorded result (SE-2)" if named
-                  else "the only player still trapped (LO-8)")
+                  else "the only player still trapped (LO-8)" if len(mm.trapped) == 1
+                  else "voted by the trapped players in the Main Match (LO-9)")
         ep = replace(ep, ec=mm.ec, ec_how=how_ec)
         events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": mm.ec,
                                               "how": how_ec}))
@@ -227,24 +231,24 @@ def _set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> S
 
 def _fallback(state: SeasonState, tied: Sequence[str], why: str, rng: random.Random,
               events: list[GameEvent]) -> SeasonState:
-    """LO-9's fallbacks: fewest keys, gold bars, cards, season garnets; then a draw from the
-    season's chance (the season holds the vote, SE-6), announced as a draw."""
-    stats = {n: (k, b, c) for n, k, b, c in state.episode.stats}
-    garnets = {s.name: s.garnets for s in state.ledger.standings().values()}
-    steps: tuple[tuple[str, Callable[[str], int]], ...] = (
-        ("fewest keys", lambda n: stats.get(n, (0, 0, 0))[0]),
-        ("fewest gold bars", lambda n: stats.get(n, (0, 0, 0))[1]),
-        ("fewest cards", lambda n: stats.get(n, (0, 0, 0))[2]),
-        ("fewest season garnets", lambda n: garnets[n]))
-    left = list(tied)
-    for label, key in steps:
-        low = min(key(n) for n in left)
-        left = [n for n in left if key(n) == low]
-        if len(left) == 1:
-            return _set_ec(state, left[0], f"{why}; {label} (LO-9)", events)
-    chosen = rng.choice(left)
-    return _set_ec(state, chosen, f"{why}; still tied after keys, bars, cards and garnets: "
-                                  "a draw from the season's chance (LO-9)", events)
+    """LO-9's fallbacks (fewest keys, gold bars, cards, season garnets; then a draw), with
+    the draw from the season's chance: the season holds the vote (SE-6)."""
+    ep = state.episode
+    players = ep.players
+    stats = {n: (k, b, c) for n, k, b, c in ep.stats}
+    facts = tuple(lovote.SeatFacts(*stats.get(n, (0, 0, 0))) for n in players)
+    standings = state.ledger.standings()
+    garnets = [standings[n].garnets for n in players]
+    seat, how = lovote.fallback([players.index(n) for n in tied], facts, garnets, rng,
+                                chance=lovote.SEASON_CHANCE)
+    return _set_ec(state, players[seat], f"{why}; {how} (LO-9)", events)
+
+
+def _ballots(state: SeasonState, chosen: dict[str, str]) -> dict[int, int]:
+    """The choices made, as Main Match seats (voter -> seat voted for)."""
+    players = state.episode.players
+    return {players.index(v): players.index(t) for v, t in chosen.items()
+            if v in players and t in players}
 
 
 def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -254,13 +258,11 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm = ep.main
     assert mm is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.trapped and t in mm.trapped)
-    counts = {n: 0 for n in mm.trapped}
-    for _, target in ballots:
-        counts[target] += 1
-    top = max(counts.values())
-    tied = tuple(n for n in mm.trapped if counts[n] == top)
+    players = ep.players
+    count = lovote.tally(_ballots(state, chosen), [players.index(n) for n in mm.trapped])
+    tied = tuple(players[s] for s in count.leaders)
+    ballots = tuple((players[v], players[t]) for v, t in count.votes)
+    counts = {players[s]: n for s, n in count.counts.items()}
     votes = Votes(ballots, tuple(counts.items()), tied if len(tied) > 1 else ())
     state = state.with_episode(replace(ep, votes=votes))
     events.append(GameEvent("vote_counted", {"episode": ep.number, "ballots": dict(ballots),
@@ -269,7 +271,7 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
         return _set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
     if mm.escaped:
         return replace(state, step=TIE)
-    return _fallback(state, tied, "no escaped players to break the tie", rng, events)
+    return _fallback(state, tied, lovote.NO_WINNERS, rng, events)
 
 
 def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -278,20 +280,16 @@ def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm, votes = ep.main, ep.votes
     assert mm is not None and votes is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.escaped and t in votes.tied)
+    players = ep.players
+    picks = {v: t for v, t in chosen.items() if v in mm.escaped and t in votes.tied}
+    ballots = tuple(sorted(picks.items(), key=lambda vt: players.index(vt[0])))
     state = state.with_episode(replace(ep, votes=replace(votes, tie_ballots=ballots)))
-    picks = {n: 0 for n in votes.tied}
-    for _, target in ballots:
-        picks[target] += 1
-    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots),
-                                            "counts": picks}))
-    best = max(picks.values())
-    if best * 2 > len(mm.escaped):
-        chosen_ec = next(n for n in votes.tied if picks[n] == best)
-        return _set_ec(state, chosen_ec, "the escaped players' majority among the tied (LO-9)",
-                       events)
-    return _fallback(state, votes.tied, "the escaped reached no majority", rng, events)
+    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots)}))
+    seat = lovote.winners_choice([players.index(n) for n in votes.tied],
+                                 {players.index(n) for n in mm.escaped}, _ballots(state, picks))
+    if seat is not None:
+        return _set_ec(state, players[seat], f"{lovote.MAJORITY} (LO-9)", events)
+    return _fallback(state, votes.tied, lovote.NO_MAJORITY, rng, events)
 
 
 def _gift(state: SeasonState, to: str, how: str, events: list[GameEvent]) -> SeasonState:
@@ -429,6 +427,12 @@ def act(state: SeasonState, name: str, value: Any, rng: random.Random,
     handler = ACTS.get(name)
     if handler is None:
         raise RuleError("SE-1", f"a season takes no act called {name!r}")
+    if name == "import" and state.step != IMPORTED:
+        raise RuleError("SE-5", "only a season the old season engine stored is imported, and "
+                                "only as its first step")
+    if state.step == IMPORTED and name != "import":
+        raise RuleError("SE-5", "this season is being imported from the old season engine; "
+                                "it takes nothing before that")
     if state.step == OVER and name not in ("adjust",):
         raise RuleError("SE-1", "the season is over")
     return handler(state, value, rng, events, scale)
@@ -567,8 +571,10 @@ def _main_from_match(state: SeasonState, body: A.MatchResult,
         ep = ep.noted(f"the Main Match's result cannot be read ({exc}); the host records it "
                       "by hand (SE-6)"[:300])
         return replace(state.with_episode(ep), step=MM_RECORD)
-    if mm.ec is not None and len(mm.trapped) != 1:
-        mm = replace(mm, ec=None)  # SE-6: the season holds the vote, not the match
+    if mm.ec is not None and len(mm.trapped) != 1 and ep.mm_match is None:
+        # SE-6: the season holds the vote, not the match; a Main Match the old season
+        # engine started held its own vote (LO-9), and its outcome stands.
+        mm = replace(mm, ec=None)
     return _main_done(state.with_episode(ep), mm, stats, "played here", events)
 
 
@@ -588,11 +594,17 @@ def _death_from_match(state: SeasonState, body: A.MatchResult,
     return _death_done(state.with_episode(ep), ep.dm_seats[winner], "", events)
 
 
+def _act_import(state: SeasonState, body: A.Import, rng: random.Random,
+                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
+    """A season the old season engine stored, read in from its snapshot (SE-5)."""
+    return legacy.read(state, body.record, frozenset(body.missing), events), True
+
+
 ACTS: dict[str, Handler] = {
     "start_main": _act_start_main, "record_main": _act_record_main,
     "name_ec": _act_name_ec, "start_death": _act_start_death,
     "record_death": _act_record_death, "decide": _act_decide, "adjust": _act_adjust,
-    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result,
+    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result, "import": _act_import,
 }
 
 
@@ -608,13 +620,13 @@ def children(state: SeasonState) -> tuple[ChildSpec, ...]:
             out.append(ChildSpec(
                 ep.mm_key, "lockedout", _seed(state, "mm", ep.number),
                 tuple(state.seat(n) for n in ep.players), ep.players, dict(ep.mm_config),
-                live=ep.number == last and state.step == MM_PLAY))
+                live=ep.number == last and state.step == MM_PLAY, match_id=ep.mm_match))
         if ep.dm_key and ep.dm_game and not ep.dm_external:
             out.append(ChildSpec(
                 ep.dm_key, ep.dm_game, _seed(state, "dm", ep.number),
                 tuple(state.seat(n) for n in ep.dm_seats), ep.dm_seats,
                 dict(ep.dm_config or {}), dict(ep.dm_settings or {}), ep.dm_levels,
-                live=ep.number == last and state.step == DM_PLAY))
+                live=ep.number == last and state.step == DM_PLAY, match_id=ep.dm_match))
     return tuple(out)
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
-from arena.core.game import ChildSpec
+from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.store.store import MatchRecord, TokenRecord
@@ -33,11 +33,17 @@ log = logging.getLogger("arena.children")
 CHILD_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "spectators",
                   "webhook", "news")
 """The parent's settings a child takes over (SE-7: a season's matches run with the season's
-settings unless the host set others for a Death Match)."""
+settings unless the host set others for a Death Match; G-14: its webhook and news level)."""
 
 
 def child_id(parent_id: str, key: str) -> str:
     return f"{parent_id}-{key}"
+
+
+def spec_id(parent_id: str, spec: ChildSpec) -> str:
+    """The id of the child ``spec`` names: derived from the parent's, unless the spec names
+    one the child had before ids were derived (a season the old season engine stored)."""
+    return spec.match_id or child_id(parent_id, spec.key)
 
 
 def specs(owner: MatchOwner) -> tuple[ChildSpec, ...]:
@@ -97,10 +103,10 @@ class Children:
                     await self.report(parent_id, spec.key, child)
 
     async def _child(self, parent: MatchOwner, spec: ChildSpec) -> MatchOwner | None:
-        cid = child_id(parent.record.id, spec.key)
+        cid = spec_id(parent.record.id, spec)
         owner = await self.matches.get(cid)
-        if owner is not None:
-            return owner
+        if owner is not None or spec.match_id is not None:
+            return owner  # a child the old season engine made is never made again
         record, tokens, match = self.build(parent, spec)
         try:
             await self.matches.store_new(record, tokens, match)
@@ -127,6 +133,8 @@ class Children:
                                          if k in CHILD_SETTINGS}
         settings_json.update(spec.settings)
         settings_json["parent"] = {"id": prec.id, "key": spec.key}
+        if "name" in prec.settings:  # G-14: its posts name the season
+            settings_json["parent"]["name"] = prec.settings["name"]
         settings = MatchSettings.from_json(settings_json)
         bots = tuple(prec.bots[s] if s < len(prec.bots) else False for s in spec.seats)
         levels = tuple(spec.levels[i] if i < len(spec.levels)
@@ -178,6 +186,27 @@ class Children:
         data = {"key": spec.key, "problem": why[:300]}
         with contextlib.suppress(RuleError):
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
+
+    async def follow_seat(self, parent: MatchOwner, seat: int, *, reissued: bool = False,
+                          bot: bool | None = None, level: BotLevel = "hard") -> None:
+        """What the host did to ``seat`` of a parent (a new link, a bot or a person in it)
+        is done to that player's seat in the running child too: a season's player handed to
+        a bot is a bot in the Death Match being played, and a reissued link replaces the
+        old one there as well. A child that refuses (already over) is left as it is."""
+        from arena.server.hosting import change_seat, new_link
+
+        for spec in specs(parent):
+            if not spec.live or seat not in spec.seats:
+                continue
+            child = self.matches.owners.get(spec_id(parent.record.id, spec))
+            if child is None or child.match.finished or child.mirror:
+                continue
+            at = spec.seats.index(seat)
+            with contextlib.suppress(RuleError):
+                if reissued and not child.record.bots[at]:
+                    await new_link(self.matches.store, child, at)
+                elif bot is not None:
+                    await change_seat(self.matches.store, child, at, bot, level)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from arena.core import chat as chatmod
+from arena.core.chat import private_channel
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match
 from arena.season.game import SEASON
@@ -25,8 +25,9 @@ from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
 from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
-from arena.server.children import child_id, specs
+from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
+from arena.server.hosting import new_link
 from arena.server.limits import (
     RateLimit,
     address_key,
@@ -35,6 +36,7 @@ from arena.server.limits import (
     limited,
     read_json,
 )
+from arena.server.news import season_level, season_name
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
     CloseVault,
@@ -47,11 +49,12 @@ from arena.server.requests import (
     Nominate,
     SeasonPrivate,
     SeasonReissue,
+    SeasonWebhook,
     Vote,
     parse,
     validate,
 )
-from arena.store import StoreUnavailable
+from arena.store import MatchRecord, StoreUnavailable
 
 log = logging.getLogger("arena.seasons")
 
@@ -69,6 +72,9 @@ async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner
     """The season and who asks. ``public``: a read without a link reads as a spectator (a
     season's record is public, as its page is), while the host keeps it open to them."""
     season_id = request.path_params["match_id"]
+    # A season that cannot be served says why before its link is looked at: an old season
+    # that could not be converted has its links in the old tables only.
+    match_api.matches_of(request).check_quarantine(season_id)
     token = token_of(request)
     if public and token is None:
         access = Access(season_id, "spectator", None)
@@ -83,6 +89,7 @@ async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner
 
 async def season_link_key(request: Request) -> str:
     season_id = request.path_params["match_id"]
+    match_api.matches_of(request).check_quarantine(season_id)
     access = await resolve(match_api.store_of(request), season_id, token_of(request))
     return f"{season_id}:{access.role}:{access.seat}"
 
@@ -93,11 +100,13 @@ def _state(owner: MatchOwner) -> SeasonState:
 
 
 async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | None:
-    """The match the season's current step waits for (its Main or Death Match), if any."""
-    for spec in specs(owner):
-        if spec.live:
-            return await match_api.matches_of(request).get(child_id(owner.record.id, spec.key))
-    return None
+    """The match the season's current step waits for (its Main or Death Match), if any:
+    made sure of under the children's own lock first, then taken from memory only, so a
+    request never loads a child beside its creation (two owners of one match)."""
+    matches = match_api.matches_of(request)
+    await matches.children.ensure(owner.record.id)
+    return next((matches.owners.get(spec_id(owner.record.id, spec))
+                 for spec in specs(owner) if spec.live), None)
 
 
 async def _end_child(child: MatchOwner | None, reason: str) -> None:
@@ -110,10 +119,16 @@ async def _end_child(child: MatchOwner | None, reason: str) -> None:
 # ---------------------------------------------------------------------- creating, listing
 @limited(lambda r: match_api.CREATE_LIMIT, address_key)
 async def create_season(request: Request) -> JSONResponse:
-    create = create_request(await parse(CreateSeason, request))
+    body = await parse(CreateSeason, request)
+    create = create_request(body)
     names = [seat["name"] for seat in create["seats"]]
+    # G-14: the season's name and news level are the record's (its matches copy the level);
+    # without a name, one is made of the id wherever it is shown (news.season_name).
+    own: dict[str, Any] = {"news": body.news}
+    if body.name is not None and body.name.split():
+        own["name"] = " ".join(body.name.split())
     created = await match_api.matches_of(request).create(
-        create, creator=request.client.host if request.client else "?")
+        create, creator=request.client.host if request.client else "?", record_settings=own)
     sid = created.owner.record.id
     page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
     players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
@@ -179,16 +194,13 @@ def summary(record_id: str, status: str, state: SeasonState | None,
 async def list_seasons(request: Request) -> JSONResponse:
     """Every season, newest first: its rows and what memory holds, never a log read."""
     matches = match_api.matches_of(request)
+    records: list[MatchRecord]
     try:
-        records = await matches.store.list_matches()
-    except StoreUnavailable:
-        records = []
-    if matches.store.down:
-        records = matches.listing(records, 200)
+        records = list(await matches.store.matches_of(SEASON.name))
+    except StoreUnavailable:  # the database is down: what memory holds (outage reads)
+        records = [r for r in matches.listing([], 200) if r.game == SEASON.name]
     out = []
     for record in records:
-        if record.game != SEASON.name:
-            continue
         owner = matches.owners.get(record.id)
         state = _state(owner) if owner is not None else None
         status = "finished" if owner is not None and owner.match.finished else record.status
@@ -202,6 +214,11 @@ async def get_season(request: Request) -> JSONResponse:
     owner, access = await _season(request, public=True)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
+    settings = owner.record.settings
+    view["name"] = season_name(settings, owner.record.id)
+    if access.is_host:  # G-14: whether news goes out and how much; never the URL
+        view["webhook"] = bool(settings.get("webhook"))
+        view["news"] = season_level(settings)
     return JSONResponse(view)
 
 
@@ -212,7 +229,7 @@ async def child_links(request: Request, owner: MatchOwner, access: Access
     out: dict[str, dict[str, str]] = {}
     store = match_api.store_of(request)
     for spec in specs(owner):
-        cid = child_id(owner.record.id, spec.key)
+        cid = spec_id(owner.record.id, spec)
         try:
             tokens = await store.tokens_for(cid)
         except StoreUnavailable:
@@ -283,7 +300,7 @@ async def private(request: Request) -> JSONResponse:
     def act(m: Match) -> dict[str, Any]:
         if seat not in m.private:
             m.set_private(seat, True, by=sender)
-        m.chat(sender, chatmod.private_channel(seat), body.text)
+        m.chat(sender, private_channel(seat), body.text)
         return {"ok": True, "version": m.version_for(access.viewer)}
 
     return JSONResponse(await owner.command(act))
@@ -301,9 +318,9 @@ def _host_limit(request: Request) -> RateLimit:
     return match_api.HOST_LIMIT
 
 
-UNCOUNTED = frozenset({"webhook", "close_vault", "reissue"})
+UNCOUNTED = frozenset({"webhook", "close_vault"})
 """Host actions that add no entry to the season's log (the webhook is a setting; closing the
-vault ends the match being played; a reissue counts itself, under the season's lock)."""
+vault ends the match being played)."""
 
 
 @limited(_host_limit, season_link_key)
@@ -312,13 +329,8 @@ async def host_action(request: Request) -> JSONResponse:
     if not access.is_host:
         raise ApiError(403, "access", "only the season's host link may do this")
     action = request.path_params["action"]
-    if action not in UNCOUNTED:  # each act and clock change is an entry of the season's log
+    if action not in UNCOUNTED:  # each act, clock change and reissue is an entry of its log
         check_host_entries(count_host_entries(owner.match), action, "season's record")
-    if action == "webhook":  # G-14: the season's own setting; children made later inherit it
-        result: JSONResponse = await hosting.webhook.__wrapped__(request)  # type: ignore[attr-defined]
-        return result
-    if action == "reissue":
-        return await _reissue(request, owner)
     if action in ACT_NAMES:
         data = await read_json(request)
         model = SEASON.acts[action].model
@@ -350,29 +362,42 @@ async def host_action(request: Request) -> JSONResponse:
         await owner.command(lambda m: m.end(reason))
         await _end_child(child, "the host ended the season (SE-1)")
         return JSONResponse({"ok": True})
+    if action == "reissue":
+        who = await parse(SeasonReissue, request)
+        state = _state(owner)
+        player = next((n for n in state.cast if n.lower() == who.player.lower()), None)
+        if player is None:
+            raise RuleError("SE-1", "'player' must be a name of the season's cast")
+        seat = state.cast.index(player)
+        token = await new_link(match_api.store_of(request), owner, seat)
+        await match_api.matches_of(request).children.follow_seat(owner, seat, reissued=True)
+        return JSONResponse({"ok": True, "player": player,
+                             "link": _page(request, owner.record.id, token, "s")})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
+    if action == "webhook":
+        return await _webhook(request)
     raise ApiError(404, "host", f"unknown season action {action!r}")
 
 
-async def _reissue(request: Request, owner: MatchOwner) -> JSONResponse:
-    """A new season link for a player of the cast; the old one stops working. The player's
-    seat in the match being played gets a new link too, so the old season link leads
-    nowhere."""
-    body = await parse(SeasonReissue, request)
-    cast = _state(owner).cast
-    if body.player not in cast:
-        raise ApiError(400, "SE-1", f"'player' must be a name of the season's cast, not "
-                                    f"{body.player[:40]!r}")
-    seat = cast.index(body.player)
+async def _webhook(request: Request) -> JSONResponse:
+    """G-14: set or clear the season's webhook, and its news level, as a match's (the URL is
+    checked against the allowed hosts and never shown back). The match the season is playing
+    follows: it took the season's webhook and level when it started. (Its budget is the
+    webhook budget, spent by :func:`host_action`.)"""
+    owner, _ = await _season(request)
+    owner.check_owned()
+    body = await parse(SeasonWebhook, request)
+    own = {} if body.news is None else {"news": body.news}
+    url = await hosting.set_webhook(request, owner, body.url, own)
     child = await _running_child(request, owner)
-    token = await hosting.new_link(request, owner, seat, "season's record")
     if child is not None and not child.match.finished:
-        spec = next(s for s in specs(owner) if s.live)
-        if seat in spec.seats and not child.record.bots[spec.seats.index(seat)]:
-            await hosting.new_link(request, child, spec.seats.index(seat))
-    return JSONResponse({"ok": True, "player": body.player,
-                         "link": _page(request, owner.record.id, token, "s")})
+        try:
+            await hosting.set_webhook(request, child, url, own)
+        except (ApiError, RuleError):  # past a cap: the season has it; its match keeps its own
+            log.warning("season %s: its match kept its webhook", owner.record.id, exc_info=True)
+    return JSONResponse({"ok": True, "webhook": url is not None,
+                         "news": season_level(owner.record.settings)})
 
 
 async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
@@ -404,6 +429,10 @@ async def season_page(request: Request) -> Response:
     opens as a spectator (a season's record is public)."""
     season_id = request.path_params["match_id"]
     matches = match_api.matches_of(request)
+    refusal = matches.refusal(season_id)
+    if refusal is not None:
+        from arena.web.pages import error_page
+        return error_page(503, refusal)
     if token_of(request) is None:
         try:
             tokens = await match_api.store_of(request).spectator_tokens([season_id])
