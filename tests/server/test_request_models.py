@@ -61,6 +61,7 @@ BASES: dict[str, dict[str, Any]] = {
     "SeatChange": {"seat": 1, "bot": True},
     "Spectators": {"open": True},
     "Webhook": {"url": None},
+    "SeasonWebhook": {"url": None},
     "Vote": {"ec": "Dan"},
     "Gift": {"to": "Ben"},
     "Nominate": {"dmo": "Ben"},
@@ -600,11 +601,12 @@ def test_a_step_clock_past_its_longest_is_refused_naming_it(client: TestClient) 
 
 def test_every_season_host_act_has_its_route_and_its_model() -> None:
     """Each act the host makes in a season (the game's own) is a route whose body is the
-    act's model; the server's own act is no route."""
+    act's model; the server's own acts (a match's result, an old season's import) are no
+    route."""
     host_acts = {name: spec.model for name, spec in SEASON.acts.items() if "host" in spec.by}
     assert host_acts and all(SEASON_HOST_ACTIONS[n] is m for n, m in host_acts.items())
     server_acts = {name for name, spec in SEASON.acts.items() if "host" not in spec.by}
-    assert server_acts == {"match_result"} and not server_acts & set(SEASON_HOST_ACTIONS)
+    assert "match_result" in server_acts and not server_acts & set(SEASON_HOST_ACTIONS)
     for name in SEASON_HOST_ACTIONS:
         assert route(f"/api/seasons/{{match_id}}/host/{name}", "post") is not None, name
 
