@@ -1,28 +1,23 @@
-"""A whole season with bots at instant pace (SE-1): Locked Out! as each episode's Main Match
-with the players still in, the SE-3 steps decided by simple bot choices drawn from the
-season's seed, then a Death Match between the EC (seat 1) and the DMO (seat 2), down to the
-final Death Match between the last two. The record replays: its ledger gives the standings."""
+"""A whole season with bots at instant pace (SE-1), and a season's record as a file.
+
+The season is the same :data:`arena.season.game.SEASON` a server runs, driven on a simulated
+clock (:func:`arena.core.driver.simulate`): its Main and Death Matches are played by bots where
+the server would play them (:func:`arena.core.driver.play_children`), and every step nobody
+takes is drawn when its clock runs out (SE-7): the Main Match's players, the Death Match's
+game. The record (:class:`SeasonRecord`) is what ``arena season simulate --out`` writes and
+``arena season show`` reads, files written before the season ran on the engine included: its
+ledger replays to the standings (SE-5)."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.core import rng as rngmod
-from arena.core.driver import simulate
-from arena.core.registry import death_matches, get_game
+from arena.core.driver import play_children, simulate
+from arena.core.registry import death_matches
 from arena.games.lockedout.season import main_from_detail
 from arena.season.ledger import Entry, Ledger
-from arena.season.steps import (
-    check_nomination,
-    gift_targets,
-    give_tol,
-    nominees,
-    record_death_match,
-    record_main,
-)
+from arena.season.steps import MainResult, main_to_json
 
 DEATH_MATCHES = tuple(death_matches())
 """SE-4: the Death Match games, as the games declare them (:attr:`Game.death_match`)."""
@@ -67,83 +62,31 @@ class SeasonRecord:
                 "standings": [standings[n].to_json() for n in self.ledger.cast]}
 
 
-def detail_as_it_stands(state: Any) -> dict[str, Any]:
-    """SE-6: a Locked Out! match closed before its end, scored as it stands under LO-8 (as if
-    the host's round limit had been reached now): who is out, their bars, the winners, the
-    opal, and the EC if the vote had already chosen one. Raises ValueError when ``state`` is
-    not a Locked Out! state."""
-    game = get_game("lockedout")
-    try:
-        result = game.result(dataclasses.replace(state, stage="over"))
-    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
-        raise ValueError(f"the Main Match cannot be scored as it stands ({exc!r})") from None
-    if result is None or not isinstance(result.detail, dict):
-        raise ValueError("the Main Match cannot be scored as it stands")
-    return result.detail
-
-
 def simulate_season(players: int, seed: int) -> SeasonRecord:
+    """A season of ``players`` bots (P1, P2, ...) played through on the engine."""
+    from arena.season.game import SEASON  # the game imports the season's steps, and so this
+
     if not 3 <= players <= 26:
         raise ValueError("a simulated season has 3 to 26 players")
-    cast = tuple(f"P{i + 1}" for i in range(players))
-    record = SeasonRecord(seed, Ledger(cast))
-    ledger = record.ledger
-    number = 0
-    while len(ledger.still_in()) > 2:
-        number += 1
-        rng = rngmod.derive(seed, "season", number)
-        ep = Episode(number)
-        record.episodes.append(ep)
-        still = ledger.still_in()[:6]  # SE-1: at most six play the Main Match
-        standings = ledger.standings()
-        lo = get_game("lockedout")
-        config = lo.make_config({"names": still, "max_rounds": 40,
-                                 "garnets": [standings[n].garnets for n in still]})
-        match = simulate(lo, rng.getrandbits(64), config)
-        assert match.result is not None
-        mm = main_result(match.result.detail, still)
-        ep.main = {"escaped": list(mm.escaped), "trapped": list(mm.trapped),
-                   "bars": mm.bars, "winners": list(mm.winners), "opal": mm.opal}
-        record_main(ledger, number, mm)
-        if mm.solo_winner is not None:
-            targets = gift_targets(mm)
-            if targets:
-                ep.gift = rng.choice(targets)
-                give_tol(ledger, number, mm, ep.gift)
-        ec = mm.ec
-        if ec is None:  # nobody trapped to vote: the host names one (recorded as such)
-            ec = min(still, key=lambda n: (mm.bars[n], n))
-        ep.ec = ec
-        options = nominees(ledger, mm, ec)
-        dmo = rng.choice(options)
-        check_nomination(ledger, mm, ec, dmo)
-        ep.dmo = dmo
-        _death_match(record, ep, ec, dmo, rng, final=False)
-    a, b = ledger.still_in()
-    number += 1
-    final = Episode(number)
-    record.episodes.append(final)
-    _death_match(record, final, a, b, rngmod.derive(seed, "season", number), final=True)
-    record.winner = final.dm_winner
+    cast = [f"P{i + 1}" for i in range(players)]
+    match = simulate(SEASON, seed, SEASON.make_config({"cast": cast}), children=play_children)
+    state = match.state
+    record = SeasonRecord(seed, state.ledger)
+    for ep in state.episodes:
+        mm = ep.main
+        record.episodes.append(Episode(
+            ep.number, None if mm is None else _main(mm), ep.gift, ep.ec, ep.dmo, ep.dm_game,
+            None if not ep.dm_seats else (ep.dm_seats[0], ep.dm_seats[1]), ep.dm_winner,
+            ep.eliminated))
+    standings = state.ledger.standings()
+    record.winner = next((n for n in state.cast if standings[n].won), None)
     return record
 
 
-def _death_match(record: SeasonRecord, ep: Episode, ec: str, dmo: str, rng: random.Random,
-                 *, final: bool) -> None:
-    """SE-4: EC in seat 1 (code seat 0), DMO in seat 2; the loser is eliminated."""
-    game_name = rng.choice(DEATH_MATCHES)
-    game = get_game(game_name)
-    match = simulate(game, rng.getrandbits(64), game.make_config(game.death_match))
-    assert match.result is not None
-    ep.dm_game, ep.dm_seats = game_name, (ec, dmo)
-    winner_seat = match.result.winner
-    cause = ""
-    if winner_seat is None:  # a double loss or a draw: the host decides (SE-4)
-        winner_seat = rng.choice((0, 1))
-        cause = f"no winner in the Death Match ({game_name}); the host decided"
-    winner, loser = (ec, dmo) if winner_seat == 0 else (dmo, ec)
-    ep.dm_winner, ep.eliminated = winner, loser
-    record_death_match(record.ledger, ep.number, game_name, winner, loser, final, cause)
+def _main(mm: MainResult) -> dict[str, Any]:
+    """A Main Match as the record shows it (the file format of ``arena season show``)."""
+    shown = main_to_json(mm)
+    return {key: shown[key] for key in ("escaped", "trapped", "bars", "winners", "opal")}
 
 
 def load_record(data: dict[str, Any]) -> SeasonRecord:
