@@ -122,24 +122,39 @@ async function check(e) {
       if (r.status === 401 || r.status === 403) { out.status = "revoked"; return [out]; }
       if (r.status === 404) { out.status = "gone"; return [out]; }
       if (!r.ok || !r.data) return [out];
+      // A season is a match of the season game: its view is the match's, the season's own
+      // record under "state", and the links to its matches under "links".
       const d = r.data;
-      Object.assign(out, { role: d.you.role, player: d.you.player, cast: d.cast, bots: d.bots, unchecked: false,
-        status: d.winner || d.stage === "over" ? "finished" : "running",
-        stage: d.winner ? d.winner + " won the season" : "Episode " + d.episode + ": " + (d.stage_words || d.stage),
-        title: "Season" });
-      out.key = keyOf("season", e.id, d.you.role, d.you.player);
+      const st = d.state || {};
+      const role = d.role === "seat" ? "player" : d.role;
+      const player = d.role === "seat" ? (d.match.names || [])[d.you] : null;
+      const over = d.match.status === "finished";
+      Object.assign(out, { role, player, cast: st.cast || d.match.names, bots: d.match.bots, unchecked: false,
+        status: over ? "finished" : "running",
+        stage: st.winner ? st.winner + " won the season"
+          : over ? "Season over" : "Episode " + st.episode + ": " + st.step_words,
+        title: d.name || "Season" });
+      out.key = keyOf("season", e.id, role, player);
       out.public = location.origin + "/s/" + encodeURIComponent(e.id);
-      if (d.you.role === "host") out.players = d.player_links || {};
-      const matches = [];
-      for (const ep of d.episodes || []) {
-        for (const [k, what] of [["main", "Main Match"], ["death_match", "Death Match"]]) {
-          const b = ep[k];
-          const l = b && b.links;
-          if (!l) continue;
-          const url = l.host || l.yours || l.watch;
-          if (url) matches.push({ label: "Episode " + ep.episode + ": " + what, url, status: l.status,
-            how: l.host ? "host page" : l.yours ? "your seat" : "watch" });
+      if (role === "host") {
+        // The players' links are the season match's seat links, opened on the season's page.
+        const l = await getJSON("/api/matches/" + encodeURIComponent(e.id) + "/host/links" + q);
+        const players = {};
+        for (const s of (l.ok && l.data ? l.data.seats : [])) {
+          if (!s.link) continue;  // a bot's seat has none
+          const token = new URL(s.link, location.origin).searchParams.get("token");
+          players[s.name] = location.origin + "/s/" + encodeURIComponent(e.id) + "?token=" + encodeURIComponent(token);
         }
+        out.players = players;
+      }
+      const WHAT = { mm: "Main Match", dm: "Death Match" };
+      const matches = [];
+      for (const [key, l] of Object.entries(d.links || {})) {
+        const m = /^e(\d+)-(mm|dm)$/.exec(key);
+        const url = l.host || l.play || l.watch;
+        if (!m || !url) continue;
+        matches.push({ label: "Episode " + m[1] + ": " + WHAT[m[2]], url,
+          how: l.host ? "host page" : l.play ? "your seat" : "watch" });
       }
       out.matches = matches;
     }
@@ -242,7 +257,7 @@ function YourItem({ e, n, onChange }) {
     ${e.rematchOf ? html`<p class="small muted your-line">A rematch of an earlier match in this list.</p>` : ""}
     ${st === "revoked" ? html`<p class="small your-line error-text">This link no longer works: the host gave it a new one or took it back. Open the new link once (the host can give it again) and it takes this one's place.</p>` : ""}
     ${e.kind === "season" && (e.matches || []).length ? html`<ul class="your-sub">${e.matches.map((m, i) => html`<li key=${i}>
-      <a data-testid=${"your-" + n + "-match-" + i} href=${m.url}>${m.label}</a> <span class="muted small">${m.how} · ${m.status || ""}</span></li>`)}</ul>` : ""}
+      <a data-testid=${"your-" + n + "-match-" + i} href=${m.url}>${m.label}</a> <span class="muted small">${m.how}</span></li>`)}</ul>` : ""}
     ${hostMatch && e.links && st !== "revoked" ? html`<details><summary class="small">Links</summary><${MatchLinks} links=${e.links} prefix=${"my-" + n + "-"}/></details>` : ""}
     ${e.kind === "season" && e.role === "host" && e.players && st !== "revoked" ? html`<details><summary class="small">Players' season links</summary><${SeasonPlayers} e=${e} n=${n} onChange=${onChange}/></details>` : ""}
   </li>`;
