@@ -32,7 +32,7 @@ from arena.core.game import (
 )
 from arena.core.registry import register
 from arena.season import acts as A
-from arena.season import flow
+from arena.season import flow, host_acts
 from arena.season.flow import name_in, player_list
 from arena.season.state import (
     DM_DECIDE,
@@ -164,7 +164,7 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
     def act(self, state: SeasonState, name: str, value: Any,
             ctx: ActContext) -> tuple[SeasonState, list[GameEvent], bool]:
         events: list[GameEvent] = []
-        state, closes = flow.act(state, name, value, ctx.rng, events, ctx.scale)
+        state, closes = host_acts.act(state, name, value, ctx.rng, events, ctx.scale)
         return state, events, closes
 
     def result(self, state: SeasonState) -> Result | None:
