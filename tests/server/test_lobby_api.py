@@ -98,3 +98,14 @@ def test_the_lobby_knows_the_name_an_unnamed_seat_gets(client: TestClient) -> No
     assert names[0] == ["Alice", "Alice"] and len(names) == 6
     assert client.get("/api/games/boxes").json()["default_names"] == [["Seat 1", "Bot 1"],
                                                                       ["Seat 2", "Bot 2"]]
+
+
+def test_the_season_is_no_lobby_game(client: TestClient) -> None:
+    """A season is made from its cast (``POST /api/seasons``): the lobby's games, their cards
+    and the create request's configs leave it out, and ``POST /api/matches`` refuses one."""
+    assert "season" not in {g["name"] for g in client.get("/api/games").json()}
+    assert 'data-testid="game-season"' not in client.get("/").text
+    schemas = client.get("/api/openapi.json").json()["components"]["schemas"]
+    assert "season_config" not in schemas and "boxes_config" in schemas
+    r = client.post("/api/matches", json={"game": "season"})
+    assert r.status_code == 422 and r.json()["rule"] == "SE-1", r.text
