@@ -17,6 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from arena.core import chat as chatmod
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match
 from arena.season.game import SEASON
@@ -38,6 +39,7 @@ from arena.server.requests import (
     SeasonPrivate,
     Vote,
     parse,
+    validate,
 )
 from arena.store import StoreUnavailable
 
@@ -53,12 +55,19 @@ def _page(request: Request, match_id: str, token: str, prefix: str = "m") -> str
     return f"{str(request.base_url).rstrip('/')}/{prefix}/{match_id}?token={token}"
 
 
-async def _season(request: Request) -> tuple[MatchOwner, Access]:
+async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner, Access]:
+    """The season and who asks. ``public``: a read without a link reads as a spectator (a
+    season's record is public, as its page is), while the host keeps it open to them."""
     season_id = request.path_params["match_id"]
-    access = await resolve(match_api.store_of(request), season_id, token_of(request))
+    token = token_of(request)
+    if public and token is None:
+        access = Access(season_id, "spectator", None)
+    else:
+        access = await resolve(match_api.store_of(request), season_id, token)
     owner = await match_api.matches_of(request).get(season_id)
     if owner is None or owner.record.game != SEASON.name:
         raise ApiError(404, "access", "no such season")
+    match_api.check_spectating(owner, access)
     return owner, access
 
 
@@ -81,8 +90,8 @@ async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | No
     return None
 
 
-async def _end_child(request: Request, owner: MatchOwner, reason: str) -> None:
-    child = await _running_child(request, owner)
+async def _end_child(child: MatchOwner | None, reason: str) -> None:
+    """End ``child`` (the match the step waited for, found before the season moved on)."""
     if child is not None and not child.match.finished:
         with contextlib.suppress(RuleError):  # it ended by itself meanwhile
             await child.command(lambda m: m.end(reason))
@@ -132,7 +141,8 @@ def summary(record_id: str, status: str, state: SeasonState | None,
     """A season in the list: from memory while it runs, from its stored result after."""
     if state is not None:
         standings = state.ledger.standings()
-        spec = SEASON.phase(state)
+        # A season the host ended keeps the step it was at; it is over all the same.
+        spec = SEASON.phase(state) if status != "finished" else None
         return {"id": record_id, "status": status, "cast": list(state.cast),
                 "episode": state.episode.number,
                 "stage": spec.name if spec is not None else "Season over",
@@ -171,7 +181,7 @@ async def list_seasons(request: Request) -> JSONResponse:
 async def get_season(request: Request) -> JSONResponse:
     """The season as this link sees it (the match view of the season), with the links of
     its matches this reader may use."""
-    owner, access = await _season(request)
+    owner, access = await _season(request, public=True)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
     return JSONResponse(view)
@@ -254,8 +264,8 @@ async def private(request: Request) -> JSONResponse:
 
     def act(m: Match) -> dict[str, Any]:
         if seat not in m.private:
-            m.set_private(seat, True)
-        m.chat(sender, f"private-{seat}", body.text)
+            m.set_private(seat, True, by=sender)
+        m.chat(sender, chatmod.private_channel(seat), body.text)
         return {"ok": True, "version": m.version_for(access.viewer)}
 
     return JSONResponse(await owner.command(act))
@@ -269,27 +279,35 @@ async def host_action(request: Request) -> JSONResponse:
         raise ApiError(403, "access", "only the season's host link may do this")
     action = request.path_params["action"]
     if action in ACT_NAMES:
-        data = await read_json(request)  # the act's model checks it, naming the field
+        data = await read_json(request)
+        model = SEASON.acts[action].model
+        if model is not None:  # refused naming the field and the act's own rule
+            validate(model, data)
         step = _state(owner).step
+        # The match this step waits for, found now: once the act is taken the step has moved
+        # on and no match is live any more.
+        child = await _running_child(request, owner) if step in (MM_PLAY, DM_PLAY) else None
         await owner.command(lambda m: m.act(action, data, "host"))
         if action == "record_main" and step == MM_PLAY:
-            await _end_child(request, owner, "the host recorded this Main Match's result by "
-                                             "hand in the season (SE-2)")
+            await _end_child(child, "the host recorded this Main Match's result by hand in "
+                                    "the season (SE-2)")
         elif action == "record_death" and step == DM_PLAY:
-            await _end_child(request, owner, "the host recorded this Death Match's result by "
-                                             "hand in the season (SE-4)")
+            await _end_child(child, "the host recorded this Death Match's result by hand in "
+                                    "the season (SE-4)")
         return JSONResponse({"ok": True, "version": owner.match.version_for(HOST)})
     if action == "close_vault":
         await parse(CloseVault, request)
-        if _state(owner).step != MM_PLAY:
+        if _state(owner).step != MM_PLAY or owner.match.finished:
             raise RuleError("SE-6", "no Main Match is being played")
-        await _end_child(request, owner, "the host closed the vault now (SE-6)")
+        await _end_child(await _running_child(request, owner),
+                         "the host closed the vault now (SE-6)")
         return JSONResponse({"ok": True})
     if action == "end":
         body = await parse(EndSeason, request)
         reason = f"ended by the host: {body.reason}" if body.reason else "ended by the host"
+        child = await _running_child(request, owner)
         await owner.command(lambda m: m.end(reason))
-        await _end_child(request, owner, "the host ended the season (SE-1)")
+        await _end_child(child, "the host ended the season (SE-1)")
         return JSONResponse({"ok": True})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
