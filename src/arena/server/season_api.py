@@ -45,6 +45,18 @@ from arena.store import StoreUnavailable
 
 log = logging.getLogger("arena.seasons")
 
+class StepExtend(MatchExtend):
+    """``host/extend`` of a season: more time for the current step (SE-7)."""
+
+    shape_rule = "SE-7"
+
+
+class StepDeadline(MatchDeadline):
+    """``host/deadline`` of a season: when the current step ends, as a clock time (SE-7)."""
+
+    shape_rule = "SE-7"
+
+
 ACT_NAMES = ("start_main", "record_main", "name_ec", "start_death", "record_death", "decide",
              "adjust", "mm_rounds")
 """The host's season acts (:data:`arena.season.game.SeasonGame.acts`), one route each."""
@@ -321,10 +333,10 @@ async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, 
     if _state(owner).step in (MM_PLAY, DM_PLAY):
         target = await _running_child(request, owner) or owner
     if action == "extend":
-        extend = await parse(MatchExtend, request)
+        extend = await parse(StepExtend, request)
         await target.command(lambda m: m.extend(extend.seconds))
     elif action == "deadline":
-        when = await parse(MatchDeadline, request)
+        when = await parse(StepDeadline, request)
         await target.command(lambda m: m.set_deadline(float(when.at)))
     elif action == "pause":
         await target.command(lambda m: m.pause())
