@@ -209,4 +209,5 @@ def frozen_clock(patch: Any, clock: ManualClock | Shifted) -> None:
     for module in (matches, children):
         patch.setattr(module, "SystemClock", lambda: clock)
         patch.setattr(module, "time", types.SimpleNamespace(
-            time=clock.now, monotonic=time.monotonic, sleep=time.sleep))
+            time=clock.now, monotonic=time.monotonic, sleep=time.sleep,
+            perf_counter=time.perf_counter))
