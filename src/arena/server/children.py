@@ -158,11 +158,7 @@ class Children:
             return
         ended = next((str(e.data.get("reason") or "ended by the host")
                       for e in reversed(m.log) if e.kind == "end"), None)
-        names = child.record.seat_names
-        started_bots = tuple(parent.record.bots[parent.record.seat_names.index(n)]
-                             if n in parent.record.seat_names else False for n in names)
-        handed = [n for n, now, before in zip(names, child.record.bots, started_bots,
-                                              strict=False) if now and not before]
+        handed = handed_to_bot(child)
         data = {"key": key, "result": _jsonable(m.result.to_json()), "ended": ended,
                 "handed_to_bot": handed}
         with contextlib.suppress(RuleError):  # decided by hand already, or the season is over
@@ -175,6 +171,17 @@ class Children:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+
+
+def handed_to_bot(child: MatchOwner) -> list[str]:
+    """The players whose seat in ``child`` the host handed to a bot while it ran, and a bot
+    still plays: the child's own log says so (its public seat notes), whatever happened to
+    their seats in the parent meanwhile."""
+    handed = {e.data.get("seat") for e in child.match.log
+              if e.kind == "host_note" and e.data.get("what") == "seat" and e.data.get("bot")}
+    bots = child.record.bots
+    return [name for seat, name in enumerate(child.record.seat_names)
+            if seat in handed and seat < len(bots) and bots[seat]]
 
 
 def _jsonable(value: Any) -> Any:
