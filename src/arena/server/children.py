@@ -74,22 +74,48 @@ class Children:
         lock = self._locks.setdefault(parent_id, asyncio.Lock())
         async with lock:
             parent = self.matches.owners.get(parent_id)
-            if parent is None or parent.mirror:
-                return
+            if parent is None or parent.mirror or parent.match.finished:
+                return  # a finished parent starts nothing and takes no result
             for spec in specs(parent):
                 if not spec.live:
                     continue
                 try:
                     child = await self._child(parent, spec)
                 except Exception:  # an outage: the store's return runs the next ensure
+                    problem = self.matches.quarantined.get(child_id(parent_id, spec.key))
+                    if problem is not None:  # it cannot be read: the host records it
+                        await self._report_problem(parent, spec.key, problem)
+                        continue
                     log.warning("match %s: child %s not ready yet", parent_id, spec.key,
                                 exc_info=True)
                     continue
                 if child is None:
                     continue
                 child.on_finished = self._finished
-                if child.match.finished:
+                if not self._waits_for(parent, spec.key):
+                    await self._end_stale(child)
+                elif child.match.finished:
                     await self.report(parent_id, spec.key, child)
+
+    def being_made(self, parent_id: str, key: str) -> bool:
+        """Whether the child ``key`` of ``parent_id`` is being stored right now: it is not
+        held yet, and must not be loaded from its half-written row; once stored, the
+        ensure that made it ends it if its parent has moved on meanwhile."""
+        return child_id(parent_id, key) in self.matches.creating
+
+    @staticmethod
+    def _waits_for(parent: MatchOwner, key: str) -> bool:
+        return not parent.match.finished and any(s.key == key and s.live for s in specs(parent))
+
+    @staticmethod
+    async def _end_stale(child: MatchOwner) -> None:
+        """A child made while its parent moved on (the host recorded its result by hand or
+        ended the parent before the child was stored, so nothing could end it then): it
+        ends now rather than run for nobody."""
+        if child.match.finished:
+            return
+        with contextlib.suppress(RuleError):
+            await child.command(lambda m: m.end("the season no longer waits for this match"))
 
     async def _child(self, parent: MatchOwner, spec: ChildSpec) -> MatchOwner | None:
         cid = child_id(parent.record.id, spec.key)
@@ -97,14 +123,20 @@ class Children:
         if owner is not None:
             return owner
         record, tokens, match = self.build(parent, spec)
+        # While its row is stored and not yet held, nothing may load it from the store (a
+        # second copy would write its first entries again): see :meth:`being_made`.
+        self.matches.creating.add(cid)
         try:
             await self.matches.store_new(record, tokens, match)
         except Exception:
+            self.matches.creating.discard(cid)
             # Another process (or an earlier try) stored it first: use that one.
             owner = await self.matches.get(cid)
             if owner is None:
                 raise
             return owner
+        finally:
+            self.matches.creating.discard(cid)
         return self.matches.owners.get(cid)
 
     def build(self, parent: MatchOwner, spec: ChildSpec
@@ -162,6 +194,17 @@ class Children:
         data = {"key": key, "result": _jsonable(m.result.to_json()), "ended": ended,
                 "handed_to_bot": handed}
         with contextlib.suppress(RuleError):  # decided by hand already, or the season is over
+            await parent.command(lambda pm: pm.act("match_result", data, "server"))
+        self.reported.add(cid)
+
+    async def _report_problem(self, parent: MatchOwner, key: str, problem: str) -> None:
+        """A child that cannot be rebuilt (quarantined) reports why, so the parent asks its
+        host for the result by hand (SE-2, SE-4) instead of waiting for it for good."""
+        cid = child_id(parent.record.id, key)
+        if cid in self.reported:
+            return
+        data = {"key": key, "problem": f"the match cannot be read: {problem}"[:300]}
+        with contextlib.suppress(RuleError):
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
         self.reported.add(cid)
 

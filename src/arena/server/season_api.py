@@ -96,9 +96,10 @@ def _state(owner: MatchOwner) -> SeasonState:
 
 async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | None:
     """The match the season's current step waits for (its Main or Death Match), if any."""
+    matches = match_api.matches_of(request)
     for spec in specs(owner):
-        if spec.live:
-            return await match_api.matches_of(request).get(child_id(owner.record.id, spec.key))
+        if spec.live and not matches.children.being_made(owner.record.id, spec.key):
+            return await matches.get(child_id(owner.record.id, spec.key))
     return None
 
 
@@ -205,8 +206,12 @@ async def child_links(request: Request, owner: MatchOwner, access: Access
     host's link (the host) and the watching link (everyone)."""
     out: dict[str, dict[str, str]] = {}
     store = match_api.store_of(request)
+    children = match_api.matches_of(request).children
     for spec in specs(owner):
         cid = child_id(owner.record.id, spec.key)
+        if children.being_made(owner.record.id, spec.key):
+            out[spec.key] = {}  # no link leads to it before it is held
+            continue
         try:
             tokens = await store.tokens_for(cid)
         except StoreUnavailable:
@@ -311,8 +316,11 @@ async def host_action(request: Request) -> JSONResponse:
         await parse(CloseVault, request)
         if _state(owner).step != MM_PLAY or owner.match.finished:
             raise RuleError("SE-6", "no Main Match is being played")
-        await _end_child(await _running_child(request, owner),
-                         "the host closed the vault now (SE-6)")
+        child = await _running_child(request, owner)
+        if child is None:
+            raise RuleError("SE-6", "the Main Match is still being set up; close the vault "
+                                    "in a moment")
+        await _end_child(child, "the host closed the vault now (SE-6)")
         return JSONResponse({"ok": True})
     if action == "end":
         body = await parse(EndSeason, request)
