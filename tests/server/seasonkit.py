@@ -78,6 +78,12 @@ class Season:
         assert key in links and "host" in links[key], links
         return f"{self.id}-{key}", links[key]["host"].split("token=")[1]
 
+    def made(self, key: str, timeout: float = 60) -> tuple[str, str]:
+        """The season's match ``key`` once the server has made and holds it (its links
+        appear then): its id and its host's token."""
+        self.wait(lambda st: "host" in self.get(self.host)["links"].get(key, {}), timeout)
+        return self.child(key)
+
     def wait(self, done: Callable[[dict[str, Any]], bool], timeout: float = 60,
              token: str | None = None) -> dict[str, Any]:
         """The season's view once ``done`` holds for its state (the bots and the matches it
@@ -211,3 +217,13 @@ def frozen_clock(patch: Any, clock: ManualClock | Shifted) -> None:
         patch.setattr(module, "time", types.SimpleNamespace(
             time=clock.now, monotonic=time.monotonic, sleep=time.sleep,
             perf_counter=time.perf_counter))
+
+
+def unlimited(patch: Any) -> None:
+    """No rate limit of the API holds a test back (a property test is one busy client)."""
+    from arena.server import api
+    from arena.server.limits import RateLimit
+
+    for name, value in list(vars(api).items()):
+        if isinstance(value, RateLimit):
+            patch.setattr(api, name, RateLimit(10**9, 10**9, value.what))

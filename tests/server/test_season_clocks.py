@@ -125,7 +125,7 @@ def test_se7_a_death_match_takes_the_lobbys_options(client: TestClient) -> None:
     s.ok("start_death", {"game": "lockmaker", "settings": {"time_scale": 0.5,
                                                            "bot_pace": "human"},
                          "config": {"rounds": 2}, "levels": ["easy", "normal"]})
-    s.wait(lambda st: "host" in s.get(s.host)["links"]["e1-dm"])
+    s.made("e1-dm")
     record = client.app.state.matches.owners[f"{s.id}-e1-dm"].record  # type: ignore[attr-defined]
     assert record.settings["time_scale"] == 0.5 and record.settings["bot_pace"] == "human"
     assert record.settings["parent"] == {"id": s.id, "key": "e1-dm"}
@@ -136,8 +136,7 @@ def test_se7_a_death_match_takes_the_lobbys_options(client: TestClient) -> None:
 def test_se7_while_a_match_is_played_its_clock_is_the_steps(client: TestClient) -> None:
     s = to_dm_next(client)
     s.ok("start_death", {"game": "boxes", "config": {"bouts": 2}})
-    s.wait(lambda st: "host" in s.get(s.host)["links"]["e1-dm"])
-    dm, dm_host = s.child("e1-dm")
+    dm, dm_host = s.made("e1-dm")
     # The season waits for the match without a clock of its own (no time limit) ...
     assert phase(s)["deadline"] is None
     err = refused(s.match_post("host/extend", s.host, {"seconds": 60}), "host")

@@ -49,17 +49,11 @@ def create(client: TestClient, **extra: Any) -> Season:
                                   "step_seconds": 100000, **extra})
 
 
-def started(s: Season, key: str) -> tuple[str, str]:
-    """The season's match ``key`` once the server has made it: its id and host token."""
-    s.wait(lambda st: "host" in s.get(s.host)["links"][key])
-    return s.child(key)
-
-
 def test_se6_end_match_on_the_main_match_goes_on_to_the_vote(client: TestClient) -> None:
     """The audit's path: start the Main Match, the host presses "End match" on its page."""
     s = create(client)
     s.ok("start_main")
-    mm, mm_host = started(s, "e1-mm")
+    mm, mm_host = s.made("e1-mm")
     r = s.match_post("host/end", mm_host, {"reason": "enough for tonight"}, mm)
     assert r.status_code == 200, r.text
     view = s.wait_step("mm_play")
@@ -99,7 +93,7 @@ def test_close_the_vault_now_and_the_round_limit_by_default(client: TestClient) 
     refused(s.host_act("mm_rounds", {"max_rounds": 401}), "SE-6")
     s.ok("mm_rounds", {"max_rounds": 7})
     s.ok("start_main")
-    mm, _ = started(s, "e1-mm")
+    mm, _ = s.made("e1-mm")
     assert s.state()["mm_rounds"] == 7
     s.ok("close_vault")
     view = s.wait_step("mm_play")
@@ -126,7 +120,7 @@ def test_the_episode_says_a_death_match_seat_was_handed_to_a_bot(client: TestCli
     s.ok("start_death", {"game": "boxes", "config": {"bouts": 2}})
     waiting = s.state(s.players["Ben"])["waiting"]
     assert waiting == "Cat and Ann are playing the Death Match."
-    dm, dm_host = started(s, "e1-dm")
+    dm, dm_host = s.made("e1-dm")
     r = s.match_post("host/seat", dm_host, {"seat": 1, "bot": True}, dm)
     assert r.status_code == 200, r.text
     # Ann's season seat goes to a bot as well (its own link, the season's votes to come).

@@ -109,6 +109,7 @@ def test_gift_nomination_death_match_and_elimination(server: ServerProcess) -> N
     dm = f"{s.id}-e1-dm"
     view = s.wait(lambda st: st["step"] == "dm_play", token=s.players["Dan"])
     assert view["state"]["episodes"][0]["death_match"]["seats"] == ["Cat", "Dan"]
+    s.wait(lambda st: "play" in s.get(s.players["Dan"])["links"]["e1-dm"])  # once it is made
     links = s.get(s.players["Dan"])["links"]["e1-dm"]
     assert links["play"].startswith(server.url + f"/m/{dm}?token=")
     assert set(links) == {"play", "watch"}  # a player of it: its own seat and the public's
@@ -136,7 +137,7 @@ def test_main_match_with_five_bots_and_one_human(server: ServerProcess) -> None:
     s = create(server, cast, step_seconds=3000)
     s.ok("start_main")
     mm = f"{s.id}-e1-mm"
-    s.wait(lambda st: "host" in s.get(s.host)["links"]["e1-mm"])
+    s.made("e1-mm")
     info = match_info(server, mm)
     assert info["game"] == "lockedout" and info["names"] == SIX
     assert info["bots"] == [False, True, True, True, True, True]
@@ -243,8 +244,7 @@ def test_se6_end_match_on_a_default_season_goes_on_and_a_restart_changes_nothing
         "step_seconds": 86400, "mm_config": {"round_seconds": 86400, "vote_seconds": 86400}},
         server.url)
     s.ok("start_main")
-    s.wait(lambda st: "host" in s.get(s.host)["links"]["e1-mm"])
-    mm, mm_host = s.child("e1-mm")
+    mm, mm_host = s.made("e1-mm")
     r = s.match_post("host/end", mm_host, {"reason": "ended by the host"}, mm)
     assert r.status_code == 200, r.text
     view = s.wait_step("mm_play", timeout=30)
