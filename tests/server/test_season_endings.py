@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from arena.core.match import Event
-from arena.season import flow
+from arena.season.game import SEASON
 from arena.season.state import DEFAULT_MM_ROUNDS
 from arena.store import Store
 from server.inprocess import TestClient, in_process_server
@@ -102,8 +102,8 @@ def test_close_the_vault_now_and_the_round_limit_by_default(client: TestClient) 
     owners = client.app.state.matches.owners  # type: ignore[attr-defined]
     record = owners[mm].record
     assert record.config["max_rounds"] == 7 and record.config["vote"] == "season"
-    seed = flow._seed(owners[s.id].match.state, "mm", 1)
-    assert record.seed == seed and 2**32 <= seed < 2**64  # exact and 64 bits (G-12)
+    spec = next(x for x in SEASON.children(owners[s.id].match.state) if x.key == "e1-mm")
+    assert record.seed == spec.seed and 2**32 <= spec.seed < 2**64  # exact, 64 bits (G-12)
     refused(s.host_act("close_vault"), "SE-6")  # closed already
     s.ok("end", {"reason": "done"})
 
