@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from arena.cli import main
 from arena.core.errors import RuleError
+from arena.core.wording import counted
 from arena.season.ledger import Entry, Ledger
 from arena.season.simulate import load_record, simulate_season
 from arena.season.steps import MainResult, check_nomination, give_tol, nominees
@@ -123,6 +124,8 @@ def test_season_show_prints_the_final_standings(tmp_path: object,
     assert "Final standings:" in text
     table = text.split("Final standings:")[1].strip().splitlines()
     assert table[0] == (f"1. {data['winner']}: won the season; "
-                        + next(f"{s['tols']} ToL, {s['garnets']} garnets, {s['opals']} opals"
+                        + next(f"{counted(s['tols'], 'ToL')}, "
+                               f"{counted(s['garnets'], 'garnet')}, "
+                               f"{counted(s['opals'], 'opal')}"
                                for s in data["standings"] if s["won"]))
     assert len(table) == 4 and all("eliminated in episode" in line for line in table[1:])

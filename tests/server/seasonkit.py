@@ -121,6 +121,13 @@ class Season:
         key = {"vote": "ec", "gift": "to", "nominate": "dmo"}[verb]
         return self.post(verb, self.players[who], {key: name})
 
+    def neutral(self, text: str) -> str:
+        """``text`` with the season's id, the name made of it and its links put aside: what
+        two seasons of the same seed legitimately differ in."""
+        for secret in (self.id, self.host, self.spectator, *self.players.values()):
+            text = text.replace(secret, "<id>")
+        return text.replace(f"Season {self.id[:6]}", "Season <id>")
+
     def match_post(self, path: str, token: str, body: dict[str, Any],
                    match_id: str | None = None) -> Any:
         return self.http.post(f"{self.base}/api/matches/{match_id or self.id}/{path}",

@@ -96,8 +96,10 @@ def test_every_page_kind_renders_with_no_csp_violation(browser: Any,
             "seed": 3})
         assert season.status_code == 201, season.text
         s_links = season.json()["links"]
-        visit(s_links["host"], "[data-testid=se-cast]", "the season as host")
-        visit(s_links["players"]["Ann"], "[data-testid=se-cast]", "the season as a player")
+        visit(s_links["host"], "[data-testid=season-standings]", "the season as host",
+              game="season")
+        visit(s_links["players"]["Ann"], "[data-testid=season-standings]",
+              "the season as a player", game="season")
         visit(base + "/feather/editor", "[data-testid=editor-no-problems]", "the Feather editor")
         seen.append("an error page")
         response = page.goto(base + "/m/nosuchmatch")

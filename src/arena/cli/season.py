@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.cli._util import input_file, output_file, read_text_arg
 from arena.core.errors import RuleError
+from arena.core.wording import counted
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,5 +82,5 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
     for place, s in enumerate(ranked, 1):
         status = "won the season" if s["won"] else (
             "still in" if s["in"] else f"eliminated in episode {s['eliminated_in']}")
-        print(f"  {place}. {s['name']}: {status}; {s['tols']} ToL, {s['garnets']} garnets, "
-              f"{s['opals']} opals")
+        print(f"  {place}. {s['name']}: {status}; {counted(s['tols'], 'ToL')}, "
+              f"{counted(s['garnets'], 'garnet')}, {counted(s['opals'], 'opal')}")

@@ -106,7 +106,9 @@ class Acts:
 
 def _validated(name: str, model: type[pydantic.BaseModel] | None, data: JSON) -> Any:
     """The act's data as its model's instance (None for an act without data); a refusal names
-    the field and the rule its help names, as a refused setting does."""
+    the field and the rule its help names, as a refused setting does; a model naming the
+    rule its shape belongs to (``shape_rule``, as request bodies do) is refused under it."""
+    rule = getattr(model, "shape_rule", None) or "host"
     if model is None:
         if data is None or data == {}:
             return None
@@ -116,4 +118,4 @@ def _validated(name: str, model: type[pydantic.BaseModel] | None, data: JSON) ->
     try:
         return model.model_validate(data, strict=True)
     except pydantic.ValidationError as exc:
-        raise refusal(exc, "host", f"{name} field", model) from None
+        raise refusal(exc, rule, f"{name} field", model) from None

@@ -173,7 +173,7 @@ class Deadlines:
         if self.finished:
             raise RuleError("host", "the match is already over")
         self._emit("end", {"reason": reason}, None, t)
-        self._finish(Result(None, self.game.scores(self.state), reason), t)
+        self._finish(self.game.ended_early(self.state, reason), t)
 
     # ------------------------------------------------------------------ internals
     def _process(self, limit: float, *, inclusive: bool, budget: int | None = None) -> bool:

@@ -184,7 +184,9 @@ class ChildSpec:
     ``key`` names the child within its parent (its id is the parent's id and the key, so
     asking twice never makes two); ``seats`` maps each child seat to the parent's seat that
     plays it, so the server gives each player the child's link and bot flag of their seat.
-    ``live`` is True while the parent waits for this child's result."""
+    ``live`` is True while the parent waits for this child's result. ``match_id`` names a
+    child made before its id was derived so (a season the old season engine stored): it is
+    found by that id, and never made again."""
 
     key: str
     game: str
@@ -195,6 +197,7 @@ class ChildSpec:
     settings: JSON = field(default_factory=dict)
     levels: tuple[str, ...] = ()
     live: bool = False
+    match_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,12 @@ class Game(ABC, Generic[S, C]):
     hidden_information: ClassVar[bool]
     rules_prefix: ClassVar[str]
     config_type: ClassVar[type[GameConfig]]
+
+    death_match: ClassVar[dict[str, Any] | None] = None
+    """SE-4: None for a game that is not a Death Match; for one that is, the config values
+    of a short match of it (a season simulated with bots plays these), ``{}`` for the
+    rule text's own. The seasons' list of Death Matches is the games that declare one
+    (:func:`arena.core.registry.death_matches`)."""
 
     # --- setup -----------------------------------------------------------------------------
     def default_config(self) -> C:
@@ -328,6 +337,14 @@ class Game(ABC, Generic[S, C]):
     def scores(self, state: S) -> tuple[float, ...]:
         """Scores so far; used when a match ends early (reserve ran out, host ended it)."""
         return tuple(0.0 for _ in range(self.seats))  # games with a seat_range override this
+
+    def ended_early(self, state: S, reason: str) -> Result:
+        """The result of a match the host ends before it ends by itself (``reason`` is the
+        host's). By default nobody wins and the scores are as they stand; a game whose match
+        can be scored as it stands says so here (a season's Locked Out! Main Match, SE-6).
+        The result is written to the log, so a game changes it only behind a new config
+        value: every stored log must replay unchanged (G-7)."""
+        return Result(None, self.scores(state), reason)
 
     def forfeit(self, state: S, seat: int) -> Result:
         """G-3: a seat out of reserve loses; in a two-seat game the other seat wins at once."""

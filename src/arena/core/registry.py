@@ -59,6 +59,14 @@ def all_games(*, include_extra: bool = False) -> dict[str, Game[Any, Any]]:
     return dict(sorted(found.items(), key=lambda kv: (ORDER.index(kv[0]) if kv[0] in ORDER else 99, kv[0])))
 
 
+def death_matches() -> dict[str, dict[str, Any]]:
+    """SE-4: the Death Match games, by name in the project's order, each with the config
+    values of a short match of it (:attr:`Game.death_match`). Games registered from
+    outside ``arena.games`` (tests, the season) are never Death Matches."""
+    return {name: dict(game.death_match) for name, game in all_games().items()
+            if game.death_match is not None}
+
+
 def get_game(name: str) -> Game[Any, Any]:
     games = all_games(include_extra=True)
     if name not in games:

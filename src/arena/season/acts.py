@@ -16,6 +16,8 @@ MAX_REASON = 300
 MAX_BARS = 10**6
 MAX_ADJUST = 1000
 MAX_KEY = 20
+MAX_ID = 40
+"""A match's id, as the store keeps it."""
 MIN_MM_ROUNDS, MAX_MM_ROUNDS = 0, 400
 """A Main Match's round limit (SE-6): 0 is LO-8's own (no limit but the engine's bound)."""
 
@@ -163,3 +165,15 @@ class MatchResult(Act):
     """The reason the host gave when it ended the match early (SE-6)."""
     problem: Annotated[str | None, Field(max_length=MAX_REASON)] = None
     handed_to_bot: list[Name] = []
+
+
+class Import(Act):
+    """The server reads in a season the old season engine stored (its first and only act in
+    the 'imported' step): ``record`` is the old engine's snapshot as it was stored, whole, so
+    nothing of it is lost; ``missing`` names the matches it had started that the server cannot
+    find or read, so the season does not wait for them."""
+
+    shape_rule = "SE-5"
+
+    record: dict[str, Any]
+    missing: list[Annotated[str, Field(max_length=MAX_ID)]] = []

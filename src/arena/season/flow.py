@@ -9,7 +9,7 @@ page and announcement tells, so a fact is said once, when it happens.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,10 +17,8 @@ from arena.core import rng as rngmod
 from arena.core.errors import RuleError
 from arena.core.game import ChildSpec, GameEvent
 from arena.core.registry import all_games, get_game
-from arena.core.settings import check_game_config
+from arena.games.lockedout import vote as lovote
 from arena.season import acts as A
-from arena.season.ledger import Entry
-from arena.season.simulate import main_result
 from arena.season.state import (
     DM_DECIDE,
     DM_NEXT,
@@ -28,7 +26,6 @@ from arena.season.state import (
     GIFT,
     MAIN_NEXT,
     MM_PLAY,
-    MM_RECORD,
     NAME_EC,
     NOMINATE,
     OVER,
@@ -44,7 +41,6 @@ from arena.season.steps import (
     check_nomination,
     gift_targets,
     give_tol,
-    main_from_json,
     nominees,
     record_death_match,
     record_main,
@@ -156,7 +152,7 @@ def check_players(state: SeasonState, players: Sequence[str]) -> tuple[str, ...]
     return tuple(n for n in still if n in named)
 
 
-def _start_main(state: SeasonState, players: tuple[str, ...],
+def start_main(state: SeasonState, players: tuple[str, ...],
                 events: list[GameEvent]) -> SeasonState:
     """The Main Match starts with its options fixed now: a later change of the round limit
     is for the matches still to start (SE-6)."""
@@ -177,7 +173,7 @@ def _start_main(state: SeasonState, players: tuple[str, ...],
     return state
 
 
-def _main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, int, int], ...],
+def main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, int, int], ...],
                how: str, events: list[GameEvent], *, named: bool = False) -> SeasonState:
     """SE-3's automatic steps (garnets, the opal), then the first step that needs someone."""
     ep = state.episode
@@ -191,7 +187,8 @@ def _main_done(state: SeasonState, mm: MainResult, stats: tuple[tuple[str, int, 
                                             "winners": list(mm.winners), "opal": mm.opal}))
     if mm.ec is not None:
         how_ec = ("named by the host in the recorded result (SE-2)" if named
-                  else "the only player still trapped (LO-8)")
+                  else "the only player still trapped (LO-8)" if len(mm.trapped) == 1
+                  else "voted by the trapped players in the Main Match (LO-9)")
         ep = replace(ep, ec=mm.ec, ec_how=how_ec)
         events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": mm.ec,
                                               "how": how_ec}))
@@ -219,7 +216,7 @@ def _after(state: SeasonState, events: list[GameEvent]) -> SeasonState:
     return replace(state, step=NOMINATE)
 
 
-def _set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> SeasonState:
+def set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> SeasonState:
     ep = state.episode
     events.append(GameEvent("ec_chosen", {"episode": ep.number, "ec": ec, "how": how}))
     return _after(state.with_episode(replace(ep, ec=ec, ec_how=how)), events)
@@ -227,24 +224,24 @@ def _set_ec(state: SeasonState, ec: str, how: str, events: list[GameEvent]) -> S
 
 def _fallback(state: SeasonState, tied: Sequence[str], why: str, rng: random.Random,
               events: list[GameEvent]) -> SeasonState:
-    """LO-9's fallbacks: fewest keys, gold bars, cards, season garnets; then a draw from the
-    season's chance (the season holds the vote, SE-6), announced as a draw."""
-    stats = {n: (k, b, c) for n, k, b, c in state.episode.stats}
-    garnets = {s.name: s.garnets for s in state.ledger.standings().values()}
-    steps: tuple[tuple[str, Callable[[str], int]], ...] = (
-        ("fewest keys", lambda n: stats.get(n, (0, 0, 0))[0]),
-        ("fewest gold bars", lambda n: stats.get(n, (0, 0, 0))[1]),
-        ("fewest cards", lambda n: stats.get(n, (0, 0, 0))[2]),
-        ("fewest season garnets", lambda n: garnets[n]))
-    left = list(tied)
-    for label, key in steps:
-        low = min(key(n) for n in left)
-        left = [n for n in left if key(n) == low]
-        if len(left) == 1:
-            return _set_ec(state, left[0], f"{why}; {label} (LO-9)", events)
-    chosen = rng.choice(left)
-    return _set_ec(state, chosen, f"{why}; still tied after keys, bars, cards and garnets: "
-                                  "a draw from the season's chance (LO-9)", events)
+    """LO-9's fallbacks (fewest keys, gold bars, cards, season garnets; then a draw), with
+    the draw from the season's chance: the season holds the vote (SE-6)."""
+    ep = state.episode
+    players = ep.players
+    stats = {n: (k, b, c) for n, k, b, c in ep.stats}
+    facts = tuple(lovote.SeatFacts(*stats.get(n, (0, 0, 0))) for n in players)
+    standings = state.ledger.standings()
+    garnets = [standings[n].garnets for n in players]
+    seat, how = lovote.fallback([players.index(n) for n in tied], facts, garnets, rng,
+                                chance=lovote.SEASON_CHANCE)
+    return set_ec(state, players[seat], f"{why}; {how} (LO-9)", events)
+
+
+def _ballots(state: SeasonState, chosen: dict[str, str]) -> dict[int, int]:
+    """The choices made, as Main Match seats (voter -> seat voted for)."""
+    players = state.episode.players
+    return {players.index(v): players.index(t) for v, t in chosen.items()
+            if v in players and t in players}
 
 
 def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -254,22 +251,20 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm = ep.main
     assert mm is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.trapped and t in mm.trapped)
-    counts = {n: 0 for n in mm.trapped}
-    for _, target in ballots:
-        counts[target] += 1
-    top = max(counts.values())
-    tied = tuple(n for n in mm.trapped if counts[n] == top)
+    players = ep.players
+    count = lovote.tally(_ballots(state, chosen), [players.index(n) for n in mm.trapped])
+    tied = tuple(players[s] for s in count.leaders)
+    ballots = tuple((players[v], players[t]) for v, t in count.votes)
+    counts = {players[s]: n for s, n in count.counts.items()}
     votes = Votes(ballots, tuple(counts.items()), tied if len(tied) > 1 else ())
     state = state.with_episode(replace(ep, votes=votes))
     events.append(GameEvent("vote_counted", {"episode": ep.number, "ballots": dict(ballots),
                                              "counts": counts, "tied": list(votes.tied)}))
     if len(tied) == 1:
-        return _set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
+        return set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
     if mm.escaped:
         return replace(state, step=TIE)
-    return _fallback(state, tied, "no escaped players to break the tie", rng, events)
+    return _fallback(state, tied, lovote.NO_WINNERS, rng, events)
 
 
 def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -278,20 +273,16 @@ def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ep = state.episode
     mm, votes = ep.main, ep.votes
     assert mm is not None and votes is not None
-    ballots = tuple((v, t) for v, t in sorted(chosen.items(), key=lambda vt: state.seat(vt[0]))
-                    if v in mm.escaped and t in votes.tied)
+    players = ep.players
+    picks = {v: t for v, t in chosen.items() if v in mm.escaped and t in votes.tied}
+    ballots = tuple(sorted(picks.items(), key=lambda vt: players.index(vt[0])))
     state = state.with_episode(replace(ep, votes=replace(votes, tie_ballots=ballots)))
-    picks = {n: 0 for n in votes.tied}
-    for _, target in ballots:
-        picks[target] += 1
-    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots),
-                                            "counts": picks}))
-    best = max(picks.values())
-    if best * 2 > len(mm.escaped):
-        chosen_ec = next(n for n in votes.tied if picks[n] == best)
-        return _set_ec(state, chosen_ec, "the escaped players' majority among the tied (LO-9)",
-                       events)
-    return _fallback(state, votes.tied, "the escaped reached no majority", rng, events)
+    events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots)}))
+    seat = lovote.winners_choice([players.index(n) for n in votes.tied],
+                                 {players.index(n) for n in mm.escaped}, _ballots(state, picks))
+    if seat is not None:
+        return set_ec(state, players[seat], f"{lovote.MAJORITY} (LO-9)", events)
+    return _fallback(state, votes.tied, lovote.NO_MAJORITY, rng, events)
 
 
 def _gift(state: SeasonState, to: str, how: str, events: list[GameEvent]) -> SeasonState:
@@ -315,7 +306,7 @@ def _nominate(state: SeasonState, dmo: str, how: str, events: list[GameEvent]) -
     return replace(state.with_episode(ep), step=DM_NEXT)
 
 
-def _start_death(state: SeasonState, game: str, config: dict[str, Any],
+def start_death(state: SeasonState, game: str, config: dict[str, Any],
                  settings: dict[str, Any], levels: tuple[str, ...], how: str,
                  events: list[GameEvent]) -> SeasonState:
     ep = state.episode
@@ -330,12 +321,12 @@ def _start_death(state: SeasonState, game: str, config: dict[str, Any],
     return replace(state.with_episode(ep), step=DM_PLAY)
 
 
-def _death_done(state: SeasonState, winner: str, cause: str,
+def death_done(state: SeasonState, winner: str, cause: str,
                 events: list[GameEvent]) -> SeasonState:
     """SE-4: the loser leaves; in the final the winner wins the season (SE-1)."""
     ep = state.episode
     loser = ep.dm_seats[1] if winner == ep.dm_seats[0] else ep.dm_seats[0]
-    game = ep.dm_game or "a game played elsewhere"
+    game = title(ep.dm_game) if ep.dm_game else "a game played elsewhere"
     ledger = state.ledger
     record_death_match(ledger, ep.number, game, winner, loser, ep.final, cause)
     state = replace(state, entries=tuple(ledger.entries))
@@ -351,7 +342,16 @@ def _death_done(state: SeasonState, winner: str, cause: str,
     return next_episode(state)
 
 
-def _death_winner(state: SeasonState, body: A.WinnerOrLoser) -> str:
+def title(game: str) -> str:
+    """A game as players know it ("Lockmaker"), not its id; a game recorded by hand as the
+    host wrote it."""
+    try:
+        return get_game(game).title
+    except RuleError:
+        return game
+
+
+def death_winner(state: SeasonState, body: A.WinnerOrLoser) -> str:
     seats = state.episode.dm_seats
     named = name_in(body.winner or body.loser or "", seats)
     if named is None:
@@ -385,18 +385,19 @@ def resolve_step(state: SeasonState, chosen: dict[str, str], rng: random.Random,
         return _gift(state, pick, how, events) if step == GIFT else \
             _nominate(state, pick, how, events)
     if step == MAIN_NEXT:
-        return _start_main(state, default_players(state, rng), events)
+        return start_main(state, default_players(state, rng), events)
     if step == NAME_EC:
         pool = (ep.main.trapped if ep.main and ep.main.trapped else ep.players)
-        return _set_ec(state, rng.choice(pool), DRAWN, events)
+        return set_ec(state, rng.choice(pool), DRAWN, events)
     if step == DM_NEXT:
         game = rng.choice(death_games())
-        return _start_death(state, game, dict(_short(game)), {}, (), "the host's deadline "
+        return start_death(state, game, dict(_short(game)), {}, (), "the host's deadline "
                             "for starting the Death Match passed; the game was drawn from "
                             "the season's chance (SE-7)", events)
     if step == DM_DECIDE:
         winner = rng.choice(ep.dm_seats)
-        return _death_done(state, winner, f"no winner in the Death Match ({ep.dm_game}); "
+        return death_done(state, winner, f"no winner in the Death Match "
+                           f"({title(ep.dm_game or '')}); "
                            f"{DRAWN}", events)
     raise RuleError("SE-7", f"'{STEP_WORDS[step]}' has no clock")
 
@@ -404,186 +405,6 @@ def resolve_step(state: SeasonState, chosen: dict[str, str], rng: random.Random,
 def _short(game: str) -> dict[str, Any]:
     declared = getattr(get_game(game), "death_match", None)
     return dict(declared) if isinstance(declared, dict) else {}
-
-
-# --------------------------------------------------------------------------- acts
-def _need(state: SeasonState, *steps: str) -> None:
-    if state.step not in steps:
-        want = " or ".join(STEP_WORDS[s] for s in steps)
-        raise RuleError("SE-1", f"the season is at '{STEP_WORDS[state.step]}', not {want}")
-
-
-def act(state: SeasonState, name: str, value: Any, rng: random.Random,
-        events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    """An act of the host or the server; (the new state, whether it closes the step)."""
-    handler = ACTS.get(name)
-    if handler is None:
-        raise RuleError("SE-1", f"a season takes no act called {name!r}")
-    if state.step == OVER and name not in ("adjust",):
-        raise RuleError("SE-1", "the season is over")
-    return handler(state, value, rng, events, scale)
-
-
-Handler = Callable[[SeasonState, Any, random.Random, list[GameEvent], float],
-                   tuple[SeasonState, bool]]
-
-
-def _act_start_main(state: SeasonState, body: A.StartMain, rng: random.Random,
-                    events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, MAIN_NEXT)
-    players = (check_players(state, body.players) if body.players is not None
-               else default_players(state, rng))
-    return _start_main(state, players, events), True
-
-
-def _act_record_main(state: SeasonState, body: A.RecordMain, rng: random.Random,
-                     events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, MAIN_NEXT, MM_PLAY, MM_RECORD)
-    ep = state.episode
-    if state.step == MAIN_NEXT:
-        players = (check_players(state, body.players) if body.players is not None
-                   else default_players(state, rng))
-        played = tuple(c + (state.cast[i] in players) for i, c in enumerate(state.mm_played))
-        state = replace(state, mm_played=played)
-        ep = replace(ep, players=players)
-    mm = main_from_json(body.result.model_dump(), ep.players, voted=False)
-    ep = replace(ep, mm_external=state.step == MAIN_NEXT).noted(
-        f"Main Match recorded by the host (SE-2): {body.reason}")
-    state = state.with_episode(ep)
-    return _main_done(state, mm, (), "recorded by the host (SE-2)", events,
-                      named=body.result.ec is not None), True
-
-
-def _act_name_ec(state: SeasonState, body: A.NameEC, rng: random.Random,
-                 events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, NAME_EC)
-    ep = state.episode
-    pool = ep.main.trapped if ep.main is not None and ep.main.trapped else ep.players
-    ec = name_in(body.ec, pool)
-    if ec is None:
-        raise RuleError("SE-6", f"the Elimination Candidate is one of {player_list(pool)}")
-    return _set_ec(state, ec, f"named by the host: {body.reason} (SE-6)", events), True
-
-
-def _act_start_death(state: SeasonState, body: A.StartDeath, rng: random.Random,
-                     events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, DM_NEXT)
-    if body.game not in death_games():
-        raise RuleError("SE-4", f"the Death Match is one of {player_list(death_games())}")
-    game = get_game(body.game)
-    config = game.make_config(body.config)  # refused naming the field (G-5)
-    settings = body.settings.model_dump(exclude_none=True)
-    check_game_config(game, config, float(settings.get("time_scale", scale)))
-    return _start_death(state, body.game, dict(body.config), settings, tuple(body.levels), "",
-                        events), True
-
-
-def _act_record_death(state: SeasonState, body: A.RecordDeath, rng: random.Random,
-                      events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, DM_NEXT, DM_PLAY)
-    winner = _death_winner(state, body)
-    ep = state.episode
-    if state.step == DM_NEXT:
-        state = state.with_episode(replace(ep, dm_external=True,
-                                           dm_game=(body.game or "played elsewhere")[:40]))
-    game = state.episode.dm_game
-    return _death_done(state, winner, f"lost the Death Match ({game}), recorded by the host: "
-                                      f"{body.reason}", events), True
-
-
-def _act_decide(state: SeasonState, body: A.Decide, rng: random.Random,
-                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    _need(state, DM_DECIDE)
-    winner = _death_winner(state, body)
-    game = state.episode.dm_game
-    return _death_done(state, winner, f"no winner in the Death Match ({game}); the host "
-                                      f"decided: {body.reason}", events), True
-
-
-def _act_adjust(state: SeasonState, body: A.Adjust, rng: random.Random,
-                events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    player = name_in(body.player, state.cast)
-    if player is None:
-        raise RuleError("SE-5", f"adjust a player of the cast: {player_list(state.cast)}")
-    if body.amount == 0:
-        raise RuleError("SE-5", "an adjustment is a whole number other than 0")
-    standing = state.ledger.standings()[player]
-    have = {"tol": standing.tols, "garnets": standing.garnets, "opal": standing.opals}
-    if have[body.what] + body.amount < 0:
-        raise RuleError("SE-5", f"{player} has {have[body.what]}, so cannot lose "
-                                f"{-body.amount}")
-    number = state.episode.number
-    state = state.add(Entry(number, player, body.what, body.amount,
-                            f"host adjustment: {body.reason} (SE-5)"))
-    events.append(GameEvent("adjusted", {"episode": number, "player": player,
-                                         "what": body.what, "amount": body.amount,
-                                         "reason": body.reason}))
-    return state, False
-
-
-def _act_mm_rounds(state: SeasonState, body: A.MainMatchRounds, rng: random.Random,
-                   events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    events.append(GameEvent("mm_rounds", {"max_rounds": body.max_rounds}))
-    return replace(state, mm_rounds=body.max_rounds), False
-
-
-def _act_match_result(state: SeasonState, body: A.MatchResult, rng: random.Random,
-                      events: list[GameEvent], scale: float) -> tuple[SeasonState, bool]:
-    """A match the season started has ended (or cannot be read). Refused unless it is the
-    match the current step waits for: a result the host already recorded by hand stays."""
-    ep = state.episode
-    if state.step == MM_PLAY and body.key == ep.mm_key:
-        return _main_from_match(state, body, events), True
-    if state.step == DM_PLAY and body.key == ep.dm_key:
-        return _death_from_match(state, body, events), True
-    raise RuleError("SE-1", f"the season is not waiting for match {body.key!r}")
-
-
-def _main_from_match(state: SeasonState, body: A.MatchResult,
-                     events: list[GameEvent]) -> SeasonState:
-    ep = replace(state.episode, mm_handed=tuple(n for n in state.episode.players
-                                                if n in body.handed_to_bot))
-    if body.ended:
-        ep = ep.noted(f"the Main Match ended early ({body.ended.rstrip('.')}), so it is "
-                      "scored as it stood (SE-6, LO-8)")
-    detail: Any = (body.result or {}).get("detail")
-    try:
-        if body.problem:
-            raise ValueError(body.problem)
-        mm = main_result(detail, list(ep.players))
-        stats = tuple((n, int(detail["keys"][i]), int(detail["bars"][i]),
-                       int(detail["cards_left"][i])) for i, n in enumerate(ep.players))
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        ep = ep.noted(f"the Main Match's result cannot be read ({exc}); the host records it "
-                      "by hand (SE-6)"[:300])
-        return replace(state.with_episode(ep), step=MM_RECORD)
-    if mm.ec is not None and len(mm.trapped) != 1:
-        mm = replace(mm, ec=None)  # SE-6: the season holds the vote, not the match
-    return _main_done(state.with_episode(ep), mm, stats, "played here", events)
-
-
-def _death_from_match(state: SeasonState, body: A.MatchResult,
-                      events: list[GameEvent]) -> SeasonState:
-    ep = state.episode
-    ep = replace(ep, dm_handed=tuple(n for n in ep.dm_seats if n in body.handed_to_bot))
-    result = body.result or {}
-    winner = result.get("winner")
-    if body.problem or not isinstance(winner, int) or isinstance(winner, bool) \
-            or winner not in (0, 1):
-        why = body.problem or str(result.get("reason") or "the Death Match ended with no "
-                                                           "winner")
-        ep = ep.noted(why[:300])
-        events.append(GameEvent("death_undecided", {"episode": ep.number, "why": why[:300]}))
-        return replace(state.with_episode(ep), step=DM_DECIDE)
-    return _death_done(state.with_episode(ep), ep.dm_seats[winner], "", events)
-
-
-ACTS: dict[str, Handler] = {
-    "start_main": _act_start_main, "record_main": _act_record_main,
-    "name_ec": _act_name_ec, "start_death": _act_start_death,
-    "record_death": _act_record_death, "decide": _act_decide, "adjust": _act_adjust,
-    "mm_rounds": _act_mm_rounds, "match_result": _act_match_result,
-}
 
 
 # --------------------------------------------------------------------------- children
@@ -598,13 +419,13 @@ def children(state: SeasonState) -> tuple[ChildSpec, ...]:
             out.append(ChildSpec(
                 ep.mm_key, "lockedout", _seed(state, "mm", ep.number),
                 tuple(state.seat(n) for n in ep.players), ep.players, dict(ep.mm_config),
-                live=ep.number == last and state.step == MM_PLAY))
+                live=ep.number == last and state.step == MM_PLAY, match_id=ep.mm_match))
         if ep.dm_key and ep.dm_game and not ep.dm_external:
             out.append(ChildSpec(
                 ep.dm_key, ep.dm_game, _seed(state, "dm", ep.number),
                 tuple(state.seat(n) for n in ep.dm_seats), ep.dm_seats,
                 dict(ep.dm_config or {}), dict(ep.dm_settings or {}), ep.dm_levels,
-                live=ep.number == last and state.step == DM_PLAY))
+                live=ep.number == last and state.step == DM_PLAY, match_id=ep.dm_match))
     return tuple(out)
 
 

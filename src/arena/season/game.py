@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from arena.core.errors import RuleError
@@ -31,12 +32,13 @@ from arena.core.game import (
 )
 from arena.core.registry import register
 from arena.season import acts as A
-from arena.season import flow
+from arena.season import flow, host_acts
 from arena.season.flow import name_in, player_list
 from arena.season.state import (
     DM_DECIDE,
     DM_NEXT,
     GIFT,
+    IMPORTED,
     MAIN_NEXT,
     MAX_CAST,
     NAME_EC,
@@ -91,6 +93,7 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
         "adjust": ActSpec(HOST, A.Adjust),
         "mm_rounds": ActSpec(HOST, A.MainMatchRounds),
         "match_result": ActSpec(SERVER, A.MatchResult),
+        "import": ActSpec(SERVER, A.Import),
     }
 
     # --- setup -----------------------------------------------------------------------------
@@ -104,7 +107,9 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
         flow.check_cast(config.cast)
         state = SeasonState(config, rng.getrandbits(64),
                             mm_played=tuple(0 for _ in config.cast))
-        return flow.next_episode(state)
+        state = flow.next_episode(state)
+        # A season the old engine stored waits, untimed, for the server's import act (SE-5).
+        return replace(state, step=IMPORTED) if config.legacy else state
 
     def max_phases(self, config: SeasonConfig) -> int:
         # At most 11 steps an episode, an episode per elimination, and the final.
@@ -120,6 +125,8 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
     def phase(self, state: SeasonState) -> PhaseSpec | None:
         if state.step == OVER:
             return None
+        if state.step == IMPORTED:
+            return PhaseSpec(STEP_WORDS[IMPORTED], None)
         cfg = state.config
         clock = TIMED.get(state.step)
         duration = None if clock is None else (cfg.vote_seconds if clock == "vote"
@@ -157,7 +164,7 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
     def act(self, state: SeasonState, name: str, value: Any,
             ctx: ActContext) -> tuple[SeasonState, list[GameEvent], bool]:
         events: list[GameEvent] = []
-        state, closes = flow.act(state, name, value, ctx.rng, events, ctx.scale)
+        state, closes = host_acts.act(state, name, value, ctx.rng, events, ctx.scale)
         return state, events, closes
 
     def result(self, state: SeasonState) -> Result | None:

@@ -12,10 +12,10 @@ from typing import Any
 
 from arena.core import rng as rngmod
 from arena.core.driver import simulate
-from arena.core.registry import get_game
+from arena.core.registry import death_matches, get_game
+from arena.games.lockedout.season import main_from_detail
 from arena.season.ledger import Entry, Ledger
 from arena.season.steps import (
-    MainResult,
     check_nomination,
     gift_targets,
     give_tol,
@@ -24,14 +24,12 @@ from arena.season.steps import (
     record_main,
 )
 
-DEATH_MATCHES = ("lockmaker", "boxes", "paint", "feather")
-SHORT: dict[str, dict[str, Any]] = {
-    # Short variants keep a simulated season quick; the rules are the same.
-    "lockmaker": {"rounds": 1},
-    "boxes": {"bouts": 2},
-    "paint": {},
-    "feather": {"session_ticks": 6, "practice": False, "study": 0},
-}
+DEATH_MATCHES = tuple(death_matches())
+"""SE-4: the Death Match games, as the games declare them (:attr:`Game.death_match`)."""
+
+main_result = main_from_detail
+"""A Locked Out! result's detail by player name (it lives with the game now,
+:mod:`arena.games.lockedout.season`); kept here for the season code that reads it so."""
 
 
 @dataclass
@@ -69,26 +67,6 @@ class SeasonRecord:
                 "standings": [standings[n].to_json() for n in self.ledger.cast]}
 
 
-def main_result(detail: Any, names: list[str]) -> MainResult:
-    """A Locked Out! result's detail by player name. A result without the game's detail (a
-    match the host ended, SE-6) or with a damaged one raises ValueError, never anything else,
-    so that the season can ask the host for it instead of failing."""
-    if not isinstance(detail, dict):
-        raise ValueError("the Main Match's result has no Locked Out! scores")
-    try:
-        def who(seats: list[int]) -> tuple[str, ...]:
-            return tuple(names[s] for s in seats)
-
-        ec = detail.get("ec")
-        return MainResult(escaped=who(detail["escaped"]), trapped=who(detail["losers"]),
-                          bars={names[i]: int(b) for i, b in enumerate(detail["bars"])},
-                          winners=who(detail["winners"]),
-                          opal=None if detail.get("opal") is None else names[detail["opal"]],
-                          ec=None if ec is None else names[ec])
-    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-        raise ValueError(f"the Main Match's result cannot be read ({exc!r})") from None
-
-
 def detail_as_it_stands(state: Any) -> dict[str, Any]:
     """SE-6: a Locked Out! match closed before its end, scored as it stands under LO-8 (as if
     the host's round limit had been reached now): who is out, their bars, the winners, the
@@ -123,9 +101,7 @@ def simulate_season(players: int, seed: int) -> SeasonRecord:
                                  "garnets": [standings[n].garnets for n in still]})
         match = simulate(lo, rng.getrandbits(64), config)
         assert match.result is not None
-        detail = match.result.detail
-        assert isinstance(detail, dict)
-        mm = main_result(detail, still)
+        mm = main_result(match.result.detail, still)
         ep.main = {"escaped": list(mm.escaped), "trapped": list(mm.trapped),
                    "bars": mm.bars, "winners": list(mm.winners), "opal": mm.opal}
         record_main(ledger, number, mm)
@@ -157,7 +133,7 @@ def _death_match(record: SeasonRecord, ep: Episode, ec: str, dmo: str, rng: rand
     """SE-4: EC in seat 1 (code seat 0), DMO in seat 2; the loser is eliminated."""
     game_name = rng.choice(DEATH_MATCHES)
     game = get_game(game_name)
-    match = simulate(game, rng.getrandbits(64), game.make_config(SHORT[game_name]))
+    match = simulate(game, rng.getrandbits(64), game.make_config(game.death_match))
     assert match.result is not None
     ep.dm_game, ep.dm_seats = game_name, (ec, dmo)
     winner_seat = match.result.winner

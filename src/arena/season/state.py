@@ -34,6 +34,7 @@ DM_NEXT = "dm_next"        # the host picks the Death Match game or records one 
 DM_PLAY = "dm_play"        # the Death Match is played here
 DM_DECIDE = "dm_decide"    # no winner: the host decides who leaves, with a reason (SE-4)
 OVER = "over"
+IMPORTED = "imported"      # a season the old engine stored, before its record is read in
 
 STEP_WORDS = {
     MAIN_NEXT: "Main Match next", MM_PLAY: "Main Match in play",
@@ -42,6 +43,7 @@ STEP_WORDS = {
     NAME_EC: "the host names the Elimination Candidate", NOMINATE: "Nomination",
     DM_NEXT: "Death Match next", DM_PLAY: "Death Match in play",
     DM_DECIDE: "the host decides the Death Match", OVER: "Season over",
+    IMPORTED: "imported from the old season engine",
 }
 
 
@@ -69,6 +71,10 @@ class SeasonConfig(GameConfig):
     mm_helper: Annotated[bool, Field(
         description="LO-12: seats see the deduction helper in the Main Matches",
         title="Deduction helper in Main Matches")] = False
+    legacy: Annotated[bool, Field(
+        description="A season the old season engine stored: it starts at an untimed "
+                    "'imported' step that only the server's import act closes",
+        title="Imported from the old season engine")] = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,9 @@ class Episode:
     final: bool = False
     players: tuple[str, ...] = ()
     mm_key: str | None = None
+    mm_match: str | None = None
+    """The id of a Main Match the old season engine started (its ids were not derived from
+    the season's, so the child is found by this id instead)."""
     mm_config: Any = None
     mm_external: bool = False
     mm_handed: tuple[str, ...] = ()
@@ -106,6 +115,8 @@ class Episode:
     dmo_how: str | None = None
     dm_seats: tuple[str, ...] = ()
     dm_key: str | None = None
+    dm_match: str | None = None
+    """The id of a Death Match the old season engine started, as ``mm_match``."""
     dm_game: str | None = None
     dm_external: bool = False
     dm_config: Any = None

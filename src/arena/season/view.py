@@ -12,6 +12,7 @@ from arena.season.state import (
     DM_NEXT,
     DM_PLAY,
     GIFT,
+    IMPORTED,
     MAIN_NEXT,
     MM_PLAY,
     MM_RECORD,
@@ -50,6 +51,7 @@ def waiting(state: SeasonState, me: str | None) -> str:
         DM_PLAY: f"{seats.replace(' or ', ' and ')} are playing {what}.",
         DM_DECIDE: f"{what[:1].upper()}{what[1:]} had no winner: the host decides who leaves.",
         OVER: "The season is over.",
+        IMPORTED: "The season is being imported from the old season engine.",
     }
     if step in words:
         return words[step]

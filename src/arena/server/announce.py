@@ -3,17 +3,14 @@ webhook the host gave (a Discord webhook by default).
 
 Three things make this safe to offer on a public server:
 
-* **Only allowed places are ever called.** :func:`check_url` accepts a URL only on a scheme,
-  host and port of the allowlist: Discord's webhook hosts over https on 443 unless
-  ``ARENA_WEBHOOK_HOSTS`` names others (``host``, ``host:port`` or ``scheme://host:port``;
-  plain http only to a loopback host, for tests), with no user part and a ``/api/webhooks/``
-  path; redirects are never followed. So a host cannot make the server call anything else:
-  its own database, a cloud's metadata address, or another port of an allowed host (Arena's
-  own, ssh).
+* **Only allowed places are ever called.** :func:`check_url`
+  (:mod:`arena.server.webhook_url`) accepts a URL only on a scheme, host and port of the
+  allowlist, and redirects are never followed. So a host cannot make the server call anything
+  else: its own database, a cloud's metadata address, or another port of an allowed host.
 * **Nothing secret goes out, and nothing waits for it.** The messages are built from what a
-  spectator may see (public log entries, the season's public record): phases as they start
-  with their deadlines, results, standings; never a link, since every link of a match holds a
-  token, and never a seat's activity (G-10). They are queued per webhook (a bounded queue,
+  spectator may see (public log entries, told by :mod:`arena.server.news`): phases and a
+  season's steps as they start with their deadlines, results, standings; never a link, since
+  every link of a match holds a token, and never a seat's activity (G-10). They are queued per webhook (a bounded queue,
   sent in order by a task that lives only while there is news to send) and posted through one
   HTTP client shared by every webhook. Each attempt has one deadline for the whole post
   (connect, send, answer), however slowly a receiver trickles its answer, and a message's
@@ -25,8 +22,8 @@ Three things make this safe to offer on a public server:
   cap, setting a new webhook is refused (429) and news for a URL not taken is dropped with one
   log line.
 
-The stored URL is the host's secret: it is kept in the match's settings (or the season's
-head), which no seat or spectator view shows.
+The stored URL is the host's secret: it is kept in the match's (or season's) record settings,
+which no seat or spectator view shows.
 """
 
 from __future__ import annotations
@@ -34,32 +31,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
-from arena.core.errors import RuleError
-from arena.core.match import SPECTATOR, Event, Match, phase_label
+from arena.core.match import Event, Match
+from arena.server import news
+from arena.server import season_news as _season_news  # noqa: F401 (registers its formatter)
 from arena.server.envsetting import env_number
 from arena.server.errors import ApiError
+from arena.server.news import MAX_TEXT
+from arena.server.webhook_url import (  # re-exported: the allowlist is part of this API
+    DEFAULT_PORTS,
+    DISCORD_HOSTS,
+    HOSTS_ENV,
+    LOOPBACK,
+    MAX_URL,
+    PATH,
+    RULE,
+    Allowed,
+    allowlist,
+    check_url,
+    parse_entry,
+)
+
+__all__ = ["ANNOUNCER", "DEFAULT_PORTS", "DISCORD_HOSTS", "HOSTS_ENV", "LOOPBACK", "MAX_URL",
+           "PATH", "RULE", "Allowed", "Announcer", "allowlist", "announce_match", "check_url",
+           "holder", "parse_entry", "webhook_setting"]
 
 log = logging.getLogger("arena.server")
 
-RULE = "G-14"
-MAX_URL = 512
-"""The longest webhook URL accepted (Discord's are about 120 characters)."""
-
-HOSTS_ENV = "ARENA_WEBHOOK_HOSTS"
-DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-DEFAULT_PORTS = {"https": 443, "http": 80}
-"""The port a URL or an allowlist entry without one means, by scheme."""
-PATH = "/api/webhooks/"
 
 TIMEOUT = env_number("ARENA_WEBHOOK_TIMEOUT", 5.0, float, 0.1, 120.0,
                      takes="a number of seconds from 0.1 to 120")
@@ -76,8 +81,6 @@ BACKOFF = 1.0
 """Seconds before the first retry; each later one waits twice as long."""
 QUEUE = 64
 """Posts waiting per webhook; past it new news is dropped (and logged), never waited for."""
-MAX_TEXT = 1900
-"""Discord takes 2000 characters per message."""
 
 MAX_WEBHOOKS = env_number("ARENA_WEBHOOKS_MAX", 200, int, 1,
                           takes="a whole number of webhook URLs, 1 or more")
@@ -96,116 +99,7 @@ RETRY_AFTER = 60
 over and its news is sent, which takes about this long for a slow receiver."""
 
 
-# --------------------------------------------------------------------------- the allowlist
-@dataclass(frozen=True)
-class Allowed:
-    """One entry of the allowlist: a host, the schemes a webhook on it may use, and its port
-    (None: the scheme's own, 443 for https and 80 for http); ``shown`` is the entry as
-    written, for messages."""
-
-    host: str
-    schemes: tuple[str, ...]
-    port: int | None = None
-    shown: str = ""
-
-    def admits(self, scheme: str, port: int) -> bool:
-        return scheme in self.schemes and port == self.port_for(scheme)
-
-    def port_for(self, scheme: str) -> int:
-        return self.port if self.port is not None else DEFAULT_PORTS[scheme]
-
-
-def parse_entry(raw: str) -> Allowed:
-    """An entry of ``ARENA_WEBHOOK_HOSTS``: ``host``, ``host:port``, ``scheme://host`` or
-    ``scheme://host:port`` (an IPv6 address in brackets, or bare without a port). Without a
-    scheme an entry means https, and http too for a loopback host (a test's receiver)."""
-    text = raw.strip().lower()
-    scheme = None
-    if "://" in text:
-        scheme, text = text.split("://", 1)
-        if scheme not in DEFAULT_PORTS:
-            raise ValueError(f"{raw!r}: the scheme is http or https")
-    if text.count(":") > 1 and not text.startswith("["):
-        host, port = text, None  # a bare IPv6 address: its colons are not a port
-    else:
-        parts = urlsplit("//" + text)
-        host, port = parts.hostname or "", parts.port  # port: ValueError when malformed
-        if parts.path not in ("", "/") or parts.query or parts.fragment or "@" in text:
-            raise ValueError(f"{raw!r}: an entry is a host, with a port and a scheme if need be")
-    if not host or port == 0:
-        raise ValueError(f"{raw!r}: an entry names a host (and a port from 1 to 65535)")
-    if scheme == "http" and host not in LOOPBACK:
-        raise ValueError(f"{raw!r}: plain http only to a loopback host")
-    schemes = (scheme,) if scheme else ("https", "http") if host in LOOPBACK else ("https",)
-    return Allowed(host, schemes, port, raw.strip().lower())
-
-
-def allowlist() -> tuple[Allowed, ...]:
-    """Where a webhook may be: the entries of ``ARENA_WEBHOOK_HOSTS`` (comma-separated), else
-    Discord's webhook hosts over https on 443. An entry that cannot be read is refused, with
-    the variable named, at the first webhook checked (never silently widened or dropped)."""
-    raw = [e for e in os.environ.get(HOSTS_ENV, "").split(",") if e.strip()]
-    if not raw:
-        return tuple(Allowed(h, ("https",), None, h) for h in DISCORD_HOSTS)
-    try:
-        return tuple(parse_entry(e) for e in raw)
-    except ValueError as exc:
-        raise RuleError(RULE, f"the server's {HOSTS_ENV} cannot be read ({exc}); "
-                              "no webhook is taken until it is fixed") from None
-
-
-def check_url(url: object) -> str:
-    """The webhook URL if the server may call it, else a :class:`RuleError` naming the rule
-    it breaks (G-14). Read before anything is stored."""
-    entries = allowlist()
-    if not isinstance(url, str) or not url.strip():
-        raise RuleError(RULE, "the webhook must be a URL (text), or null for none")
-    url = url.strip()
-    if len(url) > MAX_URL:
-        raise RuleError(RULE, f"the webhook URL is longer than {MAX_URL} characters")
-    if any(c.isspace() or ord(c) < 32 or c == "\\" for c in url):
-        raise RuleError(RULE, "the webhook URL may not hold spaces, control characters or '\\'")
-    try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
-        port = parts.port
-    except ValueError:
-        raise RuleError(RULE, "the webhook URL cannot be read") from None
-    if parts.username is not None or parts.password is not None:
-        raise RuleError(RULE, "the webhook URL may not hold a user name or password")
-    mine = [e for e in entries if e.host == host]
-    if not mine:
-        listed = ", ".join(e.shown for e in entries)
-        raise RuleError(RULE, f"webhooks may only go to {listed} ({HOSTS_ENV}), "
-                              f"not {host or 'an empty host'!r}")
-    scheme = parts.scheme
-    if scheme not in DEFAULT_PORTS or (scheme == "http" and host not in LOOPBACK) \
-            or not any(scheme in e.schemes for e in mine):
-        schemes = sorted({s for e in mine for s in e.schemes if s == "https" or
-                          host in LOOPBACK})
-        raise RuleError(RULE, f"a webhook URL on {host} must start with "
-                              f"{' or '.join(s + '://' for s in schemes) or 'https://'}")
-    effective = DEFAULT_PORTS[scheme] if port is None else port
-    if not any(e.admits(scheme, effective) for e in mine):
-        ports = sorted({e.port_for(scheme) for e in mine if scheme in e.schemes})
-        raise RuleError(RULE, f"a webhook URL on {scheme}://{host} may only use port "
-                              f"{' or '.join(map(str, ports))} ({HOSTS_ENV}), not {effective}")
-    if not parts.path.startswith(PATH) or len(parts.path) <= len(PATH) or "/../" in parts.path \
-            or parts.fragment:
-        raise RuleError(RULE, f"a webhook URL's path starts with {PATH} (a Discord channel's "
-                              "webhook: Edit Channel > Integrations > Webhooks)")
-    # The client must call exactly what was checked: read the URL as the sender will, and
-    # refuse any reading that differs (a parser gap would otherwise widen the allowlist).
-    try:
-        sent = httpx.URL(url)
-    except (httpx.InvalidURL, ValueError):
-        raise RuleError(RULE, "the webhook URL cannot be read") from None
-    if (sent.scheme, sent.raw_host.decode("ascii", "replace"),
-            sent.port or DEFAULT_PORTS.get(sent.scheme)) != (scheme, host, effective):
-        raise RuleError(RULE, "the webhook URL cannot be read")
-    return url
-
-
+# --------------------------------------------------------------------------- holding
 def holder(kind: str, ident: str) -> str:
     """Who holds a webhook: ``"match <id>"`` or ``"season <id>"``."""
     return f"{kind} {ident}"
@@ -525,118 +419,24 @@ def _shown(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{PATH}…"
 
 
-# --------------------------------------------------------------------------- match news
-def _when(t: float) -> str:
-    """A deadline as Discord shows it in each reader's own clock, with the time left."""
-    return f"<t:{int(t)}:f> (<t:{int(t)}:R>)"
-
-
-def _names(names: Iterable[str]) -> str:
-    return ", ".join(names)
-
-
-def match_news(match_id: str, match: Match, names: tuple[str, ...],
-               events: Iterable[Event]) -> list[str]:
-    """The posts for new log entries of a match: what a spectator sees of them (G-14), and
-    only phase starts and the result, so no seat's activity shows (G-10)."""
-    title = match.game.title
-    head = f"**{title}** match {match_id}"
-    out: list[str] = []
-    for e in events:
-        if e.to is not None or not match.can_see(SPECTATOR, e):
-            continue
-        data = e.data if isinstance(e.data, dict) else {}
-        if e.kind == "match_started":
-            out.append(f"{head} started: {_names(names)}")
-        elif e.kind == "phase_started":
-            label = phase_label(int(data.get("no", 0)), str(data.get("name", "")))
-            deadline = data.get("deadline")
-            until = f"; deadline {_when(float(deadline))}" \
-                if isinstance(deadline, (int, float)) and deadline > time.time() else ""
-            out.append(f"{head}: {label} started{until}")
-        elif e.kind == "match_ended":
-            out.append(f"{head} is over: {_result_words(data, names)}")
-    return out
-
-
-def _result_words(result: dict[str, Any], names: tuple[str, ...]) -> str:
-    def name(seat: object) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    winner = result.get("winner")
-    parts = [f"{name(winner)} wins" if isinstance(winner, int) else "no single winner"]
-    scores = result.get("scores")
-    if isinstance(scores, list) and len(scores) == len(names):
-        parts.append("scores " + ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True)))
-    reason = result.get("reason")
-    if isinstance(reason, str) and reason:
-        parts.append(reason[:200])
-    return "; ".join(parts)
-
-
+# --------------------------------------------------------------------------- news
 def announce_match(url: object, match_id: str, match: Match, names: tuple[str, ...],
-                   events: list[Event]) -> None:
-    """Queue a match's news (from :meth:`MatchOwner._commit`, once the entries are stored)."""
+                   events: list[Event], settings: Mapping[str, Any] | None = None) -> None:
+    """Queue a match's news (from :meth:`MatchOwner._commit`, once the entries are stored):
+    what :func:`arena.server.news.match_news` makes of them, by the match's game and, for a
+    season's match, the season's news level (G-14). ``settings`` are the match record's."""
     if not isinstance(url, str) or not url:
         return
+    settings = settings or {}
+    if news.silent(settings):
+        # A season's match at "steps": the season's own posts tell it, so it holds no URL
+        # (one it held at "phases", or was given with the season's, leaves the count).
+        ANNOUNCER.release(holder("match", match_id))
+        return
     try:
-        posts = match_news(match_id, match, names, events)
+        posts = news.match_news(match_id, match, names, events, settings)
     except Exception:  # news must never break a match
         log.exception("match %s: building its news failed", match_id)
         posts = []
     # A match holds its webhook while it runs; its last news lets the URL go once sent.
     ANNOUNCER.send(url, posts, holder("match", match_id), last=match.finished)
-
-
-# --------------------------------------------------------------------------- season news
-def season_news(season_id: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The posts for one step of a season, from its public record before and after (the
-    record every visitor of the season's page reads): a new stage with its deadline, an
-    elimination, and the standings when an episode or the season ends."""
-    head = f"**Season** {season_id}, episode {after.get('episode')}"
-    out: list[str] = []
-    old_eps = before.get("episodes") or []
-    for i, ep in enumerate(after.get("episodes") or []):
-        was = old_eps[i] if i < len(old_eps) else {}
-        if ep.get("eliminated") and not was.get("eliminated"):
-            out.append(f"**Season** {season_id}, episode {ep.get('episode')}: "
-                       f"{ep['eliminated']} is eliminated\n{_standings(after)}")
-    moved = (before.get("stage"), before.get("episode")) != \
-        (after.get("stage"), after.get("episode"))
-    if moved:
-        if after.get("stage") == "over":
-            winner = after.get("winner")
-            won = f": {winner} wins" if winner else ""
-            out.append(f"**Season** {season_id} is over{won}\n{_standings(after)}")
-        else:
-            text = f"{head}: {after.get('stage_words')}"
-            actor = after.get("actor")
-            if actor:
-                text += f" ({actor})"
-            deadline = after.get("deadline")
-            if isinstance(deadline, (int, float)) and deadline > time.time():
-                text += f"; deadline {_when(float(deadline))}"
-            out.append(text)
-    return out
-
-
-def _standings(record: dict[str, Any]) -> str:
-    lines = []
-    for s in record.get("standings") or []:
-        state = "won" if s.get("won") else "in" if s.get("in") \
-            else f"out (episode {s.get('eliminated_in')})"
-        lines.append(f"- {s.get('name')}: {state}; ToL {s.get('tols')}, garnets "
-                     f"{s.get('garnets')}, opals {s.get('opals')}")
-    return "Standings:\n" + "\n".join(lines)
-
-
-def announce_season(url: object, season_id: str, before: dict[str, Any],
-                    after: dict[str, Any]) -> None:
-    if not isinstance(url, str) or not url:
-        return
-    try:
-        posts = season_news(season_id, before, after)
-    except Exception:
-        log.exception("season %s: building its news failed", season_id)
-        posts = []
-    ANNOUNCER.send(url, posts, holder("season", season_id), last=after.get("stage") == "over")

@@ -159,6 +159,10 @@ async def link_key(request: Request) -> str:
 @limited(lambda r: CREATE_LIMIT, address_key)
 async def create_match(request: Request) -> JSONResponse:
     body = await parse(CreateMatch, request)
+    if not get_game_listed(body.game):
+        # A season is made from a cast (POST /api/seasons), its matches by the season.
+        raise RuleError("SE-1", f"a {body.game!r} match is not made here: create a season "
+                                "with POST /api/seasons")
     created = await matches_of(request).create(
         body, creator=request.client.host if request.client else "?")
     rid = created.owner.record.id
@@ -169,6 +173,15 @@ async def create_match(request: Request) -> JSONResponse:
         "tokens": {"seats": list(created.seat_tokens), "spectator": created.spectator_token,
                    "host": created.host_token},
     }, status_code=201)
+
+
+def get_game_listed(name: str) -> bool:
+    """Whether the lobby lists matches of game ``name`` (an unknown game's are listed: the
+    lobby shows them as not installed)."""
+    try:
+        return get_game(name).listed
+    except RuleError:
+        return True
 
 
 async def list_matches(request: Request) -> JSONResponse:
@@ -184,6 +197,8 @@ async def list_matches(request: Request) -> JSONResponse:
     # One query for every listed match's spectator token, not one per match.
     watch = await store.spectator_tokens([r.id for r in records])
     for record in records:
+        if not get_game_listed(record.game):
+            continue  # a season is listed with the seasons (GET /api/seasons)
         entry = public_record(record, request)
         token = watch.get(record.id) if record.settings.get("spectators") is not False else None
         # The spectator link shows public state only (G-9), so the lobby may list it.

@@ -27,6 +27,7 @@ from arena.server import (
     loopmon,
     scenarios,
     season_api,
+    season_import,
     thinkers,
 )
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
@@ -241,7 +242,8 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         routes.insert(0, Route("/api/debug/loop", _loop_route(monitor), methods=["GET", "POST"]))
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(ProtectiveHeaders), Middleware(NoNulInUrl), Middleware(BodyLimit)],
+        middleware=[Middleware(ProtectiveHeaders), Middleware(NoNulInUrl), Middleware(BodyLimit),
+                    Middleware(season_import.AfterConversion)],
         exception_handlers={
             ApiError: _api_error,
             StoreUnavailable: _store_down,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
-from arena.core.game import ChildSpec
+from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.store.store import MatchRecord, TokenRecord
@@ -33,11 +33,17 @@ log = logging.getLogger("arena.children")
 CHILD_SETTINGS = ("time_scale", "early_close", "reveal_at_end", "bot_pace", "spectators",
                   "webhook", "news")
 """The parent's settings a child takes over (SE-7: a season's matches run with the season's
-settings unless the host set others for a Death Match)."""
+settings unless the host set others for a Death Match; G-14: its webhook and news level)."""
 
 
 def child_id(parent_id: str, key: str) -> str:
     return f"{parent_id}-{key}"
+
+
+def spec_id(parent_id: str, spec: ChildSpec) -> str:
+    """The id of the child ``spec`` names: derived from the parent's, unless the spec names
+    one the child had before ids were derived (a season the old season engine stored)."""
+    return spec.match_id or child_id(parent_id, spec.key)
 
 
 def specs(owner: MatchOwner) -> tuple[ChildSpec, ...]:
@@ -81,10 +87,16 @@ class Children:
                     continue
                 try:
                     child = await self._child(parent, spec)
+                except RuleError as exc:
+                    # The child can never be made (its options no longer hold): the parent
+                    # hears it as a result that cannot be read, and its host decides.
+                    await self._problem(parent, spec, f"the match could not start: {exc}")
+                    continue
                 except Exception:  # an outage: the store's return runs the next ensure
-                    problem = self.matches.quarantined.get(child_id(parent_id, spec.key))
+                    problem = self.matches.quarantined.get(spec_id(parent_id, spec))
                     if problem is not None:  # it cannot be read: the host records it
-                        await self._report_problem(parent, spec.key, problem)
+                        await self._problem(parent, spec, f"the match cannot be read: "
+                                                          f"{problem}")
                         continue
                     log.warning("match %s: child %s not ready yet", parent_id, spec.key,
                                 exc_info=True)
@@ -96,12 +108,6 @@ class Children:
                     await self._end_stale(child)
                 elif child.match.finished:
                     await self.report(parent_id, spec.key, child)
-
-    def being_made(self, parent_id: str, key: str) -> bool:
-        """Whether the child ``key`` of ``parent_id`` is being stored right now: it is not
-        held yet, and must not be loaded from its half-written row; once stored, the
-        ensure that made it ends it if its parent has moved on meanwhile."""
-        return child_id(parent_id, key) in self.matches.creating
 
     @staticmethod
     def _waits_for(parent: MatchOwner, key: str) -> bool:
@@ -118,25 +124,19 @@ class Children:
             await child.command(lambda m: m.end("the season no longer waits for this match"))
 
     async def _child(self, parent: MatchOwner, spec: ChildSpec) -> MatchOwner | None:
-        cid = child_id(parent.record.id, spec.key)
+        cid = spec_id(parent.record.id, spec)
         owner = await self.matches.get(cid)
-        if owner is not None:
-            return owner
+        if owner is not None or spec.match_id is not None:
+            return owner  # a child the old season engine made is never made again
         record, tokens, match = self.build(parent, spec)
-        # While its row is stored and not yet held, nothing may load it from the store (a
-        # second copy would write its first entries again): see :meth:`being_made`.
-        self.matches.creating.add(cid)
         try:
             await self.matches.store_new(record, tokens, match)
         except Exception:
-            self.matches.creating.discard(cid)
             # Another process (or an earlier try) stored it first: use that one.
             owner = await self.matches.get(cid)
             if owner is None:
                 raise
             return owner
-        finally:
-            self.matches.creating.discard(cid)
         return self.matches.owners.get(cid)
 
     def build(self, parent: MatchOwner, spec: ChildSpec
@@ -154,6 +154,8 @@ class Children:
                                          if k in CHILD_SETTINGS}
         settings_json.update(spec.settings)
         settings_json["parent"] = {"id": prec.id, "key": spec.key}
+        if "name" in prec.settings:  # G-14: its posts name the season
+            settings_json["parent"]["name"] = prec.settings["name"]
         settings = MatchSettings.from_json(settings_json)
         bots = tuple(prec.bots[s] if s < len(prec.bots) else False for s in spec.seats)
         levels = tuple(spec.levels[i] if i < len(spec.levels)
@@ -197,16 +199,31 @@ class Children:
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
         self.reported.add(cid)
 
-    async def _report_problem(self, parent: MatchOwner, key: str, problem: str) -> None:
-        """A child that cannot be rebuilt (quarantined) reports why, so the parent asks its
-        host for the result by hand (SE-2, SE-4) instead of waiting for it for good."""
-        cid = child_id(parent.record.id, key)
-        if cid in self.reported:
-            return
-        data = {"key": key, "problem": f"the match cannot be read: {problem}"[:300]}
+    async def _problem(self, parent: MatchOwner, spec: ChildSpec, why: str) -> None:
+        data = {"key": spec.key, "problem": why[:300]}
         with contextlib.suppress(RuleError):
             await parent.command(lambda pm: pm.act("match_result", data, "server"))
-        self.reported.add(cid)
+
+    async def follow_seat(self, parent: MatchOwner, seat: int, *, reissued: bool = False,
+                          bot: bool | None = None, level: BotLevel = "hard") -> None:
+        """What the host did to ``seat`` of a parent (a new link, a bot or a person in it)
+        is done to that player's seat in the running child too: a season's player handed to
+        a bot is a bot in the Death Match being played, and a reissued link replaces the
+        old one there as well. A child that refuses (already over) is left as it is."""
+        from arena.server.hosting import change_seat, new_link
+
+        for spec in specs(parent):
+            if not spec.live or seat not in spec.seats:
+                continue
+            child = self.matches.owners.get(spec_id(parent.record.id, spec))
+            if child is None or child.match.finished or child.mirror:
+                continue
+            at = spec.seats.index(seat)
+            with contextlib.suppress(RuleError):
+                if reissued and not child.record.bots[at]:
+                    await new_link(self.matches.store, child, at)
+                elif bot is not None:
+                    await change_seat(self.matches.store, child, at, bot, level)
 
     async def close(self) -> None:
         for task in list(self._tasks):

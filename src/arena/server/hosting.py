@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
+from arena.core.game import BotLevel
 from arena.server import announce, api
 from arena.server.access import Access, resolve, token_of
 from arena.server.api import _owner, link_key, links, matches_of, store_of
@@ -35,6 +36,7 @@ from arena.server.requests import (
     parse,
 )
 from arena.store import MatchRecord
+from arena.store.asyncstore import AsyncStore
 
 
 def _page(request: Request, match_id: str, token: str) -> str:
@@ -97,14 +99,22 @@ async def host_links(request: Request) -> JSONResponse:
 
 @limited(lambda r: api.LINK_LIMIT, link_key)
 async def reissue(request: Request) -> JSONResponse:
-    """A new link for a human seat; the old one stops working at once, its pages are told."""
+    """A new link for a human seat; the old one stops working at once, its pages are told.
+    The player's seat in a match this one started (a season's running match) gets a new
+    link too, so a lost link is replaced everywhere it played."""
     owner, body = await _host(request, Reissue, logs="reissue")
     seat = _seat(owner, body.seat)
+    token = await new_link(store_of(request), owner, seat)
+    await matches_of(request).children.follow_seat(owner, seat, reissued=True)
+    return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
+
+
+async def new_link(store: AsyncStore, owner: MatchOwner, seat: int) -> str:
+    """Reissue ``seat``'s link: the new token; the old one's pages are told at once."""
     _not_over(owner, "a new link")
     if owner.record.bots[seat]:
         raise RuleError("host", "a bot plays this seat; give it to a person first")
     token = secrets.token_urlsafe(18)
-    store = store_of(request)
     async with owner.lock:
         # Again under the lock: requests that waited here were checked before the others ran.
         check_host_entries(count_host_entries(owner.match), "reissue")
@@ -113,17 +123,29 @@ async def reissue(request: Request) -> JSONResponse:
         owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
         await owner._commit()
     owner.revoke(set(old), "the host gave this seat a new link")
-    return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
+    return token
 
 
 @limited(lambda r: api.LINK_LIMIT, link_key)
 async def replace_seat(request: Request) -> JSONResponse:
     """Human to bot (the old link stops working) or bot to human (a new link); a bot seat
     given another ``level`` (G-8) keeps its bot, which plays at that level from its next
-    decision. It mints or revokes a link like a reissue, so it spends the same budget."""
+    decision. It mints or revokes a link like a reissue, so it spends the same budget. The
+    player's seat in a match this one started follows (a season's player handed to a bot
+    is a bot in the season's running match too)."""
     owner, body = await _host(request, SeatChange, logs="seat")
     seat = _seat(owner, body.seat)
     bot, level = body.bot, body.level
+    token = await change_seat(store_of(request), owner, seat, bot, level)
+    await matches_of(request).children.follow_seat(owner, seat, bot=bot, level=level)
+    link = None if token is None else _page(request, owner.record.id, token)
+    return JSONResponse({"ok": True, "seat": seat, "bot": bot,
+                         "level": level if bot else None, "link": link})
+
+
+async def change_seat(store: AsyncStore, owner: MatchOwner, seat: int, bot: bool,
+                      level: BotLevel) -> str | None:
+    """Give ``seat`` to a bot (at ``level``) or a person: the person's new token, if any."""
     _not_over(owner, "replacing a seat")
     was_bot = owner.record.bots[seat]
     if was_bot == bot and (not bot or owner.record.level(seat) == level):
@@ -132,7 +154,6 @@ async def replace_seat(request: Request) -> JSONResponse:
     bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
     levels = tuple((level if bot else "hard") if i == seat else owner.record.level(i)
                    for i in range(len(bots)))
-    store = store_of(request)
     async with owner.lock:
         check_host_entries(count_host_entries(owner.match), "seat")
         if was_bot != bot:
@@ -150,9 +171,7 @@ async def replace_seat(request: Request) -> JSONResponse:
     if old:
         owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else
                                                                   "someone else"))
-    link = None if token is None else _page(request, owner.record.id, token)
-    return JSONResponse({"ok": True, "seat": seat, "bot": bot,
-                         "level": level if bot else None, "link": link})
+    return token
 
 
 @limited(lambda r: api.HOST_LIMIT, link_key)
@@ -181,16 +200,24 @@ async def webhook(request: Request) -> JSONResponse:
     the webhook that hears the match's public news (G-14). The URL is checked against the
     allowed hosts before it is stored, and never shown back, not even to the host."""
     owner, body = await _host(request, Webhook)
+    url = await set_webhook(request, owner, body.url)
+    return JSONResponse({"ok": True, "webhook": url is not None})
+
+
+async def set_webhook(request: Request, owner: MatchOwner, value: object,
+                      more: dict[str, Any] | None = None) -> str | None:
+    """Check and store a match's (or a season's) webhook, with ``more`` of the record's
+    settings (a season's news level); the stored URL, None for none. Shared by both routes."""
     # G-14: the match holds its webhook while it runs (a change lets the old one go), so
     # the server's count follows live matches; a finished one posts nothing more.
-    url = announce.webhook_setting(body.url, None if owner.match.finished
+    url = announce.webhook_setting(value, None if owner.match.finished
                                    else announce.holder("match", owner.record.id))
-    settings = dict(owner.record.settings, webhook=url)
+    settings = {**owner.record.settings, **(more or {}), "webhook": url}
     store = store_of(request)
     async with owner.lock:
         await owner.write(lambda fence: store.set_settings(owner.record.id, settings, fence))
         owner.record = _with_settings(owner.record, settings)
-    return JSONResponse({"ok": True, "webhook": url is not None})
+    return url
 
 
 def _with_settings(record: MatchRecord, settings: dict[str, Any]) -> MatchRecord:

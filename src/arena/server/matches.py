@@ -31,7 +31,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
-from arena.server import announce, scenarios
+from arena.server import announce, scenarios, season_import
 from arena.server.children import Children
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
@@ -191,6 +191,8 @@ class Matches:
         self.takeovers: list[tuple[str, float]] = []  # (match id, when): for tests and logs
         self.quarantined: dict[str, str] = {}  # match id -> why it could not be rebuilt
         self.resuming: asyncio.Task[None] | None = None  # the start-up's background rebuild
+        self.converting: asyncio.Task[None] | None = None
+        """The start-up's conversion of the seasons the old season engine stored."""
         self.creators: dict[str, str] = {}
         """Running matches created through this process -> the client address that created
         them (kept in memory only, never stored): bounds what one address keeps running."""
@@ -232,6 +234,12 @@ class Matches:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule
             self.children.schedule(owner.record.id)
 
+    async def converted(self) -> None:
+        """Return once the start-up has converted the seasons the old engine stored."""
+        task = self.converting
+        if task is not None and not task.done():
+            await asyncio.shield(task)
+
     def in_memory(self, match_id: str) -> MatchRecord | None:
         """The record of a match this process holds, with its status as memory has it."""
         owner = self.owners.get(match_id)
@@ -255,12 +263,15 @@ class Matches:
             by_id[owner.record.id] = _current(owner)
         return sorted(by_id.values(), key=lambda r: r.created, reverse=True)[:limit]
 
-    async def create(self, body: Any, creator: str | None = None) -> Created:
+    async def create(self, body: Any, creator: str | None = None,
+                     record_settings: dict[str, Any] | None = None) -> Created:
         """A new match from a create request; ``creator`` (the client's address, for a
-        request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches."""
+        request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches.
+        ``record_settings``: the record's own, no request's (a season's name, G-14)."""
         # LF-12: a library scenario is copied into the config, so the record holds it.
         body = await scenarios.resolve_config(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
+        settings_json.update(record_settings or {})
         config_raw = scenarios.keep_generated(name, seed, config_raw)
         game = get_game(name)
         config = game.make_config(config_raw)
@@ -298,17 +309,25 @@ class Matches:
                         seat_tokens: tuple[str, ...] = (), spectator: str = "",
                         host: str = "") -> Created:
         match_id = record.id
-        fence = None
-        if self.cluster:
-            token = await self.store.create_match(
-                record, tokens, lease=(self.process_id, self.process_url, LEASE_SECONDS))
-            fence = (self.process_id, token or 1)
-        else:
-            await self.store.create_match(record, tokens)
-        owner = MatchOwner(record, match, self.store, persisted=0, fence=fence)
-        async with owner.lock:
-            await owner._commit()
+        # Held in memory, and locked, before its row exists: a season's child has links
+        # anyone may read (and open) from the moment its row is stored, and a request that
+        # came in between rebuilt a second owner, whose writes then collided with this one's.
+        owner = MatchOwner(record, match, self.store, persisted=0)
         self.owners[match_id] = owner
+        try:
+            async with owner.lock:
+                if self.cluster:
+                    token = await self.store.create_match(
+                        record, tokens, lease=(self.process_id, self.process_url,
+                                               LEASE_SECONDS))
+                    owner.fence = (self.process_id, token or 1)
+                else:
+                    await self.store.create_match(record, tokens)
+                await owner._commit()
+        except BaseException:
+            if self.owners.get(match_id) is owner:
+                del self.owners[match_id]
+            raise
         self._held(owner)
         owner.start()
         return Created(owner, seat_tokens, spectator, host)
@@ -399,6 +418,10 @@ class Matches:
         """Rebuild the running matches in the background: the server serves meanwhile; and
         from then on let the matches nobody needs leave memory (:meth:`sweep`)."""
         loop = asyncio.get_running_loop()
+        # Old seasons become matches first, so the resume finds them among the running.
+        self.converting = loop.create_task(season_import.convert_all(self),
+                                           name="arena-convert")
+        self._tasks.append(self.converting)
         self.resuming = loop.create_task(self.resume_all(), name="arena-resume")
         self._tasks.append(self.resuming)
         self._tasks.append(loop.create_task(self._sweep_loop(), name="arena-sweep"))
@@ -469,6 +492,7 @@ class Matches:
         those whose lease is free, lapsed, or held under this process's own address by a
         process that died (this one listens there now). One match at a time, each under
         the loading lock, so a request for a match rebuilds it at once or waits for it."""
+        await self.converted()
         try:
             records = await self.store.running()
         except Exception as exc:  # the database at start-up: each match loads on demand

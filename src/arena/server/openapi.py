@@ -101,7 +101,8 @@ SEASON_ACTION_WORDS = {
     "extend": "season host only: more time for the current step (SE-7)",
     "deadline": "season host only: the current step's deadline as a clock time (SE-7); "
                 "while a match is played, that match's",
-    "webhook": "season host only: set or clear the season's webhook (G-14)",
+    "webhook": "season host only: set or clear the season's webhook and its news level, which "
+               "its running match follows (G-14)",
     "reissue": "season host only: a new season link for a player; the old one stops working",
 }
 """The summary of each season host action (every action of ``SEASON_HOST_ACTIONS``)."""

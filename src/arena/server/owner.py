@@ -191,7 +191,12 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = T
         "seed": str(record.seed) if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,
         "early_close": match.settings.early_close,
+        "bot_pace": match.settings.bot_pace,
     }
+    parent = record.settings.get("parent")
+    if isinstance(parent, dict) and isinstance(parent.get("id"), str):
+        # A season's match links back to its season (only the id: the key is the season's).
+        view["match"]["parent"] = {"id": parent["id"]}
     help_text = ""
     if seat is not None and not match.finished:
         help_text = match.game.notation_help(match.state, seat)
@@ -414,7 +419,7 @@ class MatchOwner:
             # G-14: the public news of these entries, now that they are stored, to the host's
             # webhook (queued: a slow webhook never holds the match).
             announce.announce_match(self.record.settings.get("webhook"), self.record.id,
-                                    self.match, self.record.seat_names, new)
+                                    self.match, self.record.seat_names, new, self.record.settings)
             for e in new:
                 if e.kind == "server_pause":  # G-5: the match ran too fast; the host is told
                     log.warning("match %s paused: %s", self.record.id, e.data["reason"])

@@ -54,10 +54,11 @@ from arena.core.rng import MAX_SEED
 from arena.games.feather.check import MAX_NAME as MAX_SCENARIO_NAME
 from arena.season import acts
 from arena.season import state as season_state
-from arena.server.announce import MAX_URL
 from arena.server.clocktime import AT_WORDS, ClockTime
 from arena.server.errors import ApiError
 from arena.server.limits import MAX_TEXT, read_json
+from arena.server.news import NewsLevel
+from arena.server.webhook_url import MAX_URL
 
 MAX_NAME = 40
 """Characters of a seat's display name (G-8) and of a season player's (SE-1)."""
@@ -93,6 +94,8 @@ send (a Feather scenario as data, a page's notes) nest a handful."""
 DAY = 86400.0
 MAX_STEP_SECONDS = 30 * DAY
 """The longest step clock a season may be created with (SE-7), before the time scale."""
+MAX_SEASON_NAME = 60
+"""Characters of a season's name, as its page and its posts show it (G-14)."""
 
 B = TypeVar("B", bound=BaseModel)
 
@@ -307,6 +310,16 @@ class Webhook(Body):
         MAX_URL)]
 
 
+class SeasonWebhook(Webhook):
+    """``POST /api/seasons/{id}/host/webhook``: a season's webhook, and how much of its
+    matches it tells (G-14); the match it is playing follows both."""
+
+    news: Annotated[NewsLevel | None, Field(
+        description="G-14: 'steps' (the season's steps; its matches post nothing of their "
+                    "own) or 'phases' (its matches post their phases too, summarised); "
+                    "null keeps the level")] = None
+
+
 # --------------------------------------------------------------------------- seasons
 PlayerName = Annotated[str, Field(max_length=MAX_NAME)]
 
@@ -370,6 +383,14 @@ class CreateSeason(Body):
     webhook: Annotated[str | None, chars(
         "G-14: a webhook URL for the season's public news (allowed hosts only)",
         MAX_URL)] = None
+    name: Annotated[str | None, Field(
+        max_length=MAX_SEASON_NAME, pattern=r"^[^\x00-\x1f\x7f]*$",
+        description="G-14: the season's name on its page and in each of its posts (no "
+                    "control characters; empty: 'Season' and the start of its id)")] = None
+    news: Annotated[NewsLevel, Field(
+        description="G-14: what its webhook hears: 'steps' (the season's steps; its matches "
+                    "post nothing of their own) or 'phases' (its matches' phases too, "
+                    "summarised)")] = "steps"
 
 
 class Vote(Body):
@@ -480,7 +501,7 @@ SEASON_HOST_ACTIONS: dict[str, type[BaseModel]] = {
     "start_death": acts.StartDeath, "record_death": acts.RecordDeath, "decide": acts.Decide,
     "adjust": acts.Adjust, "mm_rounds": acts.MainMatchRounds, "close_vault": CloseVault,
     "end": EndSeason, "pause": Empty, "resume": Empty, "extend": MatchExtend,
-    "deadline": MatchDeadline, "webhook": Webhook, "reissue": SeasonReissue,
+    "deadline": MatchDeadline, "webhook": SeasonWebhook, "reissue": SeasonReissue,
 }
 """``POST /api/seasons/{id}/host/{action}``: the body of each action; no other is taken."""
 

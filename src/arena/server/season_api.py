@@ -17,16 +17,19 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from arena.core import chat as chatmod
+from arena.core.chat import private_channel
 from arena.core.errors import RuleError
 from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
+from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
-from arena.server.children import child_id, specs
+from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
+from arena.server.hosting import new_link
 from arena.server.limits import address_key, limited, read_json
+from arena.server.news import season_level, season_name
 from arena.server.owner import MatchOwner, view_for
 from arena.server.requests import (
     CloseVault,
@@ -37,13 +40,16 @@ from arena.server.requests import (
     MatchExtend,
     Nominate,
     SeasonPrivate,
+    SeasonReissue,
+    SeasonWebhook,
     Vote,
     parse,
     validate,
 )
-from arena.store import StoreUnavailable
+from arena.store import MatchRecord, StoreUnavailable
 
 log = logging.getLogger("arena.seasons")
+
 
 class StepExtend(MatchExtend):
     """``host/extend`` of a season: more time for the current step (SE-7)."""
@@ -71,6 +77,9 @@ async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner
     """The season and who asks. ``public``: a read without a link reads as a spectator (a
     season's record is public, as its page is), while the host keeps it open to them."""
     season_id = request.path_params["match_id"]
+    # A season that cannot be served says why before its link is looked at: an old season
+    # that could not be converted has its links in the old tables only.
+    match_api.matches_of(request).check_quarantine(season_id)
     token = token_of(request)
     if public and token is None:
         access = Access(season_id, "spectator", None)
@@ -85,6 +94,7 @@ async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner
 
 async def season_link_key(request: Request) -> str:
     season_id = request.path_params["match_id"]
+    match_api.matches_of(request).check_quarantine(season_id)
     access = await resolve(match_api.store_of(request), season_id, token_of(request))
     return f"{season_id}:{access.role}:{access.seat}"
 
@@ -95,12 +105,13 @@ def _state(owner: MatchOwner) -> SeasonState:
 
 
 async def _running_child(request: Request, owner: MatchOwner) -> MatchOwner | None:
-    """The match the season's current step waits for (its Main or Death Match), if any."""
+    """The match the season's current step waits for (its Main or Death Match), if any:
+    made sure of under the children's own lock first, then taken from memory only, so a
+    request never loads a child beside its creation (two owners of one match)."""
     matches = match_api.matches_of(request)
-    for spec in specs(owner):
-        if spec.live and not matches.children.being_made(owner.record.id, spec.key):
-            return await matches.get(child_id(owner.record.id, spec.key))
-    return None
+    await matches.children.ensure(owner.record.id)
+    return next((matches.owners.get(spec_id(owner.record.id, spec))
+                 for spec in specs(owner) if spec.live), None)
 
 
 async def _end_child(child: MatchOwner | None, reason: str) -> None:
@@ -134,8 +145,13 @@ async def create_season(request: Request) -> JSONResponse:
         "seats": [{"name": n, "bot": c["bot"]} for n, c in zip(names, cast, strict=True)]}
     if body.seed is not None:
         create["seed"] = body.seed
+    # G-14: the season's name and news level are the record's (its matches copy the level);
+    # without a name, one is made of the id wherever it is shown (news.season_name).
+    own: dict[str, Any] = {"news": body.news}
+    if body.name is not None and body.name.split():
+        own["name"] = " ".join(body.name.split())
     created = await match_api.matches_of(request).create(
-        create, creator=request.client.host if request.client else "?")
+        create, creator=request.client.host if request.client else "?", record_settings=own)
     sid = created.owner.record.id
     page = f"{str(request.base_url).rstrip('/')}/s/{sid}?token="
     players = {n: t for n, t in zip(names, created.seat_tokens, strict=True)}
@@ -174,16 +190,13 @@ def summary(record_id: str, status: str, state: SeasonState | None,
 async def list_seasons(request: Request) -> JSONResponse:
     """Every season, newest first: its rows and what memory holds, never a log read."""
     matches = match_api.matches_of(request)
+    records: list[MatchRecord]
     try:
-        records = await matches.store.list_matches()
-    except StoreUnavailable:
-        records = []
-    if matches.store.down:
-        records = matches.listing(records, 200)
+        records = list(await matches.store.matches_of(SEASON.name))
+    except StoreUnavailable:  # the database is down: what memory holds (outage reads)
+        records = [r for r in matches.listing([], 200) if r.game == SEASON.name]
     out = []
     for record in records:
-        if record.game != SEASON.name:
-            continue
         owner = matches.owners.get(record.id)
         state = _state(owner) if owner is not None else None
         status = "finished" if owner is not None and owner.match.finished else record.status
@@ -197,6 +210,11 @@ async def get_season(request: Request) -> JSONResponse:
     owner, access = await _season(request, public=True)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
+    settings = owner.record.settings
+    view["name"] = season_name(settings, owner.record.id)
+    if access.is_host:  # G-14: whether news goes out and how much; never the URL
+        view["webhook"] = bool(settings.get("webhook"))
+        view["news"] = season_level(settings)
     return JSONResponse(view)
 
 
@@ -206,12 +224,8 @@ async def child_links(request: Request, owner: MatchOwner, access: Access
     host's link (the host) and the watching link (everyone)."""
     out: dict[str, dict[str, str]] = {}
     store = match_api.store_of(request)
-    children = match_api.matches_of(request).children
     for spec in specs(owner):
-        cid = child_id(owner.record.id, spec.key)
-        if children.being_made(owner.record.id, spec.key):
-            out[spec.key] = {}  # no link leads to it before it is held
-            continue
+        cid = spec_id(owner.record.id, spec)
         try:
             tokens = await store.tokens_for(cid)
         except StoreUnavailable:
@@ -282,7 +296,7 @@ async def private(request: Request) -> JSONResponse:
     def act(m: Match) -> dict[str, Any]:
         if seat not in m.private:
             m.set_private(seat, True, by=sender)
-        m.chat(sender, chatmod.private_channel(seat), body.text)
+        m.chat(sender, private_channel(seat), body.text)
         return {"ok": True, "version": m.version_for(access.viewer)}
 
     return JSONResponse(await owner.command(act))
@@ -329,9 +343,42 @@ async def host_action(request: Request) -> JSONResponse:
         await owner.command(lambda m: m.end(reason))
         await _end_child(child, "the host ended the season (SE-1)")
         return JSONResponse({"ok": True})
+    if action == "reissue":
+        who = await parse(SeasonReissue, request)
+        state = _state(owner)
+        player = next((n for n in state.cast if n.lower() == who.player.lower()), None)
+        if player is None:
+            raise RuleError("SE-1", "'player' must be a name of the season's cast")
+        seat = state.cast.index(player)
+        token = await new_link(match_api.store_of(request), owner, seat)
+        await match_api.matches_of(request).children.follow_seat(owner, seat, reissued=True)
+        return JSONResponse({"ok": True, "player": player,
+                             "link": _page(request, owner.record.id, token, "s")})
     if action in ("pause", "resume", "extend", "deadline"):
         return JSONResponse(await _clock(request, owner, action))
+    if action == "webhook":
+        return await _webhook(request)
     raise ApiError(404, "host", f"unknown season action {action!r}")
+
+
+@limited(lambda r: match_api.WEBHOOK_LIMIT, season_link_key)
+async def _webhook(request: Request) -> JSONResponse:
+    """G-14: set or clear the season's webhook, and its news level, as a match's (the URL is
+    checked against the allowed hosts and never shown back). The match the season is playing
+    follows: it took the season's webhook and level when it started."""
+    owner, _ = await _season(request)
+    owner.check_owned()
+    body = await parse(SeasonWebhook, request)
+    own = {} if body.news is None else {"news": body.news}
+    url = await hosting.set_webhook(request, owner, body.url, own)
+    child = await _running_child(request, owner)
+    if child is not None and not child.match.finished:
+        try:
+            await hosting.set_webhook(request, child, url, own)
+        except (ApiError, RuleError):  # past a cap: the season has it; its match keeps its own
+            log.warning("season %s: its match kept its webhook", owner.record.id, exc_info=True)
+    return JSONResponse({"ok": True, "webhook": url is not None,
+                         "news": season_level(owner.record.settings)})
 
 
 async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, Any]:
@@ -359,6 +406,10 @@ async def season_page(request: Request) -> Response:
     opens as a spectator (a season's record is public)."""
     season_id = request.path_params["match_id"]
     matches = match_api.matches_of(request)
+    refusal = matches.refusal(season_id)
+    if refusal is not None:
+        from arena.web.pages import error_page
+        return error_page(503, refusal)
     if token_of(request) is None:
         try:
             tokens = await match_api.store_of(request).spectator_tokens([season_id])

@@ -50,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from arena.core.match import Event
+from arena.store import legacy
 from arena.store.rows import DamagedRow, Rows
 from arena.store.store import (
     Lease,
@@ -331,6 +332,9 @@ class AsyncStore:
             self._listing, self._listing_limit, self._listing_at = listing, limit, started
         return listing
 
+    async def matches_of(self, game: str, limit: int = 200) -> Rows[MatchRecord]:
+        return await self._read(self.sync.matches_of, game, limit)
+
     def _forget_listing(self) -> None:
         """A match was created or changed here: the next listing is read afresh (the one
         kept still answers while the database is down)."""
@@ -532,6 +536,23 @@ class AsyncStore:
 
     def listen_url(self) -> str:
         return self.sync.listen_url()
+
+    # ------------------------------------------------------------------ old seasons
+    async def unconverted_seasons(self) -> list[str]:
+        return await self._read(legacy.unconverted, self.sync)
+
+    async def old_season(self, season_id: str) -> legacy.OldSeason | None:
+        return await self._read(legacy.read, self.sync, season_id)
+
+    async def convert_season(self, record: MatchRecord, tokens: Sequence[TokenRecord],
+                             events: Sequence[Event],
+                             lease: tuple[str, str | None, float] | None,
+                             children: dict[str, dict[str, Any]]) -> tuple[bool, int | None]:
+        """``legacy.convert``: an old season stored as the match of the same id."""
+        done = await self._call(legacy.convert, self.sync, record, tokens, events, lease,
+                                children)
+        self._forget_listing()
+        return done
 
     # ------------------------------------------------------------------ seasons
     async def create_season(self, season_id: str, head: dict[str, Any],

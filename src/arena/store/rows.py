@@ -246,6 +246,9 @@ HEAD = Column("head", "an object with its cast, bots, seed, step time, creation 
 RECORD = Column("record", "an object with its cast, episode, stage and winner",
                 TypeAdapter(_SeasonRecord))
 STEP = Column("data", "an object naming its kind", TypeAdapter(_SeasonStep))
+SEASON_STATUS = Column("status", "running, finished or converted",
+                       TypeAdapter(Literal["running", "finished", "converted"]), is_json=False)
+"""Converted: the season runs as a match of the same id now (server/season_import.py)."""
 
 # ---------------------------------------------------------------------- scenarios
 SCENARIO_TEXT = Column("text", "text", _TEXT, is_json=False)

@@ -321,7 +321,7 @@ def _season(row: SeasonRow) -> _Season:
     head = r(col.HEAD, row.head)
     if len(head["bots"]) != len(head["cast"]):
         raise r.damaged("head's bot flags do not match its cast")
-    return _Season(head, r(col.RECORD, row.record), r(col.STATUS, row.status))
+    return _Season(head, r(col.RECORD, row.record), r(col.SEASON_STATUS, row.status))
 
 
 def _season_step(row: SeasonEntryRow) -> dict[str, Any]:
@@ -419,27 +419,7 @@ class Store:
         creating process also holds its lease from the same transaction (so no other
         process's scan for lapsed matches sees it unowned). Returns the fencing token."""
         with self.session() as s, s.begin():
-            s.add(MatchRow(
-                id=record.id, game=record.game, config=json.dumps(record.config),
-                seed=seed_to_db(record.seed), settings=json.dumps(record.settings),
-                start=record.start,
-                seat_names=json.dumps(list(record.seat_names)),
-                bots=bots_to_db(record.bots, record.levels), status=record.status,
-                result=None if record.result is None else json.dumps(record.result),
-                created=record.created,
-            ))
-            s.flush()
-            for tok in tokens:
-                s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role,
-                               seat=tok.seat))
-            if lease is None:
-                return None
-            owner, url, ttl = lease
-            s.flush()
-            s.execute(text(f"INSERT INTO match_leases (match_id, owner, url, token, expires_at) "
-                           f"VALUES (:m, :o, :u, 1, {_NOW} + :ttl)"),
-                      {"m": record.id, "o": owner, "u": url, "ttl": ttl})
-            return 1
+            return insert_match(s, record, tokens, lease)
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         with self.session() as s:
@@ -450,6 +430,14 @@ class Store:
         """The newest matches; a damaged row is left out and named in ``.damaged``."""
         with self.session() as s:
             rows = s.scalars(select(MatchRow).order_by(MatchRow.created.desc()).limit(limit))
+            return healthy(rows, _to_record)
+
+    def matches_of(self, game: str, limit: int = 200) -> Rows[MatchRecord]:
+        """The newest matches of one game (a season list, which the lobby's newest matches
+        would crowd out with the seasons' own Main and Death Matches)."""
+        with self.session() as s:
+            rows = s.scalars(select(MatchRow).where(MatchRow.game == game)
+                             .order_by(MatchRow.created.desc()).limit(limit))
             return healthy(rows, _to_record)
 
     def running(self) -> Rows[MatchRecord]:
@@ -797,6 +785,32 @@ class Store:
             s.flush()
             s.add(SeasonTokenRow(token=token, season_id=season_id, role="player", player=player))
             return old
+
+
+def insert_match(s: Session, record: MatchRecord, tokens: Sequence[TokenRecord],
+                 lease: tuple[str, str | None, float] | None = None) -> int | None:
+    """(In the caller's transaction.) A new match's row and links, and its lease when given;
+    returns the fencing token (see :meth:`Store.create_match`)."""
+    s.add(MatchRow(
+        id=record.id, game=record.game, config=json.dumps(record.config),
+        seed=seed_to_db(record.seed), settings=json.dumps(record.settings),
+        start=record.start,
+        seat_names=json.dumps(list(record.seat_names)),
+        bots=bots_to_db(record.bots, record.levels), status=record.status,
+        result=None if record.result is None else json.dumps(record.result),
+        created=record.created,
+    ))
+    s.flush()
+    for tok in tokens:
+        s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role, seat=tok.seat))
+    if lease is None:
+        return None
+    owner, url, ttl = lease
+    s.flush()
+    s.execute(text(f"INSERT INTO match_leases (match_id, owner, url, token, expires_at) "
+                   f"VALUES (:m, :o, :u, 1, {_NOW} + :ttl)"),
+              {"m": record.id, "o": owner, "u": url, "ttl": ttl})
+    return 1
 
 
 def _check_fence(s: Session, match_id: str, fence: tuple[str, int] | None) -> None:

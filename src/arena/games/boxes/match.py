@@ -29,6 +29,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any, ClassVar
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -93,6 +94,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
     hidden_information = True
     rules_prefix = "BX"
     config_type = BoxesConfig
+    # SE-4: a Death Match; a season simulated with bots plays two bouts to stay short.
+    death_match: ClassVar[dict[str, Any] | None] = {"bouts": 2}
     phase_fields = ("bouts",)
 
     # --- setup ---------------------------------------------------------------------------

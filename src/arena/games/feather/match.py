@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -173,6 +173,8 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
     hidden_information = False
     rules_prefix = "LF"
     config_type = FeatherConfig
+    # SE-4: a Death Match; a season simulated with bots plays one short session.
+    death_match: ClassVar[dict[str, Any] | None] = {"session_ticks": 6, "practice": False, "study": 0}
     phase_fields = ("session_ticks", "practice_ticks", "scenario_text")
 
     # --- setup ---------------------------------------------------------------------------

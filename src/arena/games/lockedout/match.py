@@ -9,7 +9,6 @@ set of commands for the round; the last valid one stands (G-2).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +26,7 @@ from arena.core.game import (
 )
 from arena.core.wording import counted
 from arena.games.lockedout import commands as cmds
+from arena.games.lockedout import vote
 from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
 from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
 from arena.games.lockedout.deduce import suggest
@@ -136,6 +136,11 @@ def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) 
         if c.safe in seen:
             raise RuleError("LO-5", f"one claim per safe (Safe {SAFE_NAMES[c.safe]} twice)")
         seen.add(c.safe)
+
+
+def _votes(orders: dict[int, tuple[Command, ...]]) -> dict[int, int]:
+    """Each seat's vote (LO-9): the seat its standing submission names."""
+    return {s: c.seat for s, cs in orders.items() for c in cs if isinstance(c, Vote)}
 
 
 class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
@@ -282,6 +287,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         return ""
 
     def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
+        if state.config.vote == "season":
+            # SE-6: the season holds LO-9's vote as a step of its own (and with one seat
+            # inside names it the EC itself), so the match ends here without an EC.
+            return replace(state, stage=OVER)
         inside = state.inside()
         if len(inside) >= 2:
             return replace(state, stage=VOTE)
@@ -293,58 +302,30 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         """LO-9: the seats inside vote; a tie is announced, then the winners choose among the
         tied seats in a phase of their own (or, with no winners, the fallbacks decide)."""
         inside = state.inside()
-        votes = tuple((s, c.seat) for s, cs in sorted(orders.items()) for c in cs
-                      if isinstance(c, Vote) and s in inside)
-        tally = {s: 0 for s in inside}
-        for _, target in votes:
-            tally[target] += 1
-        top = max(tally.values())
-        tied = tuple(s for s in inside if tally[s] == top)
-        state = replace(state, votes=votes)
+        count = vote.tally(_votes(orders), inside)
+        tied = count.leaders
+        state = replace(state, votes=count.votes)
         events.append(GameEvent("vote_counted", {
-            "tally": {state.names[s]: n for s, n in tally.items()},
+            "tally": {state.names[s]: n for s, n in count.counts.items()},
             "tied": [state.names[s] for s in tied] if len(tied) > 1 else []}))
-        if len(tied) == 1:
-            return self._chose(state, tied[0], "most votes", events)
+        if count.chosen is not None:
+            return self._chose(state, count.chosen, vote.MOST_VOTES, events)
         if state.escaped():  # LO-9's "winners" are the escaped seats
             return replace(state, stage=TIE, tied=tied)
-        return self._fallback(state, tied, "no winners to break the tie", rng, events)
+        return self._break_tie(state, tied, {}, rng, events)
 
     def _tie(self, state: LockedOutState, orders: dict[int, tuple[Command, ...]],
              rng: random.Random, events: list[GameEvent]) -> LockedOutState:
-        """LO-9: the winners' majority among the tied seats; else the fallbacks."""
-        winners = set(state.escaped())
-        picks = {s: 0 for s in state.tied}
-        for s, cs in orders.items():
-            for c in cs:
-                if s in winners and isinstance(c, Vote) and c.seat in picks:
-                    picks[c.seat] += 1
-        best = max(picks.values())
-        if best * 2 > len(winners):
-            chosen = max(picks, key=lambda t: picks[t])
-            return self._chose(state, chosen, "the winners' majority among the tied", events)
-        # No majority: the fallbacks decide among all the seats that tied in the vote.
-        return self._fallback(state, state.tied, "the winners reached no majority", rng, events)
+        """LO-9: the winners' majority among the tied seats; else the fallbacks decide among
+        all the seats that tied in the vote."""
+        return self._break_tie(state, state.tied, _votes(orders), rng, events)
 
-    def _fallback(self, state: LockedOutState, tied: tuple[int, ...], why: str,
-                  rng: random.Random, events: list[GameEvent]) -> LockedOutState:
-        """LO-9's fallbacks in order: fewest keys, bars, cards, season garnets; then a draw
-        from the match's chance, announced as a draw."""
-        garnets = state.config.garnets or (0,) * len(state.seats)
-        steps: tuple[tuple[str, Callable[[int], int]], ...] = (
-            ("fewest keys", lambda s: state.seats[s].keys),
-            ("fewest gold bars", lambda s: state.seats[s].bars),
-            ("fewest cards", lambda s: state.seats[s].card_count),
-            ("fewest season garnets", lambda s: garnets[s]))
-        left = list(tied)
-        for label, key in steps:
-            low = min(key(s) for s in left)
-            left = [s for s in left if key(s) == low]
-            if len(left) == 1:
-                return self._chose(state, left[0], f"{why}; {label}", events)
-        chosen = rng.choice(left)
-        return self._chose(state, chosen, f"{why}; still tied after keys, bars, cards and "
-                                          "garnets: a draw from the match's chance", events)
+    def _break_tie(self, state: LockedOutState, tied: tuple[int, ...], votes: dict[int, int],
+                   rng: random.Random, events: list[GameEvent]) -> LockedOutState:
+        facts = tuple(vote.SeatFacts(s.keys, s.bars, s.card_count) for s in state.seats)
+        chosen, how = vote.break_tie(tied, state.escaped(), votes, facts,
+                                     state.config.garnets, rng)
+        return self._chose(state, chosen, how, events)
 
     def _chose(self, state: LockedOutState, ec: int, how: str,
                events: list[GameEvent]) -> LockedOutState:
@@ -402,7 +383,24 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             reason = "nobody escaped"
         score = ("; the score is the gold bars of a player who escaped and -1 for a player still "
                  "inside (LO-8)" if losers else "")
+        if state.config.vote == "season" and len(losers) >= 2:
+            score += "; the season holds the elimination vote (SE-6)"
         return Result(winner, self.scores(state), f"{reason}; {state.end_reason}{score}", detail)
+
+    def ended_early(self, state: LockedOutState, reason: str) -> Result:
+        """A season's Main Match (``vote="season"``) that the host ends, or whose vault the
+        host closes, is scored as it stands under LO-8 (SE-6): the result and its detail are
+        those of a match that ended now, bargains still open paying nothing, so the season
+        reads it as it reads any other end. A match that holds its own vote keeps the
+        engine's default: nobody wins, and the logs stored before this option replay
+        unchanged."""
+        if state.config.vote != "season":
+            return super().ended_early(state, reason)
+        stands = replace(state, stage=OVER, end_reason=f"{reason}: scored as it stands (LO-8, "
+                                                        "SE-6)")
+        result = self.result(stands)
+        assert result is not None  # the stage is OVER
+        return result
 
     # --- information -----------------------------------------------------------------------
     def _public(self, state: LockedOutState) -> dict[str, Any]:

@@ -8,7 +8,7 @@ physical cards of the same value are interchangeable, so counts are the whole tr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -31,7 +31,9 @@ class LockedOutConfig(GameConfig):
     """The seats' names, as the match was created with them (LO-10; three to six of them,
     SE-1), the round length (LO-11, 24 h), an optional round limit the host may set (LO-8: 0,
     the default, is no limit), the deduction helper for seats (LO-12, off by default) and each
-    seat's season garnets for the last tiebreak of the vote (LO-9, SE-3)."""
+    seat's season garnets for the last tiebreak of the vote (LO-9, SE-3), and who holds
+    LO-9's elimination vote: the match itself, or (``"season"``) the season the match is
+    the Main Match of, which holds it as a step of its own (SE-6)."""
 
     names: Annotated[tuple[Annotated[str, Field(max_length=40)], ...], Field(
         max_length=6, description="LO-10: the players' names, one per seat, separated by "
@@ -51,6 +53,13 @@ class LockedOutConfig(GameConfig):
     garnets: Annotated[tuple[Annotated[int, Field(ge=0, le=10_000)], ...], Field(
         max_length=6, description="LO-9, SE-3: each seat's season garnets, for the vote's "
                                   "last tiebreak (empty: none)", title="Season garnets")] = ()
+    # "season": the match ends at the vault's end with no Elimination Candidate and a host's
+    # end scores it as it stands, so the season holds the vote (SE-6). The default keeps
+    # every match, and every stored log, as it was.
+    vote: Annotated[Literal["match", "season"], Field(
+        max_length=6, title="Who holds the elimination vote",
+        description="LO-9, SE-6: the elimination vote is held by the match, or by the season "
+                    "whose Main Match this is (the match then ends without it)")] = "match"
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
@@ -236,6 +236,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
     hidden_information = True
     rules_prefix = "LM"
     config_type = LockmakerConfig
+    # SE-4: a Death Match; a season simulated with bots plays one round.
+    death_match: ClassVar[dict[str, Any] | None] = {"rounds": 1}
     phase_fields = ("rounds", "setup")
 
     # ------------------------------------------------------------------ setup

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 from arena.core.errors import RuleError
 from arena.core.game import (
@@ -149,6 +149,7 @@ class PaintGame(Game[PaintState, PaintConfig]):
     hidden_information = True
     rules_prefix = "PF"
     config_type = PaintConfig
+    death_match: ClassVar[dict[str, Any] | None] = {}  # SE-4: a Death Match, as the rule text sets it out
 
     # ------------------------------------------------------------------ setup
     def initial_state(self, config: PaintConfig, rng: random.Random) -> PaintState:

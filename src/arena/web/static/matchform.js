@@ -144,7 +144,7 @@ function readForm(form, game, kinds, levels, fixedSeats) {
     settings: { time_scale: Number(form.time_scale.value || 1), early_close: form.early_close.checked,
       reveal_at_end: form.reveal_at_end.checked, bot_pace: form.bot_pace.value },
   };
-  if (form.seed.value !== "") body.seed = form.seed.value.trim();
+  if (form.seed && form.seed.value !== "") body.seed = form.seed.value.trim();
   return body;
 }
 
@@ -154,9 +154,13 @@ function readForm(form, game, kinds, levels, fixedSeats) {
    reads as the server being out of reach. ``testidPrefix`` prefixes every data-testid and
    element id, so the lobby (prefix "") and another form can share a page. ``initial`` is the
    game chosen first; ``onChooser(fn)`` hands out the form's game chooser (null on unmount)
-   for buttons outside it, the lobby's game cards. */
-export function MatchForm({ games, fixedSeats, onSubmit, submitLabel, testidPrefix, initial, onChooser }) {
+   for buttons outside it, the lobby's game cards. ``settings`` ({time_scale, early_close,
+   reveal_at_end, bot_pace}) are the settings' first values (a season's Death Match starts
+   from the season's); ``seed: false`` leaves the seed out (the season seeds its matches). */
+export function MatchForm({ games, fixedSeats, onSubmit, submitLabel, testidPrefix, initial, onChooser,
+  settings, seed }) {
   const p = testidPrefix || "";
+  const first = Object.assign({ time_scale: 1, early_close: true, reveal_at_end: true, bot_pace: "human" }, settings || {});
   const offered = fixedSeats ? games.filter((g) => g.seats === fixedSeats.length) : games;
   const [name, setName] = useState(offered.some((g) => g.name === initial) ? initial : (offered[0] || {}).name);
   const game = offered.find((g) => g.name === name);
@@ -209,23 +213,23 @@ export function MatchForm({ games, fixedSeats, onSubmit, submitLabel, testidPref
             ${offered.map((g) => html`<option value=${g.name}>${g.title}</option>`)}
           </select>
         </label>
-        <label>Seed <span class="muted">(blank = random)</span>
+        ${seed === false ? "" : html`<label>Seed <span class="muted">(blank = random)</span>
           <input name="seed" type="number" min="0" step="1" data-testid=${p + "new-seed"} placeholder="random"/>
-        </label>
+        </label>`}
         <label>Time scale
-          <input name="time_scale" type="number" min="0.001" max="1000" step="any" defaultValue="1"
+          <input name="time_scale" type="number" min="0.001" max="1000" step="any" defaultValue=${String(first.time_scale)}
             data-testid=${p + "new-time-scale"} list=${p + "scales"} aria-describedby=${p + "help-time-scale"}/>
           <${Help} id=${p + "help-time-scale"} text=${"G-5: " + TIME_SCALE_HELP}/>
           <datalist id=${p + "scales"}><option value="1"/><option value="0.5"/><option value="0.25"/><option value="0.1"/><option value="0.05"/></datalist>
         </label>
-        <label class="check"><input name="early_close" type="checkbox" defaultChecked data-testid=${p + "new-early-close"}/>
+        <label class="check"><input name="early_close" type="checkbox" defaultChecked=${!!first.early_close} data-testid=${p + "new-early-close"}/>
           <span>Early close: end a phase once every seat has confirmed (<a href="/rulings#G-4">G-4</a>)</span></label>
-        <label class="check"><input name="reveal_at_end" type="checkbox" defaultChecked data-testid=${p + "new-reveal"}/>
+        <label class="check"><input name="reveal_at_end" type="checkbox" defaultChecked=${!!first.reveal_at_end} data-testid=${p + "new-reveal"}/>
           <span>Reveal everything private when the match ends (<a href="/rulings#G-9">G-9</a>)</span></label>
         <label>Bots answer <span class="muted">(<a href="/rulings#G-11">G-11</a>)</span>
           <select name="bot_pace" data-testid=${p + "new-bot-pace"}>
-            <option value="human" selected>at a human pace</option>
-            <option value="instant">at once</option>
+            <option value="human" selected=${first.bot_pace !== "instant"}>at a human pace</option>
+            <option value="instant" selected=${first.bot_pace === "instant"}>at once</option>
           </select>
         </label>
       </div>

@@ -117,9 +117,9 @@ function updateTitle() {
 }
 
 /* ------------------------------------------------------------------ server calls */
-async function call(method, path, body) {
+async function call(method, path, body, root) {
   const sep = path.includes("?") ? "&" : "?";
-  const url = "/api/matches/" + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
+  const url = (root || "/api/matches/") + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
   const opts = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -395,7 +395,8 @@ function Header() {
   return html`
     <header class="match-head" data-testid="match-head" data-finished=${v && v.result ? "true" : "false"}>
       <div class="mh-title">
-        <p class="eyebrow"><a href="/games/${S.boot.game}" data-testid="game-title">${S.boot.title}</a></p>
+        <p class="eyebrow"><a href="/games/${S.boot.game}" data-testid="game-title">${S.boot.title}</a>${v && v.match && v.match.parent
+          ? html` · <a href=${"/s/" + encodeURIComponent(v.match.parent.id)} data-testid="back-to-season">Back to the season</a>` : ""}</p>
         <h1 data-testid="phase-name" title=${words}>${words}</h1>
         ${prompt ? html`<p class="prompt" data-testid="phase-prompt"><${RuleText} text=${prompt}/></p>` : ""}
       </div>
@@ -423,6 +424,9 @@ function TurnBanner() {
   const impl = gameImpl();
   const words = impl && impl.Board ? phaseWords(v) : v.phase.prompt;
   if (yourMove(v)) return html`<p class="turn yours" data-testid="own-status">Your move${words ? html`: <${RuleText} text=${words}/>` : ""}</p>`;
+  // A phase may wait on a match this seat plays elsewhere (a season's): the game says so.
+  const elsewhere = impl && impl.turnWords ? impl.turnWords(v) : null;
+  if (elsewhere) return html`<p class="turn yours" data-testid="own-status"><${RuleText} text=${elsewhere}/></p>`;
   return html`<p class="turn" data-testid="own-status">Nothing to do in this phase; waiting for the others.</p>`;
 }
 
@@ -545,6 +549,10 @@ function HostControls() {
   const [secs, setSecs] = useState("60");
   const [when, setWhen] = useState(() => localInputValue(v && v.phase ? v.phase.next_deadline : null));
   if (!v || v.role !== "host" || v.result) return null;
+  // A game whose steps wait on matches of their own (a season) takes the clock actions on its
+  // own route, which applies them to the match being played, and ends itself on its board.
+  const impl = gameImpl();
+  const own = impl && impl.hostRoute;
   const act = async (action) => {
     if (action === "end" && !window.confirm("End the match now?")) return;
     let body = action === "extend" ? { seconds: Number(secs) } : {};
@@ -553,7 +561,7 @@ function HostControls() {
       if (!at) { S.hostError = "Choose the date and time of the new deadline first."; update(); return; }
       body = { at };
     }
-    const r = await call("POST", "/host/" + action, body);
+    const r = await call("POST", "/host/" + action, body, own && own.actions.includes(action) ? own.root : undefined);
     S.hostError = r.ok ? "" : r.error;
     update();
   };
@@ -565,7 +573,7 @@ function HostControls() {
       <label class="inline">Add <input type="number" value=${secs} min="1" step="1" data-testid="host-extend-seconds"
         onInput=${(e) => setSecs(e.currentTarget.value)}/> s</label>
       <button type="button" class="secondary" data-testid="host-extend" onClick=${() => act("extend")}>Extend</button>
-      <button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>
+      ${own && own.noEnd ? "" : html`<button type="button" class="danger" data-testid="host-end" onClick=${() => act("end")}>End match</button>`}
     </div>
     <div class="control-row">
       <label class="inline">Deadline <input type="datetime-local" value=${when} data-testid="host-deadline-input"
