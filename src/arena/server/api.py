@@ -98,7 +98,8 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
 
 
 async def list_games(request: Request) -> JSONResponse:
-    return JSONResponse([game_info(n) for n in all_games(include_extra=True)])
+    return JSONResponse([game_info(n) for n, g in all_games(include_extra=True).items()
+                         if g.listed])
 
 
 async def one_game(request: Request) -> JSONResponse:

@@ -87,6 +87,8 @@ async def lobby(request: Request) -> HTMLResponse:
     library = await _feather_library(request)
     cards = []
     for game in all_games(include_extra=True).values():
+        if not game.listed:
+            continue
         cards.append(
             f'<article class="game-card" data-testid="game-{html.escape(game.name)}">'
             f'<h3>{html.escape(game.title)}</h3>'
