@@ -1,172 +1,177 @@
-"""SE-7 on the server: the host pauses, resumes, extends or sets the clock of the season's
-current step (a paused step does not run out even long after its old deadline), a deadline
-for starting the Death Match starts one drawn from the season's chance, and a Death Match
-started from the season takes the options any match takes (refused 422 naming the field).
-In-process (TestClient); the season's clock is moved forward instead of waited for."""
+"""SE-7 on the server: every season step's clock is the match clock. The host pauses, resumes,
+extends or sets the clock of the current step (a paused step does not run out even long after
+its old deadline); while a match is played, the season's clock controls are that match's; a
+deadline for starting the Death Match starts one drawn from the season's chance; and a Death
+Match started from the season takes the options any match takes (refused 422 naming the
+field). In process; the server's clock is moved forward instead of waited for."""
 
 from __future__ import annotations
 
-import time
-import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import seasons as season_api
-from server.inprocess import in_process_server
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", StarletteDeprecationWarning)
-    from starlette.testclient import TestClient
+from server.inprocess import TestClient, in_process_server
+from server.seasonkit import FAST, Season, Shifted, frozen_clock, refused, wake
 
 CAST = ["Ann", "Ben", "Cat", "Dan"]
-SETTINGS = {"time_scale": 0.01, "bot_pace": "instant"}
 MAIN = {"escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan"], "bars": {"Ann": 5, "Ben": 3},
         "ec": "Cat", "opal": None}
-
-
-class Clock:
-    """The season module's ``time``, moved forward by the test (the watcher reads it too)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def time(self) -> float:
-        return time.time() + self.offset
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(season_api, "time", fake)
-    return fake
+CLOCK = Shifted()
+STEP = 1000.0  # the step clock at this time scale (100000 s times 0.01)
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("clocks")
     patch = pytest.MonkeyPatch()
+    frozen_clock(patch, CLOCK)
     with in_process_server(folder, patch) as c:
         yield c
 
 
-def create(client: TestClient) -> tuple[str, str, dict[str, str]]:
-    r = client.post("/api/seasons", json={"cast": CAST, "seed": 5, "settings": SETTINGS,
-                                          "step_seconds": 100000})  # 1000 s at this scale
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["id"], data["tokens"]["host"], data["tokens"]["players"]
+def later(client: TestClient, seconds: float) -> None:
+    """The server's clock moves on by ``seconds``; every match looks at it again."""
+    CLOCK.offset += seconds
+    wake(client)
 
 
-def view(client: TestClient, sid: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/seasons/{sid}", params={"token": token} if token else {})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+def create(client: TestClient) -> Season:
+    return Season.create(client, {"cast": CAST, "seed": 5, "settings": FAST,
+                                  "step_seconds": 100000})
 
 
-def host(client: TestClient, sid: str, tok: str, action: str, body: dict[str, Any]) -> Any:
-    return client.post(f"/api/seasons/{sid}/host/{action}", params={"token": tok}, json=body)
+def to_gift(client: TestClient) -> Season:
+    s = create(client)
+    s.ok("record_main", {"result": MAIN, "reason": "played on stage"})
+    assert s.step() == "gift"
+    return s
 
 
-def to_gift(client: TestClient) -> tuple[str, str, dict[str, str]]:
-    sid, tok, players = create(client)
-    r = host(client, sid, tok, "record_main", {"result": MAIN, "reason": "played on stage"})
-    assert r.status_code == 200, r.text
-    assert view(client, sid)["stage"] == "gift"
-    return sid, tok, players
+def to_dm_next(client: TestClient) -> Season:
+    s = to_gift(client)
+    assert s.choose("Ann", "gift", "Ben").status_code == 200
+    assert s.choose("Cat", "nominate", "Dan").status_code == 200
+    assert s.step() == "dm_next"
+    return s
 
 
-def to_dm_pick(client: TestClient) -> tuple[str, str, dict[str, str]]:
-    sid, tok, players = to_gift(client)
-    for path, key, who, value in (("gift", "to", "Ann", "Ben"), ("nominate", "dmo", "Cat", "Dan")):
-        r = client.post(f"/api/seasons/{sid}/{path}", params={"token": players[who]},
-                        json={key: value})
-        assert r.status_code == 200, r.text
-    assert view(client, sid)["stage"] == "dm_pick"
-    return sid, tok, players
+def phase(s: Season, token: str | None = None) -> dict[str, Any]:
+    view = s.get(token or s.host)
+    out: dict[str, Any] = view["phase"]
+    out["paused"] = view["paused"]
+    out["step"] = view["state"]["step"]
+    return out
 
 
-def test_se7_a_paused_step_does_not_run_out(client: TestClient, clock: Clock) -> None:
-    sid, tok, players = to_gift(client)
-    old = view(client, sid)["deadline"]
-    r = host(client, sid, tok, "pause", {})
-    assert r.status_code == 200, r.text
-    clock.offset = 10 * 86400  # ten days on: far past the old deadline
-    data = view(client, sid, players["Ann"])
-    assert data["stage"] == "gift" and data["paused"] and data["deadline"] is None
-    assert 0 < data["paused_left"] <= 1000
-    r = host(client, sid, tok, "resume", {})
-    assert r.status_code == 200, r.text
-    data = view(client, sid)
-    assert data["stage"] == "gift" and not data["paused"]
-    assert data["deadline"] > old + 10 * 86400 - 5
+def test_se7_a_paused_step_does_not_run_out(client: TestClient) -> None:
+    s = to_gift(client)
+    old = phase(s)["deadline"]
+    assert old == pytest.approx(CLOCK.now() + STEP, abs=5)
+    s.ok("pause")
+    later(client, 10 * 86400)  # ten days on: far past the old deadline
+    now = phase(s, s.players["Ann"])
+    assert now["step"] == "gift" and now["paused"] and now["next_deadline"] is None
+    s.ok("resume")
+    now = phase(s, s.spectator)
+    assert now["step"] == "gift" and not now["paused"]
+    assert now["deadline"] == pytest.approx(old + 10 * 86400, abs=5)  # the pause did not count
     # Only the host's link pauses a step.
-    r = client.post(f"/api/seasons/{sid}/host/pause", params={"token": players["Ann"]}, json={})
-    assert r.status_code == 403
+    refused(s.post("host/pause", s.players["Ann"], {}), status=403)
+    refused(s.match_post("host/pause", s.players["Ann"], {}), status=403)
+    # Unpaused, the same step runs out: a gift drawn from the season's chance (SE-7).
+    later(client, STEP + 1)
+    state = s.wait_step("gift")["state"]
+    assert state["episodes"][0]["gift"] == "Ben" and "clock ran out" in \
+        state["episodes"][0]["gift_how"]
 
 
-def test_se7_extend_by_ten_minutes_and_a_clock_time(client: TestClient, clock: Clock) -> None:
-    # The nomination, extended by ten minutes.
-    sid, tok, players = to_gift(client)
-    r = client.post(f"/api/seasons/{sid}/gift", params={"token": players["Ann"]},
-                    json={"to": "Ben"})
-    assert r.status_code == 200, r.text
-    before = view(client, sid)
-    assert before["stage"] == "nominate"
-    r = host(client, sid, tok, "extend", {"seconds": 600})
-    assert r.status_code == 200, r.text
-    assert view(client, sid)["deadline"] == pytest.approx(before["deadline"] + 600)
-    # A clock time with its offset: stored as that moment and shown to every viewer.
-    when = datetime.fromtimestamp(int(time.time()) + 3 * 86400, UTC).astimezone()
-    r = host(client, sid, tok, "deadline", {"at": when.isoformat()})
-    assert r.status_code == 200, r.text
-    assert view(client, sid, players["Dan"])["deadline"] == when.timestamp()
-    # The page draws it from the view (tests/web/test_season_browser.py shows it drawn).
-    assert client.get(f"/s/{sid}", params={"token": players["Cat"]}).status_code == 200
-    for body in ({"at": "Friday 20:00"}, {"at": "2030-05-17T20:00"}, {}):
-        r = host(client, sid, tok, "deadline", body)
-        assert r.status_code == 422 and r.json()["rule"] == "SE-7", r.text
-    r = host(client, sid, tok, "extend", {"seconds": -60})
-    assert r.status_code == 422 and r.json()["rule"] == "SE-7"
+def test_se7_extend_by_ten_minutes_and_a_clock_time(client: TestClient) -> None:
+    s = to_gift(client)
+    assert s.choose("Ann", "gift", "Ben").status_code == 200
+    before = phase(s)
+    assert before["step"] == "nominate"
+    s.ok("extend", {"seconds": 600})
+    assert phase(s)["deadline"] == pytest.approx(before["deadline"] + 600)
+    # A clock time with its offset: stored as that moment and shown to every reader.
+    when = datetime.fromtimestamp(int(CLOCK.now()) + 3 * 86400, UTC).astimezone()
+    s.ok("deadline", {"at": when.isoformat()})
+    for token in (s.players["Dan"], s.players["Cat"], s.spectator, None):
+        assert s.get(token)["phase"]["deadline"] == when.timestamp()
+    assert client.get(f"/s/{s.id}", params={"token": s.players["Cat"]}).status_code == 200
+    for body in ({"at": "Friday 20:00"}, {"at": "2030-05-17T20:00"}, {},
+                 {"at": CLOCK.now() - 60}):
+        body_text = refused(s.host_act("deadline", body))
+        assert body_text["rule"] in ("SE-7", "host"), body_text
+    refused(s.host_act("extend", {"seconds": -60}), "SE-7")
+    refused(s.host_act("extend", {"seconds": 367 * 86400}), "SE-7")
+    assert phase(s)["deadline"] == when.timestamp()  # nothing refused changed it
 
 
 def test_se7_a_death_match_takes_the_lobbys_options(client: TestClient) -> None:
-    sid, tok, _ = to_dm_pick(client)
+    s = to_dm_next(client)
     for body, field in (({"settings": {"time_scale": "fast"}}, "time_scale"),
                         ({"settings": {"bot_pace": "slow"}}, "bot_pace"),
                         ({"settings": {"colour": 1}}, "colour"),
-                        ({"config": {"rounds": -1}}, "rounds")):
-        r = host(client, sid, tok, "start_death", {"game": "lockmaker", **body})
-        assert r.status_code == 422, r.text
-        assert field in r.json()["error"], r.text
-        assert view(client, sid)["stage"] == "dm_pick"  # nothing started
-    r = host(client, sid, tok, "start_death", {
-        "game": "lockmaker", "settings": {"time_scale": 0.5, "bot_pace": "human"},
-        "config": {"rounds": 2}})
-    assert r.status_code == 200, r.text
-    match = client.app.state.matches.owners[r.json()["match"]]  # type: ignore[attr-defined]
-    assert match.record.settings["time_scale"] == 0.5
-    assert match.record.settings["bot_pace"] == "human"
-    assert match.record.config["rounds"] == 2
-    assert view(client, sid)["stage"] == "dm"
+                        ({"config": {"rounds": -1}}, "rounds"),
+                        ({"config": {"rounds": 1}, "settings": {"time_scale": 0.00001}},
+                         "time_scale")):
+        err = refused(s.host_act("start_death", {"game": "lockmaker", **body}))
+        assert field in err["error"], err
+        assert s.step() == "dm_next"  # nothing started
+    s.ok("start_death", {"game": "lockmaker", "settings": {"time_scale": 0.5,
+                                                           "bot_pace": "human"},
+                         "config": {"rounds": 2}, "levels": ["easy", "normal"]})
+    s.made("e1-dm")
+    record = client.app.state.matches.owners[f"{s.id}-e1-dm"].record  # type: ignore[attr-defined]
+    assert record.settings["time_scale"] == 0.5 and record.settings["bot_pace"] == "human"
+    assert record.settings["parent"] == {"id": s.id, "key": "e1-dm"}
+    assert record.config["rounds"] == 2 and record.seat_names == ("Cat", "Dan")
+    assert s.step() == "dm_play"
 
 
-def test_se7_a_deadline_to_start_the_death_match_starts_one(client: TestClient,
-                                                            clock: Clock) -> None:
-    sid, tok, _ = to_dm_pick(client)
-    assert view(client, sid)["deadline"] is None  # the host's own step: no clock by default
-    r = host(client, sid, tok, "deadline", {"at": int(time.time()) + 3600})
-    assert r.status_code == 200, r.text
-    clock.offset = 7200
-    data = view(client, sid, tok)
-    assert data["stage"] == "dm", data["problem"]
-    ep = data["episodes"][-1]
-    assert ep["death_match"]["game"] in data["death_matches"] and "SE-7" in ep["note"]
+def test_se7_while_a_match_is_played_its_clock_is_the_steps(client: TestClient) -> None:
+    s = to_dm_next(client)
+    s.ok("start_death", {"game": "boxes", "config": {"bouts": 2}})
+    dm, dm_host = s.made("e1-dm")
+    # The season waits for the match without a clock of its own (no time limit) ...
+    assert phase(s)["deadline"] is None
+    err = refused(s.match_post("host/extend", s.host, {"seconds": 60}), "host")
+    assert "no time limit" in err["error"]
+    # ... and its clock controls work the match's clock.
+    before = client.get(f"/api/matches/{dm}/view", params={"token": dm_host}).json()["phase"]
+    assert s.ok("extend", {"seconds": 600})["match"] == dm
+    after = client.get(f"/api/matches/{dm}/view", params={"token": dm_host}).json()["phase"]
+    assert after["deadline"] == pytest.approx(before["deadline"] + 600)
+    assert s.ok("pause")["match"] == dm
+    assert client.get(f"/api/matches/{dm}/view", params={"token": dm_host}).json()["paused"]
+    assert s.ok("resume")["match"] == dm
+    s.ok("record_death", {"loser": "Dan", "reason": "the test is done with it"})
+
+
+def test_se7_a_deadline_to_start_the_death_match_starts_one(client: TestClient) -> None:
+    s = to_dm_next(client)
+    assert phase(s)["deadline"] == pytest.approx(CLOCK.now() + STEP, abs=5)  # SE-7's default
+    s.ok("deadline", {"at": int(CLOCK.now()) + 3600})
+    assert phase(s)["deadline"] == int(CLOCK.now()) + 3600
+    later(client, 7200)
+    state = s.wait_step("dm_next")["state"]
+    assert state["step"] in ("dm_play", "dm_decide", "main_next")
+    ep = state["episodes"][-1]
+    assert ep["death_match"]["game"] in state["death_games"]
+    assert any("SE-7" in note for note in ep["notes"])
+    assert ep["death_match"]["seats"] == ["Cat", "Dan"]
+
+
+def test_a_step_that_waits_for_the_host_has_its_clock_too(client: TestClient) -> None:
+    """SE-7 for the host's own steps: the Main Match not started by its deadline starts with
+    SE-1's players."""
+    s = create(client)
+    assert phase(s)["deadline"] == pytest.approx(CLOCK.now() + STEP, abs=5)
+    later(client, STEP + 1)
+    state = s.wait_step("main_next")["state"]
+    assert state["episodes"][0]["players"] == CAST  # four still in: all of them play
+    s.ok("end", {"reason": "done"})

@@ -101,7 +101,6 @@ def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
 
 
 async def list_games(request: Request) -> JSONResponse:
-    # A game that is not listed (the season, made by POST /api/seasons) is no lobby game.
     return JSONResponse([game_info(n) for n, g in all_games(include_extra=True).items()
                          if g.listed])
 

@@ -80,8 +80,8 @@ class Children:
         lock = self._locks.setdefault(parent_id, asyncio.Lock())
         async with lock:
             parent = self.matches.owners.get(parent_id)
-            if parent is None or parent.mirror:
-                return
+            if parent is None or parent.mirror or parent.match.finished:
+                return  # a finished parent starts nothing and takes no result
             for spec in specs(parent):
                 if not spec.live:
                     continue
@@ -93,14 +93,35 @@ class Children:
                     await self._problem(parent, spec, f"the match could not start: {exc}")
                     continue
                 except Exception:  # an outage: the store's return runs the next ensure
+                    problem = self.matches.quarantined.get(spec_id(parent_id, spec))
+                    if problem is not None:  # it cannot be read: the host records it
+                        await self._problem(parent, spec, f"the match cannot be read: "
+                                                          f"{problem}")
+                        continue
                     log.warning("match %s: child %s not ready yet", parent_id, spec.key,
                                 exc_info=True)
                     continue
                 if child is None:
                     continue
                 child.on_finished = self._finished
-                if child.match.finished:
+                if not self._waits_for(parent, spec.key):
+                    await self._end_stale(child)
+                elif child.match.finished:
                     await self.report(parent_id, spec.key, child)
+
+    @staticmethod
+    def _waits_for(parent: MatchOwner, key: str) -> bool:
+        return not parent.match.finished and any(s.key == key and s.live for s in specs(parent))
+
+    @staticmethod
+    async def _end_stale(child: MatchOwner) -> None:
+        """A child made while its parent moved on (the host recorded its result by hand or
+        ended the parent before the child was stored, so nothing could end it then): it
+        ends now rather than run for nobody."""
+        if child.match.finished:
+            return
+        with contextlib.suppress(RuleError):
+            await child.command(lambda m: m.end("the season no longer waits for this match"))
 
     async def _child(self, parent: MatchOwner, spec: ChildSpec) -> MatchOwner | None:
         cid = spec_id(parent.record.id, spec)
@@ -171,11 +192,7 @@ class Children:
             return
         ended = next((str(e.data.get("reason") or "ended by the host")
                       for e in reversed(m.log) if e.kind == "end"), None)
-        names = child.record.seat_names
-        started_bots = tuple(parent.record.bots[parent.record.seat_names.index(n)]
-                             if n in parent.record.seat_names else False for n in names)
-        handed = [n for n, now, before in zip(names, child.record.bots, started_bots,
-                                              strict=False) if now and not before]
+        handed = handed_to_bot(child)
         data = {"key": key, "result": _jsonable(m.result.to_json()), "ended": ended,
                 "handed_to_bot": handed}
         with contextlib.suppress(RuleError):  # decided by hand already, or the season is over
@@ -214,6 +231,17 @@ class Children:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+
+
+def handed_to_bot(child: MatchOwner) -> list[str]:
+    """The players whose seat in ``child`` the host handed to a bot while it ran, and a bot
+    still plays: the child's own log says so (its public seat notes), whatever happened to
+    their seats in the parent meanwhile."""
+    handed = {e.data.get("seat") for e in child.match.log
+              if e.kind == "host_note" and e.data.get("what") == "seat" and e.data.get("bot")}
+    bots = child.record.bots
+    return [name for seat, name in enumerate(child.record.seat_names)
+            if seat in handed and seat < len(bots) and bots[seat]]
 
 
 def _jsonable(value: Any) -> Any:

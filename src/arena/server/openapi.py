@@ -296,8 +296,8 @@ def document() -> dict[str, Any]:
     schemas = doc["components"]["schemas"]
     refs: list[dict[str, Any]] = []
     for name, game in all_games(include_extra=True).items():
-        if not game.listed:  # the season's config is made by POST /api/seasons, never given
-            continue
+        if not game.listed:
+            continue  # made from a cast at /api/seasons, never by the create request
         key = f"{name}_config"
         schemas[key] = schema.json_schema(game.config_type)
         refs.append({"$ref": REF.format(model=key)})

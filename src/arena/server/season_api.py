@@ -58,6 +58,19 @@ from arena.store import MatchRecord, StoreUnavailable
 
 log = logging.getLogger("arena.seasons")
 
+
+class StepExtend(MatchExtend):
+    """``host/extend`` of a season: more time for the current step (SE-7)."""
+
+    shape_rule = "SE-7"
+
+
+class StepDeadline(MatchDeadline):
+    """``host/deadline`` of a season: when the current step ends, as a clock time (SE-7)."""
+
+    shape_rule = "SE-7"
+
+
 ACT_NAMES = ("start_main", "record_main", "name_ec", "start_death", "record_death", "decide",
              "adjust", "mm_rounds")
 """The host's season acts (:data:`arena.season.game.SeasonGame.acts`), one route each."""
@@ -352,8 +365,11 @@ async def host_action(request: Request) -> JSONResponse:
         await parse(CloseVault, request)
         if _state(owner).step != MM_PLAY or owner.match.finished:
             raise RuleError("SE-6", "no Main Match is being played")
-        await _end_child(await _running_child(request, owner),
-                         "the host closed the vault now (SE-6)")
+        child = await _running_child(request, owner)
+        if child is None:
+            raise RuleError("SE-6", "the Main Match is still being set up; close the vault "
+                                    "in a moment")
+        await _end_child(child, "the host closed the vault now (SE-6)")
         return JSONResponse({"ok": True})
     if action == "end":
         body = await parse(EndSeason, request)
@@ -409,10 +425,10 @@ async def _clock(request: Request, owner: MatchOwner, action: str) -> dict[str, 
     if target is not owner:  # the match's own log takes the entry: its own cap too
         check_host_entries(count_host_entries(target.match), action)
     if action == "extend":
-        extend = await parse(MatchExtend, request)
+        extend = await parse(StepExtend, request)
         await target.command(lambda m: m.extend(extend.seconds))
     elif action == "deadline":
-        when = await parse(MatchDeadline, request)
+        when = await parse(StepDeadline, request)
         await target.command(lambda m: m.set_deadline(float(when.at)))
     elif action == "pause":
         await parse(Empty, request)

@@ -87,7 +87,7 @@ async def lobby(request: Request) -> HTMLResponse:
     library = await _feather_library(request)
     cards = []
     for game in all_games(include_extra=True).values():
-        if not game.listed:  # the season: made from its cast by its own form, never here
+        if not game.listed:
             continue
         cards.append(
             f'<article class="game-card" data-testid="game-{html.escape(game.name)}">'

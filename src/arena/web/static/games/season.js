@@ -386,7 +386,7 @@ function RecordMain({ view, players, pick }) {
   return html`<${ActForm} view=${view} action="record_main" testid="season-record-main" reason="SE-2" label="Record the Main Match" build=${build}
     confirmText="Record this Main Match result? The season moves on from it, and it cannot be undone.">
     <p class="muted small">A Main Match played elsewhere, or this one by hand (<${RuleText} text="SE-2"/>): who escaped, with their gold bars.</p>
-    <div class="se-rows">${players.map((n, i) => html`<div class="se-rec-row">
+    <div class="se-rows">${players.map((n, i) => html`<div class="se-rec-row" key=${n}>
       ${pick ? html`<label class="check"><input type="checkbox" name="played" value=${n} data-testid=${"season-rm-played-" + i}/> played</label>` : ""}
       <span class="se-name">${n}</span>
       <label class="check"><input type="checkbox" name=${"esc:" + n} data-testid=${"season-rm-escaped-" + i}/> escaped</label>
