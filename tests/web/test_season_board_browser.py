@@ -121,6 +121,18 @@ def test_a_whole_episode_on_the_season_page(browser: Any, live_process: ServerPr
     try:
         # Episode 1 waits for the host; Ann reads what it waits for.
         ann.page.get_by_test_id("season-waiting").filter(has_text="The host starts episode 1").wait_for()
+        # G-13 in a season: Ann writes to the host first, in a channel only the two read.
+        for reader in (ann, host):  # folded on a phone
+            summary = reader.page.get_by_test_id("chat-panel").locator("summary")
+            if reader.page.get_by_test_id("chat-panel").get_attribute("open") is None:
+                summary.click()
+        ann.page.get_by_test_id("chat-open-host").click()
+        ann.page.locator("[data-testid=chat-tab-host-private-0][aria-selected=true]").wait_for()
+        ann.page.get_by_test_id("chat-input").fill("may I swap my seat tonight?")
+        ann.page.get_by_test_id("chat-send").click()
+        host.page.get_by_test_id("chat-tab-host-private-0").click()
+        host.page.get_by_test_id("chat-message").filter(has_text="swap my seat").wait_for()
+        assert ben.page.get_by_test_id("chat-tab-host-private-0").count() == 0
         assert host.page.get_by_test_id("host-end").count() == 0  # the season ends from its panel
         open_panel(host.page, "start-main")
         host.page.get_by_test_id("season-start-main").click()
