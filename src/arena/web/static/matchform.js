@@ -11,8 +11,8 @@ import { html, useState, useEffect, useRef, RuleText } from "/static/ui.js";
 
 const HEAD = /^((?:[A-Z]{1,4}-\d{1,3})(?:,\s*[A-Z]{1,4}-\d{1,3})*):\s*/;
 
-/* A field's help reads "LO-11: seconds per round"; the forms say the words first and link
-   the rule after them (issue 27 point 10). */
+/* A field's help reads "LO-11: seconds per round"; a host reads the words first, so the forms
+   put them first and link the rule after them. */
 export function Help({ text, id }) {
   const s = String(text || "");
   const m = HEAD.exec(s);
@@ -21,7 +21,7 @@ export function Help({ text, id }) {
     ? html` (<${RuleText} text=${m[1]}/>)` : ""}</span>`;
 }
 
-/* G-5 in plain words: the time scale multiplies every duration (issue 27 point 10). */
+/* G-5 in plain words: the time scale multiplies every duration. */
 export const TIME_SCALE_HELP = "multiplies every duration: 2 doubles each one, 0.5 halves it, 1 keeps the rule texts' durations";
 
 const LEVELS = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
