@@ -95,10 +95,7 @@ def test_an_outage_serves_season_reads_from_memory_and_refuses_commands(
 
         store.broken = True
         try:
-            until = time.monotonic() + 10  # a ten-second outage
-            rounds = 0
-            while time.monotonic() < until:
-                rounds += 1
+            for _ in range(10):  # a ten-second outage: a round of requests a second
                 for path, params in ((f"/api/seasons/{sid}", {"token": cat}),
                                      (f"/api/seasons/{sid}", {"token": host}),
                                      (f"/api/matches/{sid}/view", {"token": cat}),
@@ -114,18 +111,16 @@ def test_an_outage_serves_season_reads_from_memory_and_refuses_commands(
                                       "reason": "x"})
                 assert r.status_code == 503
                 time.sleep(1.0)  # within the links' write budgets (one a second)
-            assert rounds >= 5
             now = client.get(f"/api/seasons/{sid}", params={"token": cat}).json()
             assert now["state"] == before["state"]  # nothing was applied
             listed = client.get("/api/seasons").json()
             assert [s["id"] for s in listed] == [sid]
         finally:
             store.broken = False
-        deadline = time.monotonic() + 10
-        while True:
+        while True:  # the probe finds the database back (the suite's timeout guards a hang)
             r = client.post(f"/api/seasons/{sid}/nominate", params={"token": cat},
                             json={"dmo": "Ann"})
-            if r.status_code not in (429, 503) or time.monotonic() > deadline:
+            if r.status_code not in (429, 503):
                 break
             time.sleep(0.2)
         assert r.status_code == 200, r.text

@@ -266,10 +266,8 @@ def test_any_interleaving_keeps_every_endpoint_answering_and_the_log_replays(
     finally:  # nothing of this season keeps running under the next example
         d.s.host_act("end", {"reason": "example over"})
     # Once the season is over, none of its matches runs for nobody.
-    end = time.monotonic() + 10
     while any(not o.match.finished for o in d.children_in_memory()):
-        assert time.monotonic() < end, "a match of an ended season still runs"
-        time.sleep(0.05)
+        time.sleep(0.05)  # the suite's timeout guards a match left running
     assert_replays(client, d.s.id)
 
 

@@ -78,11 +78,10 @@ def test_links_are_kept_across_closed_tabs_reissues_and_rematches(browser: Any,
         # Each player opens their season link; Ann opens her Main Match seat from it too.
         ann = open_page(ann_ctx, ann_url)
         ben = open_page(ben_ctx, ben_url)
-        deadline = time.monotonic() + 30  # the season makes its Main Match on its own loop
+        # The season makes its Main Match on its own loop (the suite's timeout guards a hang).
         while not (ann_seat := httpx.get(f"{base}/api/seasons/{sid}",
                                          params={"token": token(ann_url)}, timeout=30
                                          ).json()["links"].get("e1-mm", {}).get("play")):
-            assert time.monotonic() < deadline, "the Main Match was not made"
             time.sleep(0.2)
         ann.goto(ann_seat)
         ann.get_by_test_id("game-root").wait_for()
