@@ -50,6 +50,11 @@ def test_a_host_edits_saves_and_plays_a_scenario(browser: Any, live_server: str,
         cap = page.get_by_test_id("editor-bucket-cap-0-0")  # the practice session: the board
         cap.wait_for()                                        # a match shows first
         wait_clean(page)
+        # The preview is the server's SVG drawn as page nodes: a whole picture, no markup text.
+        preview = page.get_by_test_id("editor-preview")
+        preview.locator("svg").first.wait_for()
+        assert preview.locator("svg *").count() > 5
+        assert "<svg" not in (preview.inner_text() or "")
         assert_page_ok(page, f"editor at {width}", with_axe=True)
 
         cap.fill("7")

@@ -8,7 +8,7 @@
    under a name with an author's note (POST /api/scenarios) and a match can be started with it.
 
    The page reads the API like any client; the server stays the only judge of a scenario. */
-import { html, render, useState, useEffect, useRef, ErrorText } from "/static/ui.js";
+import { html, render, useState, useEffect, useRef, ErrorText, markup } from "/static/ui.js";
 
 const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
 const MODES = [["any", "any amount"], ["eq", "exactly"], ["min", "at least"], ["max", "at most"], ["range", "between"]];
@@ -357,8 +357,9 @@ function Editor() {
       <aside class="fe-side">
         <section class="card" aria-labelledby="fe-preview-h">
           <h2 id="fe-preview-h">The board at the start</h2>
-          <div class="fe-preview" data-testid="editor-preview" role="img" aria-label="the board as a player first sees this session"
-            dangerouslySetInnerHTML=${{ __html: result && result.preview ? result.preview : "<p class='muted'>The board appears once this session reads.</p>" }}></div>
+          <div class="fe-preview" data-testid="editor-preview" role="img" aria-label="the board as a player first sees this session">
+            ${result && result.preview ? markup(result.preview, { svg: true })
+              : html`<p class="muted">The board appears once this session reads.</p>`}</div>
         </section>
         <section class="card" aria-labelledby="fe-save-h">
           <h2 id="fe-save-h">Save and play</h2>

@@ -7,7 +7,7 @@
    A game's module registers its board with ui.js: ``registerGame(name, {Board, describe})``. */
 import {
   html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
-  fmtNum, fmtClock, fmtSeconds, capital, plainData, RuleText, linkRulesHtml, ErrorText,
+  fmtNum, fmtClock, fmtSeconds, capital, plainData, RuleText, linkRulesHtml, markup, ErrorText,
   setGameForLinks,
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
@@ -480,7 +480,7 @@ function LegacyBoard({ impl, view, api }) {
 }
 
 function FallbackBoard({ view }) {
-  return view.svg ? html`<div class="svg-board" dangerouslySetInnerHTML=${{ __html: view.svg }}></div>`
+  return view.svg ? html`<div class="svg-board">${markup(view.svg, { svg: true })}</div>`
     : html`<p class="muted">This game has no board drawing; play it with the notation box below.</p>`;
 }
 
@@ -813,7 +813,7 @@ function Result() {
       <summary>How it was decided</summary>
       <ol>${steps.map((t) => html`<li><${LogText} text=${t}/></li>`)}</ol></details>` : ""}
     ${v.svg && !(gameImpl() && gameImpl().Board) ? html`<details data-testid="result-revealed"><summary>Everything that was hidden</summary>
-      <div class="svg-board" dangerouslySetInnerHTML=${{ __html: v.svg }}></div></details>` : ""}
+      <div class="svg-board">${markup(v.svg, { svg: true })}</div></details>` : ""}
     <p class="control-row"><button type="button" class="secondary small" data-testid="result-replay" onClick=${replayFromStart}>Replay from the start</button></p>
     ${v.match.seed != null ? html`<p class="muted small">Seed <span data-testid="result-seed">${String(v.match.seed)}</span></p>` : ""}
     ${v.role === "host" && !S.rematchUrl ? html`<p><button type="button" data-testid="rematch" onClick=${startRematch}>Rematch</button>
@@ -907,7 +907,7 @@ function describe(e) {
 
 function LogText({ text }) {
   if (text && typeof text === "object" && "html" in text) {
-    return html`<span dangerouslySetInnerHTML=${{ __html: linkRulesHtml(text.html, S.boot.game) }}></span>`;
+    return html`<span>${markup(linkRulesHtml(text.html, S.boot.game))}</span>`;
   }
   return html`<${RuleText} text=${text}/>`;
 }

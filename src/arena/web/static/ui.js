@@ -104,6 +104,30 @@ export function linkRulesHtml(fragment, game) {
     tag ? tag : text.replace(RULE_ID, (id) => '<a class="rule-link" href="' + ruleHref(id, game || currentGame) + '">' + id + "</a>"));
 }
 
+/* Markup the server drew (a board's SVG) or a game's describe() wrote (a log line's few
+   tags), as Preact nodes: parsed by the browser's DOMParser, which runs nothing, then each
+   element and text copied into the page by Preact like any other node, so an update diffs
+   them instead of replacing the whole picture, and no script, handler or unknown markup
+   passes through (the pages' CSP forbids inline script and style anyway). */
+const DROPPED = new Set(["script", "style", "iframe", "object", "embed", "foreignobject"]);
+function toNodes(node, key) {
+  if (node.nodeType === 3) return node.nodeValue;
+  if (node.nodeType !== 1 || DROPPED.has(node.localName.toLowerCase())) return null;
+  const props = { key };
+  for (const a of node.attributes) {
+    if (!/^on/i.test(a.name) && !/^\s*javascript:/i.test(a.value)) props[a.name] = a.value;
+  }
+  return h(node.localName, props, ...Array.from(node.childNodes, (c, i) => toNodes(c, i)));
+}
+export function markup(text, { svg = false } = {}) {
+  const source = String(text || "");
+  if (!source) return null;
+  const doc = new DOMParser().parseFromString(source, svg ? "image/svg+xml" : "text/html");
+  const root = svg ? [doc.documentElement] : Array.from(doc.body.childNodes);
+  if (svg && doc.getElementsByTagName("parsererror").length) return null;
+  return root.map((n, i) => toNodes(n, i));
+}
+
 /* An error from the server reads "LM-5: the key ..."; say the words first, then the rule. */
 export function splitRule(message) {
   const m = /^([A-Z]{1,4}-\d{1,3}):\s*(.*)$/s.exec(String(message || ""));
