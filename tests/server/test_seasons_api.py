@@ -141,7 +141,7 @@ def test_main_match_with_five_bots_and_one_human(server: ServerProcess) -> None:
     info = match_info(server, mm)
     assert info["game"] == "lockedout" and info["names"] == SIX
     assert info["bots"] == [False, True, True, True, True, True]
-    view = s.wait_step("mm_play", timeout=90)
+    view = s.wait_step("mm_play")
     info = match_info(server, mm)
     assert info["status"] == "finished"
     detail = info["result"]["detail"]
@@ -176,12 +176,12 @@ def test_a_whole_season_of_bots_down_to_its_winner(server: ServerProcess) -> Non
     s.ok("start_main")
     for number in (1, 2):
         view = s.wait_step("main_next", "mm_play", "vote", "tie", "gift", "name_ec",
-                           "nominate", timeout=90)
+                           "nominate")
         state = view["state"]
         assert state["step"] == "dm_next", state
         ep = state["episodes"][-1]
         s.ok("start_death", {"game": "boxes", "config": {"bouts": 2}})
-        view = s.wait_step("dm_play", timeout=90)
+        view = s.wait_step("dm_play")
         seats = view["state"]["episodes"][number - 1]["death_match"]["seats"]
         if number == 1:
             assert seats == [ep["ec"], ep["dmo"]]  # SE-4
@@ -247,7 +247,7 @@ def test_se6_end_match_on_a_default_season_goes_on_and_a_restart_changes_nothing
     mm, mm_host = s.made("e1-mm")
     r = s.match_post("host/end", mm_host, {"reason": "ended by the host"}, mm)
     assert r.status_code == 200, r.text
-    view = s.wait_step("mm_play", timeout=30)
+    view = s.wait_step("mm_play")
     state = view["state"]
     assert state["step"] == "vote"  # SE-6: six trapped hold LO-9's vote as a season step
     main = state["episodes"][0]["main"]["result"]
