@@ -102,8 +102,8 @@ def _parts(args: argparse.Namespace) -> dict[str, Any]:
     from arena.core.clock import ManualClock
     from arena.core.match import SPECTATOR, Match, MatchSettings
     from arena.core.registry import get_game
-    from arena.server import owner as ow
     from arena.server import viewdiff
+    from arena.server import views as ow
     from arena.store import MatchRecord, Store
 
     game = get_game("feather")

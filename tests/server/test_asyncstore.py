@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from arena.core.clock import SystemClock
 from arena.core.match import HOST, Match
 from arena.server.errors import ApiError
-from arena.server.owner import MatchOwner, Subscriber
+from arena.server.owner import MatchOwner
+from arena.server.views import Subscriber
 from arena.store import MatchRecord, Store, TokenRecord
 from arena.store.asyncstore import LISTING_TTL, AsyncStore
 from toygame import TOY

@@ -5,7 +5,7 @@ charged that time; a seat facing a bot never loses a point to machine speed (Loc
 instant.
 
 No test here times the machine. The wait is a pure function of the match
-(:func:`~arena.server.owner.human_wait`), checked over many draws; the scheduling runs a
+(:func:`~arena.server.pace.human_wait`), checked over many draws; the scheduling runs a
 match owner on a simulated clock (:class:`~arena.core.clock.ManualClock`): :func:`drive` does
 what the owner's scheduler loop does, except that instead of sleeping it moves the clock to
 the next moment anyone acts at (a deadline, a bot's drawn moment, the scripted human's
@@ -42,7 +42,8 @@ from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.notation import replay
 from arena.games.lockmaker.position import Position
 from arena.server import thinkers
-from arena.server.owner import BOT_SHARE, MatchOwner, human_wait
+from arena.server.owner import MatchOwner
+from arena.server.pace import BOT_SHARE, human_wait
 from arena.store import MatchRecord, Store
 from arena.store.asyncstore import AsyncStore
 from core.toygames import WAIT

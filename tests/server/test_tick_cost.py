@@ -63,11 +63,11 @@ def test_owners_due_within_a_few_ms_are_woken_together_and_never_early() -> None
     import asyncio
     import time
 
-    from arena.server import owner
+    from arena.server import ticker
 
     async def scenario() -> None:
-        timer = owner.ticker()
-        assert owner.ticker() is timer
+        timer = ticker.ticker()
+        assert ticker.ticker() is timer
         start = time.time() + 0.05
         events = [asyncio.Event() for _ in range(3)]
         woke: list[float] = [0.0] * 3
@@ -99,10 +99,10 @@ def test_dropped_waits_do_not_pile_up() -> None:
     import asyncio
     import time
 
-    from arena.server import owner
+    from arena.server import ticker
 
     async def scenario() -> None:
-        timer = owner.ticker()
+        timer = ticker.ticker()
         for _ in range(1000):  # a chatty match: every command wakes its owner early
             timer.cancel(timer.wake_at(time.time() + 60, asyncio.Event()))
         assert len(timer._heap) <= 130

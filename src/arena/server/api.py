@@ -30,7 +30,7 @@ from arena.server.limits import (
     read_json,
 )
 from arena.server.matches import Matches
-from arena.server.owner import MatchOwner, events_json, view_for
+from arena.server.owner import MatchOwner
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
     Chat,
@@ -48,6 +48,7 @@ from arena.server.requests import (
     parse,
     validate,
 )
+from arena.server.views import events_json, view_for
 from arena.store import MatchRecord, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 

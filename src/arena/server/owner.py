@@ -21,27 +21,24 @@ restart), and reads go on from memory.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import dataclasses
-import heapq
-import itertools
-import json
 import logging
 import time
-import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar
 
-from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.driver import BotError, BotMove, BotTracker, bot_apply, bots_to_think
 from arena.core.game import BOT_LEVELS, DEFAULT_LEVEL, BotLevel
-from arena.core.match import HOST, INPUT_KINDS, Event, Match, Viewer
-from arena.server import announce, thinkers, viewdiff
+from arena.core.match import INPUT_KINDS, Event, Match, Viewer
+from arena.server import announce, thinkers
 from arena.server.errors import Moved, StoreDown
+from arena.server.pace import human_wait
+from arena.server.replay_cache import ReplayCache
 from arena.server.tasks import stop_task
+from arena.server.ticker import ticker
+from arena.server.views import Subscriber, fan_out, update_for
 from arena.store import LeaseLost, MatchRecord, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
 
@@ -52,115 +49,6 @@ T = TypeVar("T")
 STEP_DEADLINES = 100
 """The most deadlines one scheduler step resolves before it lets other work run."""
 
-BATCH_SECONDS = 0.004
-"""How long the shared timer waits after the earliest due owner for others due just after
-it, so that they are woken in one go (issue 29 point 2)."""
-
-
-class _Wait:
-    """One owner's request to be woken at a moment; ``event`` is None once it is woken or
-    no longer wants to be."""
-
-    __slots__ = ("event",)
-
-    def __init__(self, event: asyncio.Event) -> None:
-        self.event: asyncio.Event | None = event
-
-    def cancel(self) -> None:
-        self.event = None
-
-
-class Ticker:
-    """One timer for every match owner on an event loop (issue 29 point 2).
-
-    Each owner used to wait for its next deadline with ``asyncio.wait_for``, which makes a
-    task, a future and a timer per tick of each match: about 24 us of CPU per wake against
-    7 us here (bench/tick_cost.py, a bare loop of 200 waiters). Owners now put their moment
-    in one heap; a single loop timer fires :data:`BATCH_SECONDS` after the earliest and wakes
-    every owner due by then, so matches whose ticks fall within a few milliseconds of each
-    other are woken in one batch. Nobody is woken early; a tick is at most
-    ``BATCH_SECONDS`` later than before, far inside what a page notices."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self._heap: list[tuple[float, int, _Wait]] = []
-        self._seq = itertools.count()
-        self._handle: asyncio.TimerHandle | None = None
-        self._armed: float | None = None
-        self._cancelled = 0
-
-    def wake_at(self, when: float, event: asyncio.Event) -> _Wait:
-        """Set ``event`` once the wall clock (``time.time()``) reaches ``when``."""
-        entry = _Wait(event)
-        heapq.heappush(self._heap, (when, next(self._seq), entry))
-        if self._armed is None or when < self._armed:
-            self._arm(when)
-        return entry
-
-    def cancel(self, entry: _Wait) -> None:
-        """An owner woken otherwise (a command) drops its request; dropped requests are
-        swept out once they are the heap's majority, so a busy match never grows it."""
-        if entry.event is None:
-            return
-        entry.cancel()
-        self._cancelled += 1
-        if self._cancelled > 64 and self._cancelled * 2 > len(self._heap):
-            self._heap = [item for item in self._heap if item[2].event is not None]
-            heapq.heapify(self._heap)
-            self._cancelled = 0
-
-    def _arm(self, when: float) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-        self._armed = when
-        delay = max(0.0, when - time.time()) + BATCH_SECONDS
-        self._handle = self.loop.call_at(self.loop.time() + delay, self._fire)
-
-    def _fire(self) -> None:
-        self._handle = self._armed = None
-        now = time.time()
-        heap = self._heap
-        while heap and (heap[0][0] <= now or heap[0][2].event is None):
-            entry = heapq.heappop(heap)[2]
-            if entry.event is None:
-                self._cancelled = max(0, self._cancelled - 1)
-                continue
-            entry.event.set()
-            entry.event = None
-        if heap:
-            self._arm(heap[0][0])
-
-
-_tickers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Ticker] = \
-    weakref.WeakKeyDictionary()
-
-
-def ticker() -> Ticker:
-    """The running loop's shared timer (one per loop: tests run many loops)."""
-    loop = asyncio.get_running_loop()
-    found = _tickers.get(loop)
-    if found is None:
-        found = _tickers[loop] = Ticker(loop)
-    return found
-
-
-@dataclass(eq=False)
-class Subscriber:
-    """A connected viewer: what it may see, and the last version it has been sent."""
-
-    viewer: Viewer
-    since: int
-    # Messages as dicts, or as JSON text already encoded once for many viewers.
-    queue: asyncio.Queue[dict[str, Any] | str] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=256))
-    overflowed: bool = False
-    token: str = ""
-    revoked: bool = False
-    sent: dict[str, Any] | None = None
-    """The view this socket was last sent: the base its next difference applies to."""
-    svg: bool = True
-    """False for a page that draws its own board: its views leave the picture out."""
-
 
 def _level(name: str) -> BotLevel:
     """A stored level as the engine's type (a name the store does not know plays ``hard``)."""
@@ -168,156 +56,6 @@ def _level(name: str) -> BotLevel:
         if level == name:
             return level
     return DEFAULT_LEVEL
-
-
-def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = True
-             ) -> dict[str, Any]:
-    """``Match.view(viewer)`` plus what the page needs around it: who is looking (``you``),
-    the seat names and bot flags, and the notation reminder of the viewer's seat."""
-    view = match.view(viewer, svg=svg)
-    seat = viewer if isinstance(viewer, int) else None
-    view["you"] = seat
-    view["role"] = "seat" if seat is not None else str(viewer)
-    view["match"] = {
-        "id": record.id,
-        "game": record.game,
-        "title": match.game.title,
-        "names": list(record.seat_names),
-        "bots": list(record.bots),
-        "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
-        "status": "finished" if match.finished else "running",
-        # Issue 27 point 7: a 64-bit seed travels as a string; a JavaScript number would
-        # round it, and a host who copied the rounded seed would replay another match.
-        "seed": str(record.seed) if seed_visible(match, viewer) else None,
-        "time_scale": match.settings.time_scale,
-        "early_close": match.settings.early_close,
-        "bot_pace": match.settings.bot_pace,
-    }
-    parent = record.settings.get("parent")
-    if isinstance(parent, dict) and isinstance(parent.get("id"), str):
-        # A season's match links back to its season (only the id: the key is the season's).
-        view["match"]["parent"] = {"id": parent["id"]}
-    help_text = ""
-    if seat is not None and not match.finished:
-        help_text = match.game.notation_help(match.state, seat)
-    view["help"] = help_text
-    return view
-
-
-def seed_visible(match: Match, viewer: Viewer) -> bool:
-    """The host always; others once the match is over and its secrets are revealed (G-9)."""
-    return viewer == HOST or (match.finished and match.settings.reveal_at_end)
-
-
-def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]]:
-    """The log entries ``viewer`` may see after its own version ``since``, as JSON, each
-    numbered in the viewer's own sequence (G-10: the log's numbers would count the entries it
-    may not see). The engine already keeps the seed for the host alone until the end (G-7)."""
-    out = []
-    for seq, e in match.events_seen(viewer, since):
-        entry = e.to_json()
-        entry["version"] = seq
-        if e.kind == "seed":  # issue 27 point 7: 64 bits as a string, exact in any client
-            entry["data"] = {**entry["data"], "seed": str(entry["data"]["seed"])}
-        out.append(entry)
-    return out
-
-
-def update_for(record: MatchRecord, match: Match, viewer: Viewer, since: int, *,
-               svg: bool = True) -> dict[str, Any]:
-    """The socket message bringing ``viewer`` from log version ``since`` (the owner's own
-    cursor) to now: the events it may see and its current view, numbered in its sequence."""
-    seen = match.seq_of(viewer, since)
-    return {
-        "type": "update",
-        "version": match.version_for(viewer),
-        "since": seen,
-        "events": events_json(match, viewer, seen),
-        "view": view_for(record, match, viewer, svg=svg),
-    }
-
-
-def _encode(message: dict[str, Any]) -> str:
-    """Compact JSON, as Starlette's ``send_json`` writes it (a tick's update is mostly keys
-    and numbers: the spaces alone were a tenth of it)."""
-    return json.dumps(message, separators=(",", ":"))
-
-
-PATCH_WORTH_CHECKING = 2048
-"""A difference longer than this is compared with the full view, and the shorter is sent."""
-
-
-def changed_message(match: Match, viewer: Viewer, since: int, view: dict[str, Any],
-                    sent: dict[str, Any] | None) -> str:
-    """The update for a socket that was last sent ``sent``: the new events, and the view as
-    a difference from ``sent`` (issue 29 point 1), or whole when nothing was sent yet or the
-    difference would not be shorter."""
-    seen = match.seq_of(viewer, since)
-    message: dict[str, Any] = {
-        "type": "update",
-        "version": match.version_for(viewer),
-        "since": seen,
-        "events": events_json(match, viewer, seen),
-    }
-    if sent is not None:
-        message["patch"] = viewdiff.diff(sent, view)
-        text = _encode(message)
-        if len(text) <= PATCH_WORTH_CHECKING:
-            return text
-        del message["patch"]
-        message["view"] = view
-        whole = _encode(message)
-        return text if len(text) < len(whole) else whole
-    message["view"] = view
-    return _encode(message)
-
-
-class ReplayCache:
-    """The last few replay views built, by (seen as, finished, bots, log version): a page
-    stepping back and forth through a replay, or many spectators on one step, cost one
-    rebuild (issue 25 point 5)."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._views: collections.OrderedDict[tuple[Any, ...], dict[str, Any]] = \
-            collections.OrderedDict()
-
-    def get(self, key: tuple[Any, ...]) -> dict[str, Any] | None:
-        view = self._views.get(key)
-        if view is not None:
-            self._views.move_to_end(key)
-        return view
-
-    def put(self, key: tuple[Any, ...], view: dict[str, Any]) -> None:
-        self._views[key] = view
-        while len(self._views) > self.size:
-            self._views.popitem(last=False)
-
-
-BOT_SHARE = 0.6
-"""The largest share of its phase (or of its own window) a human-pace bot waits (G-11)."""
-
-
-def human_wait(match: Match, move: BotMove, state: Any) -> float:
-    """G-11: when a bot at human pace answers, in seconds after the phase start: a think time
-    drawn from the match's chance (so a replay or a restarted server agrees), scaled like the
-    match's clocks, and never later than :data:`BOT_SHARE` of the phase's time limit, where it
-    has one (or of the seat's own window inside it, :meth:`Game.bot_time_limit`) so a bot does
-    not lose to its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
-    charged exactly this wait. Pure: it reads the match's seed, settings and current phase
-    limits, and never a clock."""
-    m = match
-    low, high = m.game.bot_think_time(state, move.seat)
-    draw = rngmod.derive(m.seed, "pace", move.phase_no, move.seat).uniform(low, high)
-    wait = draw * m.settings.time_scale
-    # A phase with no time limit caps nothing: the bot still waits its drawn think time.
-    limit = 0.0 if m.deadline is None else m.deadline - m.phase_start
-    own = m.game.bot_time_limit(state, move.seat)
-    if own is not None and own > 0:
-        limit = min(limit, own) if limit > 0 else own
-    if limit > 0:
-        wait = min(wait, BOT_SHARE * limit)
-    return wait
 
 
 class MatchOwner:
@@ -587,47 +325,13 @@ class MatchOwner:
         loop.call_soon(self._notify)
 
     def _notify(self) -> None:
-        """Each distinct viewer's view is built once per change, and each distinct update
-        (viewer, version seen, view last sent) encoded once: 500 spectators at the same
-        version share one view, one difference and one JSON text."""
+        """Send each viewer what changed since it was last sent anything (:func:`fan_out`)."""
         self._notify_pending = False
         if self.match.version > self.persisted:
             # A commit is storing these entries right now: they may yet be rolled back, so
             # the viewers hear of them when it ends (it schedules the broadcast again).
             return
-        built: dict[tuple[Any, bool, int, int], str] = {}
-        views: dict[tuple[Viewer, bool], dict[str, Any]] = {}
-        bases: list[object] = []  # keeps every base alive, so no two share an id() below
-        news: dict[tuple[Any, int], bool] = {}  # (viewer, since): anything new it may see
-        for sub in list(self.subscribers):
-            if sub.overflowed or sub.revoked:
-                continue
-            seen = news.get((sub.viewer, sub.since))
-            if seen is None:
-                seen = news[sub.viewer, sub.since] = any(
-                    self.match.can_see(sub.viewer, e) for e in self.match.log[sub.since:])
-            if not seen:
-                # G-10: no message at all, or its timing would tell a seat that another one
-                # just submitted in a sealed phase.
-                sub.since = self.match.version
-                continue
-            view = views.get((sub.viewer, sub.svg))
-            if view is None:
-                view = views[sub.viewer, sub.svg] = view_for(self.record, self.match, sub.viewer,
-                                                             svg=sub.svg)
-            bases.append(sub.sent)
-            key = (sub.viewer, sub.svg, sub.since, id(sub.sent))
-            text = built.get(key)
-            if text is None:
-                text = built[key] = changed_message(self.match, sub.viewer, sub.since, view,
-                                                    sub.sent)
-            try:
-                sub.queue.put_nowait(text)
-                sub.since = self.match.version
-                sub.sent = view
-            except asyncio.QueueFull:
-                # A viewer that stopped reading is dropped; it reconnects with ``since``.
-                sub.overflowed = True
+        fan_out(self.record, self.match, self.subscribers)
 
     # ------------------------------------------------------------------ scheduler
     def start(self) -> None:

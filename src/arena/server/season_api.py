@@ -37,7 +37,7 @@ from arena.server.limits import (
     read_json,
 )
 from arena.server.news import season_level, season_name
-from arena.server.owner import MatchOwner, view_for
+from arena.server.owner import MatchOwner
 from arena.server.requests import (
     CloseVault,
     CreateSeason,
@@ -54,6 +54,7 @@ from arena.server.requests import (
     parse,
     validate,
 )
+from arena.server.views import view_for
 from arena.store import MatchRecord, StoreUnavailable
 
 log = logging.getLogger("arena.seasons")

@@ -465,7 +465,7 @@ class AsyncStore:
             self._flushing = True
         if start:
             # At the end of this turn of the loop, so that the appends of every owner the
-            # timer woke together (server/owner.py's Ticker) go in this one transaction.
+            # timer woke together (server/ticker.py) go in this one transaction.
             loop.call_soon(self._start_flush, loop)
         await _outcome(future)
 
