@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import api, matches, scenarios
+from arena.server import api, creating, scenarios
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 
@@ -36,7 +36,7 @@ def in_process_server(folder: Path, patch: pytest.MonkeyPatch | None = None
         for value in vars(module).values():
             if isinstance(value, RateLimit):
                 patch.setattr(value, "buckets", {})
-    patch.setattr(matches, "LIVE_PER_ADDRESS", 10**6)
+    patch.setattr(creating, "LIVE_PER_ADDRESS", 10**6)
     try:
         app = create_app(f"sqlite:///{folder / 'arena.db'}")
         with TestClient(app, raise_server_exceptions=False) as client:

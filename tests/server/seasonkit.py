@@ -213,9 +213,9 @@ def frozen_clock(patch: Any, clock: ManualClock | Shifted) -> None:
     """Every match the server makes or loads (seasons and their matches) runs on ``clock``."""
     import types
 
-    from arena.server import children, matches
+    from arena.server import children, creating, rebuild
 
-    for module in (matches, children):
+    for module in (creating, rebuild, children):
         patch.setattr(module, "SystemClock", lambda: clock)
         patch.setattr(module, "time", types.SimpleNamespace(
             time=clock.now, monotonic=time.monotonic, sleep=time.sleep,

@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from arena.core.match import Event
-from arena.server.matches import LEASE_SECONDS
+from arena.server.leases import LEASE_SECONDS
 from arena.store import LeaseLost, MatchRecord, Store
 from server.serverproc import ServerProcess
 from server.shadow import host_events, normalised, rebuild

@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
+from arena.server import creating
 from arena.server import matches as matches_mod
+from arena.server.envsetting import env_positive
 from server.inprocess import TestClient, in_process_server
 
 
@@ -91,7 +93,7 @@ def test_one_address_keeps_a_bounded_number_of_matches_running(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     registry = client.app.state.matches  # type: ignore[attr-defined]
     already = sum(1 for m in registry.creators if not registry.owners[m].match.finished)
-    monkeypatch.setattr(matches_mod, "LIVE_PER_ADDRESS", already + 2)
+    monkeypatch.setattr(creating, "LIVE_PER_ADDRESS", already + 2)
     first = _create(client, TOY_HUMANS)
     _create(client, TOY_HUMANS)
     count = len(client.get("/api/matches").json())
@@ -112,6 +114,6 @@ def test_the_keep_time_and_sweep_settings_are_positive(monkeypatch: pytest.Monke
     (or never)."""
     for raw in ("", "x", "0", "-5", "nan"):
         monkeypatch.setenv("ARENA_KEEP_SECONDS", raw)
-        assert matches_mod._positive("ARENA_KEEP_SECONDS", 30.0) == 30.0, raw
+        assert env_positive("ARENA_KEEP_SECONDS", 30.0) == 30.0, raw
     monkeypatch.setenv("ARENA_KEEP_SECONDS", "2.5")
-    assert matches_mod._positive("ARENA_KEEP_SECONDS", 30.0) == 2.5
+    assert env_positive("ARENA_KEEP_SECONDS", 30.0) == 2.5

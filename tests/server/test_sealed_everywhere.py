@@ -32,8 +32,7 @@ from arena.core.errors import RuleError
 from arena.core.game import Game
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
-from arena.server import api
-from arena.server import matches as matches_mod
+from arena.server import api, creating, rebuild
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 
@@ -55,14 +54,16 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("sealed")
     clock = CLOCK
     patch = pytest.MonkeyPatch()
-    patch.setattr(matches_mod, "SystemClock", lambda: clock)
-    # A match's start is the wall clock at creation: frozen too, so both matches share it.
-    patch.setattr(matches_mod, "time", types.SimpleNamespace(
-        time=clock.now, monotonic=time.monotonic, sleep=time.sleep))
+    for module in (creating, rebuild):
+        patch.setattr(module, "SystemClock", lambda: clock)
+        # A match's start is the wall clock at creation: frozen too, so both matches share it.
+        patch.setattr(module, "time", types.SimpleNamespace(
+            time=clock.now, monotonic=time.monotonic, sleep=time.sleep,
+            perf_counter=time.perf_counter))
     unlimited = RateLimit(burst=10**9, per_second=10**9, what="requests")
     for name in ("CREATE_LIMIT", "ACT_LIMIT", "CHAT_LIMIT", "REPLAY_LIMIT"):
         patch.setattr(api, name, unlimited, raising=False)
-    patch.setattr(matches_mod, "LIVE_PER_ADDRESS", 10**9)
+    patch.setattr(creating, "LIVE_PER_ADDRESS", 10**9)
     try:
         with TestClient(create_app(f"sqlite:///{folder / 'sealed.db'}")) as c:
             yield c

@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from arena.server.matches import LEASE_SECONDS
+from arena.server.leases import LEASE_SECONDS
 from server.serverproc import ServerProcess
 from server.test_store_failure import BreakableStore
 

@@ -22,6 +22,7 @@ from arena.core.clock import ManualClock, SystemClock
 from arena.core.match import INPUT_KINDS, Event, Match, MatchSettings
 from arena.core.registry import register
 from arena.server import matches as matches_mod
+from arena.server import rebuild
 from arena.server.app import create_app
 from arena.store import MatchRecord, Store, TokenRecord
 from toygame import TOY, ToyConfig
@@ -143,7 +144,7 @@ def test_a_match_with_too_long_a_backlog_is_quarantined(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Deadlines that passed while the server was down resolve at start-up, within a bound:
     a match down an hour with one-second rounds would add more than allowed here."""
-    monkeypatch.setattr(matches_mod, "RESUME_EVENTS", 50)
+    monkeypatch.setattr(rebuild, "RESUME_EVENTS", 50)
     url = f"sqlite:///{tmp_path / 'c.db'}"
     store = Store(url)
     start = time.time() - 3600

@@ -22,6 +22,7 @@ from arena.core.errors import RuleError
 from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
+from arena.server.creating import new_token
 from arena.store.store import MatchRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -144,7 +145,6 @@ class Children:
         """A child's record, links and match: its seats are the parent's seats of the spec,
         with their bot flags and levels; its settings the parent's, with the spec's over
         them; it knows its parent (``settings.parent``) so its page links back."""
-        from arena.server.matches import new_token
 
         prec = parent.record
         game = get_game(spec.game)

@@ -1,7 +1,7 @@
 """Commands that reach a process which does not own the match (issue 20 point 1).
 
 On PostgreSQL several server processes share one database; each live match has one owner
-(:class:`~arena.server.matches.Matches` keeps the leases). A command endpoint wrapped with
+(:class:`~arena.server.leases.Leases` keeps the leases). A command endpoint wrapped with
 :func:`routed` runs here when this process owns the match, or takes the match over when its
 lease is free or lapsed, and otherwise sends the request on to the owner over HTTP and
 answers with the owner's answer. When the owner cannot be reached (it died and its lease has
@@ -22,8 +22,9 @@ from starlette.responses import Response
 
 from arena.server.access import resolve, token_of
 from arena.server.errors import Moved
+from arena.server.leases import LEASE_SECONDS
 from arena.server.limits import read_body
-from arena.server.matches import LEASE_SECONDS, Matches
+from arena.server.matches import Matches
 from arena.server.owner import MatchOwner
 
 FORWARDED = "x-arena-forwarded"
@@ -85,7 +86,7 @@ def routed(handler: Handler) -> Handler:
         give_up = time.monotonic() + LEASE_SECONDS + 5.0
         hop = bool(request.headers.get(FORWARDED))
         while True:
-            target = await matches.ensure_owner(match_id)
+            target = await matches.leases.ensure_owner(match_id)
             if target is None or isinstance(target, MatchOwner):
                 try:
                     return await handler(request)

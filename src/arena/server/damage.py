@@ -24,7 +24,8 @@ import logging
 from typing import Any
 
 from arena.server.errors import ApiError
-from arena.server.matches import Matches, quarantine_error
+from arena.server.matches import Matches
+from arena.server.rebuild import quarantine_error
 from arena.store import DamagedRow
 
 log = logging.getLogger("arena.server")

@@ -30,3 +30,15 @@ def env_number(name: str, default: N, kind: Callable[[str], N], low: N,
             high is not None and value > high):
         raise ValueError(f"{name} must be {takes}, not {raw!r}")
     return value
+
+
+def env_positive(name: str, default: float) -> float:
+    """``name``'s value as a positive number, or ``default`` when it is unset, not a number,
+    or not above zero: for settings where falling back beats refusing to start (a zero keep
+    time would sweep every match at once; a bad one must not stop the server)."""
+    raw = os.environ.get(name, "")
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value > 0 else default

@@ -42,6 +42,7 @@ from arena.core.match import HOST, Event, Match, MatchSettings
 from arena.core.settings import MAX_PHASE_SECONDS, MIN_PHASE_SECONDS
 from arena.season.game import SEASON
 from arena.season.state import DAY, DEFAULT_MM_ROUNDS
+from arena.server.leases import LEASE_SECONDS
 from arena.store import DamagedRow, MatchRecord, StoreUnavailable, TokenRecord
 from arena.store.legacy import OldSeason
 
@@ -207,7 +208,6 @@ async def convert(matches: Matches, season_id: str) -> bool:
     record, tokens, events = build(old, missing, secrets.token_urlsafe(18))
     lease = None
     if matches.cluster:
-        from arena.server.matches import LEASE_SECONDS
         lease = (matches.process_id, matches.process_url, LEASE_SECONDS)
     stored, _ = await store.convert_season(record, tokens, events, lease, children)
     if stored:
