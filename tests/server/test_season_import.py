@@ -38,7 +38,7 @@ from arena.server import season_import
 from arena.server.app import create_app
 from arena.store import MatchRecord, Store, TokenRecord
 from arena.store.legacy import OldSeason
-from arena.store.store import seed_from_db
+from arena.store.match_rows import seed_from_db
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)

@@ -23,7 +23,7 @@ from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server.creating import new_token
-from arena.store.store import MatchRecord, TokenRecord
+from arena.store import MatchRecord, TokenRecord
 
 if TYPE_CHECKING:
     from arena.server.matches import Matches

@@ -86,7 +86,6 @@ def parse_request(body: CreateMatch | Any
     return name, seed, seats, settings_json, dict(config_raw)
 
 
-
 @dataclass(frozen=True)
 class Draft:
     """A match made from a request and not stored yet: its record, its links and their

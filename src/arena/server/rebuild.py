@@ -48,7 +48,6 @@ def quarantine_error(reason: str) -> ApiError:
     return ApiError(503, "", quarantine_text(reason))
 
 
-
 async def rebuild(store: AsyncStore, record: MatchRecord) -> MatchOwner:
     """A match from its stored inputs, brought to now (passed deadlines resolve at once).
 

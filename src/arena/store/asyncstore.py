@@ -22,7 +22,7 @@ the same PostgreSQL database learns of a replacement from the notification of th
 most :data:`TOKEN_TTL` seconds there in case a notification was missed.
 
 Outages (issue 25 point 4): when a call meets an unreachable, shut-down or locked database
-(:func:`~arena.store.store.is_outage`) the store is *down*: one log line says so, every write
+(:func:`~arena.store.failures.is_outage`) the store is *down*: one log line says so, every write
 is refused at once with :class:`StoreUnavailable` (nothing waits on a dead connection or a
 held lock), and a probe every :data:`PROBE_SECONDS` tries a write; when one goes through, one
 more line says the database is back. Meanwhile reads answer from what this process already
@@ -51,17 +51,10 @@ from typing import Any, ParamSpec, TypeVar
 
 from arena.core.match import Event
 from arena.store import legacy
+from arena.store.failures import StoreUnavailable, describe_failure, is_outage
+from arena.store.records import Lease, MatchRecord, ScenarioRecord, TokenRecord
 from arena.store.rows import DamagedRow, Rows
-from arena.store.store import (
-    Lease,
-    MatchRecord,
-    ScenarioRecord,
-    Store,
-    StoreUnavailable,
-    TokenRecord,
-    describe_failure,
-    is_outage,
-)
+from arena.store.store import Store
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -19,18 +19,13 @@ from sqlalchemy.exc import IntegrityError
 
 from arena.core.match import Event
 from arena.store import rows as col
+from arena.store.event_rows import CHANNEL
+from arena.store.match_rows import insert_match
 from arena.store.models import EventRow, MatchRow, SeasonEntryRow, SeasonRow, SeasonTokenRow
+from arena.store.records import MatchRecord, TokenRecord
 from arena.store.rows import Reading
-from arena.store.store import (
-    CHANNEL,
-    MatchRecord,
-    Store,
-    TokenRecord,
-    _season,
-    _season_step,
-    _season_token,
-    insert_match,
-)
+from arena.store.season_rows import _season, _season_step, _season_token
+from arena.store.store import Store
 
 
 @dataclass(frozen=True)
