@@ -6,6 +6,11 @@ own :class:`~concurrent.futures.ThreadPoolExecutor` and awaits the result. SQLit
 thread: it writes one transaction at a time anyway, and a second writing thread would only
 meet ``database is locked`` retries. PostgreSQL gets a few, one pooled connection each.
 
+A call that does nothing but reach the store is declared once, ``get_match =
+read(Store.get_match)``, typed from the store method (:mod:`arena.store.in_thread`); the
+methods written out here are the ones that also keep a cache or tell listeners. Every call,
+declared or written out, runs through :meth:`AsyncStore.run_job`.
+
 Order: the appends of one match are awaited one after the other under its owner's lock, so
 they reach the database in version order; nothing else needs an order across calls.
 
@@ -52,7 +57,9 @@ from typing import Any, ParamSpec, TypeVar
 from arena.core.match import Event
 from arena.store import legacy
 from arena.store.failures import StoreUnavailable, describe_failure, is_outage
-from arena.store.records import Lease, MatchRecord, ScenarioRecord, TokenRecord
+from arena.store.group_commit import GroupCommit
+from arena.store.in_thread import outcome, read, write
+from arena.store.records import MatchRecord, TokenRecord
 from arena.store.rows import DamagedRow, Rows
 from arena.store.store import Store
 
@@ -77,40 +84,6 @@ PROBE_SECONDS = 0.5
 SQLITE_READ_THREADS = 2
 
 log = logging.getLogger("arena.server")
-
-
-_Append = tuple[str, Sequence[Event], "tuple[str, int] | None", "asyncio.Future[None]"]
-
-
-def _settle(items: list[_Append], outcomes: list[BaseException | None]) -> None:
-    """(On the loop.) Answer each queued append with its own outcome."""
-    for item, outcome in zip(items, outcomes, strict=True):
-        future = item[3]
-        if future.done():
-            continue
-        if outcome is None:
-            future.set_result(None)
-        else:
-            future.set_exception(outcome)
-
-
-async def _outcome(future: asyncio.Future[T]) -> T:
-    """A started call's outcome, even if the awaiting task is cancelled meanwhile: see the
-    module's words (finish first, deliver the cancellation at the caller's next await)."""
-    task = asyncio.current_task()
-    cancelled = False
-    try:
-        while True:
-            try:
-                return await asyncio.shield(future)
-            except asyncio.CancelledError:
-                if task is None or future.cancelled():
-                    raise
-                cancelled = True
-                task.uncancel()
-    finally:
-        if cancelled and task is not None:
-            task.cancel()
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -158,10 +131,7 @@ class AsyncStore:
         # back what it read (it may be the replaced token).
         self._epoch = 0
         self._ttl = float("inf") if store.is_sqlite else TOKEN_TTL
-        # Appends waiting for the next group commit, and whether a flush is running.
-        self._batch: list[_Append] = []
-        self._batch_lock = threading.Lock()
-        self._flushing = False
+        self._appends = GroupCommit(self._pool, self._append_many)
 
     async def close(self) -> None:
         """Let running calls finish, then stop the threads (the store itself stays open)."""
@@ -270,21 +240,59 @@ class AsyncStore:
                 raise StoreUnavailable(self.reason or describe_failure(exc)) from exc
             raise
 
-    async def _call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._run(fn, True, *args, **kwargs)
-
-    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._run(fn, False, *args, **kwargs)
-
-    async def _run(self, fn: Callable[P, T], write: bool, *args: P.args,
-                   **kwargs: P.kwargs) -> T:
+    async def run_job(self, job: Callable[[], T], write: bool) -> T:
+        """Every store call goes this one way: ``job`` on the writing thread (``write``) or
+        a reading one, behind the outage guard, seen to its end even if the caller is
+        cancelled, and the damaged rows of a listing reported before it is returned."""
         loop = asyncio.get_running_loop()
         self._loop = loop
-        job = functools.partial(self._guard, functools.partial(fn, *args, **kwargs), write)
-        result = await _outcome(loop.run_in_executor(self._pool if write else self._reads, job))
+        guarded = functools.partial(self._guard, job, write)
+        result = await outcome(loop.run_in_executor(self._pool if write else self._reads,
+                                                    guarded))
         if isinstance(result, Rows) and result.damaged:
             self._report(result.damaged)
         return result
+
+    async def _call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A write made by a method of this class that does more than call the store."""
+        return await self.run_job(functools.partial(fn, *args, **kwargs), True)
+
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A read made by a method of this class that does more than call the store."""
+        return await self.run_job(functools.partial(fn, *args, **kwargs), False)
+
+    # ------------------------------------------------------------------ plain calls
+    # Each of these is the Store method of the same name, awaited in a store thread
+    # (arena.store.in_thread); the methods below them keep a cache or tell listeners too.
+    get_match = read(Store.get_match)
+    matches_of = read(Store.matches_of)
+    running = read(Store.running)
+    tokens_for = read(Store.tokens_for)
+    save_scenario = write(Store.save_scenario)
+    get_scenario = read(Store.get_scenario)
+    list_scenarios = read(Store.list_scenarios)
+    count_scenarios = read(Store.count_scenarios)
+    events = read(Store.events)
+    lease_acquire = write(Store.lease_acquire)
+    lease_renew = write(Store.lease_renew)
+    lease_release = write(Store.lease_release)
+    lease = read(Store.lease)
+    lapsed_running = read(Store.lapsed_running)
+    notify = write(Store.notify)
+    unconverted_seasons = read(legacy.unconverted)
+    old_season = read(legacy.read)
+    create_season = write(Store.create_season)
+    get_season = read(Store.get_season)
+    append_season_entry = write(Store.append_season_entry)
+    season_entries_after = read(Store.season_entries_after)
+    list_seasons = read(Store.list_seasons)
+    running_seasons = read(Store.running_seasons)
+    season_token = read(Store.season_token)
+    season_tokens = read(Store.season_tokens)
+    replace_season_token = write(Store.replace_season_token)
+
+    def listen_url(self) -> str:
+        return self.sync.listen_url()
 
     # ------------------------------------------------------------------ matches
     async def create_match(self, record: MatchRecord, tokens: Sequence[TokenRecord],
@@ -299,9 +307,6 @@ class AsyncStore:
             if tok.role == "spectator":
                 self._watch.setdefault(tok.match_id, tok.token)
         return token
-
-    async def get_match(self, match_id: str) -> MatchRecord | None:
-        return await self._read(self.sync.get_match, match_id)
 
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
         """The lobby's listing, read at most once per :data:`LISTING_TTL` (issue 29): every
@@ -325,17 +330,11 @@ class AsyncStore:
             self._listing, self._listing_limit, self._listing_at = listing, limit, started
         return listing
 
-    async def matches_of(self, game: str, limit: int = 200) -> Rows[MatchRecord]:
-        return await self._read(self.sync.matches_of, game, limit)
-
     def _forget_listing(self) -> None:
         """A match was created or changed here: the next listing is read afresh (the one
         kept still answers while the database is down)."""
         self._listing_epoch += 1
         self._listing_at = float("-inf")
-
-    async def running(self) -> Rows[MatchRecord]:
-        return await self._read(self.sync.running)
 
     async def set_status(self, match_id: str, status: str, result: dict[str, Any] | None,
                          fence: tuple[str, int] | None = None) -> None:
@@ -393,9 +392,6 @@ class AsyncStore:
         for token in [t for t, (r, _) in self._tokens.items() if r.match_id == match_id]:
             del self._tokens[token]
 
-    async def tokens_for(self, match_id: str) -> Rows[TokenRecord]:
-        return await self._read(self.sync.tokens_for, match_id)
-
     async def spectator_tokens(self, match_ids: Sequence[str]) -> dict[str, str]:
         try:
             found = await self._read(self.sync.spectator_tokens, match_ids)
@@ -405,19 +401,6 @@ class AsyncStore:
             self._watch.clear()
         self._watch.update(found)
         return found
-
-    # ------------------------------------------------------------------ scenario library
-    async def save_scenario(self, record: ScenarioRecord) -> None:
-        await self._call(self.sync.save_scenario, record)
-
-    async def get_scenario(self, name: str) -> ScenarioRecord | None:
-        return await self._read(self.sync.get_scenario, name)
-
-    async def list_scenarios(self, limit: int = 500) -> Rows[ScenarioRecord]:
-        return await self._read(self.sync.list_scenarios, limit)
-
-    async def count_scenarios(self) -> int:
-        return await self._read(self.sync.count_scenarios)
 
     # ------------------------------------------------------------------ notes
     async def notes(self, match_id: str, seat: int) -> tuple[Any, float]:
@@ -442,101 +425,22 @@ class AsyncStore:
     # ------------------------------------------------------------------ events
     async def append_events(self, match_id: str, events: Sequence[Event],
                             fence: tuple[str, int] | None = None) -> None:
-        """Queued for the next group commit (issue 29): appends that arrive while one is
-        being written go together in the next transaction, so a burst of ticks of many
-        matches costs the store thread one transaction, not one each. Awaited as any
-        call: the caller learns its own outcome, and a cancelled caller still waits for it
-        (module docstring)."""
+        """Queued for the next group commit (:mod:`arena.store.group_commit`): appends that
+        arrive while one is being written go together in the next transaction. Awaited as
+        any call: the caller learns its own outcome, and a cancelled caller still waits for
+        it (module docstring)."""
         if not events:
             return
         loop = asyncio.get_running_loop()
         self._loop = loop
-        future: asyncio.Future[None] = loop.create_future()
-        with self._batch_lock:
-            self._batch.append((match_id, events, fence, future))
-            start = not self._flushing
-            self._flushing = True
-        if start:
-            # At the end of this turn of the loop, so that the appends of every owner the
-            # timer woke together (server/ticker.py) go in this one transaction.
-            loop.call_soon(self._start_flush, loop)
-        await _outcome(future)
+        await self._appends.append(loop, match_id, events, fence)
 
-    def _start_flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        try:
-            loop.run_in_executor(self._pool, self._flush, loop)
-        except RuntimeError as exc:  # the store was closed: nothing will run the batch
-            with self._batch_lock:
-                items, self._batch = self._batch, []
-                self._flushing = False
-            _settle(items, [exc] * len(items))
-
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
-        """(In the store's writing thread.) Write what is queued, then what queued meanwhile,
-        until nothing is left; each batch's callers are answered in one wake of the loop."""
-        while True:
-            with self._batch_lock:
-                items, self._batch = self._batch, []
-                if not items:
-                    self._flushing = False
-                    return
-            try:
-                outcomes = self._write_batch(items)
-            except BaseException as exc:  # a bug here must not leave its callers waiting
-                outcomes = [exc] * len(items)
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(_settle, items, outcomes)
-
-    def _write_batch(self, items: list[_Append]) -> list[BaseException | None]:
-        def write(batch: list[_Append]) -> BaseException | None:
-            try:
-                self._guard(functools.partial(self.sync.append_many,
-                                              [item[:3] for item in batch]), True)
-            except Exception as exc:
-                return exc
-            return None
-
-        failed = write(items)
-        if failed is None or len(items) == 1 or isinstance(failed, StoreUnavailable):
-            return [failed] * len(items)
-        # One match's fence or version failed the whole transaction: each alone, so only
-        # its owner hears of it and the others are stored.
-        return [write([item]) for item in items]
-
-    async def events(self, match_id: str, since: int = 0) -> list[Event]:
-        return await self._read(self.sync.events, match_id, since)
-
-    # ------------------------------------------------------------------ leases (PostgreSQL)
-    async def lease_acquire(self, match_id: str, owner: str, url: str | None, ttl: float,
-                            *, steal_from_url: bool = False) -> int | None:
-        return await self._call(self.sync.lease_acquire, match_id, owner, url, ttl,
-                                steal_from_url=steal_from_url)
-
-    async def lease_renew(self, owner: str, ttl: float) -> dict[str, int]:
-        return await self._call(self.sync.lease_renew, owner, ttl)
-
-    async def lease_release(self, owner: str, match_ids: Sequence[str] | None = None) -> None:
-        await self._call(self.sync.lease_release, owner, match_ids)
-
-    async def lease(self, match_id: str) -> Lease | None:
-        return await self._read(self.sync.lease, match_id)
-
-    async def lapsed_running(self, limit: int = 100) -> list[str]:
-        return await self._read(self.sync.lapsed_running, limit)
-
-    async def notify(self, match_id: str, what: str) -> None:
-        await self._call(self.sync.notify, match_id, what)
-
-    def listen_url(self) -> str:
-        return self.sync.listen_url()
+    def _append_many(self, items: list[tuple[str, Sequence[Event], tuple[str, int] | None]]
+                     ) -> None:
+        """(In the writing thread.) One transaction of a group commit, behind the guard."""
+        self._guard(functools.partial(self.sync.append_many, items), True)
 
     # ------------------------------------------------------------------ old seasons
-    async def unconverted_seasons(self) -> list[str]:
-        return await self._read(legacy.unconverted, self.sync)
-
-    async def old_season(self, season_id: str) -> legacy.OldSeason | None:
-        return await self._read(legacy.read, self.sync, season_id)
-
     async def convert_season(self, record: MatchRecord, tokens: Sequence[TokenRecord],
                              events: Sequence[Event],
                              lease: tuple[str, str | None, float] | None,
@@ -546,36 +450,3 @@ class AsyncStore:
                                 children)
         self._forget_listing()
         return done
-
-    # ------------------------------------------------------------------ seasons
-    async def create_season(self, season_id: str, head: dict[str, Any],
-                            record: dict[str, Any], created: float,
-                            tokens: Sequence[tuple[str, str, str | None]]) -> None:
-        await self._call(self.sync.create_season, season_id, head, record, created, tokens)
-
-    async def get_season(self, season_id: str
-                         ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        return await self._read(self.sync.get_season, season_id)
-
-    async def append_season_entry(self, season_id: str, version: int, data: dict[str, Any],
-                                  record: dict[str, Any], status: str) -> None:
-        await self._call(self.sync.append_season_entry, season_id, version, data, record,
-                         status)
-
-    async def season_entries_after(self, season_id: str, version: int) -> list[dict[str, Any]]:
-        return await self._read(self.sync.season_entries_after, season_id, version)
-
-    async def list_seasons(self, limit: int = 100) -> Rows[tuple[str, str, dict[str, Any]]]:
-        return await self._read(self.sync.list_seasons, limit)
-
-    async def running_seasons(self) -> list[str]:
-        return await self._read(self.sync.running_seasons)
-
-    async def season_token(self, token: str) -> tuple[str, str, str | None] | None:
-        return await self._read(self.sync.season_token, token)
-
-    async def season_tokens(self, season_id: str) -> Rows[tuple[str, str, str | None]]:
-        return await self._read(self.sync.season_tokens, season_id)
-
-    async def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
-        return await self._call(self.sync.replace_season_token, season_id, player, token)
