@@ -38,7 +38,8 @@ from arena.server import api, scenarios
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 from arena.server.openapi import ACTION_ROUTES, REF, ROUTES, Op, document, route
-from arena.server.requests import MAX_STEP_SECONDS, SEASON_HOST_ACTIONS, HostSettings
+from arena.server.requests import HostSettings
+from arena.server.season_requests import MAX_STEP_SECONDS, SEASON_HOST_ACTIONS
 from server.inprocess import TestClient, in_process_server
 
 CAST = ["Ann", "Ben", "Cat", "Dan"]

@@ -240,8 +240,9 @@ def test_every_option_of_every_game_has_bounds_and_help() -> None:
 def test_a_seasons_main_match_settings_are_bounded_at_creation() -> None:
     """A season stores its Main Match options and starts matches later: a zero-length round
     is refused when the season is created, not when its first match would start."""
-    from arena.server.requests import CreateSeason, validate
+    from arena.server.refusals import validate
     from arena.server.season_api import create_request
+    from arena.server.season_requests import CreateSeason
 
     def parse_season(body: dict[str, Any]) -> Any:
         """What ``POST /api/seasons`` checks: its model, then the season match it makes."""

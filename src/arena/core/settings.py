@@ -113,7 +113,7 @@ def adapter(cls: type[Any]) -> TypeAdapter[Any]:
 
 def described(value: object) -> str:
     """A refused value as a refusal shows it: as JSON, a huge number by its digits, cut short
-    (the request bodies' refusals word it the same, server/requests.py)."""
+    (the request bodies' refusals word it the same, server/refusals.py)."""
     shown = json.dumps(value) if isinstance(value, (str, int, float, bool)) else repr(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
         shown = "a number of " + str(len(str(abs(value)))) + " digits"

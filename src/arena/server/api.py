@@ -31,6 +31,7 @@ from arena.server.limits import (
 )
 from arena.server.matches import Matches
 from arena.server.owner import MatchOwner
+from arena.server.refusals import parse, validate
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
     Chat,
@@ -45,8 +46,6 @@ from arena.server.requests import (
     PrivateChannel,
     SeatPrivate,
     Submit,
-    parse,
-    validate,
 )
 from arena.server.views import events_json, view_for
 from arena.store import MatchRecord, StoreUnavailable

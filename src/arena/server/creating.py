@@ -17,7 +17,8 @@ from arena.core.registry import get_game
 from arena.server import announce
 from arena.server.envsetting import env_positive
 from arena.server.errors import ApiError
-from arena.server.requests import CreateMatch, HostSettings, SeatEntry, validate
+from arena.server.refusals import validate
+from arena.server.requests import CreateMatch, HostSettings, SeatEntry
 from arena.store import MatchRecord, TokenRecord
 
 if TYPE_CHECKING:

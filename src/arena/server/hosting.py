@@ -25,16 +25,8 @@ from arena.server.api import _owner, link_key, links, matches_of, store_of
 from arena.server.errors import ApiError
 from arena.server.limits import check_host_entries, count_host_entries, limited
 from arena.server.owner import MatchOwner
-from arena.server.requests import (
-    B,
-    Empty,
-    Notes,
-    Reissue,
-    SeatChange,
-    Spectators,
-    Webhook,
-    parse,
-)
+from arena.server.refusals import B, parse
+from arena.server.requests import Empty, Notes, Reissue, SeatChange, Spectators, Webhook
 from arena.store import MatchRecord
 from arena.store.asyncstore import AsyncStore
 

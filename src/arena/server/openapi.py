@@ -23,25 +23,27 @@ from arena.core import settings as schema
 from arena.core.registry import all_games
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
-    SEASON_HOST_ACTIONS,
     Chat,
     CheckScenario,
     Confirm,
     CreateMatch,
-    CreateSeason,
     Empty,
-    Gift,
-    Nominate,
     Notes,
     Reissue,
     SaveScenario,
-    SeasonPrivate,
     SeatChange,
     SeatPrivate,
     Spectators,
     Submit,
-    Vote,
     Webhook,
+)
+from arena.server.season_requests import (
+    SEASON_HOST_ACTIONS,
+    CreateSeason,
+    Gift,
+    Nominate,
+    SeasonPrivate,
+    Vote,
 )
 
 REF = "#/components/schemas/{model}"

@@ -39,14 +39,8 @@ from arena.games.feather.tick import new_board
 from arena.games.feather.toml_text import dump
 from arena.server.errors import ApiError
 from arena.server.limits import RateLimit, address_key, limited
-from arena.server.requests import (
-    MAX_SCENARIO_TEXT,
-    CheckScenario,
-    CreateMatch,
-    SaveScenario,
-    parse,
-    validate,
-)
+from arena.server.refusals import parse, validate
+from arena.server.requests import MAX_SCENARIO_TEXT, CheckScenario, CreateMatch, SaveScenario
 from arena.store import ScenarioExists, ScenarioRecord
 from arena.store.asyncstore import AsyncStore
 

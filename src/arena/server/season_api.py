@@ -38,21 +38,18 @@ from arena.server.limits import (
 )
 from arena.server.news import season_level, season_name
 from arena.server.owner import MatchOwner
-from arena.server.requests import (
+from arena.server.refusals import parse, validate
+from arena.server.requests import Empty, MatchDeadline, MatchExtend
+from arena.server.season_requests import (
     CloseVault,
     CreateSeason,
-    Empty,
     EndSeason,
     Gift,
-    MatchDeadline,
-    MatchExtend,
     Nominate,
     SeasonPrivate,
     SeasonReissue,
     SeasonWebhook,
     Vote,
-    parse,
-    validate,
 )
 from arena.server.views import view_for
 from arena.store import MatchRecord, StoreUnavailable
