@@ -23,6 +23,7 @@ from arena.core.game import BotLevel, ChildSpec
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.server.creating import new_token
+from arena.server.seats import change_seat, new_link
 from arena.store import MatchRecord, TokenRecord
 
 if TYPE_CHECKING:
@@ -210,8 +211,6 @@ class Children:
         is done to that player's seat in the running child too: a season's player handed to
         a bot is a bot in the Death Match being played, and a reissued link replaces the
         old one there as well. A child that refuses (already over) is left as it is."""
-        from arena.server.hosting import change_seat, new_link
-
         for spec in specs(parent):
             if not spec.live or seat not in spec.seats:
                 continue

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import secrets
 import time
 from typing import Any
 
@@ -18,7 +17,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
-from arena.core.game import BotLevel
 from arena.server import announce, api
 from arena.server.access import Access, resolve, token_of
 from arena.server.api import _owner, link_key, links, matches_of, store_of
@@ -27,8 +25,8 @@ from arena.server.limits import check_host_entries, count_host_entries, limited
 from arena.server.owner import MatchOwner
 from arena.server.refusals import B, parse
 from arena.server.requests import Empty, Notes, Reissue, SeatChange, Spectators, Webhook
+from arena.server.seats import change_seat, new_link
 from arena.store import MatchRecord
-from arena.store.asyncstore import AsyncStore
 
 
 def _page(request: Request, match_id: str, token: str) -> str:
@@ -57,11 +55,6 @@ def _seat(owner: MatchOwner, seat: int) -> int:
         raise ApiError(400, "request", f"'seat' must be a seat number "
                                        f"0..{len(owner.record.seat_names) - 1}")
     return seat
-
-
-def _not_over(owner: MatchOwner, what: str) -> None:
-    if owner.match.finished:
-        raise RuleError("host", f"the match is over, so {what} changes nothing")
 
 
 async def host_links(request: Request) -> JSONResponse:
@@ -101,23 +94,6 @@ async def reissue(request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "seat": seat, "link": _page(request, owner.record.id, token)})
 
 
-async def new_link(store: AsyncStore, owner: MatchOwner, seat: int) -> str:
-    """Reissue ``seat``'s link: the new token; the old one's pages are told at once."""
-    _not_over(owner, "a new link")
-    if owner.record.bots[seat]:
-        raise RuleError("host", "a bot plays this seat; give it to a person first")
-    token = secrets.token_urlsafe(18)
-    async with owner.lock:
-        # Again under the lock: requests that waited here were checked before the others ran.
-        check_host_entries(count_host_entries(owner.match), "reissue")
-        old = await owner.write(
-            lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
-        owner.match.host_note({"what": "reissue", "seat": seat, "public": False})
-        await owner._commit()
-    owner.revoke(set(old), "the host gave this seat a new link")
-    return token
-
-
 @limited(lambda r: api.LINK_LIMIT, link_key)
 async def replace_seat(request: Request) -> JSONResponse:
     """Human to bot (the old link stops working) or bot to human (a new link); a bot seat
@@ -133,37 +109,6 @@ async def replace_seat(request: Request) -> JSONResponse:
     link = None if token is None else _page(request, owner.record.id, token)
     return JSONResponse({"ok": True, "seat": seat, "bot": bot,
                          "level": level if bot else None, "link": link})
-
-
-async def change_seat(store: AsyncStore, owner: MatchOwner, seat: int, bot: bool,
-                      level: BotLevel) -> str | None:
-    """Give ``seat`` to a bot (at ``level``) or a person: the person's new token, if any."""
-    _not_over(owner, "replacing a seat")
-    was_bot = owner.record.bots[seat]
-    if was_bot == bot and (not bot or owner.record.level(seat) == level):
-        raise RuleError("host", f"a {'bot' if bot else 'person'} already plays this seat")
-    token = None if bot else secrets.token_urlsafe(18)
-    bots = tuple(bot if i == seat else b for i, b in enumerate(owner.record.bots))
-    levels = tuple((level if bot else "hard") if i == seat else owner.record.level(i)
-                   for i in range(len(bots)))
-    async with owner.lock:
-        check_host_entries(count_host_entries(owner.match), "seat")
-        if was_bot != bot:
-            old = await owner.write(
-                lambda fence: store.replace_seat_token(owner.record.id, seat, token, fence))
-        else:
-            old = []
-        await owner.write(lambda fence: store.set_bots(owner.record.id, bots, fence, levels))
-        owner.set_bots(bots, levels)
-        note: dict[str, Any] = {"what": "seat", "seat": seat, "bot": bot, "public": True}
-        if bot:
-            note["level"] = level
-        owner.match.host_note(note)
-        await owner._commit()
-    if old:
-        owner.revoke(set(old), "the host handed this seat to " + ("a bot" if bot else
-                                                                  "someone else"))
-    return token
 
 
 @limited(lambda r: api.HOST_LIMIT, link_key)

@@ -27,7 +27,6 @@ from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
 from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
-from arena.server.hosting import new_link
 from arena.server.limits import (
     RateLimit,
     address_key,
@@ -51,6 +50,7 @@ from arena.server.season_requests import (
     SeasonWebhook,
     Vote,
 )
+from arena.server.seats import new_link
 from arena.server.views import view_for
 from arena.store import MatchRecord, StoreUnavailable
 
