@@ -80,7 +80,7 @@ def parse_request(body: CreateMatch | Any
     config_raw = game.config_for_seats(dict(request.config or {}), [s["name"] for s in seats])
     config = game.make_config(config_raw)  # raises RuleError naming G-5 and the field
     # The whole match's work is bounded: every phase lasts long enough after the time scale
-    # and the phases are few enough (issue 25 point 1).
+    # and the phases are few enough.
     schema.check_game_config(game, config, host.time_scale)
     settings_json = host.to_json()  # ``spectators`` is the server's, not the engine's
     settings_json["webhook"] = announce.webhook_setting(host.webhook)  # G-14: allowed hosts

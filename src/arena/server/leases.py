@@ -1,4 +1,4 @@
-"""Which process owns each live match, on a PostgreSQL database shared by several (issue 20).
+"""Which process owns each live match, on a PostgreSQL database shared by several.
 
 On SQLite one process owns every match and nothing here runs. On PostgreSQL each live match
 has one owner, holding a lease (``match_leases``) that it renews every :data:`RENEW_SECONDS`
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.server")
 
 LEASE_SECONDS = float(os.environ.get("ARENA_LEASE_SECONDS", "4"))
-"""How long a process owns a match without renewing (PostgreSQL, issue 20): the longest a
+"""How long a process owns a match without renewing (PostgreSQL): the longest a
 dead process's matches wait before another process takes them over."""
 
 RENEW_SECONDS = float(os.environ.get("ARENA_RENEW_SECONDS", "1"))

@@ -9,7 +9,7 @@ from typing import Any
 class ReplayCache:
     """The last few replay views built, by (seen as, finished, bots, log version): a page
     stepping back and forth through a replay, or many spectators on one step, cost one
-    rebuild (issue 25 point 5)."""
+    rebuild."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size

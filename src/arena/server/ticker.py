@@ -14,7 +14,7 @@ import weakref
 
 BATCH_SECONDS = 0.004
 """How long the shared timer waits after the earliest due owner for others due just after
-it, so that they are woken in one go (issue 29 point 2)."""
+it, so that they are woken in one go."""
 
 
 class _Wait:
@@ -31,7 +31,7 @@ class _Wait:
 
 
 class Ticker:
-    """One timer for every match owner on an event loop (issue 29 point 2).
+    """One timer for every match owner on an event loop.
 
     Each owner used to wait for its next deadline with ``asyncio.wait_for``, which makes a
     task, a future and a timer per tick of each match: about 24 us of CPU per wake against

@@ -85,7 +85,7 @@ def events_json(match: Match, viewer: Viewer, since: int) -> list[dict[str, Any]
     for seq, e in match.events_seen(viewer, since):
         entry = e.to_json()
         entry["version"] = seq
-        if e.kind == "seed":  # issue 27 point 7: 64 bits as a string, exact in any client
+        if e.kind == "seed":  # 64 bits as a string, exact in any client (G-7)
             entry["data"] = {**entry["data"], "seed": str(entry["data"]["seed"])}
         out.append(entry)
     return out
@@ -118,7 +118,7 @@ PATCH_WORTH_CHECKING = 2048
 def changed_message(match: Match, viewer: Viewer, since: int, view: dict[str, Any],
                     sent: dict[str, Any] | None) -> str:
     """The update for a socket that was last sent ``sent``: the new events, and the view as
-    a difference from ``sent`` (issue 29 point 1), or whole when nothing was sent yet or the
+    a difference from ``sent``, or whole when nothing was sent yet or the
     difference would not be shorter."""
     seen = match.seq_of(viewer, since)
     message: dict[str, Any] = {

@@ -21,9 +21,9 @@ from sqlalchemy.pool import StaticPool
 from arena.store.failures import CONNECT_SECONDS, normalise_url
 
 SQLITE_BUSY_SECONDS = 0.05
-"""How long an SQLite statement waits for a lock another connection holds (issue 25 point
-4). One server process writes its file (see :mod:`arena.store.lock`), from one thread, and
-WAL readers never wait for a writer, so in normal running nothing waits at all: only an
+"""How long an SQLite statement waits for a lock another connection holds. One server
+process writes its file (see :mod:`arena.store.lock`), from one thread, and WAL readers
+never wait for a writer, so in normal running nothing waits at all: only an
 outside connection (a backup script, the ``sqlite3`` shell) holding a write lock does. Then
 the write gives up quickly and the command is refused (503), instead of holding its match's
 lock, and every read of the match behind it, for seconds."""

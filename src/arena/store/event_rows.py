@@ -53,7 +53,7 @@ class EventRows(Database):
 
     def append_many(self, items: Sequence[tuple[str, Sequence[Event],
                                                  tuple[str, int] | None]]) -> None:
-        """The appends of several matches in one transaction (a group commit, issue 29): at
+        """The appends of several matches in one transaction (a group commit): at
         hundreds of ticks a second the transaction, not the rows, was most of a tick's store
         cost. All or nothing: if one match's fence or version fails, nothing is written and
         the caller (:class:`~arena.store.asyncstore.AsyncStore`) retries each alone, so only

@@ -8,8 +8,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Lease:
-    """Who owns a live match (issue 20): a process id, its address, the fencing token, and
-    whether the lease has lapsed (then any process may take the match over)."""
+    """Who owns a live match on a shared PostgreSQL database: a process id, its address, the
+    fencing token, and whether the lease has lapsed (then any process may take it over)."""
 
     match_id: str
     owner: str
@@ -34,7 +34,7 @@ class MatchRecord:
     result: dict[str, Any] | None = None
     created: float = 0.0
     levels: tuple[str, ...] = ()
-    """Each seat's bot level (G-8, issue 30): ``easy``, ``normal`` or ``hard``; a seat past
+    """Each seat's bot level (G-8): ``easy``, ``normal`` or ``hard``; a seat past
     the end (every record from before levels) plays ``hard``. Only a bot seat's level is
     kept; a person's seat reads ``hard``."""
 

@@ -142,7 +142,7 @@ class SeasonRows(Database):
 
     def replace_season_token(self, season_id: str, player: str, token: str) -> list[str]:
         """A cast member's new season link, the old one(s) revoked in the same transaction
-        (a player who lost a link, or whose link leaked, issue 26); returns the revoked ones."""
+        (a player who lost a link, or whose link leaked); returns the revoked ones."""
         with self.session() as s, s.begin():
             rows = list(s.scalars(select(SeasonTokenRow).where(
                 SeasonTokenRow.season_id == season_id, SeasonTokenRow.role == "player",
