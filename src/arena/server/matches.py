@@ -31,7 +31,7 @@ from arena.core.clock import SystemClock
 from arena.core.errors import RuleError
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.core.registry import get_game
-from arena.server import announce, scenarios, season_import
+from arena.server import announce, extras, season_import
 from arena.server.children import Children
 from arena.server.errors import ApiError
 from arena.server.owner import MatchOwner
@@ -268,11 +268,11 @@ class Matches:
         """A new match from a create request; ``creator`` (the client's address, for a
         request from outside) is held to :data:`LIVE_PER_ADDRESS` running matches.
         ``record_settings``: the record's own, no request's (a season's name, G-14)."""
-        # LF-12: a library scenario is copied into the config, so the record holds it.
-        body = await scenarios.resolve_config(self.store, body)
+        # The game's own step at creation (LF-12: a library scenario or a generated one is
+        # copied into the config, so the record holds it).
+        body = await extras.prepare_create(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
         settings_json.update(record_settings or {})
-        config_raw = scenarios.keep_generated(name, seed, config_raw)
         game = get_game(name)
         config = game.make_config(config_raw)
         settings = MatchSettings.from_json(settings_json)

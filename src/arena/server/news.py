@@ -206,8 +206,8 @@ def group(name: str) -> str:
 
 def told(match: Match, no: int) -> set[str]:
     """The stages of the phases before phase ``no``: a summary tells each stage once, when it
-    first starts (every bout of Box within a Box, every round of Locked Out!, Paint Factory's
-    picks and shoves once), never one post per inner round."""
+    first starts (every bout, every round, a game's picks and shoves once), never one post per
+    inner round."""
     return {group(name) for k, (name, _) in match.phase_ends.items() if k < no}
 
 

@@ -51,7 +51,6 @@ from arena.core.errors import RuleError
 from arena.core.game import BotLevel
 from arena.core.match_settings import MatchSettings
 from arena.core.rng import MAX_SEED
-from arena.games.feather.check import MAX_NAME as MAX_SCENARIO_NAME
 from arena.season import acts
 from arena.season import state as season_state
 from arena.server.clocktime import AT_WORDS, ClockTime
@@ -75,13 +74,6 @@ MAX_OPTION = 40
 """Characters of a host option's name."""
 MAX_END_REASON = 200
 """Characters of the reason the host gives for ending a match, as its log keeps it."""
-MAX_SCENARIO_TEXT = 50_000
-"""Characters of a Feather scenario's TOML (LF-7): the bound of the match setting
-``scenario_text``, so a scenario that saves can also be played."""
-MAX_SCENARIO_NOTE = 500
-"""Characters of a scenario author's note (LF-12)."""
-MAX_SESSION = 1000
-"""The editor's preview session index: far past any scenario's sessions (LF-12)."""
 MAX_PHASE_NO = 10**9
 """A phase number the sender answers (G-2): far past :data:`schema.MAX_MATCH_PHASES`."""
 MAX_BARS = 10**6
@@ -90,7 +82,7 @@ MAX_ADJUST = 1000
 """The largest one host adjustment of the ledger (SE-5), either way."""
 MAX_DEPTH = 200
 """Levels a body may nest: the bound of pydantic's JSON reader. The deepest bodies the pages
-send (a Feather scenario as data, a page's notes) nest a handful."""
+send (a game's scenario as data, a page's notes) nest a handful."""
 DAY = 86400.0
 MAX_STEP_SECONDS = 30 * DAY
 """The longest step clock a season may be created with (SE-7), before the time scale."""
@@ -346,7 +338,7 @@ CastEntry = Annotated[
 
 
 class MainMatchOptions(Body):
-    """The options of a season's Main Matches (Locked Out!), kept for every episode; each is
+    """The options of a season's Main Matches (SE-6), kept for every episode; each is
     the game's own field, checked again by the game's schema when a match starts."""
 
     round_seconds: Annotated[float, schema.seconds("LO-11: seconds per round")] = 86400.0
@@ -462,31 +454,6 @@ class SeasonReissue(Body):
     working."""
 
     player: Annotated[str, chars("SE-1: the player's name", MAX_NAME)]
-
-
-# --------------------------------------------------------------------------- scenarios
-class SaveScenario(Body):
-    """``POST /api/scenarios``: a host's Feather scenario saved in the library (LF-12)."""
-
-    shape_rule = "request"
-
-    name: Annotated[str, chars("LF-12: letters, digits, spaces, - and _, never a path",
-                              MAX_SCENARIO_NAME)]
-    note: Annotated[str, chars("LF-12: the author's note", MAX_SCENARIO_NOTE)] = ""
-    text: Annotated[str, chars("LF-7: the scenario's TOML", MAX_SCENARIO_TEXT)]
-
-
-class CheckScenario(Body):
-    """``POST /api/scenarios/check``: the editor's checker; stores nothing."""
-
-    shape_rule = "request"
-
-    text: Annotated[str, chars("LF-7: the scenario's TOML", MAX_SCENARIO_TEXT)] = ""
-    data: Annotated[dict[str, Any], Field(
-        default_factory=dict,
-        description="LF-7: the scenario as plain data, instead of 'text'")]
-    session: Annotated[int, Field(ge=0, le=MAX_SESSION,
-                                  description="the session to preview, from 0")] = 0
 
 
 # --------------------------------------------------------------------------- actions
