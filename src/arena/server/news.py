@@ -214,7 +214,7 @@ def told(match: Match, no: int) -> set[str]:
 def plain_news(ctx: NewsContext, posts: Posts) -> None:
     """A match of its own: its start, each phase with its deadline, the host's clock changes
     and its result. A season's match at "phases": its start and result are the season's to
-    tell, and its phases are summarised (:func:`told`): a Box within a Box bout is one post,
+    tell, and its phases are summarised (:func:`told`): a bout of many rounds is one post,
     not one per round."""
     head = _head(ctx)
     current = ctx.phase_before()
