@@ -77,13 +77,12 @@ def test_the_game_declares_its_facts_and_ships_its_files(name: str) -> None:
     assert rules is not None and rules.strip(), f"{name} ships no {RULES_FILE}"
     rulings = json.loads(game.own_file(RULINGS_FILE) or "{}")["rulings"]
     assert rulings and all(r["id"].startswith(f"{game.rules_prefix}-") for r in rulings)
-    assert game.board_script and game.board_script.startswith("/static/")
-    assert (SRC / "web" / game.board_script.removeprefix("/")).is_file()
-    if game.board_sheet:
-        assert (SRC / "web" / game.board_sheet.removeprefix("/")).is_file()
-    assert game.screenshot_moment, f"{name} declares no moment for the screenshots"
-    assert name in game_commands(installed=False), f"{name} has no tools module"
-    assert game.death_match is not None or game.main_match() is not None
+    for script in (game.board_script, game.board_sheet):
+        if script is not None:  # one of the server's files: it serves /static only
+            assert script.startswith("/static/") and (SRC / "web" / script[1:]).is_file()
+    if name in game_commands(installed=False):  # its tools' help is its docstring's first line
+        package, words = game_commands(installed=False)[name]
+        assert package == f"arena.games.{name}" and words
 
 
 def test_every_game_has_its_own_place_in_the_lobby() -> None:

@@ -4,8 +4,9 @@ Each module in this package that defines ``add_parser(subparsers)`` contributes 
 (``serve``, ``season``, ...), and so does each game: a game's package may hold a ``tools``
 module that defines ``add_parser(subparsers)`` for the command named as the game, opening with
 a docstring whose first line is the command's help (read without importing the game, for
-``arena --help``), and a ``quick`` module whose ``quick(argv)`` may answer the whole command
-line before argparse loads (it returns None to leave it to the parser). So a game's tools land
+``arena --help``), and, for a game under ``arena.games``, a ``quick`` module whose
+``quick(argv)`` may answer the whole command line before argparse loads (it returns None to
+leave it to the parser). So a game's tools land
 without editing a shared file. A command's handler returns the process exit code; errors in
 user input print one line and exit with 2, never a traceback.
 """

@@ -42,7 +42,7 @@ class Shelf(Protocol):
         """The item called ``name``, or None."""
 
     async def items(self, limit: int | None = None) -> Sequence[ShelfItem]:
-        """The items, newest first, at most ``limit``."""
+        """The items in the server's order (by name), at most ``limit``."""
 
     async def count(self) -> int:
         """How many items the shelf holds."""
