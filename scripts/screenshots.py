@@ -16,24 +16,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from arena.core.registry import all_games  # noqa: E402
 from server.serverproc import ServerProcess  # noqa: E402
 from web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-GAMES = {"lockmaker": 2, "boxes": 2, "paint": 2, "feather": 2, "lockedout": 6}
-
-# A moment of play per game, reached by the board's own controls (bots answer at once here):
-# (what to click, in order; what to wait for before the picture). A trailing "*" clicks again
-# each time the seat's move comes round until the wanted part shows.
+# Each listed game, with as many seats as it can take, and its moment of play as the game
+# declares it (``Game.screenshot_moment``), reached by the board's own controls (bots answer
+# at once there): (what to click, in order; what to wait for before the picture). A trailing
+# "*" clicks again each time the seat's move comes round until the wanted part shows.
+GAMES = {name: (game.seat_range or (game.seats, game.seats))[1]
+         for name, game in all_games().items() if game.listed}
 MOMENTS: dict[str, list[tuple[str, str]]] = {
-    "lockmaker": [("lm-ready", "[data-testid=lm-board][data-stage=draft]"),
-                  ("lm-pool-0", "[data-testid=lm-pool-0][aria-pressed=true]")],
-    "boxes": [("bx-ready*", "[data-testid=bx-bets]")],
-    "paint": [("pf-design-example", "[data-testid=pf-design-check]"),
-              ("pf-design-submit", "[data-testid=pf-pick-confirm]")],
-    "feather": [("feather-ready", "[data-testid=feather-prompt]"),
-                ("feather-verb-fill", "[data-testid=feather-prompt][data-verb=fill]")],
-    "lockedout": [("lo-safe-A", "[data-testid=lo-notes]")],
-}
+    name: list(game.screenshot_moment) for name, game in all_games().items() if game.listed}
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
 

@@ -1,6 +1,7 @@
 """The conformance suite (after OpenSpiel's random simulation tests).
 
-One module runs over every registered game (and the small toy game): Hypothesis drives random
+One module runs over every registered game (and the small toy game, and the games the tests
+install from another distribution, ``tests/installed_games.py``): Hypothesis drives random
 legal submissions, random illegal ones, confirmations and the clock to the end of a match, and
 at every step checks that
 
@@ -35,10 +36,13 @@ from arena.core.game import Game
 from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
 from arena.core.registry import all_games
 from arena.season.game import SEASON
+from installed_games import games as installed_games
 from toygame import TOY
 
-GAMES: dict[str, Game[Any, Any]] = {"toy": TOY, **all_games(), SEASON.name: SEASON}
-"""Every game, the ones the lobby does not list (the season) too."""
+GAMES: dict[str, Game[Any, Any]] = {"toy": TOY, **all_games(), SEASON.name: SEASON,
+                                    **installed_games()}
+"""Every game, the ones the lobby does not list (the season) too, and every game installed
+from another distribution in tests/installable (found through its entry point)."""
 
 GARBAGE = st.sampled_from(
     ["", "   ", "???", "zz 99 qq", "\x00", "-1", "99999999999999999999", "pass pass pass",

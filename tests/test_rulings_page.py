@@ -1,6 +1,7 @@
 """The /rulings page (issue 14, point 4): every ruling of the shared RULINGS.md is stated once, in
 the project's own words, every rule id the code cites has an entry to link to, and the page gives
-each ruling an anchor and each section a test id."""
+each ruling an anchor and each section a test id. Each game's rulings are its own file
+(``rulings.json`` in its package); the shared ones (G, SE) are the web layer's."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from starlette.testclient import TestClient
 
+from arena.core.registry import all_games
 from arena.server.app import create_app
-from arena.web.rules import RULINGS, RULINGS_FILE
+from arena.web.rules import RULINGS_FILE_SHARED, rulings
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "arena"
@@ -41,8 +43,18 @@ RUN = 10  # words in a row that may not be copied
 
 
 def _data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(RULINGS_FILE.read_text(encoding="utf-8"))
-    return data
+    """Every section as the files hold them: the shared ones around each game's own."""
+    shared = json.loads(RULINGS_FILE_SHARED.read_text(encoding="utf-8"))["sections"]
+    own = []
+    for game in all_games().values():
+        path = SRC / "games" / game.name / "rulings.json"
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            own.append({"code": game.rules_prefix, "title": game.title, "game": game.name,
+                        "rulings": data["rulings"]})
+    before = [{**s, "game": None} for s in shared if not s.get("after_games")]
+    after = [{**s, "game": None} for s in shared if s.get("after_games")]
+    return {"sections": [*before, *own, *after]}
 
 
 def _entries() -> list[dict[str, str]]:
@@ -81,7 +93,7 @@ def test_sections_in_order_with_their_games() -> None:
             assert "<" not in r["text"] and "`" not in r["text"], f"{r['id']}: plain text only"
     ids = _ids()
     assert ids == sorted(ids, key=_key), "rulings are listed in id order"
-    assert RULINGS.ids() == set(ids), "the loader reads every entry"
+    assert rulings(all_games().values()).ids() == set(ids), "the loader reads every entry"
 
 
 def test_every_shared_ruling_appears_exactly_once() -> None:

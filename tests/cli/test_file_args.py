@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from arena.cli import build_parser, main
-from arena.cli._read import FILE_LIMIT, PUZZLE_LIMIT, RUSH_FILE_LIMIT, Refused, read_bytes
-from arena.cli._util import input_file, output_file
+from arena.core.readfile import FILE_LIMIT, PUZZLE_LIMIT, Refused, read_bytes
+from arena.core.tools import input_file, output_file
+from arena.games.lockmaker.quick import RUSH_FILE_LIMIT
 from cli.unwritable import unwritable_folder
 
 LOCK = ".bb.\n.cc.\n..a.\nKKa@\n....\n....\n"

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.cli.lockmaker_fast import extend_lockmaker, read_generator_board, solve_rush_file
 from arena.core.errors import ParseError, RuleError
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.fast.api import fast_solve
@@ -26,6 +25,7 @@ from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.pieces import parse_piece_list
 from arena.games.lockmaker.rush import read_rush
 from arena.games.lockmaker.solver import solve as ref_solve
+from arena.games.lockmaker.tools_fast import extend_lockmaker, read_generator_board, solve_rush_file
 from arena.games.lockmaker.validate import construction_problems
 
 FOG51 = "BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM."
@@ -154,8 +154,8 @@ def test_lm12_quick_rush_path_matches_the_fast_solver(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 29 point 5: a few puzzles are solved by the quick path before argparse loads;
     its answers are optimal (the fast solver's move counts) and replay through the rules."""
-    from arena.cli.lockmaker_rush import quick
     from arena.games.lockmaker.notation import replay
+    from arena.games.lockmaker.quick import quick
 
     puzzles = {"fog51": FOG51, "jam": "BB.C...D.CEE.DAAFGH.IIFGH.JKK.LLJ...",
                "stuck": "BBBCCCAAD...xxD.....x.........EE...."}

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.lockmaker_rush import parse, quick, solve
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.notation import replay
+from arena.games.lockmaker.quick import parse, quick, solve
 from arena.games.lockmaker.rush import read_rush
 
 PUBLISHED = {  # name: (puzzle, optimal moves), the published set the batch bench repeats

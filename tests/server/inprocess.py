@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from arena.server import api, creating, scenarios
+from arena.server import api, creating, extras
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 
@@ -32,7 +32,7 @@ def in_process_server(folder: Path, patch: pytest.MonkeyPatch | None = None
         patch.setattr(limit, "burst", 10**6)
     # What an earlier module spent from the same address ("testclient") must not be owed
     # here: every limit starts with a fresh, full budget.
-    for module in (api, scenarios):
+    for module in (api, extras.limits_of("feather")):
         for value in vars(module).values():
             if isinstance(value, RateLimit):
                 patch.setattr(value, "buckets", {})

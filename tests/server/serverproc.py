@@ -1,6 +1,6 @@
 """A real ``python -m arena serve`` in a subprocess, for the server and browser tests.
 
-The toy game of ``tests/toygame.py`` is registered through ``ARENA_EXTRA_GAMES`` so the server
+The toy game of ``tests/toygame/`` is registered through ``ARENA_EXTRA_GAMES`` so the server
 can run it next to the real games.
 """
 

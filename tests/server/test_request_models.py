@@ -34,7 +34,7 @@ from starlette.routing import Route
 from arena.core.match_settings import MatchSettings
 from arena.season.acts import DeathMatchSettings
 from arena.season.game import SEASON
-from arena.server import api, scenarios
+from arena.server import api, extras
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 from arena.server.openapi import ACTION_ROUTES, REF, ROUTES, Op, document, route
@@ -341,7 +341,7 @@ season of its own at the route's step, so every edge is applied, not refused as 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     patch = pytest.MonkeyPatch()
-    for module in (api, scenarios):  # every write limit lifted: this test posts thousands
+    for module in (api, extras.limits_of("feather")):  # every write limit lifted: this test posts thousands
         for value in vars(module).values():
             if isinstance(value, RateLimit):
                 patch.setattr(value, "burst", 10**9)

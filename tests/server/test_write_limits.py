@@ -30,7 +30,7 @@ from starlette.routing import Route
 from arena.core.clock import ManualClock
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import register
-from arena.server import api, scenarios, season_api
+from arena.server import api, extras, season_api
 from arena.server.app import create_app
 from arena.server.errors import ApiError
 from arena.server.limits import RateLimit, count_host_entries, rule_of
@@ -91,7 +91,7 @@ def roomy(monkeypatch: pytest.MonkeyPatch) -> None:
 LIMITS = [(api, n) for n in ("CREATE_LIMIT", "ACT_LIMIT", "CHAT_LIMIT", "HOST_LIMIT",
                              "LINK_LIMIT", "WEBHOOK_LIMIT", "REMATCH_LIMIT", "NOTES_LIMIT",
                              "STEP_LIMIT")] + \
-    [(scenarios, "SAVE_LIMIT"), (scenarios, "CHECK_LIMIT")]
+    [(extras.limits_of("feather"), "SAVE_LIMIT"), (extras.limits_of("feather"), "CHECK_LIMIT")]
 
 
 # ---------------------------------------------------------------------- the actions
@@ -177,7 +177,7 @@ def anyone(path: str, *bodies: Any) -> Callable[[TestClient], Target]:
 ADJUST = {"player": "Ann", "what": "garnets", "amount": 1, "reason": "a kind word"}
 SCENARIO = {"name": "too-short", "text": "not a scenario"}
 
-CASES: dict[str, tuple[types.ModuleType, str, Callable[[TestClient], Target], str]] = {
+CASES: dict[str, tuple[object, str, Callable[[TestClient], Target], str]] = {
     # name: (module, limit, target, the route it drives)
     "pause": (api, "HOST_LIMIT", on_match(("host/pause", {}), ("host/resume", {})),
               "/api/matches/{match_id}/host/{action}"),
@@ -252,9 +252,10 @@ CASES: dict[str, tuple[types.ModuleType, str, Callable[[TestClient], Target], st
     "nominate": (api, "STEP_LIMIT", on_season(("nominate", {"dmo": "Dan"}), who="Cat"),
                  "/api/seasons/{match_id}/nominate"),
     "create season": (api, "CREATE_LIMIT", anyone("/api/seasons", SEASON), "/api/seasons"),
-    "save scenario": (scenarios, "SAVE_LIMIT", anyone("/api/scenarios", SCENARIO),
+    "save scenario": (extras.limits_of("feather"), "SAVE_LIMIT", anyone("/api/scenarios", SCENARIO),
                       "/api/scenarios"),
-    "check scenario": (scenarios, "CHECK_LIMIT", anyone("/api/scenarios/check", {"text": ""}),
+    "check scenario": (extras.limits_of("feather"), "CHECK_LIMIT",
+                       anyone("/api/scenarios/check", {"text": ""}),
                        "/api/scenarios/check"),
 }
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli._util import input_file, output_file, read_text_arg
 from arena.core.errors import RuleError
+from arena.core.tools import input_file, output_file, read_text_arg
 from arena.core.wording import counted
 
 
@@ -65,7 +65,7 @@ def _print(data: dict[str, Any], as_json: bool) -> None:
         dm = ep["death_match"]
         head = f"Episode {ep['episode']}: "
         if ep["main"] is not None:
-            head += (f"Locked Out! escaped {', '.join(ep['main']['escaped']) or 'nobody'}; "
+            head += (f"Main Match: escaped {', '.join(ep['main']['escaped']) or 'nobody'}; "
                      f"EC {ep['ec']} nominated {ep['dmo']}; ")
         if dm is not None:
             head += (f"{dm['game']} {dm['seats'][0]} v {dm['seats'][1]}: {dm['winner']} won, "

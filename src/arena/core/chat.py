@@ -1,13 +1,13 @@
 """Talk at the table (G-13, LO-12). Chat lines are inputs of the match log, so a restart or a
 replay has every message at its moment, and they are tagged with who may read them exactly like
 game events: the seats' public channel is public (spectators read it), the spectators' channel
-is hidden from seats while the match runs, and a game's private channel (Locked Out!'s bargain)
+is hidden from seats while the match runs, and a game's private channel (a bargain, LO-12)
 reaches only its seats and the host. The host may also open a private channel with any one seat
 (G-13 as extended): only the two of them read it, and nobody else ever learns it exists, not
 even when a finished match reveals its log (G-9 does not open it).
 
 The rules are the engine's; a game only says which private channels are open now and whether a
-seat may speak in a channel (an escaped Locked Out! seat may not talk to seats still inside)."""
+seat may speak in a channel (an escaped seat may not talk to seats still inside, LO-12)."""
 
 from __future__ import annotations
 

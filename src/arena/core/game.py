@@ -20,6 +20,7 @@ from pydantic import ConfigDict
 from arena.core import settings as schema
 from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
+from arena.core.facts import GameFacts
 
 JSON = Any
 """A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
@@ -122,7 +123,7 @@ class PhaseOutcome:
 
     ``standing`` follows G-2 (last valid within the limit, first valid in reserve); ``history``
     holds every accepted submission of the phase in order, for games that keep them all
-    (Lockmaker's timed solutions, LM-16); ``missing`` are must-act seats with nothing standing.
+    (timed solutions, LM-16); ``missing`` are must-act seats with nothing standing.
     """
 
     standing: Mapping[int, Submission]
@@ -239,8 +240,10 @@ S = TypeVar("S")
 C = TypeVar("C", bound=GameConfig)
 
 
-class Game(ABC, Generic[S, C]):
-    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``)."""
+class Game(GameFacts, ABC, Generic[S, C]):
+    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``); what it says of
+    itself beyond its rules (its place in the lobby, its files, its hooks) is
+    :class:`arena.core.facts.GameFacts`."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -262,8 +265,8 @@ class Game(ABC, Generic[S, C]):
         return self.config_type()  # type: ignore[return-value]
 
     seat_range: ClassVar[tuple[int, int] | None] = None
-    """(fewest, most) seats for a game whose seat count is chosen per match (SE-1: Locked Out!
-    plays with 3 to 6); None for a fixed ``seats``."""
+    """(fewest, most) seats for a game whose seat count is chosen per match (SE-1: a Main
+    Match plays with 3 to 6); None for a fixed ``seats``."""
 
     def seat_count(self, config: C) -> int:
         """How many seats this match has (``seats`` unless the game varies it by config)."""
@@ -278,7 +281,7 @@ class Game(ABC, Generic[S, C]):
         """The initial state told the seats' names (the match hands them over once, at its
         start), so every text the game writes for people names a seat by its player (LO-10,
         G-6). The names decide no rule. A game that names no seat, or that reads the names
-        from its config (Locked Out!), keeps the state as it is."""
+        from its config (LO-10), keeps the state as it is."""
         return state
 
     def seat_name(self, state: S, seat: int) -> str:
@@ -341,7 +344,7 @@ class Game(ABC, Generic[S, C]):
     def ended_early(self, state: S, reason: str) -> Result:
         """The result of a match the host ends before it ends by itself (``reason`` is the
         host's). By default nobody wins and the scores are as they stand; a game whose match
-        can be scored as it stands says so here (a season's Locked Out! Main Match, SE-6).
+        can be scored as it stands says so here (a season's Main Match, SE-6).
         The result is written to the log, so a game changes it only behind a new config
         value: every stored log must replay unchanged (G-7)."""
         return Result(None, self.scores(state), reason)
@@ -426,7 +429,7 @@ class Game(ABC, Generic[S, C]):
 
     def host_options(self, state: S) -> dict[str, tuple[bool, str]]:
         """Switches the host may flip during a live match, by name: (value, words for the host
-        page). LO-12: the seats' helper of Locked Out! and Boxes. None by default."""
+        page). LO-12: the seats' helper, in the games that have one. None by default."""
         return {}
 
     def set_host_option(self, state: S, name: str, value: bool) -> S:
@@ -449,14 +452,14 @@ class Game(ABC, Generic[S, C]):
 
     def bot_time_limit(self, state: S, seat: int) -> float | None:
         """Real seconds after the phase start by which ``seat`` must have acted, when its own
-        window inside the phase ends before the phase does (Lockmaker's countersolves share
+        window inside the phase ends before the phase does (countersolves that share
         one phase, each in its own window, LM-17); None: the phase's limit (G-11)."""
         return None
 
     def bot_state(self, state: S) -> S:
         """The state as a bot's decision needs it, for sending to a bot worker (server
         thinkers): a game may leave out what its bots never read, so that a decision's
-        arguments pickle small (issue 29: Feather's state is mostly its scenario, 12 KB
+        arguments pickle small (a real-time game's state may be mostly its scenario, 12 KB
         with the puzzle's text, of which the bot reads one session). The bots must decide
         exactly as on the whole state (each game's tests check it)."""
         return state

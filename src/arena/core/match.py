@@ -132,5 +132,5 @@ class Match(Phases, Acts, Deadlines, Visibility, Channels, Hosting, Replay):
     # ------------------------------------------------------------------ queries
     def seat_name(self, seat: int) -> str:
         """A seat in words: its player's name (LO-10, G-6); the game's own where the match was
-        given none (Locked Out!'s config names its seats)."""
+        given none (a config that names its seats, LO-10)."""
         return seat_label(self.names, seat) if self.names else self.game.seat_name(self.state, seat)

@@ -1,13 +1,17 @@
 """The registered games.
 
-Each package under ``arena.games`` exposes ``GAME``; discovery means adding a game touches no
-shared file. Tests may register extra games (the conformance suite's small test game).
+Each package under ``arena.games`` exposes ``GAME``, and so does each package an installed
+distribution names in the entry-point group ``arena.games`` (``name = "package"``): discovery
+means adding a game touches no shared file, and every fact about it is the game's own
+(:mod:`arena.core.facts`). Tests may register extra games (the conformance suite's small
+test game).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from importlib import metadata
 from typing import Any
 
 from arena.core.errors import RuleError
@@ -38,8 +42,39 @@ def _discover() -> dict[str, Game[Any, Any]]:
             game = getattr(module, "GAME", None)
             if isinstance(game, Game):
                 found[game.name] = game
+        for name, game in _installed().items():
+            found.setdefault(name, game)  # a package under arena.games comes first
         _discovered = found
     return _discovered
+
+
+ENTRY_POINTS = "arena.games"
+"""The entry-point group of games installed from outside this package: each entry's value
+is the package (or ``package:GAME``) that holds the game."""
+
+
+def _installed() -> dict[str, Game[Any, Any]]:
+    found: dict[str, Game[Any, Any]] = {}
+    for entry in sorted(metadata.entry_points(group=ENTRY_POINTS), key=lambda e: e.name):
+        try:
+            loaded = entry.load()
+        except Exception as exc:  # as above: one broken game never hides the others
+            _broken[entry.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        game = getattr(loaded, "GAME", loaded)
+        if isinstance(game, Game):
+            found[game.name] = game
+        else:
+            _broken[entry.name] = f"{entry.value} holds no game (GAME)"
+    return found
+
+
+def rediscover() -> None:
+    """Forget what discovery found, so the next look finds the games installed now (a test
+    that installs a game and takes it away again)."""
+    global _discovered
+    _discovered = None
+    _broken.clear()
 
 
 def broken_games() -> dict[str, str]:
@@ -48,21 +83,18 @@ def broken_games() -> dict[str, str]:
     return dict(_broken)
 
 
-ORDER = ("lockmaker", "boxes", "paint", "feather", "lockedout")
-
-
 def all_games(*, include_extra: bool = False) -> dict[str, Game[Any, Any]]:
-    """Registered games in the order the project presents them."""
+    """Registered games in the order they declare (:attr:`Game.order`, then by name)."""
     found = dict(_discover())
     if include_extra:
         found.update(_extra)
-    return dict(sorted(found.items(), key=lambda kv: (ORDER.index(kv[0]) if kv[0] in ORDER else 99, kv[0])))
+    return dict(sorted(found.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 
 def death_matches() -> dict[str, dict[str, Any]]:
-    """SE-4: the Death Match games, by name in the project's order, each with the config
-    values of a short match of it (:attr:`Game.death_match`). Games registered from
-    outside ``arena.games`` (tests, the season) are never Death Matches."""
+    """SE-4: the Death Match games, in the games' order, each with the config values of a
+    short match of it (:attr:`Game.death_match`). Games registered in the process
+    (:func:`register`: tests, the season) are never Death Matches; an installed one is."""
     return {name: dict(game.death_match) for name, game in all_games().items()
             if game.death_match is not None}
 
@@ -77,3 +109,13 @@ def get_game(name: str) -> Game[Any, Any]:
 def register(game: Game[Any, Any]) -> None:
     """Register a game that does not live under ``arena.games`` (tests)."""
     _extra[game.name] = game
+
+
+def registered() -> dict[str, Game[Any, Any]]:
+    """The games :func:`register` added (no discovery: the command line asks it cheaply)."""
+    return dict(_extra)
+
+
+def unregister(name: str) -> None:
+    """Take back a game :func:`register` added (a test done with it)."""
+    _extra.pop(name, None)

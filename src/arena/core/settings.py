@@ -41,12 +41,12 @@ match whose deadlines come faster than 50 a second)."""
 
 MAX_PHASE_SECONDS = 7 * 24 * 3600.0
 """The longest any one duration may be: a week, seven times the longest phase in the texts
-(Paint's 48-hour design, PF-8; Locked Out!'s 24-hour round, LO-11) and the longest extension
+(a 48-hour design, PF-8; a 24-hour round, LO-11) and the longest extension
 the host may give."""
 
 MAX_MATCH_PHASES = 5000
-"""The most phases (ticks included) any match may ever run. Far above every default (Locked
-Out!'s engine cap of 400 rounds, Feather's 60-tick sessions, Boxes' 7 bouts), so it refuses
+"""The most phases (ticks included) any match may ever run. Far above every game's default
+(an engine cap of 400 rounds, LO-8; 60-tick sessions, LF-1; seven bouts), so it refuses
 only settings that would make a match a denial of service."""
 
 MAX_RESERVE_PERIODS = 256
@@ -60,7 +60,7 @@ class Duration:
     """What the whole-match rule knows of a duration field (from its ``x-`` schema keys).
 
     ``scaled``: multiplied by the match's time scale (G-5); False for real seconds.
-    ``zero_is_off``: 0 means the phase does not happen at all (Feather's study), so 0 is
+    ``zero_is_off``: 0 means the phase does not happen at all (a study, LF-1), so 0 is
     allowed even though it is shorter than :data:`MIN_PHASE_SECONDS`.
     ``when``: the field counts only while this other (count) field is above 0 (a reserve
     period matters only if there are reserve periods)."""
@@ -94,9 +94,19 @@ def count(help: str, low: int, high: int, *, label: str | None = None) -> Any:
     return Field(ge=low, le=high, description=help, title=label)
 
 
-def text(help: str, high: int, *, label: str | None = None) -> Any:
-    """The metadata of a text field: its longest length, help and label."""
-    return Field(max_length=high, description=help, title=label)
+def text(help: str, high: int, *, label: str | None = None, choices_from: str | None = None,
+         default_words: str | None = None) -> Any:
+    """The metadata of a text field: its longest length, help and label. ``choices_from``:
+    the API address whose JSON list (``[{"name", "title", "note"}, ...]``) names the values
+    a form offers as a select, the default first (in ``default_words``) — the game's own
+    endpoint (:mod:`arena.core.extras`), so a page never names a game."""
+    extra: dict[str, Any] = {}
+    if choices_from:
+        extra["x-choices-from"] = choices_from
+    if default_words:
+        extra["x-default-words"] = default_words
+    return Field(max_length=high, description=help, title=label,
+                 json_schema_extra=extra or None)
 
 
 # --------------------------------------------------------------------------- validation
@@ -300,6 +310,9 @@ def options(cls: type[Any]) -> list[dict[str, Any]]:
                                  "help": prop.get("description", "")}
         for key, to in (("minimum", "min"), ("maximum", "max"), ("maxLength", "max_length"),
                         ("maxItems", "max_items"), ("enum", "choices")):
+            if key in prop:
+                entry[to] = prop[key]
+        for key, to in (("x-choices-from", "choices_from"), ("x-default-words", "default_words")):
             if key in prop:
                 entry[to] = prop[key]
         if kind == "list" and isinstance(prop.get("items"), dict) and "type" in prop["items"]:

@@ -16,9 +16,9 @@ from typing import Any
 from arena.core import rng as rngmod
 from arena.core.errors import RuleError
 from arena.core.game import ChildSpec, GameEvent
-from arena.core.registry import all_games, get_game
-from arena.games.lockedout import vote as lovote
+from arena.core.registry import death_matches, get_game
 from arena.season import acts as A
+from arena.season.mainmatch import MainOptions, main_game, main_rules, main_seats
 from arena.season.state import (
     DM_DECIDE,
     DM_NEXT,
@@ -90,9 +90,12 @@ def check_cast(cast: Sequence[str]) -> None:
 
 
 def death_games() -> list[str]:
-    """SE-4: the games a Death Match may be, as each game declares it."""
-    return sorted(n for n, g in all_games().items() if getattr(g, "death_match", None)
-                  is not None) or ["boxes", "feather", "lockmaker", "paint"]
+    """SE-4: the games a Death Match may be, as each game declares it, by name (the order a
+    draw of the season's chance picks from)."""
+    found = sorted(death_matches())
+    if not found:
+        raise RuleError("SE-4", "no installed game can be a Death Match")
+    return found
 
 
 # --------------------------------------------------------------------------- who acts
@@ -142,8 +145,10 @@ def default_players(state: SeasonState, rng: random.Random) -> tuple[str, ...]:
 def check_players(state: SeasonState, players: Sequence[str]) -> tuple[str, ...]:
     still = state.still_in()
     named = tuple(name_in(p, still) or p for p in players)
-    if not 3 <= len(named) <= 6 or len(set(named)) != len(named):
-        raise RuleError("SE-1", "Locked Out! is played by 3 to 6 different players")
+    low, high = main_seats()
+    if not low <= len(named) <= high or len(set(named)) != len(named):
+        raise RuleError("SE-1", f"{main_game().title} is played by {low} to {high} different "
+                                "players")
     for n in named:
         if n not in still:
             raise RuleError("SE-1", f"{n} is not still in the season")
@@ -160,11 +165,10 @@ def start_main(state: SeasonState, players: tuple[str, ...],
     cfg = state.config
     key = f"e{ep.number}-mm"
     standings = state.ledger.standings()
-    config = {"names": list(players), "round_seconds": cfg.mm_round_seconds,
-              "vote_seconds": cfg.vote_seconds,
-              "max_rounds": cfg.mm_max_rounds if state.mm_rounds is None else state.mm_rounds,
-              "helper": cfg.mm_helper, "vote": "season",
-              "garnets": [standings[n].garnets for n in players]}
+    config = main_rules().config(players, MainOptions(
+        cfg.mm_round_seconds, cfg.vote_seconds,
+        cfg.mm_max_rounds if state.mm_rounds is None else state.mm_rounds, cfg.mm_helper,
+        tuple(standings[n].garnets for n in players)))
     played = tuple(c + (state.cast[i] in players) for i, c in enumerate(state.mm_played))
     ep = replace(ep, players=players, mm_key=key, mm_config=config)
     state = replace(state.with_episode(ep), step=MM_PLAY, mm_played=played)
@@ -229,11 +233,10 @@ def _fallback(state: SeasonState, tied: Sequence[str], why: str, rng: random.Ran
     ep = state.episode
     players = ep.players
     stats = {n: (k, b, c) for n, k, b, c in ep.stats}
-    facts = tuple(lovote.SeatFacts(*stats.get(n, (0, 0, 0))) for n in players)
+    facts = [stats.get(n, (0, 0, 0)) for n in players]
     standings = state.ledger.standings()
     garnets = [standings[n].garnets for n in players]
-    seat, how = lovote.fallback([players.index(n) for n in tied], facts, garnets, rng,
-                                chance=lovote.SEASON_CHANCE)
+    seat, how = main_rules().fallback([players.index(n) for n in tied], facts, garnets, rng)
     return set_ec(state, players[seat], f"{why}; {how} (LO-9)", events)
 
 
@@ -252,7 +255,7 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     mm = ep.main
     assert mm is not None
     players = ep.players
-    count = lovote.tally(_ballots(state, chosen), [players.index(n) for n in mm.trapped])
+    count = main_rules().tally(_ballots(state, chosen), [players.index(n) for n in mm.trapped])
     tied = tuple(players[s] for s in count.leaders)
     ballots = tuple((players[v], players[t]) for v, t in count.votes)
     counts = {players[s]: n for s, n in count.counts.items()}
@@ -264,7 +267,7 @@ def _vote(state: SeasonState, chosen: dict[str, str], rng: random.Random,
         return set_ec(state, tied[0], "most votes of the trapped players (LO-9)", events)
     if mm.escaped:
         return replace(state, step=TIE)
-    return _fallback(state, tied, lovote.NO_WINNERS, rng, events)
+    return _fallback(state, tied, main_rules().no_winners, rng, events)
 
 
 def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
@@ -278,11 +281,12 @@ def _tie(state: SeasonState, chosen: dict[str, str], rng: random.Random,
     ballots = tuple(sorted(picks.items(), key=lambda vt: players.index(vt[0])))
     state = state.with_episode(replace(ep, votes=replace(votes, tie_ballots=ballots)))
     events.append(GameEvent("tie_counted", {"episode": ep.number, "ballots": dict(ballots)}))
-    seat = lovote.winners_choice([players.index(n) for n in votes.tied],
-                                 {players.index(n) for n in mm.escaped}, _ballots(state, picks))
+    rules = main_rules()
+    seat = rules.winners_choice([players.index(n) for n in votes.tied],
+                                {players.index(n) for n in mm.escaped}, _ballots(state, picks))
     if seat is not None:
-        return set_ec(state, players[seat], f"{lovote.MAJORITY} (LO-9)", events)
-    return _fallback(state, votes.tied, lovote.NO_MAJORITY, rng, events)
+        return set_ec(state, players[seat], f"{rules.majority} (LO-9)", events)
+    return _fallback(state, votes.tied, rules.no_majority, rng, events)
 
 
 def _gift(state: SeasonState, to: str, how: str, events: list[GameEvent]) -> SeasonState:
@@ -343,7 +347,7 @@ def death_done(state: SeasonState, winner: str, cause: str,
 
 
 def title(game: str) -> str:
-    """A game as players know it ("Lockmaker"), not its id; a game recorded by hand as the
+    """A game as players know it (its title), not its id; a game recorded by hand as the
     host wrote it."""
     try:
         return get_game(game).title
@@ -403,21 +407,22 @@ def resolve_step(state: SeasonState, chosen: dict[str, str], rng: random.Random,
 
 
 def _short(game: str) -> dict[str, Any]:
-    declared = getattr(get_game(game), "death_match", None)
-    return dict(declared) if isinstance(declared, dict) else {}
+    """SE-4: the config of a short Death Match of ``game``, as the game declares it."""
+    return death_matches().get(game, {})
 
 
 # --------------------------------------------------------------------------- children
 def children(state: SeasonState) -> tuple[ChildSpec, ...]:
-    """The matches this season has started, the live one marked: a Main Match of Locked
-    Out! among its players (the season holds the vote, SE-6), a Death Match with the EC in
-    seat 1 and the DMO in seat 2 (SE-4)."""
+    """The matches this season has started, the live one marked: a Main Match among its
+    players (the season holds the vote, SE-6), a Death Match with the EC in seat 1 and the
+    DMO in seat 2 (SE-4)."""
     out: list[ChildSpec] = []
     last = state.episodes[-1].number if state.episodes else 0
+    main = main_game().name if any(ep.mm_key for ep in state.episodes) else ""
     for ep in state.episodes:
         if ep.mm_key and not ep.mm_external:
             out.append(ChildSpec(
-                ep.mm_key, "lockedout", _seed(state, "mm", ep.number),
+                ep.mm_key, main, _seed(state, "mm", ep.number),
                 tuple(state.seat(n) for n in ep.players), ep.players, dict(ep.mm_config),
                 live=ep.number == last and state.step == MM_PLAY, match_id=ep.mm_match))
         if ep.dm_key and ep.dm_game and not ep.dm_external:

@@ -79,6 +79,8 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
     chance = True
     hidden_information = True
     rules_prefix = "SE"
+    board_script = "/static/games/season.js"
+    board_sheet = "/static/games/season.css"
     config_type = SeasonConfig
     seat_range = (3, MAX_CAST)
     listed: ClassVar[bool] = False

@@ -30,7 +30,7 @@ from arena.season.flow import (
     title,
 )
 from arena.season.ledger import Entry
-from arena.season.simulate import main_result
+from arena.season.mainmatch import main_rules
 from arena.season.state import (
     DM_DECIDE,
     DM_NEXT,
@@ -196,9 +196,9 @@ def _main_from_match(state: SeasonState, body: A.MatchResult,
     try:
         if body.problem:
             raise ValueError(body.problem)
-        mm = main_result(detail, list(ep.players))
-        stats = tuple((n, int(detail["keys"][i]), int(detail["bars"][i]),
-                       int(detail["cards_left"][i])) for i, n in enumerate(ep.players))
+        rules = main_rules()
+        mm = rules.result(detail, list(ep.players))
+        stats = rules.facts(detail, list(ep.players))
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         ep = ep.noted(f"the Main Match's result cannot be read ({exc}); the host records it "
                       "by hand (SE-6)"[:300])

@@ -14,17 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.core.driver import play_children, simulate
-from arena.core.registry import death_matches
-from arena.games.lockedout.season import main_from_detail
 from arena.season.ledger import Entry, Ledger
 from arena.season.steps import MainResult, main_to_json
-
-DEATH_MATCHES = tuple(death_matches())
-"""SE-4: the Death Match games, as the games declare them (:attr:`Game.death_match`)."""
-
-main_result = main_from_detail
-"""A Locked Out! result's detail by player name (it lives with the game now,
-:mod:`arena.games.lockedout.season`); kept here for the season code that reads it so."""
 
 
 @dataclass

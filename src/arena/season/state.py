@@ -79,7 +79,7 @@ class SeasonConfig(GameConfig):
 
 @dataclass(frozen=True)
 class Votes:
-    """A vote once it is counted: who voted for whom (public after the vote, as Locked Out!'s
+    """A vote once it is counted: who voted for whom (public after the vote, as the Main Match's
     result shows it), the count, and who tied."""
 
     ballots: tuple[tuple[str, str], ...] = ()

@@ -14,7 +14,8 @@ MAX_REASON = 300
 
 @dataclass(frozen=True)
 class MainResult:
-    """What a season needs from a Locked Out! result (LO-8, LO-9), by player name."""
+    """What a season needs from a Main Match's result (LO-8, LO-9), by player name
+    (:meth:`arena.season.mainmatch.MainMatchRules.result`)."""
 
     escaped: tuple[str, ...]
     trapped: tuple[str, ...]

@@ -23,9 +23,9 @@ from arena.server import (
     cluster,
     collector,
     damage,
+    extras,
     hosting,
     loopmon,
-    scenarios,
     season_api,
     season_import,
     thinkers,
@@ -40,7 +40,7 @@ from arena.server.socket import match_socket
 from arena.server.tasks import stop_task
 from arena.store import DamagedRow, Store, StoreUnavailable
 from arena.store.asyncstore import AsyncStore
-from arena.web import editor_page, pages
+from arena.web import pages
 
 log = logging.getLogger("arena.server")
 
@@ -188,15 +188,10 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/games/{name}", pages.rules_page),
         Route("/m/{match_id}", pages.match_page),
         Route("/rulings", pages.rulings_page),
-        Route("/feather/editor", editor_page.feather_editor),
         Route("/favicon.ico", pages.favicon),
         Route("/api/openapi.json", openapi),
         Route("/api/games", api.list_games),
         Route("/api/games/{name}", api.one_game),
-        Route("/api/scenarios", scenarios.list_scenarios, methods=["GET"]),
-        Route("/api/scenarios", scenarios.save_scenario, methods=["POST"]),
-        Route("/api/scenarios/check", scenarios.check_scenario, methods=["POST"]),
-        Route("/api/scenarios/{name}", scenarios.one_scenario, methods=["GET"]),
         Route("/api/matches", api.list_matches, methods=["GET"]),
         Route("/api/matches", api.create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", api.match_info),
@@ -235,6 +230,9 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
               methods=["POST"]),
         Route("/api/seasons/{match_id}/host/{action}", cluster.routed(season_api.host_action),
               methods=["POST"]),
+        # What each game adds (its pages and endpoints), after the server's own routes so
+        # none of them can be shadowed by a game's.
+        *extras.routes(),
         WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
@@ -255,4 +253,6 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         lifespan=lifespan,
     )
     app.state.socket_counts = SocketCounts.from_env()
+    # The pages read a game's shelf (its lobby card's note) through this, never the store.
+    app.state.shelf_of = lambda game: extras.StoreShelf(app.state.store, game)
     return app

@@ -2,7 +2,7 @@
 
 Every match keeps its log in memory and rebuilds its views each tick, so a server's heap
 grows and churns by thousands of containers a second, and CPython's collections walk every
-one that is still alive: with 600 Feather matches a full collection came every second or two
+one that is still alive: with 600 real-time matches a full collection came every second or two
 and held the event loop for 0.5 to 0.9 s, which alone put p99 tick lateness near a second at
 half a core of CPU (``bench/README.md``). So what survives a collection of the middle or
 oldest generation is frozen out of the collector's reach right after it (``gc.freeze``, on

@@ -65,9 +65,24 @@ ALWAYS = {
 """On every HTTP answer. ``no-referrer``: a page's address holds its token, and a link out
 (a ruling cited in a webhook, any other site) must not carry it along."""
 
-PRIVATE_PREFIXES = ("/m/", "/s/", "/feather/editor", "/api/matches", "/api/seasons")
-"""Paths whose answers hold or come from a token: match and season pages, the editor, and
-every match and season API answer (creating one answers with its new links)."""
+PRIVATE_PREFIXES = ("/m/", "/s/", "/api/matches", "/api/seasons")
+"""Paths whose answers hold or come from a token: match and season pages, and every match
+and season API answer (creating one answers with its new links). A game's own pages that
+must not be cached (an editor of a host's work) are added from the game's declaration
+(:func:`private_prefixes`)."""
+
+_PRIVATE: tuple[str, ...] | None = None
+
+
+def private_prefixes() -> tuple[str, ...]:
+    """:data:`PRIVATE_PREFIXES` and the games' private pages, found once per process (the
+    app's routes are made once too)."""
+    global _PRIVATE
+    if _PRIVATE is None:
+        from arena.server.extras import private_prefixes as games_private
+
+        _PRIVATE = PRIVATE_PREFIXES + games_private()
+    return _PRIVATE
 
 NO_STORE = "no-store"
 
@@ -83,7 +98,7 @@ def _is_private(scope: Scope) -> bool:
     :func:`arena.server.access.token_of` reads one; the server sets no cookie) or on a path
     whose answers hold tokens."""
     path: str = scope.get("path", "")
-    if path.startswith(PRIVATE_PREFIXES):
+    if path.startswith(private_prefixes()):
         return True
     query: bytes = scope.get("query_string", b"")
     # Decoded as the app decodes it, so ``?to%6Ben=`` counts as the ``token`` it is.

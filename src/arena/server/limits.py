@@ -25,7 +25,7 @@ from arena.core.match import Event, Match
 from arena.server.errors import ApiError
 
 MAX_BODY = 64 * 1024
-"""Bytes of one request body; the largest submission (a Lockmaker lock file) is far smaller."""
+"""Bytes of one request body; the largest submission (a lock file, LM-10) is far smaller."""
 
 MAX_TEXT = 16 * 1024
 """Characters of one submission."""

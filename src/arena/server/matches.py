@@ -21,7 +21,7 @@ import uuid
 from typing import Any
 
 from arena.core.match import Match
-from arena.server import creating, rebuild, scenarios, season_import
+from arena.server import creating, extras, rebuild, season_import
 from arena.server.children import Children
 from arena.server.creating import Created, parse_request
 from arena.server.envsetting import env_positive
@@ -151,11 +151,11 @@ class Matches:
         request from outside) is held to :data:`~arena.server.creating.LIVE_PER_ADDRESS` running
         matches.
         ``record_settings``: the record's own, no request's (a season's name, G-14)."""
-        # LF-12: a library scenario is copied into the config, so the record holds it.
-        body = await scenarios.resolve_config(self.store, body)
+        # The game's own step at creation (LF-12: a library scenario or a generated one is
+        # copied into the config, so the record holds it).
+        body = await extras.prepare_create(self.store, body)
         name, seed, seats, settings_json, config_raw = parse_request(body)
         settings_json.update(record_settings or {})
-        config_raw = scenarios.keep_generated(name, seed, config_raw)
         new = creating.draft(name, seed, seats, settings_json, config_raw)
         match_id = new.record.id
         if creator is not None:

@@ -206,15 +206,15 @@ def group(name: str) -> str:
 
 def told(match: Match, no: int) -> set[str]:
     """The stages of the phases before phase ``no``: a summary tells each stage once, when it
-    first starts (every bout of Box within a Box, every round of Locked Out!, Paint Factory's
-    picks and shoves once), never one post per inner round."""
+    first starts (every bout, every round, a game's picks and shoves once), never one post per
+    inner round."""
     return {group(name) for k, (name, _) in match.phase_ends.items() if k < no}
 
 
 def plain_news(ctx: NewsContext, posts: Posts) -> None:
     """A match of its own: its start, each phase with its deadline, the host's clock changes
     and its result. A season's match at "phases": its start and result are the season's to
-    tell, and its phases are summarised (:func:`told`): a Box within a Box bout is one post,
+    tell, and its phases are summarised (:func:`told`): a bout of many rounds is one post,
     not one per round."""
     head = _head(ctx)
     current = ctx.phase_before()

@@ -1,11 +1,12 @@
 """The OpenAPI description of the JSON API, served at ``/api/openapi.json``.
 
 Drawn from the request models (:mod:`arena.server.requests`) and one table of routes
-(:data:`ROUTES`: path, method, body model, summary): a body's schema is the schema of the very
-model its handler parses, so the document cannot promise what the server refuses, nor leave
-out a bound the server enforces. A test walks the app's routes against the table, so a new
-endpoint cannot be added without its body's model. Each game's config is added as a component
-from the schema that validates it (G-5).
+(:data:`BASE_ROUTES`: path, method, body model, summary, and each game's own endpoints from
+its declaration, :mod:`arena.core.extras`; :func:`routes` is both): a body's schema is the
+schema of the very model its handler parses, so the document cannot promise what the server
+refuses, nor leave out a bound the server enforces. A test walks the app's routes against the
+table, so a new endpoint cannot be added without its body's model. Each game's config is added
+as a component from the schema that validates it (G-5).
 """
 
 from __future__ import annotations
@@ -24,13 +25,11 @@ from arena.core.registry import all_games
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
     Chat,
-    CheckScenario,
     Confirm,
     CreateMatch,
     Empty,
     Notes,
     Reissue,
-    SaveScenario,
     SeatChange,
     SeatPrivate,
     Spectators,
@@ -67,6 +66,8 @@ class Op:
     stale: bool = False
     created: bool = False
     public: bool = True
+    conflict: bool = False
+    """Whether the route may answer 409 (a name taken)."""
 
 
 MATCH_ACTION_WORDS = {
@@ -112,7 +113,7 @@ SEASON_ACTION_WORDS = {
 MATCH = "/api/matches/{match_id}"
 SEASON = "/api/seasons/{match_id}"
 
-ROUTES: tuple[Op, ...] = (
+BASE_ROUTES: tuple[Op, ...] = (
     Op("/api/games", "get", "the registered games and their options"),
     Op("/api/games/{name}", "get", "one game"),
     Op("/api/matches", "get", "running and finished matches (public facts only)"),
@@ -156,22 +157,6 @@ ROUTES: tuple[Op, ...] = (
        "Infinity)", Notes, token="required"),
     *(Op(f"{MATCH}/host/{action}", "post", MATCH_ACTION_WORDS[action], model,
          token="required") for action, model in MATCH_HOST_ACTIONS.items()),
-    Op("/api/scenarios", "get", "Feather's scenarios by name: the shipped ones and the "
-       "library's (LF-12), each with its title, author note and source"),
-    Op("/api/scenarios", "post", "save a host's Feather scenario in the library under a new "
-       "name (LF-12: letters, digits, spaces, - and _, never a path); refused 422 naming the "
-       "rule of every problem of the text (LF-1..LF-9), 409 if the name is taken; nothing is "
-       "stored when refused", SaveScenario, created=True),
-    Op("/api/scenarios/check", "post", "the scenario editor's checker: every problem of a "
-       "scenario (given as TOML 'text' or as plain 'data') with its rule id and place, the "
-       "TOML, each objective in words, and an SVG preview of session 'session' as a player "
-       "first sees it; stores nothing", CheckScenario),
-    Op("/api/scenarios/{name}", "get", "one Feather scenario (shipped or from the library) "
-       "with its TOML text ('generated': the puzzle a match with these settings and seed "
-       "plays)", query=(("seed", "string", "G-7: the seed (generated only)"),
-                        ("difficulty", "string", "easy, normal or hard (generated only)"),
-                        ("sessions", "integer", "how many sessions (generated only)"),
-                        ("practice", "string", "0 for no practice session (generated)"))),
     Op("/api/seasons", "get", "every season (public facts only)"),
     Op("/api/seasons", "post", "create a season from a cast of 3 or more named players "
        "(SE-1); answers its id and one link per player and for the host", CreateSeason,
@@ -192,9 +177,21 @@ ROUTES: tuple[Op, ...] = (
     Op("/api/debug/loop", "post", "the event loop's stalls so far, then a new window "
        "(only with ARENA_LOOP_MONITOR=1)", Empty, public=False),
 )
-"""Every route of the JSON API. The host actions' routes are listed one per action (each
-has its own body); the app serves them through one ``/host/{action}`` route each for a match
-and a season, which the document lists too, with the bodies of all its actions."""
+"""Every route of the server's own JSON API. The host actions' routes are listed one per
+action (each has its own body); the app serves them through one ``/host/{action}`` route each
+for a match and a season, which the document lists too, with the bodies of all its actions."""
+
+
+def routes() -> tuple[Op, ...]:
+    """:data:`BASE_ROUTES` and each game's own endpoints (:mod:`arena.core.extras`), as the
+    games installed now declare them."""
+    found: list[Op] = []
+    for game in all_games(include_extra=True).values():
+        extras = game.extras()
+        found += [Op(e.path, e.method, e.summary, e.body, query=e.query, created=e.created,
+                     conflict=e.conflict)
+                  for e in (extras.endpoints if extras is not None else ())]
+    return (*BASE_ROUTES, *found)
 
 ACTION_ROUTES: dict[str, dict[str, type[BaseModel]]] = {
     f"{MATCH}/host/{{action}}": dict(MATCH_HOST_ACTIONS),
@@ -211,7 +208,7 @@ _STALE = {"description": "made for a phase that has closed (G-2); nothing was ap
 
 def route(path: str, method: str) -> Op | None:
     """The table's entry for one route (a concrete ``/host/<action>`` path included)."""
-    return next((op for op in ROUTES if op.path == path and op.method == method), None)
+    return next((op for op in routes() if op.path == path and op.method == method), None)
 
 
 def _parameters(op: Op) -> list[dict[str, Any]]:
@@ -233,8 +230,8 @@ def _responses(op: Op) -> dict[str, Any]:
     codes = ["400", "401", "403", "404", "422", "503"]
     if op.method == "post":
         codes += ["413", "429"]  # every body is bounded, every write rate-limited
-    if op.path == "/api/scenarios" and op.method == "post":
-        codes.append("409")  # the name is taken (LF-12)
+    if op.conflict:
+        codes.append("409")  # a name taken
     out.update({code: _ERR for code in sorted(codes)})
     if op.stale:
         out["409"] = _STALE
@@ -249,13 +246,14 @@ def _body_schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]
 
 
 @functools.cache
-def _document() -> dict[str, Any]:
-    """The document from the route table and the models (built once: they never change)."""
-    models = list(dict.fromkeys(op.body for op in ROUTES if op.body is not None))
+def _document(table: tuple[Op, ...]) -> dict[str, Any]:
+    """The document from the route table and the models (built once per table: the games
+    installed decide it, and they change only in a test)."""
+    models = list(dict.fromkeys(op.body for op in table if op.body is not None))
     _, top = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     defs: dict[str, Any] = top.get("$defs", {})
     paths: dict[str, dict[str, Any]] = {}
-    for op in ROUTES:
+    for op in table:
         if not op.public:
             continue
         entry: dict[str, Any] = {"summary": op.summary, "parameters": _parameters(op),
@@ -294,7 +292,7 @@ def document() -> dict[str, Any]:
     """The OpenAPI document, with each registered game's config as a component
     (``<game>_config``) from the schema that validates it, and the create request's
     ``config`` as one of them."""
-    doc = copy.deepcopy(_document())
+    doc = copy.deepcopy(_document(routes()))
     schemas = doc["components"]["schemas"]
     refs: list[dict[str, Any]] = []
     for name, game in all_games(include_extra=True).items():
@@ -311,8 +309,10 @@ def document() -> dict[str, Any]:
 
 
 def __getattr__(name: str) -> Any:
-    """``SPEC``: the document as the server serves it now (built on each use, so it lists
-    the games registered by then)."""
+    """``SPEC``: the document as the server serves it now, and ``ROUTES``: its table (built
+    on each use, so they list the games registered by then)."""
     if name == "SPEC":
         return document()
+    if name == "ROUTES":
+        return routes()
     raise AttributeError(name)

@@ -17,8 +17,8 @@ def human_wait(match: Match, move: BotMove, state: Any) -> float:
     drawn from the match's chance (so a replay or a restarted server agrees), scaled like the
     match's clocks, and never later than :data:`BOT_SHARE` of the phase's time limit, where it
     has one (or of the seat's own window inside it, :meth:`Game.bot_time_limit`) so a bot does
-    not lose to its own pace. Lockmaker's solve time is measured from the phase start, so the bot is
-    charged exactly this wait. Pure: it reads the match's seed, settings and current phase
+    not lose to its own pace. A solve time measured from the phase start (LM-16) charges the bot
+    exactly this wait. Pure: it reads the match's seed, settings and current phase
     limits, and never a clock."""
     m = match
     low, high = m.game.bot_think_time(state, move.seat)

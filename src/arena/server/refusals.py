@@ -35,7 +35,7 @@ from arena.server.limits import read_json
 
 MAX_DEPTH = 200
 """Levels a body may nest: the bound of pydantic's JSON reader. The deepest bodies the pages
-send (a Feather scenario as data, a page's notes) nest a handful."""
+send (a game's scenario as data, a page's notes) nest a handful."""
 
 B = TypeVar("B", bound=BaseModel)
 

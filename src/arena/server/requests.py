@@ -43,7 +43,6 @@ from arena.core.deadlines import MAX_CLOCK
 from arena.core.game import BotLevel
 from arena.core.match_settings import MatchSettings
 from arena.core.rng import MAX_SEED
-from arena.games.feather.check import MAX_NAME as MAX_SCENARIO_NAME
 from arena.server.clocktime import AT_WORDS, ClockTime
 from arena.server.limits import MAX_TEXT
 from arena.server.webhook_url import MAX_URL
@@ -63,13 +62,6 @@ MAX_OPTION = 40
 """Characters of a host option's name."""
 MAX_END_REASON = 200
 """Characters of the reason the host gives for ending a match, as its log keeps it."""
-MAX_SCENARIO_TEXT = 50_000
-"""Characters of a Feather scenario's TOML (LF-7): the bound of the match setting
-``scenario_text``, so a scenario that saves can also be played."""
-MAX_SCENARIO_NOTE = 500
-"""Characters of a scenario author's note (LF-12)."""
-MAX_SESSION = 1000
-"""The editor's preview session index: far past any scenario's sessions (LF-12)."""
 MAX_PHASE_NO = 10**9
 """A phase number the sender answers (G-2): far past :data:`schema.MAX_MATCH_PHASES`."""
 
@@ -294,31 +286,6 @@ class HostAct(Body):
     name: Annotated[str, chars("the act's name, one the game declares", MAX_OPTION)]
     data: Annotated[dict[str, Any], Field(
         default_factory=dict, description="the act's data, as its model asks")]
-
-
-# --------------------------------------------------------------------------- scenarios
-class SaveScenario(Body):
-    """``POST /api/scenarios``: a host's Feather scenario saved in the library (LF-12)."""
-
-    shape_rule = "request"
-
-    name: Annotated[str, chars("LF-12: letters, digits, spaces, - and _, never a path",
-                              MAX_SCENARIO_NAME)]
-    note: Annotated[str, chars("LF-12: the author's note", MAX_SCENARIO_NOTE)] = ""
-    text: Annotated[str, chars("LF-7: the scenario's TOML", MAX_SCENARIO_TEXT)]
-
-
-class CheckScenario(Body):
-    """``POST /api/scenarios/check``: the editor's checker; stores nothing."""
-
-    shape_rule = "request"
-
-    text: Annotated[str, chars("LF-7: the scenario's TOML", MAX_SCENARIO_TEXT)] = ""
-    data: Annotated[dict[str, Any], Field(
-        default_factory=dict,
-        description="LF-7: the scenario as plain data, instead of 'text'")]
-    session: Annotated[int, Field(ge=0, le=MAX_SESSION,
-                                  description="the session to preview, from 0")] = 0
 
 
 # --------------------------------------------------------------------------- actions

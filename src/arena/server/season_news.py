@@ -22,6 +22,7 @@ from typing import Any
 from arena.core.errors import RuleError
 from arena.core.registry import get_game
 from arena.season.game import SEASON
+from arena.season.mainmatch import main_game
 from arena.season.state import SeasonState
 from arena.server.news import (
     CLOCK,
@@ -106,7 +107,15 @@ def _step(ctx: NewsContext, index: int, data: Mapping[str, Any]) -> str:
 
 # --------------------------------------------------------------------------- outcomes
 def _main_started(data: Mapping[str, Any], state: SeasonState) -> str:
-    return f"the Main Match (Locked Out!) starts with {listed(data.get('players') or [])}"
+    return f"the Main Match{_of_main()} starts with {listed(data.get('players') or [])}"
+
+
+def _of_main() -> str:
+    """`` (<the Main Match's game>)``, or nothing where no installed game is one (SE-1)."""
+    try:
+        return f" ({main_game().title})"
+    except RuleError:
+        return ""
 
 
 def _main_result(data: Mapping[str, Any], state: SeasonState) -> str:

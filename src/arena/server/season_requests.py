@@ -68,7 +68,7 @@ CastEntry = Annotated[
 
 
 class MainMatchOptions(Body):
-    """The options of a season's Main Matches (Locked Out!), kept for every episode; each is
+    """The options of a season's Main Matches (SE-6), kept for every episode; each is
     the game's own field, checked again by the game's schema when a match starts."""
 
     round_seconds: Annotated[float, schema.seconds("LO-11: seconds per round")] = 86400.0

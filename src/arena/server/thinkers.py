@@ -1,7 +1,7 @@
 """Bots think in worker processes (issue 20), so their search never holds the event loop.
 
 A bot's search is pure Python: run in a thread, it holds the GIL against the event loop that
-runs every match's clock, store writes and sockets (at 100 Feather matches with bots, tick
+runs every match's clock, store writes and sockets (at 100 real-time matches with bots, tick
 lateness p50 was 617 ms against 42 ms with idle seats, ``bench/README.md``). Here it runs in a
 :class:`~concurrent.futures.ProcessPoolExecutor` shared by every match of the process: the
 owner sends :func:`~arena.core.driver.bot_think`'s arguments (the game, the seed, the frozen
@@ -47,7 +47,7 @@ ENV = "ARENA_BOT_WORKERS"
 
 def configured_workers() -> int:
     """Workers from ``ARENA_BOT_WORKERS``; by default one fewer than the cores, but at least
-    two, so one long search (a Lockmaker bot may think ten seconds over a lock) does not hold
+    two, so one long search (a bot may think ten seconds over a lock, LM-13) does not hold
     up every other match's bots."""
     return env_number(ENV, max(2, (os.cpu_count() or 2) - 1), int, 0,
                       takes="a whole number of worker processes, 0 or more (0 thinks in a "
@@ -60,7 +60,7 @@ DEFAULT_NICE = 10
 loop runs every match's clock and socket: when the cores are busy, a tick that waits behind
 a bot's search is late for everyone watching, while a bot has the rest of its phase to
 answer. With the workers at nice 10 the kernel gives the loop the core whenever it has work
-(issue 29: bench/load.py, 300 Feather matches with bots on 2 cores)."""
+(issue 29: bench/load.py, 300 real-time matches with bots on 2 cores)."""
 
 
 def configured_nice() -> int:

@@ -67,7 +67,7 @@ class EventRows(Database):
                 if not self.is_sqlite:
                     s.execute(text("SELECT pg_notify(:c, :p)"),
                               {"c": CHANNEL, "p": f"{match_id}:{events[-1].version}"})
-                # One bulk INSERT, not an ORM object per entry: a Feather tick's three
+                # One bulk INSERT, not an ORM object per entry: a real-time tick's three
                 # entries cost about half as much to store this way (bench/tick_cost.py).
                 rows.extend(
                     {"match_id": match_id, "version": e.version, "kind": e.kind,

@@ -1,4 +1,4 @@
-"""The scenario library (LF-12): hosts' Feather scenarios, each under a unique name."""
+"""The scenario library (LF-12): hosts' scenarios for a game, each under a unique name."""
 
 from __future__ import annotations
 

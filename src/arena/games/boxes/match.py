@@ -93,6 +93,10 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
     chance = True
     hidden_information = True
     rules_prefix = "BX"
+    order = 20
+    board_script = "/static/games/boxes.js"
+    board_sheet = "/static/games/boxes.css"
+    screenshot_moment = (("bx-ready*", "[data-testid=bx-bets]"),)
     config_type = BoxesConfig
     # SE-4: a Death Match; a season simulated with bots plays two bouts to stay short.
     death_match: ClassVar[dict[str, Any] | None] = {"bouts": 2}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -46,11 +46,19 @@ from arena.games.feather.scenario import (
 from arena.games.feather.tick import Board, Outcome, check_action, new_board, step
 from arena.games.feather.view import board_json
 
+if TYPE_CHECKING:
+    from arena.core.extras import Extras
+
 GENERATED = "generated"
 """LF-12: the scenario drawn from the match's seed (the lobby's default)."""
 
 MAX_SESSION_TICKS = 600
 """Ten times the text's 60 ticks: enough for any variant, bounded so no match is endless."""
+
+MAX_SCENARIO_TEXT = 50_000
+"""Characters of a scenario's TOML (LF-7): the shipped default is under 6,000, so this is
+room for a long one; the library (:mod:`arena.games.feather.extras`) takes no more, so a
+scenario that saves can also be played."""
 
 ACTION_HELP = ("fill BASIN BUCKET | drain BUCKET [-> BASIN] | transfer A -> B | complete A+B N | "
                "exchange A B | modify B -2..2 | sip [opp] B | lock B | accelerate BASIN 1..10 | "
@@ -68,11 +76,12 @@ class FeatherConfig(GameConfig):
 
     scenario: Annotated[str, text("LF-12: 'generated' (a new puzzle from the match's seed), "
                                   "the name of a shipped scenario or of a saved one", 40,
-                                  label="Scenario")] = GENERATED
-    # The shipped default scenario is under 6,000 characters; 50,000 is room for a long one.
+                                  label="Scenario", choices_from="/api/scenarios",
+                                  default_words="a new puzzle from the match's seed")
+                        ] = GENERATED
     scenario_text: Annotated[str, text(
-        "LF-7: a host's own scenario as TOML, used instead of the shipped one", 50_000,
-        label="Custom scenario")] = ""
+        "LF-7: a host's own scenario as TOML, used instead of the shipped one",
+        MAX_SCENARIO_TEXT, label="Custom scenario")] = ""
     """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
     tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0,
         label="Tick length")] = 10.0
@@ -172,10 +181,21 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
     chance = False
     hidden_information = False
     rules_prefix = "LF"
+    order = 40
+    board_script = "/static/games/feather.js"
+    board_sheet = "/static/games/feather.css"
+    screenshot_moment = (("feather-ready", "[data-testid=feather-prompt]"),
+                         ("feather-verb-fill", "[data-testid=feather-prompt][data-verb=fill]"))
     config_type = FeatherConfig
     # SE-4: a Death Match; a season simulated with bots plays one short session.
     death_match: ClassVar[dict[str, Any] | None] = {"session_ticks": 6, "practice": False, "study": 0}
     phase_fields = ("session_ticks", "practice_ticks", "scenario_text")
+
+    def extras(self) -> Extras:
+        """The scenario editor, the scenario library and its API (LF-12)."""
+        from arena.games.feather.extras import EXTRAS
+
+        return EXTRAS
 
     # --- setup ---------------------------------------------------------------------------
     def initial_state(self, config: FeatherConfig, rng: random.Random) -> FeatherState:

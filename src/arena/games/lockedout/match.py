@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.core.chat import TABLE, ChatChannel
 from arena.core.errors import RuleError
@@ -50,6 +50,9 @@ from arena.games.lockedout.state import (
     LockedOutState,
     Seat,
 )
+
+if TYPE_CHECKING:
+    from arena.season.mainmatch import MainMatchRules
 
 ROUND_PROMPT = ("one command a line: Solo, Safe X, Left N Right N; Dual, Safe X, Left N with "
                 "a player's name; Bargain, Safe X, Claim N Gold bars, N Keys; or pass")
@@ -152,6 +155,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
     chance = True
     hidden_information = True
     rules_prefix = "LO"
+    order = 50
+    board_script = "/static/games/lockedout.js"
+    board_sheet = "/static/games/lockedout.css"
+    screenshot_moment = (("lo-safe-A", "[data-testid=lo-notes]"),)
     config_type = LockedOutConfig
     phase_fields = ("max_rounds",)
 
@@ -170,6 +177,12 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
 
     def seat_count(self, config: LockedOutConfig) -> int:
         return len(check_names(tuple(config.names)))
+
+    def main_match(self) -> MainMatchRules:
+        """SE-1: Locked Out! is a season's Main Match; the season holds its vote (SE-6)."""
+        from arena.games.lockedout.season import MAIN
+
+        return MAIN
 
     def seat_name(self, state: LockedOutState, seat: int) -> str:
         """The seat's player, as the config names every seat (LO-10)."""

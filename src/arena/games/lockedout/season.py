@@ -9,9 +9,12 @@ season knows its players by name and a Main Match seats only some of them (SE-1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from arena.games.lockedout import vote
+from arena.season.mainmatch import Facts, MainOptions
 from arena.season.steps import MainResult
 
 
@@ -45,3 +48,41 @@ def main_from_detail(detail: Any, names: Sequence[str]) -> MainResult:
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
         raise ValueError(f"the Main Match's result cannot be read ({exc!r})") from None
 
+
+
+class LockedOutMain:
+    """Locked Out! as a season's Main Match (SE-1, SE-6): its config with the season holding
+    the vote, its result and LO-9's vote as the season asks for them
+    (:class:`arena.season.mainmatch.MainMatchRules`)."""
+
+    no_winners = vote.NO_WINNERS
+    no_majority = vote.NO_MAJORITY
+    majority = vote.MAJORITY
+
+    def config(self, players: Sequence[str], options: MainOptions) -> dict[str, Any]:
+        return {"names": list(players), "round_seconds": options.round_seconds,
+                "vote_seconds": options.vote_seconds, "max_rounds": options.max_rounds,
+                "helper": options.helper, "vote": "season", "garnets": list(options.garnets)}
+
+    def result(self, detail: Any, names: Sequence[str]) -> MainResult:
+        return main_from_detail(detail, names)
+
+    def facts(self, detail: Any, names: Sequence[str]) -> Facts:
+        """Keys, gold bars and cards left per player (LO-9's fallbacks, in their order)."""
+        return tuple((n, int(detail["keys"][i]), int(detail["bars"][i]),
+                      int(detail["cards_left"][i])) for i, n in enumerate(names))
+
+    def tally(self, votes: Mapping[int, int], voters: Sequence[int]) -> vote.Tally:
+        return vote.tally(votes, voters)
+
+    def winners_choice(self, tied: Sequence[int], winners: Collection[int],
+                       votes: Mapping[int, int]) -> int | None:
+        return vote.winners_choice(tied, winners, votes)
+
+    def fallback(self, tied: Sequence[int], facts: Sequence[tuple[int, int, int]],
+                 garnets: Sequence[int], rng: random.Random) -> tuple[int, str]:
+        return vote.fallback(tied, [vote.SeatFacts(*f) for f in facts], garnets, rng,
+                             chance=vote.SEASON_CHANCE)
+
+
+MAIN = LockedOutMain()

@@ -7,19 +7,20 @@ Modules: ``board`` (cells, G-1 names), ``pieces`` (bars, piece lists), ``positio
 
 The match (and through its bot, the fast solver and NumPy) loads on first use of ``GAME``:
 a tool that only reads a lock file or solves a puzzle should not pay for the whole game.
+``tools`` is the ``arena lockmaker`` command, ``quick`` its quick start for Rush Hour
+batches.
 """
 
-from __future__ import annotations
+MYPY = False
+if MYPY:  # types only: the quick start (``quick``) loads this package, and typing loads re
+    from typing import Any
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
     from arena.games.lockmaker.match import GAME, LockmakerConfig, LockmakerGame
 
 __all__ = ["GAME", "LockmakerConfig", "LockmakerGame"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     if name in __all__:
         from arena.games.lockmaker import match
 

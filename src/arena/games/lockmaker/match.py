@@ -235,6 +235,11 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
     chance = False
     hidden_information = True
     rules_prefix = "LM"
+    order = 10
+    board_script = "/static/games/lockmaker.js"
+    board_sheet = "/static/games/lockmaker.css"
+    screenshot_moment = (("lm-ready", "[data-testid=lm-board][data-stage=draft]"),
+                         ("lm-pool-0", "[data-testid=lm-pool-0][aria-pressed=true]"))
     config_type = LockmakerConfig
     # SE-4: a Death Match; a season simulated with bots plays one round.
     death_match: ClassVar[dict[str, Any] | None] = {"rounds": 1}

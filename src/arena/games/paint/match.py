@@ -148,6 +148,11 @@ class PaintGame(Game[PaintState, PaintConfig]):
     chance = True
     hidden_information = True
     rules_prefix = "PF"
+    order = 30
+    board_script = "/static/games/paint.js"
+    board_sheet = "/static/games/paint.css"
+    screenshot_moment = (("pf-design-example", "[data-testid=pf-design-check]"),
+                         ("pf-design-submit", "[data-testid=pf-pick-confirm]"))
     config_type = PaintConfig
     death_match: ClassVar[dict[str, Any] | None] = {}  # SE-4: a Death Match, as the rule text sets it out
 

@@ -5,7 +5,7 @@
 import { html, render, useState, useEffect, useRef, RuleText } from "/static/ui.js";
 import { loadYours, saveYours, keep, forget } from "/static/yours.js";
 import { SeasonSection } from "/static/season_lobby.js";
-import { MatchForm, loadScenarioChoices } from "/static/matchform.js";
+import { MatchForm, loadOptionChoices } from "/static/matchform.js";
 
 const getJSON = async (url, opts) => {
   const res = await fetch(url, Object.assign({ headers: { Accept: "application/json" } }, opts || {}));
@@ -323,7 +323,7 @@ function MatchTable({ games, tick }) {
 async function init() {
   const r = await getJSON("/api/games").catch(() => ({ ok: false }));
   const games = r.ok && Array.isArray(r.data) ? r.data : [];
-  await loadScenarioChoices(games);
+  await loadOptionChoices(games);
   let tick = 0;
   const wanted = new URLSearchParams(location.search).get("game");
   const mounted = new Set();

@@ -26,18 +26,22 @@ export const TIME_SCALE_HELP = "multiplies every duration: 2 doubles each one, 0
 
 const LEVELS = [["easy", "Easy"], ["normal", "Normal"], ["hard", "Hard"]];
 
-/* Feather's scenarios by name (GET /api/scenarios), for its scenario setting's select. Module
-   state, loaded once before the form mounts: the options are uncontrolled, so a select that
-   replaced a text box after the first render would drop what the host had typed. */
-let scenarioChoices = [];
-export async function loadScenarioChoices(games) {
-  if (!games.some((g) => g.options.some((o) => o.name === "scenario"))) return;
-  const r = await fetch("/api/scenarios", { headers: { Accept: "application/json" } })
-    .then(async (res) => ({ ok: res.ok, data: await res.json().catch(() => null) }))
-    .catch(() => ({ ok: false }));
-  if (!r.ok || !Array.isArray(r.data)) return;
-  scenarioChoices = [{ name: "generated", label: "a new puzzle from the match's seed" },
-    ...r.data.map((s) => ({ name: s.name, label: s.title || s.note || "" }))];
+/* The named values of a setting whose game lists them at an address of its own (the option's
+   choices_from, e.g. a game's saved puzzles by name), for the setting's select, its default
+   first. Module state, loaded once before the form mounts: the options are uncontrolled, so a
+   select that replaced a text box after the first render would drop what the host had typed. */
+const optionChoices = new Map();
+export async function loadOptionChoices(games) {
+  const wanted = new Map();
+  for (const g of games) for (const o of g.options) if (o.choices_from) wanted.set(o.choices_from, o);
+  await Promise.all([...wanted].map(async ([url, o]) => {
+    const r = await fetch(url, { headers: { Accept: "application/json" } })
+      .then(async (res) => ({ ok: res.ok, data: await res.json().catch(() => null) }))
+      .catch(() => ({ ok: false }));
+    if (!r.ok || !Array.isArray(r.data)) return;
+    optionChoices.set(url, [{ name: o.default, label: o.default_words || "" },
+      ...r.data.filter((s) => s.name !== o.default).map((s) => ({ name: s.name, label: s.title || s.note || "" }))]);
+  }));
 }
 
 /* The name the server gives a seat left blank, the one its page will show ("Alice", "Bot 2"). */
@@ -96,11 +100,12 @@ function Option({ o, p }) {
       ...${common} defaultValue=${String(o.default)}/>`;
   } else if (o.type === "list") {
     input = html`<input type="text" ...${common} defaultValue=${listText(o.default)} placeholder="separated by commas"/>`;
-  } else if (o.type === "str" && (o.choices || (o.name === "scenario" && scenarioChoices.length))) {
-    // A setting with named choices is a select (Feather's difficulty; its scenario: a new
-    // puzzle, the shipped ones and the library's, LF-12).
-    const choices = o.choices || scenarioChoices.map((c) => c.name);
-    const title = (c) => { const found = scenarioChoices.find((x) => x.name === c); return found && found.label ? c + " — " + found.label : c; };
+  } else if (o.type === "str" && (o.choices || (optionChoices.get(o.choices_from) || []).length)) {
+    // A setting with named choices is a select (a difficulty; a puzzle by name: a new one,
+    // the shipped ones and the library's, LF-12).
+    const named = optionChoices.get(o.choices_from) || [];
+    const choices = o.choices || named.map((c) => c.name);
+    const title = (c) => { const found = named.find((x) => x.name === c); return found && found.label ? c + " — " + found.label : c; };
     input = html`<select ...${common} defaultValue=${o.default}>${choices.map((c) => html`<option value=${c} selected=${c === o.default}>${title(c)}</option>`)}</select>`;
   } else if (o.type === "str") {
     input = html`<input type="text" maxlength=${o.max_length} ...${common} defaultValue=${o.default}/>`;

@@ -749,7 +749,7 @@ const BREAKDOWN = new Set(["round_scored", "bout_settled", "round_over", "sessio
 function detailWords(key) { return capital(String(key).replace(/_/g, " ")); }
 
 /* Detail keys that list seats (who won, who lost, who escaped), not a value per seat: said as
-   names, never as a column of seat numbers (Locked Out!'s "Losers" column held 0-5). */
+   names, never as a column of seat numbers (a "Losers" column once held 0-5, LO-8). */
 const SEAT_LISTS = new Set(["winners", "losers", "escaped", "inside", "tied", "eliminated"]);
 
 /* The game's result details as a table, one row per seat where a value is per seat (issue 27
@@ -851,7 +851,7 @@ function who(seat) {
    (which escapes what it prints); null to leave it out. */
 function describe(e) {
   const d = e.data || {};
-  // A game may keep its routine phases out of the log (Feather's ticks: its board tells them).
+  // A game may keep its routine phases out of the log (real-time ticks: its board tells them).
   const impl0 = gameImpl();
   const quiet = impl0 && impl0.quietPhases;
   if (quiet && ["phase_started", "limit_passed", "phase_resolved"].includes(e.kind)
@@ -1114,7 +1114,7 @@ function showNewMoment(v) {
   const active = document.activeElement;
   if (active && /INPUT|TEXTAREA|SELECT/.test(active.tagName) && !active.closest("[data-testid=game-root]")) return;
   // The phase's first control as the keyboard's focus finds it (a part the game marks with
-  // data-focus-first, such as Locked Out!'s vote below its vault, comes first).
+  // data-focus-first, such as a vote below its vault, LO-9, comes first).
   const target = v.result ? document.querySelector("[data-testid=result]")
     : yourMove(v) ? firstBoardControl() : null;
   if (target) scrollToShow(target);
@@ -1140,7 +1140,7 @@ function leadTop(el) {
 /* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
    sends a move loses the button they pressed: the phase that held it is gone. Chromium then
    parks the focus on <body> but keeps its Tab starting point where the button was, so the next
-   Tab skipped the new phase's controls above it (Boxes' bet builder after "Ready") or started
+   Tab skipped the new phase's controls above it (a bet builder after "Ready") or started
    from the page's top. When the element that had the focus inside the board disappears (or is
    disabled), the focus goes to the new phase's first control, else to the result, else to the
    board itself. Only for keyboard players: a tap moves no focus on a phone. */
@@ -1154,7 +1154,7 @@ if (typeof document !== "undefined") {
   });
 }
 /* The new phase's first control: the first usable one inside a part the game marks with
-   data-focus-first (Locked Out!'s vote, below its vault), else the board's first. */
+   data-focus-first (a vote below its vault, LO-9), else the board's first. */
 function firstBoardControl() {
   const root = document.querySelector("[data-testid=game-root]");
   if (!root) return null;
@@ -1206,7 +1206,7 @@ function headBottom() {
   return head ? Math.max(0, head.getBoundingClientRect().bottom) : 0;
 }
 /* The focus moves without the browser's own scroll, which put the control flush under the
-   sticky header with the words that lead to it (Boxes' "Bets for bout 1") hidden behind it:
+   sticky header with the words that lead to it ("Bets for bout 1") hidden behind it:
    when it is out of view, the page scrolls to show it with some room above it. */
 function moveFocus(el) {
   el.focus({ preventScroll: true });
@@ -1232,7 +1232,7 @@ function App() {
     last.current = moment;
     if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
   }, [moment]);
-  // A game whose board needs the whole width on a wide screen (Feather's real-time ticks,
+  // A game whose board needs the whole width on a wide screen (real-time ticks,
   // issue 27 point 11) puts the side panels below the board; its result then goes on top too.
   const impl = gameImpl();
   const wide = !!(impl && impl.wideBoard);

@@ -71,7 +71,10 @@ export function plainData(data) {
 }
 
 /* ------------------------------------------------------------------ rule links */
-const RULING_PREFIXES = new Set(["G", "LM", "BX", "PF", "LF", "LO", "SE"]);
+/* The prefixes /rulings has a section for, as the server read them from the games
+   (base.html's data-rulings): a game's own rule ids that are no ruling go to its rules page. */
+const RULING_PREFIXES = new Set(((typeof document !== "undefined" &&
+  document.documentElement.dataset.rulings) || "G SE").split(/\s+/).filter(Boolean));
 export const RULE_ID = /\b([A-Z]{1,4})-(\d{1,3})\b/g;
 
 /* The project's rulings live on /rulings; a game's own rule ids on its rules page. */

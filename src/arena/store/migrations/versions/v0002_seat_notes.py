@@ -1,4 +1,4 @@
-"""A seat's private notes (a Locked Out! player's strike-outs per safe), kept by the server so
+"""A seat's private notes (a player's strike-outs per safe, LO-12), kept by the server so
 they follow the player to another device. Notes are not part of the match: no rule reads them.
 
 Revision ID: 0002

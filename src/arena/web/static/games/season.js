@@ -12,7 +12,7 @@
    step changes (they are never in the log). Forms are plain and read on submit, so an update
    never takes a half-typed reason from under the host. */
 import { html, useState, useEffect, registerGame, RuleText, ErrorText, capital, fmtNum, plural, esc } from "/static/ui.js";
-import { MatchForm, loadScenarioChoices } from "/static/matchform.js";
+import { MatchForm, loadOptionChoices } from "/static/matchform.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 
@@ -28,7 +28,7 @@ function loadGames(redraw) {
   gamesAsked = true;
   fetch("/api/games", { headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : []))
-    .then(async (list) => { await loadScenarioChoices(list).catch(() => null); GAMES = list; redraw(); })
+    .then(async (list) => { await loadOptionChoices(list).catch(() => null); GAMES = list; redraw(); })
     .catch(() => { gamesAsked = false; });
 }
 function gameTitle(name) {

@@ -1,4 +1,6 @@
-"""``arena lockmaker solve|check|render|validate``: the host's tools for Lockmaker.
+"""Lockmaker tools: solve, check, render, validate.
+
+``arena lockmaker solve|check|render|validate``: the host's tools for Lockmaker.
 
 - ``solve LOCK`` (a lock file, ``-`` for stdin) or ``solve --rush STRING``: the optimal solution
   or a proof of impossibility; ``--json`` gives ``{"solvable", "moves", "solution", "states"}``.
@@ -17,23 +19,24 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from arena.cli._util import (
+from arena.core.errors import ParseError, RuleError
+from arena.core.tools import (
     PUZZLE_LIMIT,
+    command_help,
     emit,
     input_file,
     output_file,
     positive_int,
     read_text_arg,
 )
-from arena.cli.lockmaker_fast import extend_lockmaker, solve_rush_file
-from arena.core.errors import ParseError, RuleError
+from arena.games.lockmaker.tools_fast import extend_lockmaker, solve_rush_file
 
 # Each handler imports the game modules it uses: ``solve --rush-file`` loads neither the
 # renderer nor the reference solver nor the validator (start-up, issue 29 point 5).
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("lockmaker", help="Lockmaker tools: solve, check, render, validate")
+    p = sub.add_parser("lockmaker", help=command_help(__doc__))
     cmds = p.add_subparsers(dest="lm_command", metavar="TOOL")
     cmds.required = True
 
@@ -73,15 +76,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="the round's board file, to check the shape")
     v.add_argument("--json", action="store_true")
     v.set_defaults(handler=_validate)
-    extend_lockmaker(cmds)  # hardest, generate (arena.cli.lockmaker_fast)
+    extend_lockmaker(cmds)  # hardest, generate (tools_fast)
 
 
 def _solve(args: argparse.Namespace) -> int:
     if args.rush_file is not None:
         return solve_rush_file(args.rush_file, args.json, args.jobs)
-    from arena.cli._lockmaker_io import load_position
     from arena.games.lockmaker.notation import format_solution
     from arena.games.lockmaker.solver import solve
+    from arena.games.lockmaker.tools_io import load_position
 
     pos = load_position(args.lock, args.rush)
     res = solve(pos, max_states=args.max_states)

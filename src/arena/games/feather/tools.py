@@ -1,4 +1,6 @@
-"""``arena feather run SCENARIO``: replay a Light as a Feather scenario from a script of timed
+"""Light as a Feather tools.
+
+``arena feather run SCENARIO``: replay a Light as a Feather scenario from a script of timed
 actions and print the state after every tick (LF-2), so a host can settle a dispute.
 ``arena feather generate --seed N``: print the scenario a match with seed N plays (LF-12)."""
 
@@ -9,9 +11,9 @@ import json
 import sys
 import tomllib
 
-from arena.cli._util import input_file, read_text_arg
 from arena.core import rng as rngmod
 from arena.core.errors import RuleError
+from arena.core.tools import command_help, input_file, read_text_arg
 from arena.games.feather import generate as gen
 from arena.games.feather.feasible import objective_problems
 from arena.games.feather.match import GAME
@@ -20,7 +22,7 @@ from arena.games.feather.script import describe_tick, parse_script, run_script
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("feather", help="Light as a Feather tools")
+    p = sub.add_parser("feather", help=command_help(__doc__))
     fsub = p.add_subparsers(dest="feather_command", metavar="COMMAND")
     fsub.required = True
     r = fsub.add_parser("run", help="run a scenario from a script of timed actions")

@@ -31,6 +31,10 @@ if MYPY:  # types only (typing loads re, which a quick start does not need; anno
     # name these are quoted, as ``from __future__ import annotations`` is an import too)
     from collections.abc import Callable, Sequence
 
+RUSH_FILE_LIMIT = 64 << 20
+"""The most ``lockmaker solve --rush-file`` reads: 64 MiB, over a million puzzles of one
+line each."""
+
 Piece = tuple[bool, int, int, int]
 """``(horizontal, line, length, offset)``: a row (horizontal) or column index and the first
 cell along it; the red car comes first."""
@@ -333,7 +337,7 @@ def quick(argv: "Sequence[str]") -> int | None:
     if got is None:
         return None
     path, as_json = got
-    from arena.cli._read import RUSH_FILE_LIMIT, Refused, read_text
+    from arena.core.readfile import Refused, read_text
 
     try:
         text = read_text(path, RUSH_FILE_LIMIT, "a Rush Hour file")

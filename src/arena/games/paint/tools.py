@@ -1,17 +1,19 @@
-"""``arena paint score BOARD`` and ``arena paint check-sets SETS`` (PF-4, PF-6, PF-7)."""
+"""Paint Factory tools: score a grid, check a set design.
+
+``arena paint score BOARD`` and ``arena paint check-sets SETS`` (PF-4, PF-6, PF-7)."""
 
 from __future__ import annotations
 
 import argparse
 
-from arena.cli._util import PUZZLE_LIMIT, emit, input_file, read_text_arg
+from arena.core.tools import PUZZLE_LIMIT, command_help, emit, input_file, read_text_arg
 from arena.games.paint.grid import cell_name, parse_grid
 from arena.games.paint.scoring import score_grid
 from arena.games.paint.sets import design_errors
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("paint", help="Paint Factory tools: score a grid, check a set design")
+    p = sub.add_parser("paint", help=command_help(__doc__))
     psub = p.add_subparsers(dest="paint_command", metavar="TOOL")
     psub.required = True
 

@@ -1,4 +1,5 @@
-"""Small helpers shared by the command modules."""
+"""Small helpers shared by the command-line tools: the ``arena`` command's own modules and
+each game's ``tools`` module (:mod:`arena.cli`), which may use them since they are core."""
 
 from __future__ import annotations
 
@@ -7,18 +8,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.cli._read import FILE_LIMIT as FILE_LIMIT
-from arena.cli._read import PUZZLE_LIMIT as PUZZLE_LIMIT
-from arena.cli._read import RUSH_FILE_LIMIT as RUSH_FILE_LIMIT
-from arena.cli._read import Refused, read_text
 from arena.core.errors import RuleError
+from arena.core.readfile import FILE_LIMIT as FILE_LIMIT
+from arena.core.readfile import PUZZLE_LIMIT as PUZZLE_LIMIT
+from arena.core.readfile import Refused, read_text
 
 
 def read_text_arg(path: str, what: str = "a file argument", limit: int = FILE_LIMIT) -> str:
     """A file argument's text, or standard input for ``-``: every command's one way in.
 
     It reads at most ``limit`` bytes and only from a regular file (a FIFO or a device is
-    refused at once, see :mod:`arena.cli._read`). Every way a file argument can be wrong
+    refused at once, see :mod:`arena.core.readfile`). Every way a file argument can be wrong
     (missing, a directory, a device, too large, not UTF-8 text) is one line naming the file,
     never a traceback or a hang; the caller's parser then says what is wrong with the text
     itself (an empty file included). ``what`` names the kind of file in the size message."""
@@ -98,3 +98,9 @@ def positive_int(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
     return int(text)
+
+
+def command_help(doc: str | None) -> str:
+    """A command's one-line help: the first line of its module's docstring, which is also
+    what ``arena --help`` shows for a game's command without importing the game."""
+    return (doc or "").strip().partition("\n")[0].rstrip(".")

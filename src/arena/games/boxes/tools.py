@@ -1,4 +1,6 @@
-"""``arena boxes ...``: tools for Box within a Box within a Box players and hosts.
+"""Box within a Box within a Box tools (odds, moves, boards).
+
+``arena boxes ...``: tools for Box within a Box within a Box players and hosts.
 
 - ``odds``: expected landings on a condition and the chance of at least one, for a box and the
   bout's remaining cards (see :mod:`arena.games.boxes.odds` for the model);
@@ -12,8 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from arena.cli._util import PUZZLE_LIMIT, emit, input_file, read_text_arg, seed_arg
 from arena.core.errors import RuleError
+from arena.core.tools import PUZZLE_LIMIT, command_help, emit, input_file, read_text_arg, seed_arg
 from arena.games.boxes.board import (
     Board,
     board_text,
@@ -29,7 +31,7 @@ from arena.games.boxes.odds import ROLES, check_hand, condition_odds, roles_for_
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("boxes", help="Box within a Box within a Box tools (odds, moves, boards)")
+    p = sub.add_parser("boxes", help=command_help(__doc__))
     s = p.add_subparsers(dest="boxes_command", metavar="TOOL")
     s.required = True
 

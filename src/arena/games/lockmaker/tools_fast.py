@@ -1,4 +1,4 @@
-"""Fast Lockmaker tools, hooked into ``arena lockmaker`` by :mod:`arena.cli.lockmaker`.
+"""Fast Lockmaker tools, hooked into ``arena lockmaker`` by :mod:`arena.games.lockmaker.tools`.
 
 - ``solve --rush-file FILE [--json]``: every puzzle of a file (one a line: name, Rush Hour
   string, anything after ignored) in one process, one line (JSON with ``name`` added) each.
@@ -22,15 +22,15 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from arena.cli._util import (
+from arena.core.errors import ParseError, RuleError
+from arena.core.tools import (
     PUZZLE_LIMIT,
-    RUSH_FILE_LIMIT,
     emit,
     input_file,
     read_text_arg,
     seed_arg,
 )
-from arena.core.errors import ParseError, RuleError
+from arena.games.lockmaker.quick import RUSH_FILE_LIMIT
 
 if TYPE_CHECKING:
     from arena.games.lockmaker.board import Board
@@ -62,9 +62,9 @@ def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _hardest(args: argparse.Namespace) -> int:
-    from arena.cli._lockmaker_io import load_position
     from arena.games.lockmaker.fast.api import hardest
     from arena.games.lockmaker.lockfile import write_lock
+    from arena.games.lockmaker.tools_io import load_position
 
     pos = load_position(args.lock, args.rush)
     res = hardest(pos)

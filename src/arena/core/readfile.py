@@ -2,16 +2,16 @@
 
 ``arena season show /dev/zero`` once grew to gigabytes in seconds and a FIFO given as a file
 hung the command, because a file argument was read whole by whatever opened it. Every command
-reads its file arguments here (through :func:`arena.cli._util.read_text_arg`, which turns a
-refusal into the usual one-line error): a path is looked at with ``stat`` first and refused
+(the games' tools too) reads its file arguments here (through
+:func:`arena.core.tools.read_text_arg`, which turns a refusal into the usual one-line error): a path is looked at with ``stat`` first and refused
 unless it is a regular file; it is then opened with ``O_NONBLOCK``, so a FIFO swapped in
 between the two cannot block the open, and looked at again on the open descriptor; and at
 most ``limit + 1`` bytes are read, so a file that grows meanwhile is refused too. ``-`` reads
 standard input, which may be a pipe or a terminal by design, under the same bound.
 
-This module imports only ``os``, ``stat`` and ``sys`` (loaded by every Python process): the
-quick path of ``arena lockmaker solve --rush-file`` reads its file here before argparse or
-anything else is loaded.
+This module imports only ``os``, ``stat`` and ``sys`` (loaded by every Python process): a
+game's quick start (its package's ``quick`` module, :mod:`arena.cli`) reads its file here
+before argparse or anything else is loaded.
 """
 
 import os
@@ -20,15 +20,11 @@ import sys
 
 FILE_LIMIT = 16 << 20
 """The most a file argument may hold unless its command says less: 16 MiB, hundreds of times
-a season record or a Light as a Feather script, and read in well under a second."""
+a season record or a game's longest script, and read in well under a second."""
 
 PUZZLE_LIMIT = 1 << 20
 """The most a lock, board, grid, deck or solution file may hold: 1 MiB, thousands of times
 the few hundred bytes such a file is (its parser would only refuse more, after reading it)."""
-
-RUSH_FILE_LIMIT = 64 << 20
-"""The most ``lockmaker solve --rush-file`` reads: 64 MiB, over a million puzzles of one
-line each."""
 
 
 class Refused(Exception):

@@ -1,4 +1,6 @@
-"""``arena lockedout light`` and ``arena lockedout deduce``: the safes' lights and the deduction
+"""Locked Out! tools: lights and the deduction helper.
+
+``arena lockedout light`` and ``arena lockedout deduce``: the safes' lights and the deduction
 helper on the command line (LO-4, LO-1)."""
 
 from __future__ import annotations
@@ -6,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from arena.cli._util import emit, input_file, read_text_arg
 from arena.core.errors import ParseError
+from arena.core.tools import command_help, emit, input_file, read_text_arg
 from arena.games.lockedout.deduce import deduce, guess_value, observations_from_json
 from arena.games.lockedout.safes import (
     SAFE_NAMES,
@@ -28,7 +30,7 @@ def _pair(text: str, what: str) -> Combo:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("lockedout", help="Locked Out! tools: lights and the deduction helper")
+    p = sub.add_parser("lockedout", help=command_help(__doc__))
     tools = p.add_subparsers(dest="tool", metavar="TOOL")
     tools.required = True
 

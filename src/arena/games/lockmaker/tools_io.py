@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arena.cli._util import PUZZLE_LIMIT, read_text_arg
 from arena.core.errors import RuleError
+from arena.core.tools import PUZZLE_LIMIT, read_text_arg
 from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.rush import read_rush
