@@ -19,7 +19,7 @@ import hashlib, json, sys
 from arena.core.driver import simulate
 from arena.core.registry import get_game
 # Lockmaker's builder at a small walk budget: the same code path at a tenth of the CPU (its
-# determinism at the default budget is tests/lockmaker/test_lm_builder.py's).
+# determinism at the default budget is tests/games/lockmaker/test_lm_builder.py's).
 CHEAP = {"lockmaker": {"bot_placements": 60}}
 for name in sys.argv[1:]:
     game = get_game(name)

@@ -29,7 +29,7 @@ from arena.games.feather.match import GAME as FEATHER
 from arena.games.feather.match import FeatherState
 from arena.games.lockedout import GAME as LOCKEDOUT
 from arena.games.lockedout.state import OVER, Seat
-from lockedout.lockedout_helpers import make_state, step
+from games.lockedout.lockedout_helpers import make_state, step
 from playouts import random_playout
 from wording import ONE_OF_MANY
 

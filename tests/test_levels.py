@@ -109,7 +109,7 @@ def test_boxes_normal_stakes_less_than_the_odds_justify() -> None:
 
     from arena.games.boxes import bot
     from arena.games.boxes.bets import bets_text, parse_bets
-    from boxes.boxes_helpers import at_bets
+    from games.boxes.boxes_helpers import at_bets
 
     smaller = 0
     for seed in range(6):

@@ -4,7 +4,7 @@ values that work (a plain path, ``sqlite:///path``, ``postgresql://``, ``postgre
 ``postgresql+psycopg://``, with the parameters libpq knows) keep working.
 
 The cases that need a database to answer (nothing listening, a refused user, a missing
-database) are in tests/server/test_cli_database.py."""
+database) are in tests/cli/test_cli_database.py."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import pytest
 
 from arena.server.leases import LEASE_SECONDS
 from server.serverproc import ServerProcess
-from server.test_store_failure import BreakableStore
+from store.test_store_failure import BreakableStore
 
 CAST = ["Ann", "Ben", "Cat"]
 ONE_TRAPPED = {"result": {"escaped": ["Ann", "Ben"], "trapped": ["Cat"],

@@ -1,7 +1,7 @@
 """Lockmaker's random legal submissions at engine speed (issue 29 point 4).
 
 The random policy the bot module had (kept as the reference in
-``tests/lockmaker/test_lm_randomplay.py``) -- the same random draws in the same order, so the
+``tests/games/lockmaker/test_lm_randomplay.py``) -- the same random draws in the same order, so the
 same texts for the same state and generator -- with one cost taken out. Most random locks
 cannot be solved because the key can never reach the keyhole, and the old policy learned that
 by compiling the fast solver's tables for every lock (about a millisecond each, most of a

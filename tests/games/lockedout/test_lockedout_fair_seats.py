@@ -19,7 +19,7 @@ from arena.games.lockedout import GAME
 from arena.games.lockedout.bot import fair_split, round_orders, vote_target
 from arena.games.lockedout.commands import Solo, parse
 from arena.games.lockedout.state import Bargain, LockedOutState
-from lockedout.lockedout_helpers import make_state
+from games.lockedout.lockedout_helpers import make_state
 
 
 def _with(state: LockedOutState, stats: dict[int, tuple[int, int]]) -> LockedOutState:

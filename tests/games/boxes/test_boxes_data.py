@@ -21,7 +21,7 @@ from arena.games.boxes.board import (
 )
 from arena.games.boxes.deck import Card, Deck, default_deck, format_deck, parse_deck
 from arena.games.boxes.movement import find_movement, movements
-from boxes.boxes_helpers import BOARD
+from games.boxes.boxes_helpers import BOARD
 
 
 def test_bx1_board_text_round_trip_and_centre() -> None:

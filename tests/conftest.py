@@ -1,6 +1,7 @@
-"""Store fixtures: ``database_url`` runs each store test on SQLite and on a real PostgreSQL
-cluster that this suite creates itself (initdb in a temporary directory, pg_ctl on a free
-port), skipped with a visible reason only when PostgreSQL is not installed."""
+"""Database fixtures shared by the store, server and CLI tests: ``database_url`` runs a test on
+SQLite and on a real PostgreSQL cluster that this suite creates itself (initdb in a temporary
+directory, pg_ctl on a free port), skipped with a visible reason only when PostgreSQL is not
+installed."""
 
 from __future__ import annotations
 

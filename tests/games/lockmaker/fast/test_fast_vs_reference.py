@@ -34,7 +34,7 @@ from arena.games.lockmaker.notation import format_solution, replay
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.solver import reachable
 from arena.games.lockmaker.solver import solve as ref_solve
-from lockmaker_fast.strategies import piece
+from games.lockmaker.fast.strategies import piece
 
 
 @st.composite

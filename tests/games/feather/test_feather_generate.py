@@ -26,7 +26,7 @@ from arena.games.feather.match import GAME
 from arena.games.feather.objectives import POWERUPS
 from arena.games.feather.scenario import load_scenario, parse_scenario
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
+SRC = str(Path(__file__).resolve().parents[3] / "src")
 CLI = "import sys; from arena.cli import main; sys.exit(main())"
 
 GOLDEN = {

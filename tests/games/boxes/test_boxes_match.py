@@ -17,7 +17,7 @@ from arena.games.boxes.board import Tile, parse_board, parse_cell
 from arena.games.boxes.conditions import LIMIT, TRAITS
 from arena.games.boxes.match import final_result
 from arena.games.boxes.state import BET, PICK, STUDY_CARDS
-from boxes.boxes_helpers import BOARD, at_bets, at_round1, new_state, step
+from games.boxes.boxes_helpers import BOARD, at_bets, at_round1, new_state, step
 
 CTX = SubmitContext(at=1.0)
 

@@ -17,7 +17,7 @@ from arena.games.boxes.conditions import LIMIT, TRAITS
 from arena.games.boxes.deck import Card, default_deck
 from arena.games.boxes.movement import find_movement, movements
 from arena.games.boxes.state import OVER
-from boxes.boxes_helpers import new_state, step
+from games.boxes.boxes_helpers import new_state, step
 
 CARDS = st.sampled_from(default_deck().cards)
 CELLS = st.integers(0, SIZE * SIZE - 1)

@@ -23,7 +23,7 @@ from arena.games.boxes.match import BoxesGame
 from arena.games.boxes.odds import condition_odds, roles_for_round
 from arena.games.boxes.render import render_boards
 from arena.games.boxes.state import BoxesState
-from boxes.boxes_helpers import BOARD, at_round1, new_state, step
+from games.boxes.boxes_helpers import BOARD, at_round1, new_state, step
 
 D4 = parse_cell("D4")
 

@@ -11,7 +11,7 @@ from arena.core.errors import RuleError
 from arena.games.lockedout import GAME
 from arena.games.lockedout.safes import SAFE_NAMES
 from arena.games.lockedout.state import Seat
-from lockedout.lockedout_helpers import make_state, step
+from games.lockedout.lockedout_helpers import make_state, step
 
 COMBOS = {"A": (1, 2), "B": (3, 3), "C": (2, 3), "D": (4, 1)}
 ALICE, BOB, CAROL, DAVE = 0, 1, 2, 3

@@ -21,7 +21,7 @@ from arena.games.lockedout.state import BARGAIN, OVER, VOTE, LockedOutConfig, Se
 from arena.games.lockedout.vote import SeatFacts, facts_from_detail
 from arena.season.flow import death_games
 from arena.season.steps import MainResult
-from lockedout.lockedout_helpers import make_state, step
+from games.lockedout.lockedout_helpers import make_state, step
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 NAMES = ["Ann", "Ben", "Cat", "Dan"]

@@ -23,7 +23,7 @@ from arena.games.lockedout.vote import (
     tally,
     winners_choice,
 )
-from lockedout.lockedout_helpers import NAMES, make_state, step
+from games.lockedout.lockedout_helpers import NAMES, make_state, step
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 

@@ -189,7 +189,7 @@ def test_scenarios_are_shipped_names_or_inline_text_never_paths(tmp_path) -> Non
     """Issue 20: a path (even a real .toml file) is refused without telling whether it exists;
     a host's own scenario travels inline as scenario_text, so the record replays anywhere."""
     good = tmp_path / "mine.toml"
-    text = (Path(__file__).parents[2] / "src/arena/games/feather/scenarios/example.toml"
+    text = (Path(__file__).parents[3] / "src/arena/games/feather/scenarios/example.toml"
             ).read_text()
     good.write_text(text)
     errors = []

@@ -17,7 +17,7 @@ from arena.core.errors import RuleError
 from arena.core.match import SPECTATOR, Match
 from arena.games.lockedout import GAME
 from arena.games.lockedout.state import OVER
-from lockedout.lockedout_helpers import make_state, step
+from games.lockedout.lockedout_helpers import make_state, step
 
 ALICE, BOB, CAROL = 0, 1, 2
 

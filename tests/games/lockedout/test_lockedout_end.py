@@ -9,7 +9,7 @@ import pytest
 from arena.core.errors import RuleError
 from arena.games.lockedout import GAME
 from arena.games.lockedout.state import BARGAIN, OVER, ROUND, TIE, VOTE, LockedOutState, Seat
-from lockedout.lockedout_helpers import make_state, step
+from games.lockedout.lockedout_helpers import make_state, step
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = range(6)
 
