@@ -1,4 +1,4 @@
-"""G-7 and issue 20 point 5: every game's whole simulated match, event by event, is the same
+"""G-7: every game's whole simulated match, event by event, is the same
 in two fresh processes (with different hash seeds), so a server replay equals ``simulate``
 with the same inputs and no result depends on the process that computed it."""
 

@@ -1,4 +1,4 @@
-"""The games' own words on their pages (issue 27, the per-game points): what the Python side
+"""The games' own words on their pages (the per-game points): what the Python side
 of each game hands the page, checked in-process. Each test names the defect it keeps away.
 
 - Boxes (points 6, 9): phase prompts without quoted commands; one "Best bout" number beside

@@ -29,7 +29,7 @@ def imported_modules(path: Path) -> list[str]:
 def test_core_and_games_source_never_import_outer_layers() -> None:
     offenders = []
     files = [*(SRC / "core").rglob("*.py"), *(SRC / "games").rglob("*.py"),
-             *(SRC / "season").rglob("*.py")]  # the season model is pure too (issue 19)
+             *(SRC / "season").rglob("*.py")]  # the season model is pure too
     assert len(files) > 5
     for path in files:
         for name in imported_modules(path):

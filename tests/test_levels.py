@@ -1,4 +1,4 @@
-"""Issue 30 point 5: every game's ``easy`` and ``normal`` bots (G-8) play legal submissions
+"""Every game's ``easy`` and ``normal`` bots (G-8) play legal submissions
 to the end of a whole match through the live engine (the driver raises ``BotError`` on any
 refused one), and play differently from ``hard``. Strength is the bench's business
 (``bench/strength.py``), not a test's: these matches are short and few."""
@@ -102,7 +102,7 @@ def test_the_command_line_reads_one_level_or_one_per_seat() -> None:
 
 
 def test_boxes_normal_stakes_less_than_the_odds_justify() -> None:
-    """Issue 30 point 5 (G-8): Boxes' ``normal`` reads the odds as hard does from the same
+    """G-8: Boxes' ``normal`` reads the odds as hard does from the same
     samples, picks the same conditions, and dares a smaller main stake (BX-4): with hard's
     stake it won 59-62% of matches against hard, short of the 70% the levels need."""
     import random
@@ -127,7 +127,7 @@ def test_boxes_normal_stakes_less_than_the_odds_justify() -> None:
 
 
 def test_feather_normal_settles_for_the_nearest_objective() -> None:
-    """Issue 30 point 5 (G-8): Feather's ``normal`` plans to the first objective in reach, not
+    """G-8: Feather's ``normal`` plans to the first objective in reach, not
     the best reward per tick, and no deeper than :data:`NORMAL_DEPTH` ticks, so hard is
     clearly stronger (with hard's plan it drew level with hard on the shipped scenario)."""
     import random

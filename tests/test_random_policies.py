@@ -1,4 +1,4 @@
-"""The random players at engine speed (issue 29 point 4) keep the old policies' meaning:
+"""The random players at engine speed keep the old policies' meaning:
 every draw is legal (Hypothesis playouts through the full ``Match``), and the draws cover
 the whole legal move space, uniformly enough that every legal move turns up."""
 

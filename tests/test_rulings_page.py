@@ -1,4 +1,4 @@
-"""The /rulings page (issue 14, point 4): every ruling of the shared RULINGS.md is stated once, in
+"""The /rulings page: every ruling of the shared RULINGS.md is stated once, in
 the project's own words, every rule id the code cites has an entry to link to, and the page gives
 each ruling an anchor and each section a test id. Each game's rulings are its own file
 (``rulings.json`` in its package); the shared ones (G, SE) are the web layer's."""

@@ -1,4 +1,4 @@
-"""``arena serve --database`` that cannot be used (issue 25 point 6): an unknown kind of
+"""``arena serve --database`` that cannot be used: an unknown kind of
 database, nothing listening, a missing database, a refused user. Each prints one line naming
 the problem (no traceback) and exits 2, without retrying (a hang guard checks that, not a
 timing: the cases take milliseconds, a retry loop forever). The missing-database and
@@ -75,7 +75,7 @@ def test_the_real_command_exits_2_without_a_traceback() -> None:
 
 
 def test_serve_without_database_names_the_file_in_the_user_data_dir(tmp_path: Path) -> None:
-    """The README's promise (issue 31): with no ``--database`` the matches go to
+    """The README's promise: with no ``--database`` the matches go to
     ``arena/arena.db`` in the user's data directory (platformdirs: ``$XDG_DATA_HOME`` on
     Linux), the same file for every clone, and the start-up banner says so."""
     import os

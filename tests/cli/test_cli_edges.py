@@ -1,4 +1,4 @@
-"""The command line's rough edges found by trying it as a new user (issue 18): each bad
+"""The command line's rough edges found by trying it as a new user: each bad
 input is one line on stderr and exit 2, never a traceback; the help costs no game imports.
 (``--database`` and ``check``'s two forms are in test_cli_inputs.py.)"""
 
@@ -55,7 +55,7 @@ def test_simulate_seeds_are_non_negative_whole_numbers(seed: str,
 
 def test_help_and_one_tool_import_no_game_they_do_not_need() -> None:
     """Start-up is paid by every command: ``arena --help`` imports no game and no NumPy, and
-    ``arena lockedout light`` none of the other games (issue 18, batch solve speed)."""
+    ``arena lockedout light`` none of the other games (batch solve speed)."""
     probe = ("import sys, contextlib, io\n"
              "from arena.cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()):\n"

@@ -1,4 +1,4 @@
-"""Bad file arguments, database paths and seeds on the command line (issue 18, "Command line"):
+"""Bad file arguments, database paths and seeds on the command line ("Command line"):
 each is one line on stderr naming the problem and exit code 2, never a traceback."""
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_g7_seeds_are_whole_numbers_in_range(cmd: list[str], seed: str,
     assert "G-7" in capsys.readouterr().err
 
 
-# ------------------------------------------------------------ start-up imports (issue 18)
+# ------------------------------------------------------------ start-up imports
 PROBE = """
 import contextlib, io, sys
 from arena.cli import main
@@ -202,7 +202,7 @@ def test_a_game_tool_imports_only_its_own_game(tmp_path: Path) -> None:
     quick = {"arena.games.lockmaker", "arena.games.lockmaker.quick"}
     assert quick <= everything  # the probe really ran the game's quick start
     mods = heavy(everything)
-    # issue 29 point 5: one small puzzle is solved before argparse or any game module loads
+    # One small puzzle is solved before argparse or any game module loads
     # but the game's quick start (its package's light __init__ and the quick module)
     assert "argparse" not in everything and mods == quick
     others = {m for m in mods if m.startswith("arena.games.")

@@ -1,4 +1,4 @@
-"""G-5's bound on a match's pace (issue 25 point 2): a match whose deadlines fall due faster
+"""G-5's bound on a match's pace: a match whose deadlines fall due faster
 than the server allows pauses itself with a reason for the host, instead of looping the
 server; the pause is replay-deterministic, and the server's slices of ``advance`` reach the
 same log as one call."""
@@ -96,7 +96,7 @@ def test_advance_in_slices_reaches_the_same_log_as_one_call() -> None:
 
 
 def test_the_audits_locked_out_request_pauses_instead_of_looping() -> None:
-    """``{"round_seconds": 0}`` with no round limit (issue 25 finding 1): before, one
+    """``{"round_seconds": 0}`` with no round limit (finding 1): before, one
     ``advance`` resolved a million rounds and grew the server by gigabytes."""
     game = get_game("lockedout")
     # The settings schema refuses this now (G-5); built past it, as a setting that slipped

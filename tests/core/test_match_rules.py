@@ -285,7 +285,7 @@ def test_seat_not_acting_and_unknown_seat_are_rejected() -> None:
 
 
 def test_config_is_typed_and_rejects_nonsense() -> None:
-    """JSON values are taken strictly (issue 25: "4" is not a count); text from a command
+    """JSON values are taken strictly ("4" is not a count); text from a command
     line is read as the field's type says, with the same bounds."""
     assert TOY.make_config({"rounds": 4, "pick": 12.5}) == replace(
         ToyConfig(), rounds=4, pick=12.5

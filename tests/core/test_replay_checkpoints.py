@@ -1,4 +1,4 @@
-"""Replay from checkpoints (issue 25 point 5): the match rebuilt from the nearest checkpoint to
+"""Replay from checkpoints: the match rebuilt from the nearest checkpoint to
 any version is the match rebuilt from the start, in every game and at any version, and a
 checkpoint is never changed by what follows it."""
 

@@ -1,4 +1,4 @@
-"""A phase's generator is seeded on first use (issue 29 point 4), yet draws exactly what the
+"""A phase's generator is seeded on first use, yet draws exactly what the
 eagerly seeded one draws (G-7: same seed, same match)."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def host_events(http: httpx.Client, base: str, match_id: str, host_token: str) -
     r.raise_for_status()
     events = []
     for e in r.json()["events"]:
-        if e["kind"] == "seed":  # issue 27 point 7: 64 bits travel as a string of digits
+        if e["kind"] == "seed":  # 64 bits travel as a string of digits
             e["data"] = {**e["data"], "seed": int(e["data"]["seed"])}
         events.append(Event.from_json(e))
     return events

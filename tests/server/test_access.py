@@ -1,4 +1,4 @@
-"""Issue 9 point 8 and G-9: walk every endpoint and every socket message type as each seat,
+"""G-9: walk every endpoint and every socket message type as each seat,
 another seat, a spectator, the host, no token and a token of another match, over every
 registered game and the toy game, and find no private data where it does not belong
 (``Game.private_facts``), no seat acting for another, and no 500."""

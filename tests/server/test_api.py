@@ -54,7 +54,7 @@ def test_create_gives_one_link_per_seat_and_spectator_and_host(server: ServerPro
     ({"game": "toy", "config": {"rounds": -1}}, 422, "G-5"),
     ({"game": "toy", "config": {"colour": "red"}}, 422, "G-5"),
     ({"game": "toy", "extra": 1}, 422, "unknown field"),
-    # Issue 25: a truthy string is not a flag; the audit's zero-length rounds are refused.
+    # A truthy string is not a flag; the audit's zero-length rounds are refused.
     ({"game": "toy", "seats": [{"bot": "false"}, {}]}, 422, "G-8: seat 1 field 'bot'"),
     ({"game": "toy", "settings": {"early_close": "false"}}, 422, "'early_close'"),
     ({"game": "toy", "config": {"rounds": 1.5}}, 422, "G-5: setting 'rounds'"),
@@ -244,7 +244,7 @@ def test_g12_default_seed_is_64_bits_stored_and_revealed_only_at_the_end(
         host = {"token": m["tokens"]["host"]}
         events = server.http.get(base + "/events", params=host).json()["events"]
         seed = next(e["data"]["seed"] for e in events if e["kind"] == "seed")
-        assert isinstance(seed, str)  # issue 27 point 7: 64 bits travel as a string
+        assert isinstance(seed, str)  # 64 bits travel as a string
         seeds.append(int(seed))
         assert server.http.post(base + "/host/end", params=host).status_code == 200
         assert server.http.get(base).json()["seed"] == seed  # revealed after the match
@@ -258,7 +258,7 @@ def test_g12_seeds_up_to_2_64_survive_the_store(server: ServerProcess, seed: Any
     base = f"{server.url}/api/matches/{m['id']}"
     assert server.http.post(base + "/host/end",
                             params={"token": m["tokens"]["host"]}).status_code == 200
-    # Issue 27 point 7: exactly the same digits, as a string (a JavaScript number would
+    # Exactly the same digits, as a string (a JavaScript number would
     # round 2^64 - 1 to 18446744073709552000).
     assert server.http.get(base).json()["seed"] == str(int(seed))
     view = server.http.get(base + "/view", params={"token": m["tokens"]["seats"][0]}).json()
@@ -302,7 +302,7 @@ def test_lo10_se1_locked_out_with_four_named_seats_uses_those_names(
 @pytest.mark.parametrize(("frame", "code"), [(b"\x00\x01binary", 1003), ("x" * 5000, 1009)])
 def test_socket_bad_frames_get_a_close_frame_with_a_reason(server: ServerProcess,
                                                            frame: Any, code: int) -> None:
-    """Issue 20 defect 5: a binary frame or an oversized message is answered with a close
+    """A binary frame or an oversized message is answered with a close
     frame naming the problem, not a dropped connection; the server keeps serving."""
     from websockets.exceptions import ConnectionClosed
 

@@ -1,4 +1,4 @@
-"""Issue 20 points 1 and 2: several server processes on one PostgreSQL database.
+"""Several server processes on one PostgreSQL database.
 
 Each live match has one owner (a lease with a fencing token in ``match_leases``); a command
 that reaches another process is forwarded to the owner and applied once; viewers on every

@@ -1,4 +1,4 @@
-"""Issue 29: the survivors of a collection of the middle or oldest generation are frozen, so
+"""The survivors of a collection of the middle or oldest generation are frozen, so
 the next collection walks only what was made since (at 600 Feather matches a full collection
 held the event loop for 0.5-0.9 s, and p99 tick lateness was near a second, bench/README.md)."""
 

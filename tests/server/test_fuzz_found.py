@@ -1,4 +1,4 @@
-"""What ``bench/fuzz.py`` found (issue 20 point 7), each kept as a test against a real server,
+"""What ``bench/fuzz.py`` found, each kept as a test against a real server,
 and a small fuzz run of its own: no 5xx, no traceback, and no change of a match after a
 request that was refused."""
 

@@ -1,4 +1,4 @@
-"""Issue 15 point 2 over the API: the host's links (none for a bot's seat), reissuing a seat's
+"""Hosting over the API: the host's links (none for a bot's seat), reissuing a seat's
 link (the old one fails at once and its socket is told), handing a seat to a bot and back,
 closing the match to spectators, and a rematch each link follows to its own new link."""
 

@@ -1,4 +1,4 @@
-"""Issue 30 point 5 over the API, in process: a seat's bot level (G-8) is taken at creation,
+"""Bot levels over the API, in process: a seat's bot level (G-8) is taken at creation,
 listed in the match's record, view and host links, handed to the bot workers, changed by the
 host, and kept across a restart; an unknown level is refused with 422 naming G-8."""
 

@@ -1,4 +1,4 @@
-"""Issue 20 point 6 and the SQLite half of point 1, against real servers.
+"""Socket limits and the SQLite file lock, against real servers.
 
 Limits: live sockets per match and per client address (refused with close code 4429 and a
 reason a page can show, counted out again when a socket ends however it ends), a socket that
@@ -176,7 +176,7 @@ def _send_frame_head(ws: ClientConnection, size: int, part: bytes) -> None:
 
 
 def test_a_body_that_trickles_is_cut_off_with_408(server: ServerProcess) -> None:
-    """Issue 20 defect 7: a declared body that never finishes arriving is answered 408 after
+    """A declared body that never finishes arriving is answered 408 after
     ``ARENA_BODY_SECONDS`` (1 s here), and the server keeps answering others meanwhile. The
     socket's 30 s timeout is a hang guard: the 408 itself says the server gave up."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
@@ -265,7 +265,7 @@ def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path
 
 @pytest.mark.parametrize("later", [0.0, 0.15, 0.3])
 def test_the_named_wait_is_whole_seconds_rounded_up_never_zero(later: float) -> None:
-    """Issue 27 point 5: with a fraction of a token left, the wait used to print as "0 s", and
+    """With a fraction of a token left, the wait used to print as "0 s", and
     a player who retried at once was refused again."""
     rate = RateLimit(burst=2, per_second=3.0, what="chat messages from this link")
     rate.take("k", now=100.0)

@@ -1,4 +1,4 @@
-"""The server's half of the lobby (issues 26, 27 and 30): a season's host gives a player a new
+"""The server's half of the lobby (27 and 30): a season's host gives a player a new
 season link (the old one stops working), a seat entry takes a bot level, and every option a
 game's form shows has a human label and help from the schema, never its field name."""
 
@@ -79,7 +79,7 @@ def explicit_label(cls: type, name: str) -> str | None:
 
 
 def test_every_option_of_every_game_has_a_human_label_and_help() -> None:
-    """Issue 27 point 10: the form says "Shortest countersolve window", not "min counter"."""
+    """The form says "Shortest countersolve window", not "min counter"."""
     for game in all_games().values():
         for o in schema.options(game.config_type):
             words = o["name"].replace("_", " ")
@@ -93,7 +93,7 @@ def test_every_option_of_every_game_has_a_human_label_and_help() -> None:
 
 
 def test_the_lobby_knows_the_name_an_unnamed_seat_gets(client: TestClient) -> None:
-    """Issue 27 point 8: the form's placeholders are the names the match page will show."""
+    """The form's placeholders are the names the match page will show."""
     names = client.get("/api/games/lockedout").json()["default_names"]
     assert names[0] == ["Alice", "Alice"] and len(names) == 6
     assert client.get("/api/games/boxes").json()["default_names"] == [["Seat 1", "Bot 1"],

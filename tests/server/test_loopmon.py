@@ -1,4 +1,4 @@
-"""The opt-in event-loop stall monitor of the load bench (issue 20 point 3)."""
+"""The opt-in event-loop stall monitor of the load bench."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 9, clocks and restarts: SIGKILL the server in the middle of running matches of every
+"""Clocks and restarts: SIGKILL the server in the middle of running matches of every
 registered game (and the toy game), restart it on the same database, and check that every
 match finishes with every accepted submission kept and a log identical to an uninterrupted
 replay of its inputs with the same seed (G-7)."""
@@ -182,7 +182,7 @@ def _kill_and_finish(database: str, tmp_path: Path, only: set[str] | None) -> No
 
 
 def test_a_deadline_passed_while_down_resolves_at_its_own_time(tmp_path: Path) -> None:
-    """Issue 9 point 6: the study phase ends while the server is down; on restart it resolves
+    """The study phase ends while the server is down; on restart it resolves
     at once, stamped with its own deadline, and the clocks of the next phase run from there."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'd.db'}", tmp_path / "server.log").start()
     try:

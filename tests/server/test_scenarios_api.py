@@ -1,4 +1,4 @@
-"""Feather's scenario library and checker over the API (issue 28 points 2 and 3, LF-12):
+"""Feather's scenario library and checker over the API (LF-12):
 saving is refused with the rule id and stores nothing when the name or the text is bad; a
 match created from a library name keeps its own copy, so it rebuilds after the library entry
 is changed or removed and the server restarts; ``POST /api/matches`` refuses a bad

@@ -7,7 +7,7 @@ mind). Every byte seat B and a spectator obtain from every endpoint (view, event
 cursor, replay of every version and the out-of-range errors, the command answers of B's own
 submission and chat, the socket's messages, the match page, the public record, the lobby) must
 be the same in both matches, once the match's id and links are put aside. The clock is frozen
-so the two matches share every timestamp (issue 25 point 3).
+so the two matches share every timestamp.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _reader_bytes(w: World, token: str, seat: int | None, legal_b: str | None) -
         out.append(w.get("/events", token, since=since))
     for version in (0, *range(1, last + 2), 10**6):
         out.append(w.get("/replay", token, version=version))
-    # Every GET the API documents for a match, whatever is added later (issue 25 point 3).
+    # Every GET the API documents for a match, whatever is added later.
     spec = w.client.get("/api/openapi.json").json()
     paths = sorted(path for path, ops in spec["paths"].items()
                    if "get" in ops and path.startswith("/api/matches/{match_id}"))

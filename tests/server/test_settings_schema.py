@@ -1,4 +1,4 @@
-"""Settings valid by construction (issue 25 points 1 and 6), as properties over every game.
+"""Settings valid by construction, as properties over every game.
 
 Settings are drawn from each game's own schema (the options the lobby and ``/api/games``
 show): values inside the bounds, the bounds themselves, 0, just past them, and wrong types
@@ -110,7 +110,7 @@ def check_bounded(game: Game[Any, Any], body: dict[str, Any]) -> tuple[Any, Matc
     config = game.make_config(config_raw)
     match_settings = MatchSettings.from_json(settings_json)
     assert game.max_phases(config) <= schema.MAX_MATCH_PHASES
-    # The first phase of a real match lasts at least the floor (the rule of issue 25 (a)).
+    # The first phase of a real match lasts at least the floor (G-5).
     match = Match(game, config, seed, ManualClock(0.0), match_settings)
     phases_start_slow_enough(match)
     return config, match_settings
@@ -168,7 +168,7 @@ def test_accepted_settings_play_a_whole_match_in_bounded_phases(name: str) -> No
 
 
 def test_the_audits_zero_length_round_is_refused_naming_the_field() -> None:
-    """The request that looped the server (issue 25): Locked Out! rounds of 0 s with no
+    """The request that looped the server: Locked Out! rounds of 0 s with no
     round limit (LO-8's default). Refused; the limit of rounds is no longer unbounded."""
     with pytest.raises(RuleError, match=r"^G-5: setting 'round_seconds' \(LO-11\)"):
         parse_request({"game": "lockedout", "config": {"round_seconds": 0}})
@@ -194,7 +194,7 @@ def test_locked_out_without_a_limit_ends_at_the_engines_cap() -> None:
 
 @pytest.mark.parametrize("flag", ["false", "true", 0, 1, None, "", [], {}])
 def test_a_seat_flag_that_is_not_a_boolean_is_refused(flag: Any) -> None:
-    """``{"bot": "false"}`` made a bot seat (issue 25 point 6): strict types, never truthy."""
+    """``{"bot": "false"}`` made a bot seat: strict types, never truthy."""
     with pytest.raises(RuleError, match=r"^G-8: seat 1 field 'bot'"):
         parse_request({"game": "toy", "seats": [{"bot": flag}, {}]})
 

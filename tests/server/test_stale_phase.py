@@ -1,4 +1,4 @@
-"""Stale submissions refused (issue 25 point 7, G-2), in process.
+"""Stale submissions refused (G-2), in process.
 
 A submission or confirmation names the phase it was made for. When that phase closed before it
 arrived it is refused with 409, naming the phase in the game's words and saying nothing was

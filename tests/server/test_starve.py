@@ -1,4 +1,4 @@
-"""Issue 25 point 2: one match cannot starve the server. A match whose deadlines fall due too
+"""One match cannot starve the server. A match whose deadlines fall due too
 fast is paused with a reason the host sees (G-5), and its stored log replays to the live one;
 at start-up the server serves before it rebuilds any match, and a match that cannot be
 rebuilt is quarantined (its page and API say so, one log line) while the rest goes on.
@@ -39,8 +39,8 @@ ZERO = {"rounds": 2000, "study": 0, "pick": 0, "use_reserve": False}
 
 @pytest.fixture(autouse=True)
 def unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The settings schema refuses these toy settings at creation now (G-5, issue 25 point
-    1); these tests are about the defence behind it, for a setting that slips through, so
+    """The settings schema refuses these toy settings at creation now (G-5); these tests are
+    about the defence behind it, for a setting that slips through, so
     the toy's configs are built here without the schema's checks."""
     monkeypatch.setattr(settings_schema, "check_game_config", lambda *a, **k: None)
     monkeypatch.setattr(TOY, "make_config", lambda values=None: ToyConfig(**(values or {})))

@@ -1,4 +1,4 @@
-"""Bots think in worker processes (``arena.server.thinkers``, issue 20): everything a decision
+"""Bots think in worker processes (``arena.server.thinkers``): everything a decision
 needs pickles, for every game mid-match; a worker decides exactly what the server's own process
 would (G-7, G-11: ``bot_think`` draws its chance from the seed alone); a dead worker costs one
 decision in a thread, never a stalled match."""
@@ -140,7 +140,7 @@ def _niceness() -> int:
 
 
 def test_workers_think_at_a_lower_cpu_priority_than_the_server(pool: Thinkers) -> None:
-    """Issue 29: on busy cores the event loop (every clock and socket) goes before a bot's
+    """On busy cores the event loop (every clock and socket) goes before a bot's
     search; the workers run ARENA_BOT_NICE (default 10) lower than the server."""
     mine = _niceness()
     worker = pool.pool()

@@ -1,4 +1,4 @@
-"""Issue 29 point 2: a Feather tick's view reuses the parts that did not change, and the
+"""A Feather tick's view reuses the parts that did not change, and the
 difference a socket gets passes over them, without giving up exactness."""
 
 from __future__ import annotations

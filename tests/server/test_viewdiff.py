@@ -1,4 +1,4 @@
-"""A socket gets its view whole once and then only differences (issue 29 point 1): the
+"""A socket gets its view whole once and then only differences: the
 differences must rebuild every view exactly, for any JSON and along every game's playouts,
 and the server must send them, not the whole view, once a socket has a base."""
 

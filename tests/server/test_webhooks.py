@@ -1,4 +1,4 @@
-"""Announcements to a webhook (issue 26 point 6, G-14), in process, against a receiver in the
+"""Announcements to a webhook (G-14), in process, against a receiver in the
 test (a tiny HTTP server on 127.0.0.1, allowed by ``ARENA_WEBHOOK_HOSTS``).
 
 A short all-bot match posts one message per public phase, its start and its result, and none
@@ -296,7 +296,7 @@ def test_a_season_with_bots_posts_its_steps_and_standings(
 
 def test_the_season_host_sets_changes_and_clears_the_webhook_after_creation(
         client: TestClient, receiver: Receiver) -> None:
-    """Issue 26 point 6 (G-14): a season created without a webhook gets one from its host
+    """G-14: a season created without a webhook gets one from its host
     later; the same allowlist applies (refused naming G-14, nothing changed); the next step
     is posted there; the host's links say a webhook is set, never its URL; cleared, nothing
     more is posted; a player's link may not set it."""

@@ -1,4 +1,4 @@
-"""Issue 20 point 3: the event loop never waits on the database.
+"""The event loop never waits on the database.
 
 A store write is held in its thread here (a stand-in store that waits for the test), and the
 loop is seen to go on meanwhile; the command is answered only once its entries are stored,
@@ -174,7 +174,7 @@ def test_a_replaced_link_stops_working_at_once_despite_the_token_cache(
 
 
 class CountingStore(HeldStore):
-    """Counts the group commits (issue 29): how many appends each transaction carried."""
+    """Counts the group commits: how many appends each transaction carried."""
 
     def __init__(self, url: str) -> None:
         super().__init__(url)
@@ -217,7 +217,7 @@ def _queued_behind_a_held_write(sync: CountingStore, held: str, ids: list[str],
 
 def test_appends_that_queue_behind_a_write_go_in_one_transaction_and_fail_alone(
         tmp_path: Path) -> None:
-    """Issue 29: while one append is being written, the appends of other matches queue and go
+    """While one append is being written, the appends of other matches queue and go
     together in the next transaction. If one of them cannot be stored (here a version the
     log already has), only its caller hears of it; the others are stored."""
     from arena.core.match import Event
@@ -252,7 +252,7 @@ class ListingStore(Store):
 
 def test_the_lobby_listing_is_read_once_a_second_and_a_change_here_is_seen_at_once(
         tmp_path: Path) -> None:
-    """Issue 29: lobbies poll the listing; it is read from the database at most once per
+    """Lobbies poll the listing; it is read from the database at most once per
     LISTING_TTL, but a match created or finished through this store shows at once."""
     sync = ListingStore(f"sqlite:///{tmp_path / 'l.db'}")
 
@@ -289,7 +289,7 @@ def test_the_lobby_listing_is_read_once_a_second_and_a_change_here_is_seen_at_on
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.booleans(), min_size=1, max_size=6))
 def test_any_mix_of_appends_queued_together_each_gets_its_own_outcome(clash: list[bool]) -> None:
-    """Issue 29, the group commit over every mix: appends of several matches queue behind a
+    """The group commit over every mix: appends of several matches queue behind a
     held write and go in one transaction; whichever of them clash with the stored log (a
     version already there), exactly those callers hear of it, and every other append is
     stored, as if each had been written alone."""

@@ -136,7 +136,7 @@ def test_g12_64_bit_seeds_round_trip(database_url: str, seed: int) -> None:
 
 
 def test_spectator_tokens_in_one_query_match_the_tokens_of_each_match(database_url: str) -> None:
-    """The lobby's batched look-up gives what ``tokens_for`` per match gave (issue 20)."""
+    """The lobby's batched look-up gives what ``tokens_for`` per match gave."""
     store = Store(database_url)
     try:
         ids = [f"m{i}" for i in range(5)]
@@ -156,7 +156,7 @@ def test_spectator_tokens_in_one_query_match_the_tokens_of_each_match(database_u
 
 
 def test_the_scenario_library_keeps_unique_names(database_url: str) -> None:
-    """LF-12 (issue 28 point 3): migration 0005 adds the library; a name is stored once."""
+    """LF-12: migration 0005 adds the library; a name is stored once."""
     from arena.store import ScenarioExists, ScenarioRecord
 
     store = Store(database_url)

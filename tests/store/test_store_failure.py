@@ -1,4 +1,4 @@
-"""Issue 20 defect 6: a store write that fails leaves memory and database in step. The
+"""A store write that fails leaves memory and database in step. The
 command is answered "nothing was applied" (503), the match in memory is the stored one, and
 the next command works and is stored."""
 
@@ -64,7 +64,7 @@ def test_a_failed_write_rolls_memory_back_and_the_next_command_is_stored(tmp_pat
         store.close()
 
 
-# ---------------------------------------------------------------- issue 25 point 4: outages
+# ------------------------------------------------------------------------------- outages
 class BreakableStore(Store):
     """A store whose database can be made unreachable: while ``broken``, every statement
     fails as a stopped PostgreSQL's would (an OperationalError), the probe included."""

@@ -134,7 +134,7 @@ class RushConfig(ToyConfig):
     """A plugin game's config that declares its phase lengths as plain numbers: the settings
     schema cannot tell they are durations, so nothing at creation stops zero-length phases
     and 2,000 rounds. The engine's own bound (G-5: too many deadlines a second pauses the
-    match, issue 25 point 2) is then what keeps the server serving."""
+    match) is then what keeps the server serving."""
 
     rounds: int = 2000
     study: float = 0.0

@@ -1,4 +1,4 @@
-"""Checks every page must pass (issue 14, points 5, 9, 10): no sideways scroll, the clock in
+"""Checks every page must pass: no sideways scroll, the clock in
 view when scrolled to the bottom, no raw JSON or exponent number in the text, every rule id
 inside a link, and no serious or critical axe-core violation.
 

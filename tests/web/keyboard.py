@@ -1,4 +1,4 @@
-"""Keyboard-only play in the browser tests (issue 27): where the focus is, waiting for the
+"""Keyboard-only play in the browser tests: where the focus is, waiting for the
 page to move it, and Tab presses counted until a control is reached."""
 
 from __future__ import annotations

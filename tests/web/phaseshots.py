@@ -1,4 +1,4 @@
-"""A screenshot of every phase a browser test's page goes through (issue 27: play whole
+"""A screenshot of every phase a browser test's page goes through (play whole
 matches and look at every phase), switched on by ``ARENA_PLAY_SHOTS=<folder>`` and off
 otherwise. ``scripts/play_shots.py`` runs the whole-match browser tests with it.
 

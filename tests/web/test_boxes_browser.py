@@ -1,4 +1,4 @@
-"""Box within a Box within a Box in a real browser (issue 16): a human seat plays a whole match
+"""Box within a Box within a Box in a real browser: a human seat plays a whole match
 against the instant bot at phone size using only the board (Ready, the bet builder, a card then
 a landing, Pass when BX-7 allows it), with the notation drawer closed; the page checks of issue
 14 hold at several moments; an illegal landing and an invalid bet are refused on the page with
@@ -218,7 +218,7 @@ def test_whole_boxes_match_on_the_board_at_phone_size(browser: Any, live_server:
 
 def test_boxes_match_by_keyboard_at_desktop_size(browser: Any, live_server: str,
                                                  new_match: Any) -> None:
-    """A whole match at 1280x800 by the keyboard alone (issue 27): no control is focused by
+    """A whole match at 1280x800 by the keyboard alone: no control is focused by
     the test, only Tab, Shift+Tab, the arrows, Enter and Space. After each send the page
     hands the focus to the new phase's first control (without it Chromium left the focus on
     <body> and the next Tab skipped the bet builder above the removed Ready button)."""

@@ -158,7 +158,7 @@ def test_a_player_writes_to_the_host_first(browser: Any, new_match: Any) -> None
 
 def test_a_line_over_the_limit_is_counted_and_refused_in_words_never_cut(
         browser: Any, new_match: Any) -> None:
-    """Issue 27 point 5: a pasted 800-character line was cut to 500 silently (the input's
+    """A pasted 800-character line was cut to 500 silently (the input's
     maxlength). It is kept whole, counted as typed, and refused in words naming G-13."""
     m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
                   settings={"time_scale": 5.0})
@@ -180,7 +180,7 @@ def test_a_line_over_the_limit_is_counted_and_refused_in_words_never_cut(
 
 
 def test_a_folded_chat_on_a_phone_counts_what_came_unread(browser: Any, new_match: Any) -> None:
-    """Issue 27 point 12: on a phone the chat panel starts folded, and a message from another
+    """On a phone the chat panel starts folded, and a message from another
     seat must show there as a count on the panel's summary; opening the panel reads them, and
     the player's own lines never count."""
     m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],

@@ -1,4 +1,4 @@
-"""Light as a Feather in a real browser, played on its board (issue 17): a human seat plays the
+"""Light as a Feather in a real browser, played on its board: a human seat plays the
 text's example opening against the bot by tapping basins, buckets and objectives (a Fill in
 cooldown is refused naming LF-4), an action being composed survives ticks, a whole match is
 played at phone size with taps only and at desktop size with the keyboard only, and the page's
@@ -108,7 +108,7 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
 
 
 def test_typing_survives_ticks(page: Any, live_server: str, new_match: Any) -> None:
-    """Issue 14 point 2: the page is diffed, not rebuilt. Text typed into the notation field and
+    """The page is diffed, not rebuilt. Text typed into the notation field and
     an action half composed on the board keep their value, focus and caret while at least five
     ticks redraw the board around them."""
     m = new_match("feather", seats=[{"name": "Ada", "bot": False}, {"name": "Robo", "bot": True}],
@@ -279,7 +279,7 @@ def test_whole_match_at_desktop_by_keyboard(browser: Any, live_server: str, new_
         tab_to(page, "feather-basin-Y")
         page.keyboard.press("Enter")
         assert page.get_by_test_id("feather-prompt").get_attribute("data-verb") == "fill"
-        # Your buckets sit just above the basins at desktop size (issue 27 point 11: in view
+        # Your buckets sit just above the basins at desktop size (in view
         # with the objectives): Shift+Tab goes back to them past the rule links.
         tab_to(page, "feather-tap-0-A", limit=6, key="Shift+Tab")
         page.keyboard.press("Escape")

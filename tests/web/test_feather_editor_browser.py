@@ -1,4 +1,4 @@
-"""The Feather scenario editor in a real browser (issue 28 points 2 and 3), at desktop and
+"""The Feather scenario editor in a real browser, at desktop and
 phone sizes: a host opens it from the lobby, changes a bucket's capacity and an objective,
 sees the problem of an impossible objective named with its rule, mends it, is refused (with
 the rule id, nothing stored) for a negative capacity and a name that is a path, saves the

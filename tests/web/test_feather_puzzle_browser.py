@@ -1,4 +1,4 @@
-"""A match's generated puzzle on its page (issue 28, LF-12), in a real browser at desktop and
+"""A match's generated puzzle on its page (LF-12), in a real browser at desktop and
 phone sizes: anyone may download the scenario the match plays as TOML (named after the seed
 when the viewer may see it), and the host opens it in the scenario editor, which reads the very
 same puzzle into its form, keeps it over a reload and finds no problem. axe: nothing serious."""

@@ -1,4 +1,4 @@
-"""Issue 27, the per-game points where layout is the point, one test per game at both sizes
+"""The per-game points where layout is the point, one test per game at both sizes
 (390x844 touch, 1280x800), each with axe: Feather's controls stay put when an action is
 queued and its buckets and objectives are in view at desktop size (point 11); Locked Out!
 explains its lights beside the safes and puts a safe's actions one Tab press away, and gives a
@@ -215,7 +215,7 @@ def test_lockmaker_chosen_draft_piece_keeps_its_size(browser: Any, new_match: An
             assert a is not None and b is not None
             assert abs(a["x"] - b["x"]) <= 1 and abs(a["y"] - b["y"]) <= 1
             assert abs(a["width"] - b["width"]) <= 1, "a chosen piece changed width"
-        # The header's title is one whole line at both sizes (issue 27 point 3): on a phone the
+        # The header's title is one whole line at both sizes: on a phone the
         # round goes from a one-round match's title instead of an ellipsis eating "your pick".
         title = picker.get_by_test_id("phase-name")
         assert title.inner_text().endswith("Draft · your pick")

@@ -1,4 +1,4 @@
-"""Issue 15 in the browser: the lobby remembers the host's matches with their links; the host
+"""Hosting in the browser: the lobby remembers the host's matches with their links; the host
 page copies a seat link, reissues it (the old page shows the link error), hands a seat to a
 bot and the match goes on; the rematch button moves the seats' pages to the new match; the
 replay steps with the keyboard."""
@@ -116,7 +116,7 @@ def test_lobby_remembers_and_the_host_runs_the_match(browser: Any, live_server: 
 
 def test_the_lobby_form_takes_its_bounds_and_help_from_the_schema(browser: Any,
                                                                  live_server: str) -> None:
-    """Issue 25: the options' inputs carry the schema's bounds, so the browser itself refuses
+    """The options' inputs carry the schema's bounds, so the browser itself refuses
     Locked Out!'s zero-length rounds; a bad value that gets through is answered with the
     server's 422 naming the field."""
     page = new_page(browser)

@@ -1,11 +1,11 @@
-"""Issue 26 point 3 in the browser: "Your matches and seasons" keeps every link a browser has
+"""In the browser: "Your matches and seasons" keeps every link a browser has
 used. A host and two players (three browser contexts) start from a season made with the
 lobby's default form; every tab is closed and the lobby reopened in each: each finds its
 season and its matches. The host gives a player a new season link: the player's old entry is
 marked, and once the player opens the new link it takes the old one's place. A rematch the
 host starts appears in the host's list without any page of it having been opened. The lobby
-names every seat as its page does (issue 27 point 8), sends a bot seat's level (issue 30
-point 5), and passes axe at 390x844 and 1280x800."""
+names every seat as its page does, sends a bot seat's level, and passes axe at 390x844 and
+1280x800."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_links_are_kept_across_closed_tabs_reissues_and_rematches(browser: Any,
         ann.goto(ann_seat)
         ann.get_by_test_id("game-root").wait_for()
 
-        # The host also runs a quick match of two bots, one of them easy (issue 30 point 5).
+        # The host also runs a quick match of two bots, one of them easy.
         host.get_by_test_id("new-game").select_option("toy")
         host.get_by_test_id("seat-kind-0").select_option("bot")
         assert host.get_by_test_id("seat-level-1").input_value() == "normal"
@@ -100,7 +100,7 @@ def test_links_are_kept_across_closed_tabs_reissues_and_rematches(browser: Any,
         seats = json.loads(sent.value.post_data or "{}")["seats"]
         assert seats[1] == {"name": "", "bot": True, "level": "easy"}
         assert seats[0]["level"] == "normal"
-        # One name per seat (issue 27 point 8): the lobby says what the match page says.
+        # One name per seat: the lobby says what the match page says.
         created = host.get_by_test_id("created")
         created.wait_for()
         assert "Bot 1" in created.inner_text() and "Bot 2" in created.inner_text()

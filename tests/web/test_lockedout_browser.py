@@ -1,6 +1,6 @@
-"""Locked Out! in a real browser (issue 17): a human seat plays a whole two-round match against
+"""Locked Out! in a real browser: a human seat plays a whole two-round match against
 five instant bots at phone size using only the board's controls (safe grid, notes, the plan's
-Solo/Dual/claim pickers, the vote), with the page checks of issue 14 at several moments.
+Solo/Dual/claim pickers, the vote), with the page checks at several moments.
 
 The test reads the host's view over the API only to know what the bots planned (so the human can
 name a bot back for its Dual and open a safe with it, LO-3/LO-5); every move of the human goes

@@ -1,4 +1,4 @@
-"""Lockmaker in a real browser, played on its board only (issue 16): a human seat plays a whole
+"""Lockmaker in a real browser, played on its board only: a human seat plays a whole
 one-round match against the bot at phone size -- Ready, tapping pool pictures, placing the
 drafted pieces, the key and the keyhole on the board (the live check names LM-2 for a lock
 without a keyhole and LM-15 for one that is already open, and nothing is sent), opening the
@@ -350,7 +350,7 @@ def test_page_moves_and_lock_check_match_the_engine(page: Any, new_match: Any) -
 
 def test_an_ended_match_leaves_no_pick_live(page: Any, live_server: str, new_match: Any) -> None:
     """Ended by the host before the draft is over: the page says so, and the pool's pieces no
-    longer answer a tap as if a pick were still possible (issue 27 point 1, seen at 390x844)."""
+    longer answer a tap as if a pick were still possible (seen at 390x844)."""
     page.set_viewport_size({"width": 390, "height": 844})
     m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}])
     page.goto(m["links"]["seats"][0])

@@ -1,4 +1,4 @@
-"""A database outage in a real browser (issue 25 point 4): while another connection holds
+"""A database outage in a real browser: while another connection holds
 the write lock of the server's SQLite file, a move is refused with the plain sentence and
 the page shows its banner; once the lock is let go the server says so over the socket, the
 banner goes away, and the move goes through."""

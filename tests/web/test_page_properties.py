@@ -1,4 +1,4 @@
-"""Issue 27: properties every match page holds, for all five games at phone size (390x844,
+"""Properties every match page holds, for all five games at phone size (390x844,
 touch) and desktop size (1280x800). One parametrised test per property:
 
 - steady: while a phase runs, no control the player can reach moves more than 4 px between

@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser: the pages that are not a game's board. The lobby, rules and
+"""In a real browser: the pages that are not a game's board. The lobby, rules and
 rulings pages pass the page checks (no sideways scroll, rule ids linked, axe-core) at phone and
 desktop width; a bad link says so at once; a dropped socket shows the reconnecting banner and
 resyncs from the last version; the tab title and the own-status line carry the state; the sound
@@ -47,7 +47,7 @@ def test_rules_pages_link_rule_ids_to_the_rulings(page: Any, live_server: str) -
     page.goto(live_server + href)
     anchor = href.split("#", 1)[1]
     assert page.locator(f"[id='{anchor}']").count() == 1
-    # Boxes' rules page carries the key to its cards, as the match page does (issue 16).
+    # Boxes' rules page carries the key to its cards, as the match page does.
     page.goto(live_server + "/games/boxes")
     assert page.get_by_test_id("bx-rules-legend").locator("dt").count() >= 12
 
@@ -110,7 +110,7 @@ def test_title_own_status_and_error_links(page: Any, live_server: str, new_match
         page.request.post(f"{base}/submit?token={token}", data={"text": "ready", "final": True})
     page.get_by_test_id("phase-name").filter(has_text="Pick").wait_for()
 
-    # An error names its rule as a link to the game's rules page (issue 14, points 3 and 4).
+    # An error names its rule as a link to the game's rules page.
     # The toy game has no board, so its notation drawer starts open.
     assert page.get_by_test_id("notation").evaluate("d => d.open")
     page.get_by_test_id("notation-input").fill("7")
@@ -179,7 +179,7 @@ def test_sound_preference_sticks_and_the_page_works_from_the_keyboard(
 @pytest.mark.parametrize("game", GAMES)
 def test_every_match_page_passes_the_checks_as_every_role(sized: Any, game: str,
                                                           new_match: Any) -> None:
-    """Issue 14 points 9 and 10: each game's page as a seat, the host and a spectator, with
+    """Each game's page as a seat, the host and a spectator, with
     bots at a human pace so the match stands still long enough to look at."""
     seats = 6 if game == "lockedout" else 2
     m = new_match(game, seats=[{"name": f"Player {i + 1}", "bot": i > 0} for i in range(seats)],
@@ -195,7 +195,7 @@ def test_every_match_page_passes_the_checks_as_every_role(sized: Any, game: str,
 @pytest.mark.parametrize("game", GAMES)
 def test_results_screen_explains_the_result(page: Any, game: str, new_match: Any,
                                             live_process: Any) -> None:
-    """Issue 15 point 5: the winner in words, every seat's score, how it was decided (the
+    """The winner in words, every seat's score, how it was decided (the
     rounds, bouts or vote in words), a replay from the start; all checks pass."""
     seats = 6 if game == "lockedout" else 2
     config = {"max_rounds": 2} if game == "lockedout" else {}

@@ -1,4 +1,4 @@
-"""Paint Factory played on its board (issue 16) in a real browser.
+"""Paint Factory played on its board in a real browser.
 
 At phone size a human seat designs its eight sets by tapping slots (a live PF-4 check refuses
 two identical sets before anything is sent), then plays all 31 decisions against an instant bot
@@ -60,7 +60,7 @@ def shove_on_board(page: Any, turn: int) -> None:
         kind = "row" if name.isdigit() else "col"
         handle = page.get_by_test_id(f"pf-{kind}-{name}")
         # An idle handle is greyed and aria-disabled, yet a tap on it says why in words
-        # (issue 27 point 5): the tap is forced past Playwright's "enabled" wait.
+        #: the tap is forced past Playwright's "enabled" wait.
         handle.click(force=handle.get_attribute("aria-disabled") == "true")
         if handle.get_attribute("aria-pressed") != "true":
             assert page.get_by_test_id("pf-hint").filter(has_text="PF-").count() == 1
@@ -219,7 +219,7 @@ def test_whole_match_on_the_board_at_phone_size(browser: Any, live_server: str,
 
 def test_whole_match_by_keyboard_on_a_wide_screen(browser: Any, live_server: str,
                                                   new_match: Any) -> None:
-    """The same match at 1280x800 with the keyboard alone (issue 27): the test focuses
+    """The same match at 1280x800 with the keyboard alone: the test focuses
     nothing itself. R, G and B keys on the design slots, the arrows between slots, Tab and
     Shift+Tab to a control, Enter (twice where a tap previews first). After every decision
     the page hands the focus to the next phase's first usable control (measured before: the

@@ -143,9 +143,9 @@ def test_host_sets_a_deadline_in_local_time(browser: Any, live_process: ServerPr
 
 def test_a_match_paused_by_the_server_says_why(
         page: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """G-5, issue 25: zero-length rounds pause the match; the host's page says why (a banner
+    """G-5: zero-length rounds pause the match; the host's page says why (a banner
     and a log line), and the page still passes its checks."""
-    # The schema refuses such settings for every real game now (issue 25 point 1); a plugin
+    # The schema refuses such settings for every real game now; a plugin
     # game whose config hides its durations from the schema still gets them through.
     folder = tmp_path_factory.mktemp("rush")
     server = ServerProcess(f"sqlite:///{folder / 'rush.db'}", folder / "server.log",
@@ -188,7 +188,7 @@ def _paused_banner(page: Any) -> None:
 
 
 def test_a_double_clicked_send_goes_once(page: Any, live_server: str, new_match: Any) -> None:
-    """Issue 27 point 5: the second click of a double click sent the same move again, and its
+    """The second click of a double click sent the same move again, and its
     refusal (already final) reached only the console. The same send made while the first is
     on its way is that send: one submission reaches the match, and the page says it went."""
     m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],

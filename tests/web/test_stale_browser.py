@@ -1,4 +1,4 @@
-"""A plan made offline across a Locked Out! deadline (issue 25 point 7, G-2), in a real browser.
+"""A plan made offline across a Locked Out! deadline (G-2), in a real browser.
 
 The audit's case: the page went offline in round 1, the round's deadline passed, the player
 pressed Submit and came back online; the round-1 plan was lost and "pass" was recorded in round
@@ -44,7 +44,7 @@ def api_get(base: str, m: dict[str, Any], what: str, token: str) -> dict[str, An
 
 def await_phase(ws: Any, no: int) -> None:
     """Read the host's socket until phase ``no`` has started (an event, not a sleep). The
-    socket sends its view whole once and then differences (issue 29): the view is rebuilt."""
+    socket sends its view whole once and then differences: the view is rebuilt."""
     view: dict[str, Any] = {}
     while True:
         data = json.loads(ws.recv(timeout=60))
@@ -121,7 +121,7 @@ def test_a_double_clicked_final_send_goes_once(page: Any, live_server: str,
                                               new_match: Any) -> None:
     """The first "Submit as final" closes the phase (the other seat was final already). The
     second click of the double click used to send again and be refused as late (G-2, G-4);
-    now the same send made while the first is on its way is that send (issue 27 point 5), so
+    now the same send made while the first is on its way is that send, so
     the page moves on with nothing refused. The notation drawer is the shared send path of
     every game."""
     m = new_match("toy", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],

@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """Command name -> (module under ``arena.cli``, help). Only the module of the command that
 runs is imported: the others (and the games and NumPy they pull in) cost start-up time that a
-one-puzzle command or ``arena --help`` should not pay (issue 18: batch solve speed)."""
+one-puzzle command or ``arena --help`` should not pay (batch solve speed)."""
 
 
 def _command_of(argv: "Sequence[str]") -> str | None:
@@ -193,7 +193,7 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
-        # A game's quick start answers before argparse would have loaded (issue 29 point 5).
+        # A game's quick start answers before argparse would have loaded.
         try:
             done = _quick(argv)
         except BrokenPipeError:  # the reader went away, as below

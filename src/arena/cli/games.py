@@ -85,7 +85,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if bad:
         raise RuleError("G-5", f"--set takes NAME=VALUE, not {bad[0]!r}")
     values = dict(item.split("=", 1) for item in args.set)
-    # The same schema as the API's, read from text; the same whole-match bound (issue 25).
+    # The same schema as the API's, read from text; the same whole-match bound.
     config = game.config_from_strings(values)
     schema.check_game_config(game, config, MatchSettings().time_scale)
     if args.seed is None:

@@ -52,7 +52,7 @@ class _Deferred(random.Random):
     """A ``random.Random`` that is seeded only when first drawn from.
 
     Seeding the Mersenne Twister costs several microseconds, more than many games' whole
-    resolution of a phase, and most phases draw nothing (issue 29 point 4). On its first use
+    resolution of a phase, and most phases draw nothing. On its first use
     the object seeds itself exactly as ``random.Random(seed)`` would and becomes a plain
     ``random.Random`` (its class is swapped), so every draw, state and copy after that is
     the ordinary generator's, at the ordinary speed. Every way in goes through ``random``,

@@ -1,4 +1,4 @@
-"""Settings valid by construction (issue 25, points 1 and 6).
+"""Settings valid by construction.
 
 Every game's config and the host's match settings are frozen dataclasses whose fields carry
 their type, bounds and help text (``Annotated[..., Field(...)]``); pydantic validates them
@@ -11,7 +11,7 @@ On top of the fields, one rule bounds the work of a whole match (:func:`check_ma
 no phase (or reserve period, or tick) lasts less than :data:`MIN_PHASE_SECONDS` of wall-clock
 time after the time scale, and no match can run more than :data:`MAX_MATCH_PHASES` phases.
 Together they bound how fast deadlines can fall due and how many ever will: the audit's
-``{"round_seconds": 0}`` made the server resolve zero-length rounds for ever (issue 25).
+``{"round_seconds": 0}`` made the server resolve zero-length rounds for ever.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ STRICT = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, frozen=Tru
 MIN_PHASE_SECONDS = 0.05
 """The shortest wall-clock time any phase, reserve period or tick may last after the time scale
 (G-5). At most 20 deadlines a second per match: a bot or a person can still act in such a
-phase in tests, and a server resolves them without falling behind (issue 25 point 2 pauses a
+phase in tests, and a server resolves them without falling behind (pauses a
 match whose deadlines come faster than 50 a second)."""
 
 MAX_PHASE_SECONDS = 7 * 24 * 3600.0
@@ -79,7 +79,7 @@ def seconds(help: str, *, zero_is_off: bool = False, scaled: bool = True,
     The lower bound is the wall-clock floor at time scale 1 (or 0 where 0 turns the phase
     off); the scaled value is checked again by :func:`check_match_work`. ``label`` is the
     few words a form shows for the field (the JSON Schema's ``title``): a host reads
-    "Shortest countersolve window", never the field's name (issue 27 point 10)."""
+    "Shortest countersolve window", never the field's name."""
     low = 0.0 if zero_is_off else MIN_PHASE_SECONDS
     extra: dict[str, Any] = {"x-unit": "seconds", "x-scaled": scaled}
     if zero_is_off:
@@ -165,8 +165,8 @@ def validate(cls: type[Any], values: Mapping[str, Any], *, rule: str = "G-5",
     """An instance of settings dataclass ``cls`` from JSON-like ``values``, strictly.
 
     The values go through JSON so a Python caller gets exactly what a JSON body would
-    (a list for a tuple). ``stored``: a record written before the schema was strict (issue
-    25) is read in pydantic's lax mode, so ``"3"`` still loads as 3; bounds still hold."""
+    (a list for a tuple). ``stored``: a record written before the schema was strict is read in
+    pydantic's lax mode, so ``"3"`` still loads as 3; bounds still hold."""
     if not isinstance(values, Mapping):
         raise RuleError(rule, f"the {what}s must be a JSON object")
     try:
@@ -241,7 +241,7 @@ def durations(cls: type[Any]) -> dict[str, Duration]:
 
 def check_match_work(game: Game[Any, Any], config: GameConfig, time_scale: float,
                      phase_fields: tuple[str, ...] = ()) -> None:
-    """The rule that bounds the work of a whole match (issue 25 point 1), checked at creation.
+    """The rule that bounds the work of a whole match, checked at creation.
 
     (a) every duration the match can use lasts at least :data:`MIN_PHASE_SECONDS` of wall
     time after the time scale (G-5), unless 0 means that phase is off; (b) the game's bound

@@ -64,7 +64,7 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 
 async def _store_down(request: Request, exc: Exception) -> Response:
-    """The database cannot be used (issue 25 point 4): the store logged it once; a request
+    """The database cannot be used: the store logged it once; a request
     that needed it is answered 503 in one sentence, never a traceback."""
     return await _api_error(request, StoreDown(NOT_SAVED if request.method == "POST"
                                                else NOT_READ))
@@ -128,7 +128,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
                process_url: str | None = None) -> Starlette:
     """The app over one store (opened, and migrated, at start-up). ``process_url`` is where
     other server processes on the same PostgreSQL database reach this one (commands for the
-    matches it owns are forwarded there, issue 20)."""
+    matches it owns are forwarded there)."""
 
     load_games()
     redact_logs()  # before uvicorn logs a request line, which holds the link's token
@@ -149,7 +149,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         # A row a listing skipped (the lobby, the resume) is contained like one a request met.
         db.on_damaged(lambda damaged: damage.contain(app.state, damaged))
         app.state.matches = Matches(db, process_url)
-        # Serve first, then rebuild the running matches (issue 25 point 2): a match that is
+        # Serve first, then rebuild the running matches: a match that is
         # slow to rebuild, or cannot be, must not keep the server from answering.
         app.state.matches.start_resuming()
         app.state.matches.start_cluster()

@@ -1,4 +1,4 @@
-"""Commands that reach a process which does not own the match (issue 20 point 1).
+"""Commands that reach a process which does not own the match.
 
 On PostgreSQL several server processes share one database; each live match has one owner
 (:class:`~arena.server.leases.Leases` keeps the leases). A command endpoint wrapped with

@@ -1,4 +1,4 @@
-"""The garbage collector kept off the event loop's critical path (issue 29).
+"""The garbage collector kept off the event loop's critical path.
 
 Every match keeps its log in memory and rebuilds its views each tick, so a server's heap
 grows and churns by thousands of containers a second, and CPython's collections walk every

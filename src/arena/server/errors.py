@@ -1,4 +1,4 @@
-"""Errors the API turns into JSON answers (never a 500, issue 9 point 8)."""
+"""Errors the API turns into JSON answers (never a 500)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class ApiError(Exception):
 
 class Moved(ApiError):
     """This process does not (or no longer) own the match: the command was not applied here,
-    and is sent on to the match's owner (issue 20 point 1)."""
+    and is sent on to the match's owner."""
 
     def __init__(self, match_id: str) -> None:
         super().__init__(503, "moved", f"match {match_id} is run by another server process; "
@@ -29,7 +29,7 @@ class Moved(ApiError):
 RETRY_AFTER = 2
 
 NOT_SAVED = "the match could not be saved, so nothing was applied; try again"
-"""What a command is answered while the database cannot be written (issue 25 point 4)."""
+"""What a command is answered while the database cannot be written."""
 
 NOT_READ = "the database cannot be reached just now and this is not in the server's memory; " \
     "try again"

@@ -1,4 +1,4 @@
-"""What a host does around the rules (issue 15): hand out and reissue seat links, put a bot in
+"""What a host does around the rules: hand out and reissue seat links, put a bot in
 a seat or give a bot's seat to a person, open or close the match to spectators, and start a
 rematch that every open page follows.
 
@@ -220,7 +220,7 @@ MAX_NOTES = 16_384
 
 @limited(lambda r: api.NOTES_LIMIT, link_key)
 async def notes(request: Request) -> JSONResponse:
-    """A seat's private notes (issue 17): read with GET, replaced with POST ``{"notes": ...}``.
+    """A seat's private notes: read with GET, replaced with POST ``{"notes": ...}``.
     Only the seat's own link reads or writes them; they follow the player to another device.
     A save replaces the seat's one row and is at most ``MAX_NOTES`` long, so only its pace
     needs a limit (a POST spends one; reading is free)."""

@@ -1,4 +1,4 @@
-"""Bounds on what a client may send (issue 9 point 8, issue 20 defect 7 and point 6): body size
+"""Bounds on what a client may send: body size
 and submission length, how long a body may take to arrive, how often one address may create
 matches or one link may write (every write endpoint, through :func:`limited`), how many
 host entries one match's log keeps, and how many live sockets one match or one address may
@@ -185,7 +185,7 @@ class RateLimit:
         tokens, last = self.buckets.get(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * self.per_second)
         if tokens < 1.0:
-            # Whole seconds rounded up, at least one: "try again in 0 s" (issue 27 point 5)
+            # Whole seconds rounded up, at least one: "try again in 0 s"
             # told a player to retry at once, and the retry was refused again. The same
             # figure goes in ``Retry-After``, so a script that honours it is not refused.
             wait = max(1, math.ceil((1.0 - tokens) / self.per_second))
@@ -358,7 +358,7 @@ WS_LIMIT_CODE = 4429
 
 
 class SocketCounts:
-    """Live WebSocket connections per match and per client address (issue 20 point 6).
+    """Live WebSocket connections per match and per client address.
 
     :meth:`admit` counts a socket in (or names why not); :meth:`release` counts it out and
     must run however the socket ends. In memory per process, like :class:`RateLimit`."""

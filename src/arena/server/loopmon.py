@@ -1,4 +1,4 @@
-"""An opt-in measure of event-loop stalls (issue 20 point 3), for the load bench.
+"""An opt-in measure of event-loop stalls, for the load bench.
 
 With ``ARENA_LOOP_MONITOR=1`` the server runs a heartbeat that sleeps 50 ms at a time and
 records how much later than asked each sleep ended: that lateness is the time the loop spent

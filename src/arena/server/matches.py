@@ -3,7 +3,7 @@ quarantined, and when each may leave memory.
 
 A new match comes from :mod:`arena.server.creating`; a stored one is rebuilt by
 :mod:`arena.server.rebuild`. On start every running match is rebuilt in the background once
-the server is serving (issue 25 point 2: a match that took minutes to rebuild held the whole
+the server is serving (a match that took minutes to rebuild held the whole
 start-up), one at a time, with other requests served between the slices of each; a match that
 cannot be rebuilt is *quarantined*: its page and API say so, the log has one line for it, and
 everything else goes on. On PostgreSQL, which process owns which match is
@@ -82,7 +82,7 @@ class Matches:
         self.leases = Leases(self)
         store.on_change(self._store_changed)
 
-    # ------------------------------------------------------------------ outages (issue 25)
+    # ------------------------------------------------------------------ outages
     def _store_changed(self, ok: bool) -> None:
         """Tell every open page whether commands are taken (the page shows or drops its
         banner); once the database is back, store what an outage left unwritten."""

@@ -4,15 +4,15 @@ The owner holds the :class:`~arena.core.match.Match`, an asyncio lock (the liche
 actor per game), the store, the viewers connected over WebSocket, and the scheduler task that
 calls :meth:`Match.advance` at :meth:`Match.next_deadline` and lets bots act. Every command ends
 with :meth:`_commit`, which appends the new log entries to the store (so no accepted
-submission is ever lost, issue 9 point 6) and then notifies the viewers.
+submission is ever lost) and then notifies the viewers.
 
-The append is awaited in the store's thread (issue 20 point 3) with the lock still held: the
+The append is awaited in the store's thread with the lock still held: the
 next command of the match waits for it, so appends stay in order and a command is answered
 only once its entries are stored, while other matches go on meanwhile. During that wait the
 match in memory is ahead of the database, so nothing is sent to viewers then (:meth:`_notify`
 waits for the commit to end, which rolls memory back if the write failed).
 
-While the database is down (issue 25 point 4) a command is refused before it touches the
+While the database is down a command is refused before it touches the
 match (503, :class:`~arena.server.errors.StoreDown`), the clock and the bots wait (the
 deadlines that pass meanwhile resolve at their own times once it is back, as after a
 restart), and reads go on from memory.
@@ -59,7 +59,7 @@ def _level(name: str) -> BotLevel:
 
 
 class MatchOwner:
-    """The single owner of a live match, or (on a shared PostgreSQL database, issue 20) a
+    """The single owner of a live match, or (on a shared PostgreSQL database) a
     read-only *mirror* of a match another process owns: a mirror never runs the clock or
     writes; it follows the stored log (:meth:`absorb`) and serves reads and sockets."""
 
@@ -146,14 +146,14 @@ class MatchOwner:
                 self._schedule_notify()
                 raise StoreDown() from None
             except Exception as exc:
-                # Memory must not run ahead of the database (issue 20 defect 6): put the
+                # Memory must not run ahead of the database: put the
                 # match back as the store has it, and answer that nothing was applied.
                 log.exception("match %s: storing %d events failed", self.record.id, len(new))
                 self._roll_back()
                 self._schedule_notify()  # a broadcast held back meanwhile goes out now
                 raise StoreDown() from exc
             self.persisted = new[-1].version
-            self.match.checkpoint()  # replay views start near any version (issue 25 point 5)
+            self.match.checkpoint()  # replay views start near any version
             # G-14: the public news of these entries, now that they are stored, to the host's
             # webhook (queued: a slow webhook never holds the match).
             announce.announce_match(self.record.settings.get("webhook"), self.record.id,
@@ -313,7 +313,7 @@ class MatchOwner:
 
     def _schedule_notify(self) -> None:
         """Broadcast after the command has answered: the sender does not wait for the views of
-        every viewer (issue 20 point 4). Several commits in a row make one broadcast."""
+        every viewer. Several commits in a row make one broadcast."""
         if self._notify_pending:
             return
         try:

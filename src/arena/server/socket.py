@@ -5,7 +5,7 @@ messages (the events visible to you with versions greater than the last one sent
 current view). A client that reconnects with ``since`` = the last version it saw catches up
 without a gap. The client may send ``{"type": "ping"}``; anything else is ignored.
 
-Limits (issue 20 point 6): at most ``ARENA_WS_PER_MATCH`` live sockets on one match and
+Limits: at most ``ARENA_WS_PER_MATCH`` live sockets on one match and
 ``ARENA_WS_PER_ADDRESS`` from one client address; one more is accepted and closed at once with
 code 4429 and the reason, so a page can tell the player. A client message is at most 4 KiB
 (else 1009) and text (else 1003); more than a burst of 20 then 5 a second closes with 1008.
@@ -50,7 +50,7 @@ async def match_socket(ws: WebSocket) -> None:
 
 STORE_DOWN_CODE = 1013
 """Close code ("try again later") for a socket whose link or match only the database knows,
-while it is down (issue 25 point 4); the page reconnects."""
+while it is down; the page reconnects."""
 
 
 async def _serve(ws: WebSocket, match_id: str) -> None:

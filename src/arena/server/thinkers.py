@@ -1,4 +1,4 @@
-"""Bots think in worker processes (issue 20), so their search never holds the event loop.
+"""Bots think in worker processes, so their search never holds the event loop.
 
 A bot's search is pure Python: run in a thread, it holds the GIL against the event loop that
 runs every match's clock, store writes and sockets (at 100 real-time matches with bots, tick
@@ -60,7 +60,7 @@ DEFAULT_NICE = 10
 loop runs every match's clock and socket: when the cores are busy, a tick that waits behind
 a bot's search is late for everyone watching, while a bot has the rest of its phase to
 answer. With the workers at nice 10 the kernel gives the loop the core whenever it has work
-(issue 29: bench/load.py, 300 real-time matches with bots on 2 cores)."""
+(bench/load.py, 300 real-time matches with bots on 2 cores)."""
 
 
 def configured_nice() -> int:
@@ -131,7 +131,7 @@ class Thinkers:
     def pool(self) -> ProcessPoolExecutor | None:
         """The pool, made and started if there is none. Called in a thread: starting the
         forkserver (it imports every game) and the first worker takes up to a second on a
-        busy machine, which on the event loop stalled every request (issue 25's bench)."""
+        busy machine, which on the event loop stalled every request (bench)."""
         with self._lock:
             if self._pool is None and self.workers > 0:
                 pool = ProcessPoolExecutor(self.workers, mp_context=_context(),

@@ -1,8 +1,8 @@
 """What changed between two views a socket was sent, as a short list of operations.
 
 A real-time tick (LF-2) changes a clock, a few bucket levels and a score, yet the full view is
-about 8 KB: sent to every socket on every tick it is most of the server's output (issue 29
-point 1). A socket therefore gets its full view once and then only the difference from the
+about 8 KB: sent to every socket on every tick it is most of the server's output. A socket
+therefore gets its full view once and then only the difference from the
 view it was last sent. RFC 6902 (JSON Patch) would do, but its libraries emit ``move``/``copy`` operations
 that need a fuller client; this format has three operations, each a short JSON array, and the
 page's applier (``static/patch.js``) is a dozen lines:
@@ -41,8 +41,8 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-# A real-time tick's view compares about 250 values, nearly all unchanged (issue 29 point
-# 2). The walk below is written for that: ``path`` is one list, extended and cut back in
+# A real-time tick's view compares about 250 values, nearly all unchanged.
+# The walk below is written for that: ``path`` is one list, extended and cut back in
 # place and copied only into an operation; an unchanged scalar (same type, equal value) or
 # a subtree shared by both views (``is``: the games hand out cached parts, such as an
 # objective's JSON) is passed over without a call. Exact as before: only same-typed equal

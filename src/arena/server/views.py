@@ -54,7 +54,7 @@ def view_for(record: MatchRecord, match: Match, viewer: Viewer, *, svg: bool = T
         "bots": list(record.bots),
         "levels": [record.level(i) if b else None for i, b in enumerate(record.bots)],
         "status": "finished" if match.finished else "running",
-        # Issue 27 point 7: a 64-bit seed travels as a string; a JavaScript number would
+        # A 64-bit seed travels as a string; a JavaScript number would
         # round it, and a host who copied the rounded seed would replay another match.
         "seed": str(record.seed) if seed_visible(match, viewer) else None,
         "time_scale": match.settings.time_scale,

@@ -1,5 +1,5 @@
 """The store as the server's event loop sees it: every call runs on a small thread pool, so
-the loop never waits on the database (issue 20 point 3).
+the loop never waits on the database.
 
 The :class:`Store` stays synchronous SQLAlchemy; :class:`AsyncStore` hands each call to its
 own :class:`~concurrent.futures.ThreadPoolExecutor` and awaits the result. SQLite gets one
@@ -26,7 +26,7 @@ the same PostgreSQL database learns of a replacement from the notification of th
 ``host_note`` appended with it (:meth:`forget_tokens`), and a cached token is trusted for at
 most :data:`TOKEN_TTL` seconds there in case a notification was missed.
 
-Outages (issue 25 point 4): when a call meets an unreachable, shut-down or locked database
+Outages: when a call meets an unreachable, shut-down or locked database
 (:func:`~arena.store.failures.is_outage`) the store is *down*: one log line says so, every write
 is refused at once with :class:`StoreUnavailable` (nothing waits on a dead connection or a
 held lock), and a probe every :data:`PROBE_SECONDS` tries a write; when one goes through, one
@@ -309,7 +309,7 @@ class AsyncStore:
         return token
 
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
-        """The lobby's listing, read at most once per :data:`LISTING_TTL` (issue 29): every
+        """The lobby's listing, read at most once per :data:`LISTING_TTL`: every
         open lobby asks for it every few seconds, and each read built 200 records (their
         configs hold generated puzzles' text), a tenth of the server's CPU at 100 matches.
         A change made through this store is seen at once (it forgets the listing); one made

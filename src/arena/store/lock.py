@@ -1,4 +1,4 @@
-"""One server per SQLite file (issue 20 point 1).
+"""One server per SQLite file.
 
 SQLite is the one-process default: two servers on one file would each keep their own copy of
 every live match in memory and split (the second writer's commands fail, the first never sees

@@ -107,7 +107,7 @@ class SeasonTokenRow(Base):
 
 
 class MatchLeaseRow(Base):
-    """Which server process owns a live match on a shared PostgreSQL database (issue 20): the
+    """Which server process owns a live match on a shared PostgreSQL database: the
     process id, the address other processes forward its commands to, the fencing token every
     append checks, and when the lease lapses unless renewed (database time, epoch seconds)."""
 

@@ -149,14 +149,14 @@ async def rules_page(request: Request) -> HTMLResponse:
 
 async def match_page(request: Request) -> HTMLResponse:
     match_id = request.path_params["match_id"]
-    # The store's record, or memory's while the database is down (issue 25 point 4).
+    # The store's record, or memory's while the database is down.
     record = await request.app.state.matches.record(match_id)
     if record is None:
         return error_page(404, "there is no such match")
     matches = getattr(request.app.state, "matches", None)
     refusal = matches.refusal(match_id) if matches is not None else None
     if refusal is not None:
-        # Issue 25: a match the server could not rebuild says so plainly, on its own page.
+        # A match the server could not rebuild says so plainly, on its own page.
         return error_page(503, refusal)
     try:
         game = get_game(record.game)
@@ -178,7 +178,7 @@ async def match_page(request: Request) -> HTMLResponse:
 
 async def rulings_page(request: Request) -> HTMLResponse:
     """Every ruling the project follows, in its own words, each id an anchor that errors, logs
-    and rules pages link to (issue 14, point 4)."""
+    and rules pages link to."""
     found = all_rulings()
     sections, codes = found.sections, found.codes()
     toc = "".join(f'<a href="#{html.escape(sec.code)}">{html.escape(sec.title)}</a>'

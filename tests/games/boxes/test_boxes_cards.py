@@ -145,7 +145,7 @@ def test_bx8_knightwise_needs_the_exact_path() -> None:
 
 
 def test_bx8_a_path_that_reads_like_a_knight_leg_is_still_a_path() -> None:
-    """Issue 18: ``1 path D1-D2`` was read as the knight leg D1 D2 and refused."""
+    """``1 path D1-D2`` was read as the knight leg D1 D2 and refused."""
     deck = default_deck().by_number
     m = find_movement(deck[1], parse_cell("D1"), ["path", "D1-D2"])
     assert cell_name(m.final) == "D2"

@@ -1,4 +1,4 @@
-"""The Feather bot's search (issue 29 point 3): legal along random playouts, and a decision that
+"""The Feather bot's search: legal along random playouts, and a decision that
 depends on the board alone, never on what the process thought about before.
 
 The server's bot workers are a pool (``server/thinkers.py``): consecutive ticks of one match

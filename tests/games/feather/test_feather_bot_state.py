@@ -1,4 +1,4 @@
-"""Issue 29: a bot worker gets only what the Feather bot reads (``Game.bot_state``). The
+"""A bot worker gets only what the Feather bot reads (``Game.bot_state``). The
 decisions must be exactly those made on the whole state, at every level and in every stage,
 and the state sent must be a fraction of the whole (the scenario's text and the other
 sessions stay with the server)."""

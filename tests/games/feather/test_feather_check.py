@@ -1,4 +1,4 @@
-"""The scenario checker (issue 28 point 2): every structural problem of a host's scenario is
+"""The scenario checker: every structural problem of a host's scenario is
 named with its rule and its place, all at once; the shipped scenarios have none; and the
 TOML the editor writes reads back as the same data."""
 

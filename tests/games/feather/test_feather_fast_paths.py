@@ -1,5 +1,5 @@
-"""The fast paths of Feather's set-up and ticks give what the plain ones gave (issue 29
-point 4): the feasibility search on packed integers yields the states, in the order, of the
+"""The fast paths of Feather's set-up and ticks give what the plain ones gave: the feasibility
+search on packed integers yields the states, in the order, of the
 search on tuples it replaced (kept here as the reference), and a generated match's scenario
 built from the generator's data is the one its TOML text reads as."""
 

@@ -122,7 +122,7 @@ def _water_needed(difficulty: str) -> tuple[float, float]:
 
 
 def test_lf12_hard_asks_for_clearly_more_water_than_normal_and_normal_than_easy() -> None:
-    """Issue 28: "hard" was barely harder than "easy" (bots completed 98% vs 99% of the
+    """"hard" was barely harder than "easy" (bots completed 98% vs 99% of the
     objectives). Each step up now asks for markedly more water and more buckets at once, which
     takes more fills of the shared basins (LF-4, LF-8); the bench measures the completion."""
     easy, normal, hard = (_water_needed(d) for d in gen.DIFFICULTIES)

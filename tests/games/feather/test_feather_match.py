@@ -186,7 +186,7 @@ def test_svg_shows_locks_cooldowns_and_the_ankh() -> None:
 
 
 def test_scenarios_are_shipped_names_or_inline_text_never_paths(tmp_path) -> None:
-    """Issue 20: a path (even a real .toml file) is refused without telling whether it exists;
+    """A path (even a real .toml file) is refused without telling whether it exists;
     a host's own scenario travels inline as scenario_text, so the record replays anywhere."""
     good = tmp_path / "mine.toml"
     text = (Path(__file__).parents[3] / "src/arena/games/feather/scenarios/example.toml"
@@ -194,7 +194,7 @@ def test_scenarios_are_shipped_names_or_inline_text_never_paths(tmp_path) -> Non
     good.write_text(text)
     errors = []
     for name in (str(good), str(tmp_path / "missing.toml"), "../../../etc/passwd", "x" * 10_000):
-        # A name longer than a shipped one's bound is refused by the schema (G-5, issue 25)
+        # A name longer than a shipped one's bound is refused by the schema (G-5)
         # before anything could look for a file; a short one by the game (LF-7).
         with pytest.raises(RuleError, match=r"LF-7|G-5: setting 'scenario'") as err:
             GAME.initial_state(GAME.make_config({"scenario": name}), random.Random(0))
@@ -207,7 +207,7 @@ def test_scenarios_are_shipped_names_or_inline_text_never_paths(tmp_path) -> Non
 
 
 def test_lf11_practice_water_is_not_banked_and_the_sum_decides_ties() -> None:
-    """LF-11 (issue 18 check): only scored sessions' end water counts, added over sessions."""
+    """LF-11 (check): only scored sessions' end water counts, added over sessions."""
     match = simulate(GAME, 5, GAME.make_config({**SHORT, "practice": True}))
     assert match.result is not None
     ends = [e.data for e in match.log if e.kind == "session_over"]

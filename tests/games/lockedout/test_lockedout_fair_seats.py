@@ -1,4 +1,4 @@
-"""Issue 30, fair seats: the Locked Out! bot favours no seat number.
+"""Fair seats: the Locked Out! bot favours no seat number.
 
 Six bots used to escape 86% of the time from seat 1 and 41-55% from the others (300 matches,
 bench/lockedout_seats.py): every bot tried the same safe, and the key of the bargain that

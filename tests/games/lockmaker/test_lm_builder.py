@@ -1,4 +1,4 @@
-"""The bot's lock builder (issue 30 point 3): the hardest-lock search under a walk budget.
+"""The bot's lock builder: the hardest-lock search under a walk budget.
 
 Strength is the bench's job (``bench/lockmaker_builder.py``); here, with small budgets: every
 lock is legal for the hand (LM-15) and solvable in the count reported (LM-9), the same seed

@@ -415,7 +415,7 @@ def test_bot_takes_either_seat_against_random_play(bot_seat: int) -> None:
     assert "reserve" not in m.result.reason  # the bot never ran out of reserve
 
 
-# ----------------------------------------------------------------------------- issue 18
+# ----------------------------------------------------------------------------- batch solving
 OPEN0 = "......\naa....\n...KK@\n"  # seat 1's hand H2, key already on the keyhole's doorstep
 IMPOSSIBLE0 = "K.....\nK.aa..\n.....@\n"  # seat 1's H2 hand, a vertical key that never turns
 

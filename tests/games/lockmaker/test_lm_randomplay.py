@@ -1,4 +1,4 @@
-"""Lockmaker's random policy at engine speed (issue 29 point 4) keeps the old one's meaning.
+"""Lockmaker's random policy at engine speed keeps the old one's meaning.
 
 - The lone-key search is a proof: when it says the key cannot reach the keyhole, the
   solver finds the lock impossible too (LM-3, LM-9).

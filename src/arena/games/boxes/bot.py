@@ -10,7 +10,7 @@ colour uses (BX-3) for main bets.
 
 In play it searches its own box's remaining rounds exactly (:mod:`arena.games.boxes.odds`) with
 each tile worth its bets' stakes times their multipliers, itself maximising and the opponent
-modelled (issue 30 point 2: the opponent does not see the bets, so the worst case over them
+modelled (the opponent does not see the bets, so the worst case over them
 threw value away; it is taken to steer for few landings, with the deck's odds for the
 rest); on the opponent's box it minimises the number of landings with the same search. The bot reads only
 what its seat may see (its own bets, the public boards).
@@ -48,7 +48,7 @@ from arena.games.boxes.odds import (
 from arena.games.boxes.picks import playable
 
 # The random player (tests, benches, the bot's fallback) draws without enumerating every
-# condition (issue 29 point 4); the bot re-exports it for its callers.
+# condition; the bot re-exports it for its callers.
 from arena.games.boxes.randomplay import random_bets
 from arena.games.boxes.randomplay import random_legal as random_legal
 from arena.games.boxes.randomplay import random_pick as random_pick
@@ -248,7 +248,7 @@ def choose_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
     b = state.target_board(seat)
     roles = roles_for_round(state.round)[:LOOKAHEAD]
     if b == seat:
-        # Issue 30 point 2: on its own box the opponent's rounds are expected, not worst,
+        # On its own box the opponent's rounds are expected, not worst,
         # cases: the opponent does not see the bets, so it is modelled as steering for few
         # landings (as this bot does on the other box) with the deck's odds for the rest.
         roles = tuple(MODEL if r == "opp" else r for r in roles)
@@ -259,12 +259,12 @@ def choose_pick(state: BoxesState, seat: int, rng: random.Random) -> str:
     return pick if pick is not None else "pass"
 
 
-# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+# --- levels (G-8) -----------------------------------------------------------
 EASY_SAMPLES = 6
 NORMAL_SAMPLES = 16
 NORMAL_CAUTION = 0.9
 """The share of the Kelly stake ``normal`` dares on its main bet. The stake is what wins a
-Boxes match (a level with hard's stake won 59-62% against hard, below issue 30's 70%); at
+Boxes match (a level with hard's stake won 59-62% against hard, below the 70% wanted); at
 0.9 hard wins 81-86% of 100-200 matches and normal still beats easy 99% (0.8: 96%, 0.5:
 100%; bench/strength.py --game boxes)."""
 

@@ -26,7 +26,7 @@ from arena.games.boxes.movement import Movement, movements
 
 ROLES = ("self", "opp", "random")
 MODEL = "model"
-"""A role for the bot's own search (issue 30 point 2): the opponent moving our box as a player
+"""A role for the bot's own search: the opponent moving our box as a player
 who cannot see our bets does, taking the fewest landings most of the time
 (1 - :data:`MODEL_NOISE`) and any card and movement otherwise, instead of the worst case."""
 MODEL_NOISE = 0.25

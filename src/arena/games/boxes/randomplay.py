@@ -1,4 +1,4 @@
-"""The random-but-legal Boxes player, at the speed of the rules (issue 29 point 4).
+"""The random-but-legal Boxes player, at the speed of the rules.
 
 It draws what the careful bot's random mode drew (uniform among the conditions still allowed,
 then random whole stakes; uniform among the playable cards in hand, then among their

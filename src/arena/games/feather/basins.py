@@ -88,7 +88,7 @@ def advance(spec: BasinSpec, basin: Basin, ticks: int = 1) -> Basin:
     """
     if ticks < 0:
         raise RuleError("LF-8", "a basin's clock never runs backwards")
-    if ticks == 1:  # every basin, every tick of every match: the short way (issue 29 point 4)
+    if ticks == 1:  # every basin, every tick of every match: the short way
         return Basin(basin.amount + spec.addition(basin.clock + 1), basin.clock + 1)
     added = sum(spec.addition(basin.clock + k) for k in range(1, ticks + 1))
     return Basin(basin.amount + added, basin.clock + ticks)

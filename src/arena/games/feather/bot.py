@@ -16,8 +16,7 @@ Each tick the bot
 A decision depends on the board alone (the bot's worker processes are a pool, and a board may
 be asked about again after a replay or a take-over, G-7): nothing about the previous tick is
 remembered but tables of pure results (a bucket state's moves, its goal tests), which carry the
-work from tick to tick and make a search cost a few milliseconds (issue 29 point 3,
-``bench/feather_bot_speed.py``).
+work from tick to tick and make a search cost a few milliseconds (``bench/feather_bot_speed.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ NODE_BUDGET = 1000
 """Bucket states a search may visit: bounds the worst time of one decision. The p99 is the
 searches whose tables are cold (a session's first tick, new bucket states), and it grows with
 this budget: on a quiet machine 4.1 ms of CPU at 1000 against 4.7 at 1200 in the same run
-(issue 29 asks under 5). At 1000 the bot still beats the old one, which searched 2500, and a
+(the goal is under 5). At 1000 the bot still beats the old one, which searched 2500, and a
 greedy one (bench/feather_bot_speed.py)."""
 MAX_DEPTH = 12
 
@@ -578,7 +577,7 @@ NORMAL_DEPTH = 5
 
 
 def choose_level(spec: SessionSpec, board: Board, seat: int, level: str) -> str | None:
-    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`choose`), issue 30 point 5.
+    """The bot at ``easy`` or ``normal`` (``hard`` is :func:`choose`), G-8.
 
     ``easy`` reacts to the current tick only: it completes whatever its buckets meet now
     (the biggest reward, with no eye on what the opponent meets), else looks for an

@@ -1,4 +1,4 @@
-"""What Light as a Feather adds to the server (issue 28 points 2 and 3, LF-12), declared as
+"""What Light as a Feather adds to the server (LF-12), declared as
 :class:`arena.core.extras.Extras` and mounted by the server, which names no game:
 
 - ``/feather/editor``: the scenario editor, a shell that loads

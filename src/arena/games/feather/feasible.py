@@ -52,7 +52,7 @@ class Problem:
 class Reached(NamedTuple):
     """A bucket state the search reached, and the first tick it can be shown at. A named
     tuple: the search makes one per state, thousands per generated match, and a tuple is
-    made in a third of a frozen dataclass's time (issue 29 point 4)."""
+    made in a third of a frozen dataclass's time."""
 
     waters: tuple[int, ...]
     caps: tuple[int, ...]
@@ -91,7 +91,7 @@ def explore(spec: SessionSpec, modifies: int = 0, budget: int = BUDGET,
     A state (waters, capacities, Modify uses left) is packed into one integer, a few bits per
     bucket, and the water taken per basin into another: the search looks up far more children
     than it keeps (a generated match explores thousands of states per session before its first
-    tick, issue 29 point 4), and an integer hashes and compares much faster than nested tuples.
+    tick), and an integer hashes and compares much faster than nested tuples.
     Every child waits at a later tick than its parent's, and states of one tick are taken in
     the order they were pushed: so one first-in first-out list per tick replaces a heap
     ordered by (tick, push number), and gives the same order. The order of the search, and

@@ -407,7 +407,7 @@ def read_generated(text: str) -> Scenario:
     """What ``parse_scenario(text, "generated")`` gives, without reading the TOML again when
     this process generated ``text`` itself (:func:`for_match` keeps the scenario it built
     from the same data): a generated match is set up at once after its puzzle is drawn, and
-    reading the text back was a tenth of that set-up (issue 29 point 4)."""
+    reading the text back was a tenth of that set-up."""
     return _read.get(text) or parse_scenario(text, "generated")
 
 

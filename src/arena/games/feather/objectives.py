@@ -203,7 +203,7 @@ class Objective:
 
     def to_json(self) -> dict[str, Any]:
         """The objective as the views show it. Built once per objective and then the same
-        dict every time (issue 29 point 2): a Feather view lists every available and queued
+        dict every time: a Feather view lists every available and queued
         objective on every tick, and an unchanged one is then neither described again nor
         compared key by key when a socket's difference is taken (``viewdiff`` passes over a
         part both views share). Callers read it and never change it."""

@@ -1,4 +1,4 @@
-"""The random-but-legal Feather player, at the speed of the rules (issue 29 point 4).
+"""The random-but-legal Feather player, at the speed of the rules.
 
 It draws what :func:`arena.games.feather.bot.random_legal` draws, an action uniform among
 the legal ones of :func:`arena.games.feather.bot.legal_actions` (every verb on every bucket

@@ -39,8 +39,8 @@ class SessionSpec:
     practice: bool = False
     available: int = 5
 
-    # Worked out once per session: every submission and every tick reads them (issue 29
-    # point 4); the spec is frozen, so they never go stale.
+    # Worked out once per session: every submission and every tick reads them;
+    # the spec is frozen, so they never go stale.
     @cached_property
     def bucket_names(self) -> tuple[str, ...]:
         return tuple(BUCKET_LETTERS[: len(self.capacities)])
@@ -188,7 +188,7 @@ def parse_scenario(text: str, name: str = "scenario") -> Scenario:
 def scenario_from_data(data: Any, name: str = "scenario") -> Scenario:
     """A scenario from data as TOML reads it (LF-7), checked as ``parse_scenario`` checks
     it: for the generator, which holds its drafts as such data and need not write and read
-    them back as text (that was a tenth of a generated match's set-up, issue 29 point 4)."""
+    them back as text (that was a tenth of a generated match's set-up)."""
     _check_keys(data, ("title", "sessions"), name)
     raw = data.get("sessions")
     if not isinstance(raw, list) or not raw:

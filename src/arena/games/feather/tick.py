@@ -162,7 +162,7 @@ def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
 
 # The two helpers below build the new SeatBoard with its constructor rather than
 # ``dataclasses.replace``, which looks every field up again: they run several times per tick
-# of every match (issue 29 point 4), and the result is the same object value.
+# of every match, and the result is the same object value.
 def _with_water(seat: SeatBoard, b: int, value: int) -> SeatBoard:
     waters = list(seat.waters)
     waters[b] = value

@@ -95,7 +95,7 @@ def _run(args: argparse.Namespace) -> int:
         default = SCENARIO_DIR / f"{args.scenario}.actions"
         text = default.read_text(encoding="utf-8") if default.is_file() else ""
     # A path is read here, by the person running the command, and goes into the config as
-    # text: the game itself only knows shipped scenarios by name (issue 20).
+    # text: the game itself only knows shipped scenarios by name.
     source = ({"scenario_text": read_text_arg(args.scenario, "a scenario file")} if is_path
               else {"scenario": args.scenario})
     config = GAME.make_config({

@@ -6,7 +6,7 @@ safe and numbers, as allied players would in the match's chat. Pairing and barga
 only public facts, so every bot reaches the same plan without messages: a bargain among bots
 always adds up to exactly 2 bars and 1 key.
 
-No choice depends on the seat number (issue 30, fair seats): ties that bots must agree on are
+No choice depends on the seat number (fair seats): ties that bots must agree on are
 broken by a draw seeded from public facts, and a seat's own ties by its own draw.
 """
 
@@ -23,7 +23,7 @@ from arena.games.lockedout.state import BARGAIN, ROUND, TIE, VOTE, Bargain, Lock
 
 
 def _public_order(state: LockedOutState, *salt: object) -> dict[int, int]:
-    """A tie-break rank per seat (issue 30, fair seats) that every bot reaches alike without
+    """A tie-break rank per seat (fair seats) that every bot reaches alike without
     messages, from public facts only (the round, which safes are open, the combinations
     announced so far, plus a salt such as the safe), and that favours no seat: a shuffle that
     changes from match to match, never the seat order. Seat order as the last tie-break gave
@@ -152,8 +152,8 @@ def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[s
     def fits(c: Combo) -> bool:
         return hand[c[0] - 1] >= (2 if c[0] == c[1] else 1) and hand[c[1] - 1] >= 1
 
-    # Equal chances: the seat's own draw, not the safe order every seat shares (issue 30:
-    # every seat on the same safe made bargains whose key went by seat order).
+    # Equal chances: the seat's own draw, not the safe order every seat shares
+    # (every seat on the same safe made bargains whose key went by seat order).
     best = _best(ded, state, fits, dual_safe, _safe_rank(rng))
     if best:
         top = [t for t in best if t[0] == best[0][0]][:8]
@@ -166,7 +166,7 @@ def round_orders(state: LockedOutState, seat: int, rng: random.Random) -> list[s
 
 def vote_target(state: LockedOutState, voter: int) -> int:
     """The seat inside with the fewest keys, then bars, then cards, then a public draw (not
-    the seat order, issue 30; not the voter if possible)."""
+    the seat order; not the voter if possible)."""
     inside = [s for s in state.inside() if s != voter] or list(state.inside())
     return _weakest(state, inside)
 
@@ -227,7 +227,7 @@ def random_text(state: LockedOutState, seat: int, rng: random.Random) -> str | N
     return "\n".join(lines) or "pass"
 
 
-# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+# --- levels (G-8) -----------------------------------------------------------
 def level_text(state: LockedOutState, seat: int, rng: random.Random, level: str) -> str | None:
     """The bot at ``easy`` or ``normal`` (``hard`` is :func:`bot_text`).
 

@@ -180,7 +180,7 @@ def resolve_attempts(state: LockedOutState, orders: Orders,
     for actor, d, why in failed_duals(state, orders):
         # LO-3: neither partner attempts it, and both hear so at the deadline (privately).
         # ``why`` says the reason as data too, so a page can tell each partner in the second
-        # person ("you did not name Dave") instead of quoting the note (issue 27 point 6).
+        # person ("you did not name Dave") instead of quoting the note.
         other = next((c for c in orders.get(d.partner, ()) if isinstance(c, Dual)), None)
         events.append(GameEvent("dual_failed", {
             "safe": SAFE_NAMES[d.safe], "seat": actor, "partner": d.partner,

@@ -20,7 +20,7 @@ DEFAULT_NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
 
 ROUND_CAP = 400
 """LO-8 has no round limit unless the host sets one; the engine still bounds every match
-(issue 25), so without the host's limit a match ends after this many rounds exactly as the
+so without the host's limit a match ends after this many rounds exactly as the
 host's limit would end it. With LO-11's 24-hour rounds that is more than a year: real matches
 keep LO-8's default, and a match of fast rounds cannot run for ever."""
 ROUND, BARGAIN, VOTE, TIE, OVER = "round", "bargain", "vote", "tie", "over"

@@ -217,7 +217,7 @@ def bot_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Random)
     return None
 
 
-# --- levels (G-8, issue 30 point 5) -----------------------------------------------------------
+# --- levels (G-8) -----------------------------------------------------------
 EASY_HAND = 4
 """An easy bot stops drafting at this many pieces: fewer bars make an easier lock."""
 GREEDY_BUDGET = 20_000

@@ -41,7 +41,7 @@ def _fitting(board: Board, length: int, horizontal: bool
     """Every bar of ``length`` in that orientation that lies inside the board on open cells
     (LM-4), with its cells, in the order of ``board.open_cells()``: the candidates
     :func:`random_lock` filters by the cells already taken. Listed once per board, since a
-    random match places thousands of bars on one board (issue 29)."""
+    random match places thousands of bars on one board."""
     out = []
     for c in board.open_cells():
         bar = Bar(c, length, horizontal)
@@ -53,7 +53,7 @@ def _fitting(board: Board, length: int, horizontal: bool
 @lru_cache(maxsize=256)
 def _holes(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The board's open cells, and those a keyhole may take (LM-2, with a target placement,
-    LM-3): listed once per board rather than per lock (issue 29 point 4)."""
+    LM-3): listed once per board rather than per lock."""
     cells = tuple(board.open_cells())
     return cells, tuple(c for c in cells if board.keyhole_sides(c) and key_targets(board, c))
 

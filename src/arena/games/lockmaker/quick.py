@@ -1,5 +1,4 @@
-"""A quick start for ``arena lockmaker solve --rush-file FILE [--json] [--jobs N]`` (issue 29
-point 5).
+"""A quick start for ``arena lockmaker solve --rush-file FILE [--json] [--jobs N]``.
 
 A published Rush Hour puzzle (LM-12) costs a few milliseconds to solve with a tight search,
 far less than loading argparse, the game's modules, NumPy and the fast solver's tables, and

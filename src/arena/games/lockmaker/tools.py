@@ -32,7 +32,7 @@ from arena.core.tools import (
 from arena.games.lockmaker.tools_fast import extend_lockmaker, solve_rush_file
 
 # Each handler imports the game modules it uses: ``solve --rush-file`` loads neither the
-# renderer nor the reference solver nor the validator (start-up, issue 29 point 5).
+# renderer nor the reference solver nor the validator (start-up).
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from arena.games.lockmaker.board import Board
 
 # The game's modules are imported by the handler that needs them: building the parser must
-# not load the solver, and a batch of small puzzles never loads NumPy (issue 29 point 5).
+# not load the solver, and a batch of small puzzles never loads NumPy.
 
 
 def extend_lockmaker(cmds: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,7 +102,7 @@ def read_generator_board(text: str) -> tuple[Board, int | None]:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    # The generator and its process pool load only for this command (start-up, issue 18).
+    # The generator and its process pool load only for this command (start-up).
     from arena.games.lockmaker.fast.generator import terminal_progress
     from arena.games.lockmaker.fast.jobs import generate_jobs
     from arena.games.lockmaker.lockfile import write_lock

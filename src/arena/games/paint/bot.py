@@ -1,7 +1,7 @@
 """The bot a match seat uses: the set-design bot for the design phase, then the planner.
 
 The ``hard`` bot (:data:`HARD`) plans against the showings to come as the seat knows them
-(issue 30 point 4): every pick plays each shown set out and then a sampled next showing, every
+: every pick plays each shown set out and then a sampled next showing, every
 shove weighs its grids over the same sampled futures. Its work is fixed by counts (samples,
 beam width), never by the clock, so a state and its chance always give the same decision
 (G-7); it takes well under a second a decision on a loaded machine, far inside PF-8's two

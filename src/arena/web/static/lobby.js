@@ -1,4 +1,4 @@
-/* The lobby (issue 26 point 8): the create-match form built from /api/games, "Your matches and
+/* The lobby: the create-match form built from /api/games, "Your matches and
    seasons" kept in this browser, the new-season form (season_lobby.js) and the public list of
    matches. One Preact + htm tree, like the match pages: no innerHTML, so a refresh of the
    lists never takes a half-filled form from under the host. */
@@ -15,8 +15,8 @@ const getJSON = async (url, opts) => {
 const when = (t) => new Date(t * 1000).toLocaleString();
 
 /* ------------------------------------------------------------------ the create-match form */
-/* The links of a match, each under the seat's own name, the one its page shows (issue 27
-   point 8). A bot's seat has no link: nobody should be handed a seat a bot plays. */
+/* The links of a match, each under the seat's own name, the one its page shows. A bot's seat
+   has no link: nobody should be handed a seat a bot plays. */
 function MatchLinks({ links, prefix }) {
   return html`<ul class="links">
     ${(links.seats || []).map((s, i) => html`<li key=${i}><span class="who">${s.name}${s.bot ? html` <span class="tag">bot</span>` : ""}</span>

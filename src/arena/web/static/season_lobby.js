@@ -1,4 +1,4 @@
-/* The lobby's "New season" form (issue 19; Preact + htm since issue 26 point 8): the cast's
+/* The lobby's "New season" form (Preact + htm since): the cast's
    names, which of them the server plays as bots, the match settings; creates the season over
    the JSON API, lists the host's and players' links and keeps the host's in this browser's
    "Your matches and seasons". A field's help is the match form's (matchform.js). */

@@ -1,4 +1,4 @@
-/* The match shell (docs/CONTRACT.md, issue 14): a sticky header with the phase in words and the
+/* The match shell (docs/CONTRACT.md): a sticky header with the phase in words and the
    clock, the game's board as the main area, the notation drawer for players who type, the
    seats, private panel, log and replay beside the board (below it on a phone), the result, and
    the host's controls. Everything is one Preact tree re-rendered from one state object, so an
@@ -17,7 +17,7 @@ const S = {
   ws: null, retry: 0, replay: null, replayIndex: null, conn: "connecting", linkError: null,
   reconnectAt: null, msg: null, lastSent: null, hostError: "", now: Date.now() / 1000,
   prefs: loadPrefs(), lastPhaseAlert: null, outage: false,
-  // G-2 (issue 25 point 7): a send that could not reach the server waits here and goes, with
+  // G-2: a send that could not reach the server waits here and goes, with
   // the phase it was made for, once the connection is back; ``lost`` holds the phases whose
   // last send was refused as late (or never left), so a board keeps that draft; ``applied``
   // the phases where a send of this page was taken; ``stale`` the words of the last refusal.
@@ -82,14 +82,14 @@ function phaseWords(v) {
 }
 
 /* "Alice wins", "You win", "Draw": the result in a few words, for the header and the result
-   card (issue 27 point 2: the sticky header said only "Match over · Final"). */
+   card (the sticky header said only "Match over · Final"). */
 function winnerWords(v) {
   const r = v.result;
   if (r.winner == null) return r.double_loss ? "Both seats lose" : v.seats.length === 2 ? "Draw" : "No single winner";
   return r.winner === v.you ? "You win" : seatName(r.winner) + " wins";
 }
 
-/* Whether the clock can be trusted: not while the socket is silent or away (issue 27 point 4),
+/* Whether the clock can be trusted: not while the socket is silent or away,
    when the page cannot know whether the phase has moved on. */
 function clockKnown() { return S.conn !== "reconnecting"; }
 
@@ -129,7 +129,7 @@ async function call(method, path, body, root) {
     const res = await fetch(url, opts);
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
-    // Issue 25 point 4: a 503 "store:" answer means the database is away and commands are
+    // A 503 "store:" answer means the database is away and commands are
     // refused; a command that goes through means it is back.
     const storeDown = res.status === 503 && data && String(data.error || "").startsWith("store:");
     if (storeDown) setOutage(true);
@@ -149,7 +149,7 @@ function setOutage(down) {
 }
 
 /* A message belongs to the control that caused it and to the phase it was made in; it goes
-   away on the next action or when the phase changes (issue 14, point 3). */
+   away on the next action or when the phase changes. */
 function setMsg(source, ok, text, phase) {
   // Stamped with the phase the action was made in: if the phase moved on meanwhile (an
   // instant bot), the message is already stale and is not shown.
@@ -190,7 +190,7 @@ async function confirmFinal(source) {
    kept (``api.keepDraft``); "Submitted" is never shown for it. A send that cannot reach the
    server waits and goes once the connection is back. */
 function deliver(item) {
-  // A double click sends once (issue 27 point 5): the same send made again is that send and
+  // A double click sends once: the same send made again is that send and
   // gets its answer, while it is on its way or, once it stood as final, for the rest of its
   // phase (a fast server answers between the two clicks). A second copy was refused as
   // already final, with a 422 only the console saw.
@@ -301,7 +301,7 @@ function makeApi(view, readOnly) {
     /* Whether a draft made in ``phase`` never reached the match (refused as late, G-2, or
        still waiting for the connection): the board keeps it for the next phase. */
     keepDraft: (phase) => phase != null && S.lost.has(phase),
-    /* A seat's private notes, kept by the server so they follow the player (issue 17). */
+    /* A seat's private notes, kept by the server so they follow the player. */
     loadNotes: () => call("GET", "/notes"),
     saveNotes: (notes) => call("POST", "/notes", { notes }),
     showError(msg) { setMsg("board", false, msg); },
@@ -347,7 +347,7 @@ function Clock() {
 }
 
 /* Each seat's reserve periods, as chips on the header's second line: beside the clock they
-   widened its column and, on a phone, ran under the title (issue 27 point 3). */
+   widened its column and, on a phone, ran under the title. */
 function ReserveChips() {
   const v = S.view;
   const withReserve = v && v.seats && !v.result && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0));
@@ -389,7 +389,7 @@ function Header() {
   const prompt = v && v.phase && !v.result && !(impl && impl.Board) ? v.phase.prompt : "";
   const words = phaseWords(v);
   // Opaque, one line of title cut with an ellipsis (its full text in the tab title and the
-  // tooltip), chips on a line of their own: at most 120 px on a phone (issue 27 point 3).
+  // tooltip), chips on a line of their own: at most 120 px on a phone.
   // The connection state comes right after the role: on a phone the row scrolls sideways
   // and, after two reserve chips, "Live" (or "Reconnecting") was off the screen.
   return html`
@@ -459,7 +459,7 @@ function Reconnecting() {
   </div>`;
 }
 
-/* G-5 (issue 25): the server paused a match whose deadlines came too fast; everyone sees why,
+/* G-5: the server paused a match whose deadlines came too fast; everyone sees why,
    the host can resume or end it. */
 function ServerPaused() {
   const v = S.view;
@@ -590,7 +590,7 @@ function HostControls() {
   </section>`;
 }
 
-/* The host's links (issue 15 point 2): copy, reissue or hand a seat to a bot or a person, and
+/* The host's links: copy, reissue or hand a seat to a bot or a person, and
    open or close the match to spectators. Links are fetched from the server on demand; they
    are never part of the match log. */
 async function loadLinks() {
@@ -678,7 +678,7 @@ function Panel({ id, title, extra, children, testid, phoneOpen }) {
 }
 
 /* The chat panel: folded on a phone, so its summary counts the messages from others that came
-   while it was folded (issue 27 point 12); without the count a phone player never learns that
+   while it was folded; without the count a phone player never learns that
    someone wrote. Opening the panel reads them. */
 function ChatPanel() {
   const wide = typeof matchMedia === "function" ? matchMedia("(min-width: 900px)").matches : true;
@@ -723,7 +723,7 @@ function Private() {
   for (const s of seats) {
     const subs = s.submissions || [];
     if (!subs.length) {
-      // Once the match is over there is no phase to submit in (issue 27 point 1).
+      // Once the match is over there is no phase to submit in.
       if (v.role !== "host" && !v.result) blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
       continue;
     }
@@ -742,7 +742,7 @@ function Private() {
 }
 
 /* Game events that score a round, a bout or the match: the results screen lists them in words
-   as the breakdown of how the match was decided (issue 15 point 5). */
+   as the breakdown of how the match was decided. */
 const BREAKDOWN = new Set(["round_scored", "bout_settled", "round_over", "session_over", "grids_full",
   "vault_done", "vote_counted", "ec_chosen", "escaped"]);
 
@@ -752,8 +752,8 @@ function detailWords(key) { return capital(String(key).replace(/_/g, " ")); }
    names, never as a column of seat numbers (a "Losers" column once held 0-5, LO-8). */
 const SEAT_LISTS = new Set(["winners", "losers", "escaped", "inside", "tied", "eliminated"]);
 
-/* The game's result details as a table, one row per seat where a value is per seat (issue 27
-   point 9): no column named by a bare number, none that repeats the score in other digits, no
+/* The game's result details as a table, one row per seat where a value is per seat: no column
+   named by a bare number, none that repeats the score in other digits, no
    column of nested lists; on a phone the table scrolls in a box whose shadow and note say
    that more columns are there. */
 function DetailTable({ result, seats }) {
@@ -859,7 +859,7 @@ function describe(e) {
   switch (e.kind) {
     case "match_started": return "The match begins.";
     // The notation prompt ("'ready' when done") belongs in the notation drawer, not the log
-    // (issue 27 point 6: no quoted commands in the player's text).
+    // (no quoted commands in the player's text).
     case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + ".";
     case "seat_acted": return who(d.seat) + (d.final ? " submitted (final)" : " submitted");
     case "submit": return who(d.seat) + " sent “" + d.text + "”" + (d.final ? " as final" : "") + (d.bot ? " (bot)" : "");
@@ -1007,7 +1007,7 @@ function Chat() {
   };
   const replaying = S.replayIndex != null;
   // A line over the limit is counted down as typed and refused in words, never cut: the
-  // input had maxlength, and a pasted 800-character line lost 300 of them silently (issue 27).
+  // input had maxlength, and a pasted 800-character line lost 300 of them silently.
   const length = draft.trim().length;
   const over = length > CHAT_MAX;
   return html`<div class="chat" data-testid="chat">
@@ -1102,7 +1102,7 @@ function Replay() {
 /* Whether the page is laid out in one column (a phone): side panels below the board. */
 function narrow() { return typeof matchMedia === "function" && !matchMedia("(min-width: 900px)").matches; }
 
-/* One phase at a time (issue 27 points 1 and 2): the key of the moment the player acts in. */
+/* One phase at a time: the key of the moment the player acts in. */
 function momentKey(v) { return !v ? "" : v.result ? "result" : v.phase ? "phase-" + v.phase.no : "start"; }
 
 /* When a phase or the match ends, a phone shows what comes next: the new phase's first
@@ -1137,7 +1137,7 @@ function leadTop(el) {
   return top;
 }
 
-/* Focus kept across view updates (issue 27, keyboard play). A player on the keyboard who
+/* Focus kept across view updates. A player on the keyboard who
    sends a move loses the button they pressed: the phase that held it is gone. Chromium then
    parks the focus on <body> but keeps its Tab starting point where the button was, so the next
    Tab skipped the new phase's controls above it (a bet builder after "Ready") or started
@@ -1232,14 +1232,14 @@ function App() {
     last.current = moment;
     if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
   }, [moment]);
-  // A game whose board needs the whole width on a wide screen (real-time ticks,
-  // issue 27 point 11) puts the side panels below the board; its result then goes on top too.
+  // A game whose board needs the whole width on a wide screen (real-time ticks) puts the
+  // side panels below the board; its result then goes on top too.
   const impl = gameImpl();
   const wide = !!(impl && impl.wideBoard);
   // The result first: on a phone the card sits above the board, not 2,500 px down the page.
   const resultOnTop = !!(v && v.result) && (narrow() || wide);
-  // A finished match's board is a picture: no control of its last phase stays live
-  // (issue 27 point 1). Its controls are disabled one by one after each render: a disabled
+  // A finished match's board is a picture: no control of its last phase stays live.
+  // Its controls are disabled one by one after each render: a disabled
   // fieldset would do it at once, but it also takes the board's scrolling tables out of the
   // keyboard's reach (axe: scrollable-region-focusable).
   const over = !!(v && v.result);
@@ -1338,7 +1338,7 @@ function linkFailed(message) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  // A game that draws its own board needs no board picture in every update (issue 29).
+  // A game that draws its own board needs no board picture in every update.
   const svg = gameImpl() && gameImpl().Board ? "&svg=0" : "";
   const url = proto + "//" + location.host + "/ws/" + S.boot.id + "?token=" + encodeURIComponent(S.token) + "&since=" + S.version + svg;
   let ws;
@@ -1347,7 +1347,7 @@ function connect() {
   // The back-off resets only once the server has said hello: a socket it accepts and closes at
   // once (4429, too many connections) must not be retried every half second.
   // "Live" only once the server has said hello: an open socket that says nothing (a proxy
-  // that accepted it, a network gone quiet) is not a connection (issue 27 point 4).
+  // that accepted it, a network gone quiet) is not a connection.
   ws.onopen = () => { S.opened = Date.now(); };
   ws.onmessage = (msg) => {
     if (S.ws !== ws) return;
@@ -1366,7 +1366,7 @@ function connect() {
       absorb(data.events);
       S.version = Math.max(S.version, data.version);
       // The socket sends its view whole once, then only differences from what it sent
-      // (issue 29): they apply to the socket's own copy, never to a view fetched over HTTP.
+      //: they apply to the socket's own copy, never to a view fetched over HTTP.
       S.sockView = data.view !== undefined ? data.view : applyPatch(S.sockView, data.patch);
       S.view = S.sockView;
       S.offset = S.view.now - Date.now() / 1000;
@@ -1390,7 +1390,7 @@ function connect() {
   };
 }
 
-/* The heartbeat (issue 27 point 4): a socket can go silent without closing (a phone losing
+/* The heartbeat: a socket can go silent without closing (a phone losing
    its network, a proxy dropping the connection), and the page would go on saying "live" and
    counting down a clock it cannot know. Every second the page pings the server
    (server/socket.py answers "pong"); when nothing at all has come HEARTBEAT_SILENCE ms after a ping
@@ -1431,7 +1431,7 @@ function giveUp(ws) {
 
 async function scheduleReconnect(reason) {
   // Said at once, before any request (which may hang on a silent network): the page no longer
-  // knows what happens in the match (issue 27 point 4).
+  // knows what happens in the match.
   if (S.conn !== "reconnecting") { S.conn = "reconnecting"; update(); }
   // A link revoked or closed while this page was away is refused before the socket opens (the
   // browser sees only 1006): ask the API, which says what is wrong, before trying again.
@@ -1451,7 +1451,7 @@ async function scheduleReconnect(reason) {
   S.retryTimer = setTimeout(() => { if (S.conn !== "live") connect(); }, delay * 1000);
 }
 
-/* Reconnect at once instead of waiting out the back-off (issue 27): after a long silence the
+/* Reconnect at once instead of waiting out the back-off: after a long silence the
    back-off reaches 10 s, and a player whose network came back should not stare at
    "Reconnecting in 9 s". Called when the probe sees the server again, on "online", and when the
    tab is shown again. A socket already opening is left to finish. */
@@ -1512,7 +1512,7 @@ async function start() {
   main.textContent = "";
   addSkipLink();
   update();
-  // A bad, revoked or expired link is said at once, not left "connecting" (issue 14, point 6).
+  // A bad, revoked or expired link is said at once, not left "connecting".
   const first = await call("GET", "/view");
   if (!first.ok && first.status >= 400 && first.status < 500) { linkFailed(first.error); return; }
   if (first.ok) {

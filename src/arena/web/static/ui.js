@@ -3,7 +3,7 @@
    helpers that keep the page in plain words (numbers, clocks, rule links).
 
    Preact diffs the page instead of rebuilding it, so a clock tick or a new event never pulls a
-   control, its focus or half-typed text from under the player (issue 14, point 2). */
+   control, its focus or half-typed text from under the player. */
 import { h, render, Fragment } from "preact";
 import { useState, useEffect, useRef, useMemo, useCallback, useLayoutEffect } from "preact/hooks";
 import htm from "htm";
@@ -25,7 +25,7 @@ export function onRegister(fn) { listeners.add(fn); }
 
 /* ------------------------------------------------------------------ numbers and words */
 /* Whole numbers grouped (10,948,400), fractions to at most two places (2.5), never an
-   exponent (issue 14, point 5). */
+   exponent. */
 export function fmtNum(x) {
   const n = Number(x);
   if (!Number.isFinite(n)) return String(x);
@@ -87,7 +87,7 @@ export function ruleHref(id, game) {
 let currentGame = "";
 export function setGameForLinks(name) { currentGame = name; }
 
-/* A plain string with every rule id turned into a link (issue 14, point 4). */
+/* A plain string with every rule id turned into a link. */
 export function RuleText({ text, game }) {
   const s = String(text == null ? "" : text);
   const parts = [];

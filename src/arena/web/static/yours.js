@@ -1,4 +1,4 @@
-/* "Your matches and seasons" (issue 26 point 3): every link this browser has used, kept in
+/* "Your matches and seasons": every link this browser has used, kept in
    its localStorage so a player who closes every tab finds their season and matches again in
    the lobby.
 
@@ -12,7 +12,7 @@
    Nothing here imports the view library: match and season pages load it as a plain module. */
 
 const KEY = "arena.yours";
-const OLD_KEY = "arena.myMatches"; // the lobby's list before issue 26 (matches it created)
+const OLD_KEY = "arena.myMatches"; // the lobby's older list (matches it created)
 const MAX = 300;
 
 function read(key) {

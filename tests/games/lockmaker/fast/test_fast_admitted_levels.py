@@ -1,6 +1,6 @@
 """The bounded NumPy search keeps only admitted states and still answers like the reference.
 
-Issue 29 point 6: on the deepest 11 x 11 locks most states of the last levels are over the
+On the deepest 11 x 11 locks most states of the last levels are over the
 pass's budget, and storing and sorting them was most of the time and the peak memory. A
 bounded NumPy level now keeps only the states it may expand (depth + bound <= budget) and
 solved ones. These tests check that the levels really are that small, that the answers stay
@@ -100,7 +100,7 @@ def test_bounded_numpy_levels_hold_only_admitted_states_and_agree_with_reference
         return
     with watched_levels(c) as seen:
         res = solve_vector(c, bounded=True, probe=0)
-    # issue 29 point 6: no level of a bounded pass stores a state its budget cannot expand
+    # No level of a bounded pass stores a state its budget cannot expand
     assert all(over == 0 for _d, _b, over in seen), seen
     ref = ref_solve(pos)
     assert (res.moves is not None) == ref.solvable
@@ -127,7 +127,7 @@ def test_budget_steps_by_one_once_passes_are_large() -> None:
 @given(deep_locks(), st.integers(1, 4))
 def test_relaxed_distances_by_numpy_levels_equal_the_python_walk(pos: Position | None,
                                                                    size: int) -> None:
-    """The pattern bound's table walked by NumPy levels (issue 29 point 6: the pure-Python
+    """The pattern bound's table walked by NumPy levels (the pure-Python
     walk was most of a second on the deep 11 x 11 locks) holds the same distances."""
     if pos is None:
         return
@@ -164,8 +164,8 @@ def test_dense_pattern_table_equals_the_sorted_lookup(pos: Position | None, limi
 @settings(deadline=None, max_examples=300)
 @given(deep_locks(), st.integers(1, 5))
 def test_relaxation_keeping_lm8_never_overestimates(pos: Position | None, limit: int) -> None:
-    """The relaxation that keeps every piece able to touch an axis may keep LM-8 (issue 29
-    point 6): its distances never exceed the moves left along an optimal solution, and it
+    """The relaxation that keeps every piece able to touch an axis may keep LM-8: its distances
+    never exceed the moves left along an optimal solution, and it
     claims a lock unsolvable only when the reference agrees."""
     if pos is None:
         return

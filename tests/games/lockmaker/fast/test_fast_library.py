@@ -1,4 +1,4 @@
-"""The generator's library of strong shapes (issue 29 point 6): fog51's hand reaches the 51-move
+"""The generator's library of strong shapes: fog51's hand reaches the 51-move
 lock at once on every seed, an adapted shape still uses exactly the hand (LM-15), and boards
 no shape fits search exactly as before (the bot's builds stay a function of the seed, G-7)."""
 

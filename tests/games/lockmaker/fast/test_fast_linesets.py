@@ -136,7 +136,7 @@ def test_neighbours_move_one_bar_and_never_block_the_keyhole() -> None:
 
 
 def test_the_search_alone_finds_fog51s_lock_from_its_hand() -> None:
-    """Issue 29 point 6, as a property rather than a timing: without the library, the climb
+    """As a property rather than a timing: without the library, the climb
     over line sets reaches 51 moves on fog51's hand within 500 line sets for this seed
     (seeds 0, 5, 9 and 10 of 0-11 do within 1,500; bench/lockmaker_fast.py --sections 4 measures the time on
     many seeds, and the placement climb alone met 51 about once per 20-140 CPU seconds)."""

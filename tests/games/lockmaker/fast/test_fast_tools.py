@@ -124,7 +124,7 @@ def test_build_hard_lock_for_the_bot() -> None:
 
 def test_generator_jobs_run_independent_searches_and_keep_the_best() -> None:
     """Two jobs (a child process and this one) under a placement budget: a pure function of
-    the seed, the best of both, placements summed, trajectory the running best (issue 4)."""
+    the seed, the best of both, placements summed, trajectory the running best."""
     board = Board(6, 6, frozenset({0, 35}))
     hand = parse_piece_list("H2,H3,V2,V3,V2,X")
     a = generate_jobs(board, hand, jobs=2, seconds=None, placements=15, rng=random.Random(5))
@@ -152,7 +152,7 @@ def test_generate_cli_rejects_zero_jobs(tmp_path: Path) -> None:
 
 def test_lm12_quick_rush_path_matches_the_fast_solver(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 29 point 5: a few puzzles are solved by the quick path before argparse loads;
+    """A few puzzles are solved by the quick path before argparse loads;
     its answers are optimal (the fast solver's move counts) and replay through the rules."""
     from arena.games.lockmaker.notation import replay
     from arena.games.lockmaker.quick import quick

@@ -1,4 +1,4 @@
-"""The quick path of ``arena lockmaker solve --rush-file`` (issue 29 point 5): a search over
+"""The quick path of ``arena lockmaker solve --rush-file``: a search over
 line fields that must give the fast solver's optimum (LM-9) on every Rush Hour puzzle (LM-12)
 it takes, and a whole batch through the real command without the parser or game modules."""
 

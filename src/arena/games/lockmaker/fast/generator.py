@@ -56,7 +56,7 @@ from arena.games.lockmaker.position import Position, attached, key_targets
 
 STALL = 40
 """Mutations without improvement before a restart. Short climbs and many fresh restarts
-(issue 29): the hardest set of a hand can be a needle whose neighbours are weak sets (on
+: the hardest set of a hand can be a needle whose neighbours are weak sets (on
 fog51's hand the single-piece neighbours of the 51-move set score 7 to 29), which a long
 climb stuck on a 28-move optimum never visits, while the early part of fresh climbs passes
 through such sets. Measured, one search on fog51's hand, CPU seconds to reach 51 (capped runs

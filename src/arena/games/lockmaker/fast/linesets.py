@@ -11,7 +11,7 @@ reversible, so each set's distances stay inside it). The farthest position of th
 is then the hardest lock of every set in it, found with no luck about which set a random
 placement happened to land in.
 
-Why it matters (issue 29 point 6): the hardest set of a hand can be a needle among
+Why it matters: the hardest set of a hand can be a needle among
 placements (fog51's single-piece neighbours score 7 to 29, so a climb over placements meets
 it about once per 20-140 CPU seconds), while among line sets a local optimum's whole
 neighbourhood (one bar to another line or place in its line: about 70 line sets) costs a

@@ -53,7 +53,7 @@ class PatternBound:
     dense: npt.NDArray[np.uint8] | None = None
     """Distance per relaxed state (:data:`FAR` where none), when the relaxed states fit in
     :data:`DENSE_BITS` bits: one gather instead of a binary search per state, which was the
-    largest single cost of the deepest 11 x 11 searches (issue 29 point 6)."""
+    largest single cost of the deepest 11 x 11 searches."""
     arrays: list[tuple[int, int, npt.NDArray[np.int64]]] = field(default_factory=list)
     """``fields`` with NumPy tables (filled in by :func:`pattern_bound`)."""
     more: tuple[PatternBound, ...] = ()
@@ -107,7 +107,7 @@ def relaxation_order(c: Compiled, first: tuple[int, ...] = ()
     go; then the pieces standing where those could go; and so on; last the pieces that could
     only later get in the way. A bar that shuts the key's line and can only leave by turning
     into cells held by others is then kept together with those others (on the deepest
-    11 x 11 locks the relaxation had missed both, and bounded nothing; issue 29 point 6).
+    11 x 11 locks the relaxation had missed both, and bounded nothing).
     Pieces in ``first`` (original numbers) come first and join the chosen ones."""
     frozen = {pt.original for pt in c.pieces if len(pt.placements) == 1
               and not c.geo.attached_axes(pt.placements[0])}
@@ -156,7 +156,7 @@ def attached_order(c: Compiled) -> list[int]:
     (and the key) can be attached, so the move is one of the relaxed lock as well. With the
     rule kept, a bar that must stay on its axis until another takes its place is seen by the
     bound (on an 11 x 11 lock whose LM-8-free relaxations all said 2 moves, it said 3 and cut
-    the search from 15 to about 6 s; issue 29 point 6)."""
+    the search from 15 to about 6 s)."""
     free = tuple(sorted(c.pieces[k].original for k in c.free_ids if c.pieces[k].original != 0))
     chosen, extra, _frozen = relaxation_order(c, free)
     return chosen + extra
@@ -164,7 +164,7 @@ def attached_order(c: Compiled) -> list[int]:
 
 VECTOR_AFTER = 2_000
 """Relaxed sets larger than this are walked with NumPy levels (a pure-Python walk of the
-largest ones cost most of a second on the deep 11 x 11 locks; issue 29 point 6)."""
+largest ones cost most of a second on the deep 11 x 11 locks)."""
 
 
 def _distances(rc: Compiled, cap: int) -> tuple[dict[int, int], int] | None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 # NumPy (and with it the vector path and the pattern bound) is imported by the functions
 # that use it, on first use: a command line that solves one small puzzle should not pay the
-# import (issue 29 point 5); see NUMPY_AFTER.
+# import; see NUMPY_AFTER.
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ slack) rather than grow by one. A pass costs some multiple of the one before per
 budget; stepping by one where that matters means the passes together cost little more than
 the last, and the last overshoots the optimum by nothing. Doubling regardless overshot by up
 to half the depth, and with it searched millions of states that the right budget prunes
-(issue 29 point 6: a 10-move 11 x 11 lock searched under budget 13, 15 million states)."""
+(a 10-move 11 x 11 lock searched under budget 13, 15 million states)."""
 
 
 def _next_budget(first: int, budget: int, expanded: int, last: tuple[int, int] | None
@@ -243,7 +243,7 @@ class _Admit:
     (``depth + bound <= budget``) and the solved ones. The others are dropped as soon as
     they are generated, chunk by chunk, before any sort (on the deepest 11 x 11 locks they
     are most of the last levels, and storing and sorting them was most of the time and the
-    peak memory; issue 29 point 6). Only kept states are stored, and counted as visited.
+    peak memory). Only kept states are stored, and counted as visited.
 
     Exact: a dropped state is over budget at this depth, so it is over budget at any larger
     depth too; if a later level meets it again it is dropped again, never expanded. A kept

@@ -177,7 +177,7 @@ class Geometry:
         cells (LM-5), ignoring movable pieces. Index 0: towards smaller cells.
 
         Walks cell numbers within the bar's row (or the board, for a column) instead of
-        (row, column) pairs: compiling a small lock is mostly this (issue 29)."""
+        (row, column) pairs: compiling a small lock is mostly this."""
         w = self.width
         fixed = self.fixed
         if cells[1] - cells[0] == 1:

@@ -224,7 +224,7 @@ def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = N
     chunk at a time. Each chunk's neighbours are sorted and deduplicated, pass through
     ``admit`` (given them, ``cur`` and ``prev``; it returns the ones to keep), and only
     then are the two levels subtracted: on a deep bounded search most neighbours are over
-    budget, and the differences against levels of millions cost most (issue 29 point 6)."""
+    budget, and the differences against levels of millions cost most."""
     todo = cur if frontier is None else frontier
     merged = cur[:0]
     pending: list[I64] = []
@@ -238,7 +238,7 @@ def next_level(ex: VectorExpander, cur: I64, prev: I64, frontier: I64 | None = N
         waiting += len(cand)
         # Chunks of one level share most of their new states: folding the pending ones in
         # once they outgrow what is merged keeps the repeats (and the peak) near one level's
-        # size instead of one copy per chunk (issue 29 point 6), at a logarithmic number of
+        # size instead of one copy per chunk, at a logarithmic number of
         # merges per state.
         if waiting >= max(len(merged), CHUNK):
             merged = _fold(merged, pending)
@@ -298,7 +298,7 @@ def lower_bounds(ex: VectorExpander, bounded: Bounded, states: I64) -> I64:
     cannot arrive), and the larger of that and the pattern's relaxed distance.
 
     Computed a chunk at a time: the bound takes half a dozen temporaries per state, which on
-    a level of millions was the search's peak memory (issue 29 point 6)."""
+    a level of millions was the search's peak memory."""
     if len(states) <= CHUNK:
         return _lower_bounds(ex, bounded, states)
     out = np.empty(len(states), dtype=np.int64)

@@ -1,4 +1,4 @@
-"""Match leases (issue 20 point 1): which server process owns each live match on a shared
+"""Match leases: which server process owns each live match on a shared
 PostgreSQL database, until when, and its fencing token (raised by every takeover and checked
 by every append, so a process that lost a match can never write to it again). SQLite keeps
 one process and leaves the table empty.

@@ -1,4 +1,4 @@
-"""The scenario library (issue 28 point 3, LF-12): scenarios a host saved, each under a unique
+"""The scenario library (LF-12): scenarios a host saved, each under a unique
 name with an author's note. A match never reads this table after it is created: its scenario
 is copied into the match's own config, so a replay does not depend on the library.
 

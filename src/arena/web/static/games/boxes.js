@@ -1,4 +1,4 @@
-/* Box within a Box within a Box, played on the board (issue 16):
+/* Box within a Box within a Box, played on the board:
    - both 7x7 boards as tiles with their number and colour (the colour also as a filled or
      hollow dot and in words for screen readers), each box, and the tiles landed on this bout;
    - the bout's cards as pictures with a legend (type, movement, special figures, BX-8/BX-9);
@@ -10,7 +10,7 @@
      its path and what it lands on, tap it again (or Play) to send "17 R2D1"; Pass is enabled
      only when BX-7 allows it, and the page says why;
    - the odds helper: the host always, seats only when the host enabled it (the page names no
-     rule for it: the ruling that covers it, LO-12, is Locked Out!'s, issue 27 point 10).
+     rule for it: the ruling that covers it, LO-12, is Locked Out!'s).
    Choices live in component state, so live updates never rebuild a control under the player. */
 import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
 
@@ -84,7 +84,7 @@ function BoardGrid({ index, rows, box, landed, title, target, pick }) {
   const tiles = parseBoard(rows);
   const letter = "AB"[index];
   // One Tab stop for the whole grid (the chosen landing, else the first legal one); the arrow
-  // keys walk the cells, Enter or Space taps one (issue 27: keyboard play without 49 stops).
+  // keys walk the cells, Enter or Space taps one (keyboard play without 49 stops).
   const anchor = pick ? (pick.to || cellOrder.find((n) => pick.dests.has(n)) || null) : null;
   const header = [html`<span class="bx-lbl" aria-hidden="true"></span>`].concat(
     COLS.split("").map((c) => html`<span class="bx-lbl" aria-hidden="true">${c}</span>`));
@@ -424,7 +424,7 @@ function History({ st, view, api }) {
     </div>` : ""}`;
 }
 
-/* How the match really ended (issue 27 point 1): all its bouts played, or stopped by the host
+/* How the match really ended: all its bouts played, or stopped by the host
    in a bout (the stage is then not "over": the state stands where the host stopped it). */
 export function overWords(st, view) {
   const n = (k) => fmtNum(k) + " bout" + (k === 1 ? "" : "s");

@@ -1,4 +1,4 @@
-/* Light as a Feather, played on the board (issue 17):
+/* Light as a Feather, played on the board:
    - the basins as tubs (water, schedule, what the next tick adds), each seat's buckets drawn
      to scale (water level, capacity marks, locks of LF-9), points, the ankh (LF-5), the fill
      cooldown (LF-4) and the powerups held (LF-9); objectives as cards (requirement and reward)
@@ -12,7 +12,7 @@
      first");
    - keyboard shortcuts (listed on the page under "Keys").
    The composition lives in component state: a tick redraws the board around it and never
-   resets a choice, the focus or the typing in the notation drawer (issue 14, point 2). */
+   resets a choice, the focus or the typing in the notation drawer. */
 import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText, esc } from "/static/ui.js";
 
 const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
@@ -293,7 +293,7 @@ function SeatPanel({ st, seat, you, nameOf, pressed, targetKind, hints, onBucket
 
 /* Each objective keeps its place on the page for the session: the server lists the available
    ones in order and appends the queue's next at the end, so a completed objective would slide
-   the cards after it under the player's finger (issue 27 point 11). A replacement takes the
+   the cards after it under the player's finger. A replacement takes the
    freed place; with none, a "completed" card holds it. Pure: the slots before and the ids now
    give the slots now. */
 export function objectiveSlots(before, ids) {
@@ -351,7 +351,7 @@ function Objectives({ st, pressed, hints, onTap, interactive, target, you, nameO
   </section>`;
 }
 
-/* One label per session everywhere (issue 27 point 11): the view's "Session 2 of 3" or
+/* One label per session everywhere: the view's "Session 2 of 3" or
    "Practice session (not scored)"; an older view without it falls back to the name. */
 export function sessionLabel(sess) {
   sess = sess || {};
@@ -371,7 +371,7 @@ function Status({ st, api }) {
 
 /* The last boundary in words. Between sessions (the study screen, or tick 0 of the next) it is
    the boundary that closed the session before, with its final points, so a score that changed
-   after the last tick is explained (issue 27 point 11). Its height is fixed: a tick with more
+   after the last tick is explained. Its height is fixed: a tick with more
    to say scrolls inside it instead of moving the controls below. */
 function Resolution({ st, you, nameOf }) {
   const between = st.ended && (st.stage === "study" || (st.stage === "tick" && st.tick === 0));
@@ -618,7 +618,7 @@ function Board({ view, api }) {
   // objectives (then the last boundary, the opponent and the keys), which is also the Tab
   // order. At 1280x800 your buckets,
   // the basins and the objectives are all in the first screen, so nobody scrolls during a
-  // 10-second tick (issue 27 point 11: before, your buckets started at y=765). Narrower: one
+  // 10-second tick (before, your buckets started at y=765). Narrower: one
   // column in play order, controls first.
   return html`<div class="lf" data-testid="feather-board">
     <${Status} st=${st} api=${api}/>

@@ -1,4 +1,4 @@
-/* Light as a Feather's scenario editor (issue 28 point 2, LF-7, LF-12).
+/* Light as a Feather's scenario editor (LF-7, LF-12).
 
    The host edits a scenario as plain data with form controls (sessions, buckets, basins,
    objectives); no TOML typing is needed. After every change (debounced) the page asks the

@@ -1,4 +1,4 @@
-/* Locked Out! as a board (issue 17): one name per seat everywhere (the name the match was
+/* Locked Out! as a board: one name per seat everywhere (the name the match was
    created with, api.seatName), the sixteen safes as a grid, the seat's own attempts as a history
    per safe with every light named in words, a notes grid per safe (the sixteen combinations, tap
    to strike one out, kept in this browser for now), an attempt planner (Solo and Dual, cards
@@ -10,7 +10,7 @@
    A plan is sent as an ordinary (not final) submission: it stands unless the player sends
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
-   under the player (issue 14, point 2). */
+   under the player. */
 import { html, useState, useEffect, useRef, RuleText, registerGame, esc, fmtNum, plural } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
@@ -83,7 +83,7 @@ function history(events, seat) {
   return { openers, opened, failed, bargains, lightsByEvent, tally };
 }
 
-/* A failed Dual told to the viewer (issue 27 point 6): "you" for the viewer, the other partner
+/* A failed Dual told to the viewer: "you" for the viewer, the other partner
    by name; the note (third person) only where the event predates the reason's data. */
 export function dualFailedWords(d, you, nameOf) {
   if (!d || !d.why || d.seat == null || d.partner == null) return null;
@@ -106,7 +106,7 @@ function Mark({ colour }) {
   return html`<span class="lo-mark-wrap"><span class="lo-mark" style=${"background:" + fill} aria-hidden="true"></span>${colour}</span>`;
 }
 
-/* What a light's colour says (issue 27 point 12), in the page's own words: three tests of a
+/* What a light's colour says, in the page's own words: three tests of a
    wrong guess, each with its own primary colour (secret, the same on every safe), mixed. */
 const MIXES = [["black", "no test"], ["red", "one test"], ["green", "one test"], ["blue", "one test"],
   ["yellow", "red + green"], ["magenta", "red + blue"], ["cyan", "green + blue"], ["white", "all three"]];
@@ -465,7 +465,7 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     }, 0);
   };
   // Choosing a safe takes the focus to its detail, so its actions are the next Tab stops
-  // (issue 27 point 12: "Solo on Safe A" one Tab press from the safe, not sixteen).
+  // ("Solo on Safe A" one Tab press from the safe, not sixteen).
   const box = useRef(null);
   useEffect(() => { if (box.current && focusDetail.current) { focusDetail.current = false; box.current.focus({ preventScroll: true }); box.current.scrollIntoView({ block: "nearest" }); } }, [safe]);
   return html`<section class="lo-card-box lo-detail" data-testid="lo-safe-detail" aria-labelledby="lo-detail-h" tabindex="-1" ref=${box}>
@@ -659,7 +659,7 @@ function describe(e, view) {
     }
     case "escaped": return "<b>" + Who(d.seat) + " escaped</b> with " + d.bars + " gold bar" + (d.bars === 1 ? "" : "s") + ".";
     // Once the match is over, the results' "How it was decided" lists what decided it (the
-    // escapes, the end, the vote), not one line per round (issue 27 point 6).
+    // escapes, the end, the vote), not one line per round.
     case "round_over": return view && view.result ? false : "Round " + d.round + " is over.";
     case "vault_done": return "The vault is done: " + esc(d.reason) + ".";
     case "vote_counted": {
@@ -690,7 +690,7 @@ function sentWord(view) {
 }
 
 /* The rounds' own phase lines stay out of the log: "Round N is over." comes once, from the game,
-   and the notation of the phase's prompt belongs in the notation drawer (issue 27 point 6). The
+   and the notation of the phase's prompt belongs in the notation drawer. The
    shell asks ``quietPhases.includes(name)``; the round phases are numbered, so a test, not a list. */
 const quietPhases = { includes: (name) => /^round \d+$/.test(String(name)) || name === "final bargaining" };
 

@@ -1,4 +1,4 @@
-/* Lockmaker on its board (issue 16). A Preact ``Board`` whose every control composes the game's
+/* Lockmaker on its board. A Preact ``Board`` whose every control composes the game's
    own notation and sends it through the shell:
    - study: Ready, or in round 1 the DMO's "first" / "second" (LM-13);
    - draft: the pool as pictures, tap pieces then Take / Take and stop / Stop (LM-14); both
@@ -20,7 +20,7 @@ const LETTERS = "ABCDEFGHIJK";
 const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BAR_COLOURS = ["#2f5d8a", "#3d7a36", "#7a4f8c", "#8a5a2b", "#2e7672", "#6b5b2e", "#7a3b52", "#4b5563"];
 /* A bar's colour follows its kind (H2, V3, ...), on the board, in the pool and in the hands
-   alike, so a piece in a hand can be matched with the same piece on a board (issue 27 point 13). */
+   alike, so a piece in a hand can be matched with the same piece on a board. */
 export function kindColour(kind) {
   const m = /^([HV])(\d+)$/.exec(String(kind));
   if (!m) return BAR_COLOURS[0];
@@ -911,7 +911,7 @@ function phaseTitle(view) {
   if (!st.stage) return null;
   let words = STAGE_WORDS[st.stage] || capital(st.stage);
   if (st.stage === "draft" && st.turn) words += " · " + (view.role === "seat" && view.you === st.turn.seat ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
-  // A phone's header has one line beside the clock (issue 27 point 3): "Round 1 of 1 · Draft ·
+  // A phone's header has one line beside the clock: "Round 1 of 1 · Draft ·
   // your pick" wrapped onto three. There the round shrinks to "Round 2/3" and goes when the
   // match has one round; the full words stay in the turn banner and the tab's title.
   const phone = typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches;

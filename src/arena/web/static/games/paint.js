@@ -1,4 +1,4 @@
-/* Paint Factory, played on its board (issue 16). One Preact component per stage, each keeping
+/* Paint Factory, played on its board. One Preact component per stage, each keeping
    its own choices (keyed by the phase, so a clock tick never resets them):
    - design: eight sets of four slots; a tap cycles a slot red, green, blue (the colour is also
      written in the slot); a live PF-4 check names every problem; "Send sets" only when valid
@@ -141,7 +141,7 @@ const formula = (sc) => {
   return f.length ? f.join(" × ") : "1";
 };
 
-/* How the score is made, in words (issue 27 point 6): the product of the chains' lengths, or,
+/* How the score is made, in words: the product of the chains' lengths, or,
    before any chain, "no chain yet" instead of "1 = 1". */
 export function scoreWords(sc) {
   const f = sc.chains.filter((c) => c.length > 1).map((c) => c.length);
@@ -217,7 +217,7 @@ function Grid({ grid, handles, moved, score, fresh, ghost, label, testid }) {
   }
   const handle = (name, kind) => {
     const chosen = handles.sel.indexOf(name);
-    // A handle that can do nothing now looks off and says why when tapped (issue 27 point 5);
+    // A handle that can do nothing now looks off and says why when tapped;
     // it stays focusable so the refusal can be read, and aria-disabled tells assistive tech.
     const off = handles.usable && !handles.usable(name);
     const words = kind === "row" ? "Shove row " + name + " right" : "Shove column " + name + " down";
