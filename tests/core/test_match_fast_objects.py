@@ -1,15 +1,21 @@
-"""The match builds its log entries and submissions without the frozen dataclasses'
-``__init__`` (issue 29 point 4): they must be the very values the constructors make, with
-every field present, so a field added later cannot go missing unnoticed."""
+"""The match builds its log entries and submissions by the engine's fast helper
+(:func:`arena.core.frozen.frozen`), without the frozen dataclasses' ``__init__``: they must be
+the very values the constructors make, with every field present, so a field added later
+cannot go missing unnoticed."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from dataclasses import fields
 
+import pytest
+
 from arena.core.clock import ManualClock
+from arena.core.frozen import frozen
 from arena.core.game import PhaseOutcome, Submission, SubmitContext
 from arena.core.match import Event, Match, MatchSettings
-from toygame import TOY, ToyConfig
+from toygame import TOY, ToyConfig, ToyState
 
 
 def _names(cls: type) -> set[str]:
@@ -52,3 +58,15 @@ def test_log_entries_and_submissions_are_whole_frozen_values() -> None:
     for i, event in enumerate(match.log, start=1):
         assert vars(event).keys() == _names(Event)
         assert event == Event(i, event.kind, event.data, event.to, event.t)
+
+
+def test_the_fast_helper_copies_as_dataclasses_replace_does() -> None:
+    """``frozen(cls, old.__dict__, **changes)``, the games' copy of a state with some fields
+    changed, is the value ``dataclasses.replace`` makes, and leaves the old one as it was."""
+    old = TOY.initial_state(ToyConfig(), random.Random(3))
+    new = frozen(ToyState, old.__dict__, round=2, scores=(1, 0))
+    assert new == dataclasses.replace(old, round=2, scores=(1, 0))
+    assert vars(new).keys() == _names(ToyState)
+    assert old.round == 0 and old.scores == (0, 0) and new is not old
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.round = 3  # type: ignore[misc]

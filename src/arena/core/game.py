@@ -20,9 +20,14 @@ from pydantic import ConfigDict
 from arena.core import settings as schema
 from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
-
-JSON = Any
-"""A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
+from arena.core.moves import JSON as JSON
+from arena.core.moves import READY as READY
+from arena.core.moves import M as M
+from arena.core.moves import Move as Move
+from arena.core.moves import PhaseOutcome as PhaseOutcome
+from arena.core.moves import Submission as Submission
+from arena.core.moves import SubmitContext as SubmitContext
+from arena.core.moves import Word as Word
 
 BotLevel = Literal["easy", "normal", "hard"]
 """How strongly a bot plays its seat (G-8, issue 30 point 5): ``hard`` is each game's full
@@ -91,45 +96,6 @@ class PhaseSpec:
         """``must | may``, worked out once per phase: the match asks it on every submission
         and every look at who it waits for (issue 29 point 4)."""
         return self.must | self.may
-
-
-@dataclass(frozen=True)
-class Submission:
-    """One accepted submission. ``at`` is seconds since the phase began (real seconds)."""
-
-    seat: int
-    text: str
-    value: JSON
-    at: float
-    final: bool = False
-    in_reserve: bool = False
-
-
-@dataclass(frozen=True)
-class SubmitContext:
-    """What a game may consider when validating: when, and what this seat already sent."""
-
-    at: float
-    previous: tuple[Submission, ...] = ()
-    scale: float = 1.0
-    """The match's time scale (G-5): real seconds per rule second, for a game that mixes a
-    rule duration with a measured one (LM-17's countersolve windows)."""
-
-
-@dataclass(frozen=True)
-class PhaseOutcome:
-    """Everything the game needs to resolve a phase.
-
-    ``standing`` follows G-2 (last valid within the limit, first valid in reserve); ``history``
-    holds every accepted submission of the phase in order, for games that keep them all
-    (Lockmaker's timed solutions, LM-16); ``missing`` are must-act seats with nothing standing.
-    """
-
-    standing: Mapping[int, Submission]
-    history: Mapping[int, tuple[Submission, ...]]
-    missing: frozenset[int]
-    ended_at: float
-    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -239,8 +205,9 @@ S = TypeVar("S")
 C = TypeVar("C", bound=GameConfig)
 
 
-class Game(ABC, Generic[S, C]):
-    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``)."""
+class Game(ABC, Generic[S, C, M]):
+    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``): ``S`` its state,
+    ``C`` its config, ``M`` its moves (:class:`arena.core.moves.Move`)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -323,13 +290,31 @@ class Game(ABC, Generic[S, C]):
         """The current phase, or None once the match is over."""
 
     @abstractmethod
-    def validate(self, state: S, seat: int, text: str, ctx: SubmitContext) -> JSON:
-        """Parse and check a submission; return its parsed value or raise ``RuleError``."""
+    def parse(self, state: S, seat: int, text: str) -> M:
+        """Read ``text`` as the move the current phase asks of ``seat``; its ``str()`` is the
+        canonical notation. The phase decides which notation applies, and a name in it refers
+        to the state as a SAN move names a piece where it stands (a card by its number in the
+        hand, a player by name). Text that is no move raises ``ParseError``, a name that fits
+        nothing ``RuleError``, each naming the rule (G-6)."""
+
+    def check(self, state: S, seat: int, move: M, ctx: SubmitContext[M]) -> M:
+        """Whether ``move`` may be played now (the position, the time, what the seat sent
+        before): ``RuleError`` naming the rule if not. Returns the move that stands: ``move``
+        itself, or the same move completed by what checking it found (a solution's move count
+        and its pieces' canonical names). Every parsed move is legal by default."""
+        return move
+
+    def validate(self, state: S, seat: int, text: str, ctx: SubmitContext[M]) -> M:
+        """A submitted text as the move it stands for: read once, then checked. This is what
+        the match runner calls; games implement :meth:`parse` and :meth:`check`."""
+        return self.check(state, seat, self.parse(state, seat, text), ctx)
 
     @abstractmethod
     def resolve(
-        self, state: S, outcome: PhaseOutcome, rng: random.Random
-    ) -> tuple[S, list[GameEvent]]: ...
+        self, state: S, outcome: PhaseOutcome[M], rng: random.Random
+    ) -> tuple[S, list[GameEvent]]:
+        """The phase's end: the standing moves (values, never texts to read again) applied
+        to the state, with the events they make."""
 
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

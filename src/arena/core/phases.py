@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from arena.core import rng as rngmod
 from arena.core.clock import Clock
 from arena.core.errors import RuleError, StalePhase
 from arena.core.eventlog import Event
+from arena.core.frozen import frozen
 from arena.core.game import (
     JSON,
     Game,
@@ -30,19 +31,6 @@ from arena.core.game import (
     SubmitContext,
 )
 from arena.core.match_settings import MatchSettings
-
-_new_object = object.__new__
-_T = TypeVar("_T")
-
-
-def _frozen(cls: type[_T], **values: Any) -> _T:
-    """``cls(**values)`` for a frozen dataclass with no ``__post_init__`` and every field
-    given, without the per-field ``object.__setattr__`` of its ``__init__``: the runner makes
-    several such objects per decision, on the path every decision takes. The result is the
-    same value; a field left out is an AttributeError on first read, never a wrong default."""
-    obj = _new_object(cls)
-    obj.__dict__.update(values)
-    return obj
 
 
 def phase_label(no: int, name: str) -> str:
@@ -128,18 +116,20 @@ class Phases:
         answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        ctx = _frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
+        # The runner makes these values on every decision: built by the fast helper.
+        ctx = frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
         self.answered = answered
         in_reserve = seat in self.reserve_end
-        sub = _frozen(Submission, seat=seat, text=text, value=value, at=at,
-                      final=final or in_reserve, in_reserve=in_reserve)
+        sub = frozen(Submission, seat=seat, text=text, value=value, at=at,
+                     final=final or in_reserve, in_reserve=in_reserve)
         self.history.setdefault(seat, []).append(sub)
         data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
         self._emit("submit", data, frozenset({seat}), t)
         self._emit(
             "accepted",
-            {"seat": seat, "phase": spec.name, "value": value, "at": at, "in_reserve": in_reserve},
+            {"seat": seat, "phase": spec.name, "value": value.to_json(), "at": at,
+             "in_reserve": in_reserve},
             frozenset({seat}),
             t,
         )
@@ -256,7 +246,7 @@ class Phases:
         spec = self.spec
         assert spec is not None
         standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
-        outcome = _frozen(
+        outcome = frozen(
             PhaseOutcome,
             standing=standing,
             history={s: tuple(v) for s, v in self.history.items()},

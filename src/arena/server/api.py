@@ -325,7 +325,7 @@ async def submit(request: Request) -> JSONResponse:
             raise RuleError("G-6", f"the submission could not be read ({type(exc).__name__})"
                             ) from exc
         return {"ok": True, "version": m.version_for(seat), "final": sub.final,
-                "value": sub.value, "in_reserve": sub.in_reserve, **_answered(m)}
+                "value": sub.value.to_json(), "in_reserve": sub.in_reserve, **_answered(m)}
 
     return JSONResponse(await owner.command(act))
 
