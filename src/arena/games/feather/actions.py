@@ -55,6 +55,10 @@ class Action:
             text = self.__dict__["_text"] = self._written()
         return text
 
+    def to_json(self) -> str:
+        """An action as the match log records it: its notation."""
+        return str(self)
+
     def __getstate__(self) -> dict[str, object]:
         """Pickled (a frozen state sent to a bot worker) without the cached text."""
         return {k: v for k, v in self.__dict__.items() if k != "_text"}
