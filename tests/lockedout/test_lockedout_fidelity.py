@@ -88,7 +88,8 @@ def test_lo10_the_match_uses_the_names_it_was_created_with() -> None:
     assert state.names == ("Ann", "ben", "Cat", "Dan") and len(state.seats) == 4
     # Names are case-insensitive in commands; the text's own format is taken verbatim.
     value = GAME.validate(state, 0, "Dual, Safe C, Left 4 with BEN", None)  # type: ignore[arg-type]
-    assert value == [{"kind": "dual", "safe": "C", "side": "left", "value": 4, "partner": 1}]
+    assert value.to_json() == [{"kind": "dual", "safe": "C", "side": "left", "value": 4,
+                                "partner": 1}]
     GAME.validate(state, 1, "Solo, Safe C, Left 3 Right 1", None)  # type: ignore[arg-type]
     with pytest.raises(RuleError, match="LO-10"):
         GAME.validate(state, 0, "Dual, Safe C, Left 4 with Alice", None)  # type: ignore[arg-type]
