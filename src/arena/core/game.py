@@ -20,6 +20,7 @@ from pydantic import ConfigDict
 from arena.core import settings as schema
 from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
+from arena.core.frozen import fast_init
 from arena.core.moves import JSON as JSON
 from arena.core.moves import READY as READY
 from arena.core.moves import M as M
@@ -98,6 +99,7 @@ class PhaseSpec:
         return self.must | self.may
 
 
+@fast_init  # the games make a few per phase
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened, with who may see it: ``to=None`` is public, a set is those

@@ -15,6 +15,8 @@ from typing import Any, Generic, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
 
+from arena.core.frozen import fast_init
+
 JSON = Any
 """A value that ``json.dumps`` accepts: views, event data and moves' JSON forms."""
 
@@ -54,6 +56,7 @@ READY = Word("ready")
 """The study phases' one move (every game has a ``ready``)."""
 
 
+@fast_init  # one per decision
 @dataclass(frozen=True)
 class Submission(Generic[M]):
     """One accepted submission. ``at`` is seconds since the phase began (real seconds);
@@ -67,6 +70,7 @@ class Submission(Generic[M]):
     in_reserve: bool = False
 
 
+@fast_init  # one per decision
 @dataclass(frozen=True)
 class SubmitContext(Generic[M]):
     """What a game may consider when checking a move: when, and what this seat already sent
@@ -79,6 +83,7 @@ class SubmitContext(Generic[M]):
     rule duration with a measured one (LM-17's countersolve windows)."""
 
 
+@fast_init  # one per phase
 @dataclass(frozen=True)
 class PhaseOutcome(Generic[M]):
     """Everything the game needs to resolve a phase: the moves, never a text to read again.

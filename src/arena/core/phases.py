@@ -19,7 +19,6 @@ from arena.core import rng as rngmod
 from arena.core.clock import Clock
 from arena.core.errors import RuleError, StalePhase
 from arena.core.eventlog import Event
-from arena.core.frozen import frozen
 from arena.core.game import (
     JSON,
     Game,
@@ -116,13 +115,11 @@ class Phases:
         answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        # The runner makes these values on every decision: built by the fast helper.
-        ctx = frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
+        ctx = SubmitContext(at, previous, self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
         self.answered = answered
         in_reserve = seat in self.reserve_end
-        sub = frozen(Submission, seat=seat, text=text, value=value, at=at,
-                     final=final or in_reserve, in_reserve=in_reserve)
+        sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
         self.history.setdefault(seat, []).append(sub)
         data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
         self._emit("submit", data, frozenset({seat}), t)
@@ -246,13 +243,12 @@ class Phases:
         spec = self.spec
         assert spec is not None
         standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
-        outcome = frozen(
-            PhaseOutcome,
-            standing=standing,
-            history={s: tuple(v) for s, v in self.history.items()},
-            missing=frozenset(s for s in spec.must if s not in standing),
-            ended_at=t - self.phase_start,
-            scale=self.settings.time_scale,
+        outcome = PhaseOutcome(
+            standing,
+            {s: tuple(v) for s, v in self.history.items()},
+            frozenset(s for s in spec.must if s not in standing),
+            t - self.phase_start,
+            self.settings.time_scale,
         )
         rng = rngmod.deferred(self.seed, "phase", self.phase_no)  # seeded if drawn from
         self.phase_ends[self.phase_no] = (spec.name, t)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from arena.core import chat as chatmod
 from arena.core.clock import Clock
 from arena.core.eventlog import HOST, SPECTATOR, Event, Viewer
-from arena.core.frozen import frozen
 from arena.core.game import JSON, Game, PhaseSpec, Result, Submission
 from arena.core.match_settings import MatchSettings
 
@@ -62,9 +61,8 @@ class Visibility:
 
     # ------------------------------------------------------------------ writing
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
-        # A match writes several entries per decision: built by the fast helper.
         # Versions count from 1 without gaps, so the next is the length.
-        event = frozen(Event, version=len(self.log) + 1, kind=kind, data=data, to=to, t=t)
+        event = Event(len(self.log) + 1, kind, data, to, t)
         self.log.append(event)
         return event
 

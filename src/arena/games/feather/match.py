@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field
 
 from arena.core.errors import ParseError, RuleError
-from arena.core.frozen import frozen
+from arena.core.frozen import evolve
 from arena.core.game import (
     JSON,
     READY,
@@ -395,10 +395,9 @@ assert "board" in _STATE_FIELDS and "last" in _STATE_FIELDS
 
 
 def _with_board(state: FeatherState, board: Board, last: tuple[Outcome, ...]) -> FeatherState:
-    """``replace(state, board=board, last=last)`` by the engine's fast helper, once per tick
-    of every match: FeatherState has no ``__post_init__``, no cached values and is never
-    mutated."""
-    return frozen(FeatherState, state.__dict__, board=board, last=last)
+    """``replace(state, board=board, last=last)`` by the engine's fast copy, once per tick of
+    every match: FeatherState has no ``__post_init__`` and no cached values."""
+    return evolve(state, board=board, last=last)
 
 
 @lru_cache(maxsize=64)

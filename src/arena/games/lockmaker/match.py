@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from arena.core.errors import ParseError, RuleError
-from arena.core.frozen import frozen
+from arena.core.frozen import evolve
 from arena.core.game import (
     JSON,
     READY,
@@ -194,11 +194,10 @@ _K = TypeVar("_K", Pick, Decide)
 
 
 def replace(state: LMState, **changes: Any) -> LMState:
-    """``dataclasses.replace`` for the match state, by the engine's fast helper: LMState has
-    no ``__post_init__`` and is never mutated, and a random playout makes a few of these per
-    decision (``bench/throughput.py``)."""
+    """``dataclasses.replace`` for the match state, by the engine's fast copy (LMState has no
+    ``__post_init__``): a random playout makes a few of these per decision."""
     assert changes.keys() <= _STATE_FIELDS, set(changes) - _STATE_FIELDS
-    return frozen(LMState, state.__dict__, **changes)
+    return evolve(state, **changes)
 
 
 def _last_of(outcome: PhaseOutcome[LMMove], seat: int, kind: type[_K]) -> _K | None:

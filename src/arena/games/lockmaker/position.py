@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from arena.core.frozen import frozen
+from arena.core.frozen import evolve
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.pieces import Bar, bar_cells, bar_mask
 
@@ -81,11 +81,10 @@ class Position:
     def with_pieces(self, key: Bar, bars: tuple[Bar, ...]) -> Position:
         """The same lock with the movable pieces replaced (bars need not be sorted).
 
-        Built by the engine's fast helper, without re-running ``__post_init__``: the board,
+        A copy by the engine's fast helper, without re-running ``__post_init__``: the board,
         keyhole and axes are shared, so the key targets are too, and the bars are sorted here
         (this is the solver's hot path)."""
-        return frozen(Position, board=self.board, keyhole=self.keyhole, key=key,
-                      bars=tuple(sorted(bars)), axes=self.axes, targets=self.targets)
+        return evolve(self, key=key, bars=tuple(sorted(bars)))
 
     @property
     def state(self) -> tuple[Bar, tuple[Bar, ...]]:
