@@ -11,7 +11,11 @@ at every step checks that
   (G-9);
 - replaying the log's inputs with the stored seed reproduces the match exactly (G-7), also from
   the middle, as after a server restart;
-- the match ends within the game's declared maximum of phases, with a well-formed result.
+- the match ends within the game's declared maximum of phases, with a well-formed result;
+- moves are values: every legal random text reads as a move whose ``str()`` is that text and
+  reads back as the same move, the move standing for it prints as the text, and ``resolve``
+  works from the moves alone (it never calls the game's ``parse``, and resolving with every
+  submission's text blanked gives the same state and events).
 
 A game that plays matches of its own (the season, SE-1) has them played by bots whenever one of
 its phases without a time limit waits for them (:func:`arena.core.driver.play_children`, as the
@@ -20,8 +24,13 @@ server plays them), and their results come back as the game's acts, which the re
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import math
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -32,12 +41,12 @@ from arena.core import rng as rngmod
 from arena.core.clock import ManualClock
 from arena.core.driver import play_children
 from arena.core.errors import RuleError
-from arena.core.game import Game
+from arena.core.game import Game, GameEvent, PhaseOutcome, Submission
 from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
 from arena.core.registry import all_games
 from arena.season.game import SEASON
 from installed_games import games as installed_games
-from toygame import TOY
+from toygame import TOY, ToyGame, ToyState
 
 GAMES: dict[str, Game[Any, Any]] = {"toy": TOY, **all_games(), SEASON.name: SEASON,
                                     **installed_games()}
@@ -78,6 +87,60 @@ def leak_check(match: Match, seen: dict[Any, int]) -> None:
                 )
 
 
+POISON = "\x00 a text that resolve must never read"
+
+
+def check_move_text(game: Game[Any, Any], match: Match, seat: int, text: str) -> None:
+    """A legal random text is canonical notation: it reads as a move that prints as the text
+    and reads back as the same move; its JSON form is plain JSON."""
+    move = game.parse(match.state, seat, text)
+    assert str(move) == text, f"{game.name}: {text!r} reads as {move!r}, written {str(move)!r}"
+    assert game.parse(match.state, seat, str(move)) == move, f"{game.name}: {move!r} round trip"
+    json.dumps(move.to_json())
+
+
+def _blank(sub: Submission) -> Submission:
+    return dataclasses.replace(sub, text=POISON)
+
+
+@contextmanager
+def resolving_from_values(game: Game[Any, Any]) -> Iterator[None]:
+    """While inside, every ``resolve`` of ``game`` is checked to work from the moves alone: its
+    ``parse`` fails the test if called during a resolve, and the same outcome with every
+    submission's text replaced by :data:`POISON` must resolve to the same state and events
+    (with the same chance draws)."""
+    resolve, parse = game.resolve, game.parse
+    resolving = False
+
+    def guarded_parse(state: Any, seat: int, text: str) -> Any:
+        assert not resolving, f"{game.name}: resolve parsed the text {text!r}"
+        return parse(state, seat, text)
+
+    def checked_resolve(state: Any, outcome: PhaseOutcome, rng: random.Random
+                        ) -> tuple[Any, list[GameEvent]]:
+        nonlocal resolving
+        twin = copy.deepcopy(rng)
+        blanked = PhaseOutcome(
+            {s: _blank(sub) for s, sub in outcome.standing.items()},
+            {s: tuple(_blank(sub) for sub in subs) for s, subs in outcome.history.items()},
+            outcome.missing, outcome.ended_at, outcome.scale)
+        resolving = True
+        try:
+            got = resolve(state, outcome, rng)
+            again = resolve(state, blanked, twin)
+        finally:
+            resolving = False
+        assert again == got, f"{game.name}: resolve read a submission's text"
+        return got
+
+    game.parse = guarded_parse  # type: ignore[method-assign]
+    game.resolve = checked_resolve  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del game.parse, game.resolve
+
+
 def replay_of(match: Match, clock: ManualClock) -> Match:
     return Match.replay(
         match.game, match.config, match.seed, match.settings, match.created_at,
@@ -111,13 +174,15 @@ def play_randomly(game: Game[Any, Any], seed: int, data: st.DataObject) -> None:
                 if text is None or match.finished or seat not in match.waiting_for():
                     continue
                 final = data.draw(st.integers(0, 4), "final") < 4
+                check_move_text(game, match, seat, text)
                 try:
-                    match.submit(seat, text, final=final)
+                    sub = match.submit(seat, text, final=final)
                 except RuleError as exc:  # pragma: no cover - a failure is the finding
                     raise AssertionError(
                         f"{game.name}: legal submission {text!r} from seat {seat + 1} "
                         f"in phase {match.spec.name if match.spec else None} rejected: {exc}"
                     ) from exc
+                assert str(sub.value) == text, f"{game.name}: {text!r} stands as {sub.value!r}"
         elif action == 6:
             seat = data.draw(st.integers(0, match.seats - 1), "seat")
             text = data.draw(GARBAGE, "garbage")
@@ -173,9 +238,42 @@ def test_random_playouts(name: str) -> None:
               suppress_health_check=list(HealthCheck))
     @given(seed=st.integers(0, 2**31 - 1), data=st.data())
     def run(seed: int, data: st.DataObject) -> None:
-        play_randomly(game, seed, data)
+        with resolving_from_values(game):
+            play_randomly(game, seed, data)
 
     run()
+
+
+class _ParsingToy(ToyGame):
+    """Reads its texts again when a phase resolves: what the move values replace."""
+
+    def resolve(self, state: ToyState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[ToyState, list[GameEvent]]:
+        for sub in outcome.standing.values():
+            self.parse(state, sub.seat, sub.text)
+        return super().resolve(state, outcome, rng)
+
+
+class _TextToy(ToyGame):
+    """Puts a submission's text into an event: a resolve that reads text, without parsing."""
+
+    def resolve(self, state: ToyState, outcome: PhaseOutcome, rng: random.Random
+                ) -> tuple[ToyState, list[GameEvent]]:
+        state, events = super().resolve(state, outcome, rng)
+        texts = sorted(sub.text for sub in outcome.standing.values())
+        return state, [*events, GameEvent("texts", texts)]
+
+
+@pytest.mark.parametrize(("game", "words"), [(_ParsingToy(), "resolve parsed"),
+                                             (_TextToy(), "resolve read")])
+def test_resolving_from_values_catches_a_resolve_that_reads_text(game: ToyGame,
+                                                                  words: str) -> None:
+    """The check above is not vacuous: a resolve that parses, or reads a text at all, fails."""
+    match = Match(game, game.default_config(), 1, ManualClock(1000.0), MatchSettings())
+    with resolving_from_values(game), pytest.raises(AssertionError, match=words):
+        match.submit(0, "ready", final=True)
+        match.submit(1, "ready", final=True)
+    assert "parse" not in vars(game) and "resolve" not in vars(game)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

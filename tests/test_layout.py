@@ -45,3 +45,18 @@ def test_store_and_cli_tests_are_not_filed_under_another_package() -> None:
     misplaced += [p.relative_to(TESTS).as_posix() for p in TESTS.rglob("test_cli_*.py")
                   if p.parent.name != "cli"]
     assert misplaced == []
+
+
+def test_comments_cite_rulings_not_a_trackers_numbers() -> None:
+    """The tracker is not in the repository, so a number of it tells a reader nothing: code
+    and tests cite a ruling (G-7, LM-16) or say the reason."""
+    import re
+
+    pattern = re.compile(r"\b[Ii]ssues? [0-9]+")
+    found = [f"{p.relative_to(TESTS.parent)}:{n}"
+             for root in (SRC, TESTS)
+             for p in root.rglob("*") if p.suffix in {".py", ".js", ".css", ".html", ".toml"}
+             and "vendor" not in p.parts
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line)]
+    assert found == []

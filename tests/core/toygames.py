@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    READY,
     ActContext,
     ActSpec,
     Game,
@@ -31,9 +32,10 @@ from arena.core.game import (
     ReservePeriod,
     ReservePeriods,
     Result,
-    SubmitContext,
+    Word,
 )
 from arena.core.settings import count, seconds
+from toygame import Pick
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class Go(BaseModel):
     n: Annotated[int, Field(ge=1, le=5, description="ACT-1: what the host adds to the pot")]
 
 
-class WaitGame(Game[WaitState, WaitConfig]):
+class WaitGame(Game[WaitState, WaitConfig, Word | Pick]):
     name = "waittoy"
     title = "Wait and pick"
     summary = "a wait with no time limit, ended by the host; then a timed pick"
@@ -90,21 +92,22 @@ class WaitGame(Game[WaitState, WaitConfig]):
         return PhaseSpec("pick", state.config.pick, must=frozenset({0, 1}), reserve=True,
                          prompt="a number from 1 to 3")
 
-    def validate(self, state: WaitState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: WaitState, seat: int, text: str) -> Word | Pick:
         word = text.strip().lower()
         if not state.picking:
             if word != "ready":
                 raise ParseError("ACT-1", "say 'ready' while waiting for the host")
-            return "ready"
+            return READY
         if word not in ("1", "2", "3"):
             raise RuleError("ACT-2", f"the pick must be 1, 2 or 3, not {text!r}")
-        return int(word)
+        return Pick(int(word))
 
-    def resolve(self, state: WaitState, outcome: PhaseOutcome, rng: random.Random
-                ) -> tuple[WaitState, list[GameEvent]]:
+    def resolve(self, state: WaitState, outcome: PhaseOutcome[Word | Pick],
+                rng: random.Random) -> tuple[WaitState, list[GameEvent]]:
         if not state.picking:
             return replace(state, picking=True), [GameEvent("ready_all")]
-        a, b = (int(outcome.standing[s].value) if s in outcome.standing else 0 for s in (0, 1))
+        a, b = (v.n if s in outcome.standing and isinstance(v := outcome.standing[s].value, Pick)
+                else 0 for s in (0, 1))
         scores = (state.scores[0] + max(0, a - b), state.scores[1] + max(0, b - a))
         return (replace(state, picking=False, round=state.round + 1, scores=scores),
                 [GameEvent("picks", {"picks": [a, b]})])

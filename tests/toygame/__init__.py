@@ -17,6 +17,7 @@ from pydantic import Field
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    READY,
     Game,
     GameConfig,
     GameEvent,
@@ -26,8 +27,22 @@ from arena.core.game import (
     ReservePeriods,
     Result,
     SubmitContext,
+    Word,
 )
 from arena.core.settings import count, seconds
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A round's pick (TOY-2): the number is its notation and its JSON form."""
+
+    n: int
+
+    def __str__(self) -> str:
+        return str(self.n)
+
+    def to_json(self) -> JSON:
+        return self.n
 
 
 @dataclass(frozen=True)
@@ -49,7 +64,7 @@ class ToyState:
     last: tuple[int, int] | None = None
 
 
-class ToyGame(Game[ToyState, ToyConfig]):
+class ToyGame(Game[ToyState, ToyConfig, Word | Pick]):
     name = "toy"
     title = "High card"
     summary = "pick 1-3 in secret; the higher pick scores the difference"
@@ -76,24 +91,28 @@ class ToyGame(Game[ToyState, ToyConfig]):
                          reserve=state.config.use_reserve,
                          prompt="a number from 1 to 3")
 
-    def validate(self, state: ToyState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: ToyState, seat: int, text: str) -> Word | Pick:
         word = text.strip().lower()
         if state.round == 0:
             if word != "ready":
                 raise ParseError("TOY-1", "say 'ready' to end the study time")
-            return "ready"
+            return READY
         if not word.isdigit():
             raise ParseError("TOY-2", f"expected a number from 1 to 3, got {text!r}")
-        n = int(word)
-        if not 1 <= n <= 3:
-            raise RuleError("TOY-2", f"the pick must be 1, 2 or 3, not {n}")
-        return n
+        return Pick(int(word))
 
-    def resolve(self, state: ToyState, outcome: PhaseOutcome, rng: random.Random
+    def check(self, state: ToyState, seat: int, move: Word | Pick,
+              ctx: SubmitContext[Word | Pick]) -> Word | Pick:
+        if isinstance(move, Pick) and not 1 <= move.n <= 3:
+            raise RuleError("TOY-2", f"the pick must be 1, 2 or 3, not {move.n}")
+        return move
+
+    def resolve(self, state: ToyState, outcome: PhaseOutcome[Word | Pick], rng: random.Random
                 ) -> tuple[ToyState, list[GameEvent]]:
         if state.round == 0:
             return replace(state, round=1), [GameEvent("study_over")]
-        picks = [int(outcome.standing[s].value) if s in outcome.standing else 0 for s in (0, 1)]
+        picks = [v.n if s in outcome.standing and isinstance(v := outcome.standing[s].value, Pick)
+                 else 0 for s in (0, 1)]
         a, b = picks
         scores = (state.scores[0] + max(0, a - b), state.scores[1] + max(0, b - a))
         ev = GameEvent("picks", {"round": state.round, "picks": picks})

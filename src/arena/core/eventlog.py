@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from arena.core.frozen import fast_init
 from arena.core.game import JSON
 
 HOST: Literal["host"] = "host"
@@ -24,6 +25,7 @@ INPUT_KINDS = frozenset({"submit", "confirm", "pause", "resume", "extend", "end"
 """Event kinds that are inputs: replaying just these rebuilds every other event."""
 
 
+@fast_init  # several per decision
 @dataclass(frozen=True)
 class Event:
     """An entry of the append-only log. ``to=None`` is public; a set names the seats that may

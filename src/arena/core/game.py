@@ -21,12 +21,18 @@ from arena.core import settings as schema
 from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
 from arena.core.facts import GameFacts
-
-JSON = Any
-"""A value that ``json.dumps`` accepts: views, event data and parsed submissions."""
+from arena.core.frozen import fast_init
+from arena.core.moves import JSON as JSON
+from arena.core.moves import READY as READY
+from arena.core.moves import M as M
+from arena.core.moves import Move as Move
+from arena.core.moves import PhaseOutcome as PhaseOutcome
+from arena.core.moves import Submission as Submission
+from arena.core.moves import SubmitContext as SubmitContext
+from arena.core.moves import Word as Word
 
 BotLevel = Literal["easy", "normal", "hard"]
-"""How strongly a bot plays its seat (G-8, issue 30 point 5): ``hard`` is each game's full
+"""How strongly a bot plays its seat (G-8): ``hard`` is each game's full
 bot; ``easy`` makes a beginner's mistakes (it is never a random mover); ``normal`` is between.
 A seat that names no level gets ``hard``, the only bot there was before levels."""
 
@@ -51,7 +57,7 @@ class GameConfig:
     seconds each (G-3); a game without reserve leaves ``reserve_periods`` at 0.
 
     Every field of a game's config is typed and bounded (``Annotated`` with
-    :mod:`arena.core.settings`'s helpers) and validated strictly (issue 25): a subclass that
+    :mod:`arena.core.settings`'s helpers) and validated strictly: a subclass that
     changes a default keeps the annotation, e.g. ``reserve_periods: ReservePeriods = 16``.
     """
 
@@ -90,49 +96,11 @@ class PhaseSpec:
     @cached_property
     def actors(self) -> frozenset[int]:
         """``must | may``, worked out once per phase: the match asks it on every submission
-        and every look at who it waits for (issue 29 point 4)."""
+        and every look at who it waits for."""
         return self.must | self.may
 
 
-@dataclass(frozen=True)
-class Submission:
-    """One accepted submission. ``at`` is seconds since the phase began (real seconds)."""
-
-    seat: int
-    text: str
-    value: JSON
-    at: float
-    final: bool = False
-    in_reserve: bool = False
-
-
-@dataclass(frozen=True)
-class SubmitContext:
-    """What a game may consider when validating: when, and what this seat already sent."""
-
-    at: float
-    previous: tuple[Submission, ...] = ()
-    scale: float = 1.0
-    """The match's time scale (G-5): real seconds per rule second, for a game that mixes a
-    rule duration with a measured one (LM-17's countersolve windows)."""
-
-
-@dataclass(frozen=True)
-class PhaseOutcome:
-    """Everything the game needs to resolve a phase.
-
-    ``standing`` follows G-2 (last valid within the limit, first valid in reserve); ``history``
-    holds every accepted submission of the phase in order, for games that keep them all
-    (timed solutions, LM-16); ``missing`` are must-act seats with nothing standing.
-    """
-
-    standing: Mapping[int, Submission]
-    history: Mapping[int, tuple[Submission, ...]]
-    missing: frozenset[int]
-    ended_at: float
-    scale: float = 1.0
-
-
+@fast_init  # the games make a few per phase
 @dataclass(frozen=True)
 class GameEvent:
     """Something that happened, with who may see it: ``to=None`` is public, a set is those
@@ -240,8 +208,9 @@ S = TypeVar("S")
 C = TypeVar("C", bound=GameConfig)
 
 
-class Game(GameFacts, ABC, Generic[S, C]):
-    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``); what it says of
+class Game(GameFacts, ABC, Generic[S, C, M]):
+    """The skeleton every game follows (after OpenSpiel's ``pyspiel.Game``): ``S`` its state,
+    ``C`` its config, ``M`` its moves (:class:`arena.core.moves.Move`); what it says of
     itself beyond its rules (its place in the lobby, its files, its hooks) is
     :class:`arena.core.facts.GameFacts`."""
 
@@ -309,7 +278,7 @@ class Game(GameFacts, ABC, Generic[S, C]):
 
     def config_from_record(self, values: Mapping[str, Any]) -> C:
         """The config of a stored match: the same schema, read leniently about types for
-        records created before settings were strict (issue 25)."""
+        records created before settings were strict."""
         config: C = schema.validate(self.config_type, values, stored=True)
         return config
 
@@ -326,13 +295,31 @@ class Game(GameFacts, ABC, Generic[S, C]):
         """The current phase, or None once the match is over."""
 
     @abstractmethod
-    def validate(self, state: S, seat: int, text: str, ctx: SubmitContext) -> JSON:
-        """Parse and check a submission; return its parsed value or raise ``RuleError``."""
+    def parse(self, state: S, seat: int, text: str) -> M:
+        """Read ``text`` as the move the current phase asks of ``seat``; its ``str()`` is the
+        canonical notation. The phase decides which notation applies, and a name in it refers
+        to the state as a SAN move names a piece where it stands (a card by its number in the
+        hand, a player by name). Text that is no move raises ``ParseError``, a name that fits
+        nothing ``RuleError``, each naming the rule (G-6)."""
+
+    def check(self, state: S, seat: int, move: M, ctx: SubmitContext[M]) -> M:
+        """Whether ``move`` may be played now (the position, the time, what the seat sent
+        before): ``RuleError`` naming the rule if not. Returns the move that stands: ``move``
+        itself, or the same move completed by what checking it found (a solution's move count
+        and its pieces' canonical names). Every parsed move is legal by default."""
+        return move
+
+    def validate(self, state: S, seat: int, text: str, ctx: SubmitContext[M]) -> M:
+        """A submitted text as the move it stands for: read once, then checked. This is what
+        the match runner calls; games implement :meth:`parse` and :meth:`check`."""
+        return self.check(state, seat, self.parse(state, seat, text), ctx)
 
     @abstractmethod
     def resolve(
-        self, state: S, outcome: PhaseOutcome, rng: random.Random
-    ) -> tuple[S, list[GameEvent]]: ...
+        self, state: S, outcome: PhaseOutcome[M], rng: random.Random
+    ) -> tuple[S, list[GameEvent]]:
+        """The phase's end: the standing moves (values, never texts to read again) applied
+        to the state, with the events they make."""
 
     @abstractmethod
     def result(self, state: S) -> Result | None: ...

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from arena.core import rng as rngmod
 from arena.core.clock import Clock
@@ -30,19 +30,6 @@ from arena.core.game import (
     SubmitContext,
 )
 from arena.core.match_settings import MatchSettings
-
-_new_object = object.__new__
-_T = TypeVar("_T")
-
-
-def _frozen(cls: type[_T], **values: Any) -> _T:
-    """``cls(**values)`` for a frozen dataclass with no ``__post_init__`` and every field
-    given, without the per-field ``object.__setattr__`` of its ``__init__``: the runner makes
-    several such objects per decision, on the path every decision takes. The result is the
-    same value; a field left out is an AttributeError on first read, never a wrong default."""
-    obj = _new_object(cls)
-    obj.__dict__.update(values)
-    return obj
 
 
 def phase_label(no: int, name: str) -> str:
@@ -128,18 +115,18 @@ class Phases:
         answered = (self.phase_no, spec.name)
         previous = tuple(self.history.get(seat, ()))
         at = t - self.phase_start
-        ctx = _frozen(SubmitContext, at=at, previous=previous, scale=self.settings.time_scale)
+        ctx = SubmitContext(at, previous, self.settings.time_scale)
         value = self.game.validate(self.state, seat, text, ctx)
         self.answered = answered
         in_reserve = seat in self.reserve_end
-        sub = _frozen(Submission, seat=seat, text=text, value=value, at=at,
-                      final=final or in_reserve, in_reserve=in_reserve)
+        sub = Submission(seat, text, value, at, final or in_reserve, in_reserve)
         self.history.setdefault(seat, []).append(sub)
         data = {"seat": seat, "text": text, "final": sub.final, "bot": bot}
         self._emit("submit", data, frozenset({seat}), t)
         self._emit(
             "accepted",
-            {"seat": seat, "phase": spec.name, "value": value, "at": at, "in_reserve": in_reserve},
+            {"seat": seat, "phase": spec.name, "value": value.to_json(), "at": at,
+             "in_reserve": in_reserve},
             frozenset({seat}),
             t,
         )
@@ -256,13 +243,12 @@ class Phases:
         spec = self.spec
         assert spec is not None
         standing = {s: sub for s in range(self.seats) if (sub := self.standing(s)) is not None}
-        outcome = _frozen(
-            PhaseOutcome,
-            standing=standing,
-            history={s: tuple(v) for s, v in self.history.items()},
-            missing=frozenset(s for s in spec.must if s not in standing),
-            ended_at=t - self.phase_start,
-            scale=self.settings.time_scale,
+        outcome = PhaseOutcome(
+            standing,
+            {s: tuple(v) for s, v in self.history.items()},
+            frozenset(s for s in spec.must if s not in standing),
+            t - self.phase_start,
+            self.settings.time_scale,
         )
         rng = rngmod.deferred(self.seed, "phase", self.phase_no)  # seeded if drawn from
         self.phase_ends[self.phase_no] = (spec.name, t)

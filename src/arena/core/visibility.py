@@ -21,8 +21,6 @@ from arena.core.eventlog import HOST, SPECTATOR, Event, Viewer
 from arena.core.game import JSON, Game, PhaseSpec, Result, Submission
 from arena.core.match_settings import MatchSettings
 
-_new_object = object.__new__
-
 
 class Visibility:
     """The match's log: appending to it, and reading it as one viewer may."""
@@ -63,11 +61,8 @@ class Visibility:
 
     # ------------------------------------------------------------------ writing
     def _emit(self, kind: str, data: JSON, to: frozenset[int] | None, t: float) -> Event:
-        # The same frozen Event its constructor makes, without the five object.__setattr__
-        # calls of a frozen dataclass's __init__: a match writes several entries per decision.
         # Versions count from 1 without gaps, so the next is the length.
-        event: Event = _new_object(Event)
-        event.__dict__.update(version=len(self.log) + 1, kind=kind, data=data, to=to, t=t)
+        event = Event(len(self.log) + 1, kind, data, to, t)
         self.log.append(event)
         return event
 
@@ -179,7 +174,7 @@ class Visibility:
             }
             if sub is not None and (reveal or viewer == s):
                 entry["submissions"] = [
-                    {"text": x.text, "value": x.value, "at": x.at, "final": x.final}
+                    {"text": x.text, "value": x.value.to_json(), "at": x.at, "final": x.final}
                     for x in self.history.get(s, [])
                 ]
             seats.append(entry)

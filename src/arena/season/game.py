@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from arena.core.errors import RuleError
@@ -28,7 +28,6 @@ from arena.core.game import (
     PhaseOutcome,
     PhaseSpec,
     Result,
-    SubmitContext,
 )
 from arena.core.registry import register
 from arena.season import acts as A
@@ -69,7 +68,23 @@ PROMPTS = {
 VERBS = {VOTE: "vote", TIE: "vote", GIFT: "gift", NOMINATE: "nominate"}
 
 
-class SeasonGame(Game[SeasonState, SeasonConfig]):
+@dataclass(frozen=True)
+class Choice:
+    """A player's sealed choice of a step (G-10): a vote (LO-9), a gift of the Token of Life
+    or a nomination (SE-3). ``name`` is the chosen player as the cast spells it, which is
+    what the log records; the notation is the step's verb and the name (``Gift Cat``)."""
+
+    verb: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.verb.title()} {self.name}"
+
+    def to_json(self) -> JSON:
+        return self.name
+
+
+class SeasonGame(Game[SeasonState, SeasonConfig, Choice]):
     """A season: the frame around the matches (SE-1). Not one of the lobby's games."""
 
     name = "season"
@@ -141,7 +156,9 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
         return PhaseSpec(f"{label}: {STEP_WORDS[state.step]}", duration, must=must, may=may,
                          prompt=PROMPTS.get(state.step, ""), sealed=True)
 
-    def validate(self, state: SeasonState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: SeasonState, seat: int, text: str) -> Choice:
+        """The step's verb and a name among the players the step offers (SE-3, LO-9): the
+        name is read against them, case and spaces forgiven (LO-10)."""
         turn = flow.turn(state)
         verb = VERBS.get(state.step)
         if turn is None or verb is None or state.cast[seat] not in turn.players:
@@ -154,12 +171,12 @@ class SeasonGame(Game[SeasonState, SeasonConfig]):
         if choice is None:
             raise RuleError(turn.rule, f"choose one of {player_list(turn.options)}, not "
                                        f"{rest.strip()[:40]!r}")
-        return choice
+        return Choice(verb, choice)
 
-    def resolve(self, state: SeasonState, outcome: PhaseOutcome,
+    def resolve(self, state: SeasonState, outcome: PhaseOutcome[Choice],
                 rng: random.Random) -> tuple[SeasonState, list[GameEvent]]:
         events: list[GameEvent] = []
-        chosen = {state.cast[s]: str(sub.value) for s, sub in outcome.standing.items()}
+        chosen = {state.cast[s]: sub.value.name for s, sub in outcome.standing.items()}
         state = flow.resolve_step(state, chosen, rng, events)
         return state, events
 

@@ -1,4 +1,4 @@
-"""The JSON API for the page, scripts and outside bots (docs/CONTRACT.md, issue 9 point 7).
+"""The JSON API for the page, scripts and outside bots (docs/CONTRACT.md).
 
 Every handler resolves the token first; a seat token acts only for its own seat. Rejected
 submissions answer 422 with ``{"ok": false, "error": "<rule id>: <message>"}`` (G-6).
@@ -66,7 +66,7 @@ def store_of(request: Request) -> AsyncStore:
 
 @functools.cache
 def game_info(name: str) -> dict[str, Any]:
-    """A game's metadata and its options, from the config's schema (issue 25): name, type,
+    """A game's metadata and its options, from the config's schema: name, type,
     default, bounds (``min``/``max``, ``max_length``, ``max_items``) and help text. Built once
     per game (drawing the schema costs about a millisecond a game, on every lobby load
     otherwise); callers only serialise it."""
@@ -77,15 +77,15 @@ def game_info(name: str) -> dict[str, Any]:
             "hidden_information": game.hidden_information, "rules_prefix": game.rules_prefix,
             "options": options,
             # What an unnamed seat is called, for a person and for a bot: the lobby shows the
-            # name the match page will show (issue 27 point 8: one name per seat).
+            # name the match page will show (one name per seat).
             "default_names": [[game.default_seat_name(i, False), game.default_seat_name(i, True)]
                               for i in range(game.seats)]}
 
 
 def public_record(record: MatchRecord, request: Request) -> dict[str, Any]:
     """What anyone may know of a match (no tokens, no seed while it runs, and then as a
-    string: 64 bits do not survive a JavaScript number, issue 27 point 7); a match the
-    server could not rebuild also says so (``problem``, issue 25)."""
+    string: 64 bits do not survive a JavaScript number); a match the
+    server could not rebuild also says so (``problem``)."""
     out: dict[str, Any] = {
         "id": record.id, "game": record.game, "names": list(record.seat_names),
         "bots": list(record.bots),
@@ -130,7 +130,7 @@ CREATE_LIMIT = _limit("ARENA_CREATE_LIMIT", 60, 1.0, "matches created from this 
 ACT_LIMIT = _limit("ARENA_ACT_LIMIT", 100, 10.0, "submissions from this link")
 # G-13: a few lines in a burst, then about one a second, per link.
 CHAT_LIMIT = _limit("ARENA_CHAT_LIMIT", 6, 1.0, "chat messages from this link")
-# Replay views cost a rebuild from a checkpoint each (issue 25 point 5): a page stepping
+# Replay views cost a rebuild from a checkpoint each: a page stepping
 # through a replay asks a few a second; one address shares one budget over every match.
 REPLAY_LIMIT = _limit("ARENA_REPLAY_LIMIT", 60, 20.0, "replay requests from this address")
 # A host presses a button at a time: pause, resume, extend, end, an option, a mute, a private
@@ -196,7 +196,7 @@ async def list_matches(request: Request) -> JSONResponse:
         records = await store.list_matches()  # the last listing, if the database is down
     except StoreUnavailable:
         records = []
-    if store.down:  # issue 25 point 4: what memory knows, no 5xx
+    if store.down:  # what memory knows, no 5xx
         records = matches_of(request).listing(records, 200)
     # One query for every listed match's spectator token, not one per match.
     watch = await store.spectator_tokens([r.id for r in records])
@@ -262,7 +262,7 @@ def _int_param(request: Request, name: str, default: int) -> int:
 def _replay_view(owner: MatchOwner, viewer: Viewer, version: int) -> dict[str, Any]:
     """The viewer's view as it stood right after its own entry ``version`` (the replay
     viewer). ``version`` counts the entries the viewer may see (G-10), and so does the range
-    an error names; the match is rebuilt from its nearest checkpoint (issue 25 point 5)."""
+    an error names; the match is rebuilt from its nearest checkpoint."""
     live = owner.match
     last = live.version_for(viewer)
     if not 1 <= version <= last:
@@ -325,7 +325,7 @@ async def submit(request: Request) -> JSONResponse:
             raise RuleError("G-6", f"the submission could not be read ({type(exc).__name__})"
                             ) from exc
         return {"ok": True, "version": m.version_for(seat), "final": sub.final,
-                "value": sub.value, "in_reserve": sub.in_reserve, **_answered(m)}
+                "value": sub.value.to_json(), "in_reserve": sub.in_reserve, **_answered(m)}
 
     return JSONResponse(await owner.command(act))
 

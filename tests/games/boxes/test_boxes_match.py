@@ -92,7 +92,7 @@ def test_bx7_pass_only_without_any_legal_movement() -> None:
     with pytest.raises(RuleError, match="BX-7"):
         GAME.validate(state, 0, "pass", CTX)
     stuck = replace(state, hand=(21, 22))  # 4 Orthogonal cannot move from D4
-    assert GAME.validate(stuck, 0, "pass", CTX) == "pass"
+    assert str(GAME.validate(stuck, 0, "pass", CTX)) == "pass"
     after, events = step(stuck, {0: "pass", 1: "pass"})
     assert after.boxes == stuck.boxes and after.hand == (21, 22)
     assert events[0].data["plays"][0]["move"] == "pass"

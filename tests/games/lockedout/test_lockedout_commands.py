@@ -8,9 +8,9 @@ from arena.core.errors import ParseError
 from arena.games.lockedout.commands import (
     Claim,
     Dual,
+    Plan,
     Solo,
     Vote,
-    from_json,
     parse,
     parse_line,
     to_json,
@@ -45,8 +45,12 @@ def test_lo10_canonical_text_round_trips() -> None:
         assert parse_line(str(cmd), NAMES) == cmd
     d = Dual(0, "right", 2, 5)
     assert parse_line(d.text(NAMES), NAMES) == d
-    for c in (Solo(2, 3, 1), d, Claim(5, 2, 0), Vote(3)):
-        assert from_json(to_json(c)) == c
+    plan = Plan((Solo(2, 3, 1), d, Claim(5, 2, 0), Vote(3)), NAMES)
+    assert str(plan) == ("Solo, Safe C, Left 3 Right 1\nDual, Safe A, Right 2 with Mary Ann\n"
+                         "Bargain, Safe F, Claim 2 Gold bars, 0 Keys\nVote Dave")
+    assert Plan(parse(str(plan), NAMES), NAMES) == plan
+    assert plan.to_json() == [to_json(c) for c in plan.commands]
+    assert str(Plan((), NAMES)) == "pass" and Plan(parse("pass", NAMES)) == Plan(())
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Defects found by the independent re-implementation (issue 18), each test naming its ruling:
+"""Defects found by the independent re-implementation, each test naming its ruling:
 LO-3, LO-8, LO-10, LO-12 and SE-1 (LO-9 lives with the vote in test_lockedout_end.py)."""
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def test_lo10_the_match_uses_the_names_it_was_created_with() -> None:
     assert state.names == ("Ann", "ben", "Cat", "Dan") and len(state.seats) == 4
     # Names are case-insensitive in commands; the text's own format is taken verbatim.
     value = GAME.validate(state, 0, "Dual, Safe C, Left 4 with BEN", None)  # type: ignore[arg-type]
-    assert value == [{"kind": "dual", "safe": "C", "side": "left", "value": 4, "partner": 1}]
+    assert value.to_json() == [{"kind": "dual", "safe": "C", "side": "left", "value": 4,
+                                "partner": 1}]
     GAME.validate(state, 1, "Solo, Safe C, Left 3 Right 1", None)  # type: ignore[arg-type]
     with pytest.raises(RuleError, match="LO-10"):
         GAME.validate(state, 0, "Dual, Safe C, Left 4 with Alice", None)  # type: ignore[arg-type]

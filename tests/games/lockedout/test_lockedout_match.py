@@ -79,7 +79,7 @@ def test_bad_input_names_the_rule_and_changes_nothing() -> None:
 def test_config_names_are_used_and_checked() -> None:
     config = GAME.make_config({"names": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]})
     state = GAME.initial_state(config, __import__("random").Random(1))
-    assert GAME.validate(state, 0, "Dual, Safe A, Left 1 with fay", None) == [  # type: ignore[arg-type]
+    assert GAME.validate(state, 0, "Dual, Safe A, Left 1 with fay", None).to_json() == [  # type: ignore[arg-type]
         {"kind": "dual", "safe": "A", "side": "left", "value": 1, "partner": 5}]
     bad = GAME.make_config({"names": ["Ann", "ann", "Cat", "Dan", "Eve", "Fay"]})
     with pytest.raises(RuleError, match="LO-10"):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from arena.core.game import PhaseOutcome, Submission
 from arena.games.lockedout import GAME
-from arena.games.lockedout.commands import Dual, Solo, from_json
+from arena.games.lockedout.commands import Dual, Solo
 from arena.games.lockedout.state import OVER, LockedOutState
 from wording import ONE_OF_MANY
 
@@ -34,7 +34,7 @@ def _play(seed: int, bot_share: float, absent: float) -> None:
             if text is not None:
                 standing[seat] = Submission(seat, text, GAME.validate(state, seat, text, None),  # type: ignore[arg-type]
                                             0.0)
-        orders = {s: tuple(from_json(v) for v in sub.value) for s, sub in standing.items()}
+        orders = {s: sub.value.commands for s, sub in standing.items()}
         outcome = PhaseOutcome(standing, {s: (x,) for s, x in standing.items()}, frozenset(), 0)
         before = state
         state, events = GAME.resolve(state, outcome, random.Random(seed))

@@ -101,7 +101,7 @@ def test_pf3_shove_validation_and_pf5_last_colour() -> None:
                    boards=tuple(replace(b, grid="." + "RG" * 12) for b in state.boards))
     from arena.core.game import SubmitContext
 
-    assert GAME.validate(last, 0, "green", SubmitContext(0.0)) == "G"
+    assert GAME.validate(last, 0, "green", SubmitContext(0.0)).to_json() == "G"
     with pytest.raises(RuleError, match="PF-5"):
         GAME.validate(last, 0, "1", SubmitContext(0.0))
 
@@ -143,7 +143,7 @@ def test_grids_are_private_until_the_end() -> None:
 
 
 def test_grids_become_public_at_each_showing_only() -> None:
-    """Issue 16: spectators follow both grids. Each grid is made public as it stands at every
+    """Spectators follow both grids. Each grid is made public as it stands at every
     new showing (and after turn 24), for seats and spectators alike; the set being played stays
     private (G-9), so the grid a seat is shoving now never reaches the other seat or a
     spectator before the next showing."""

@@ -50,6 +50,19 @@ class NimState:
     """(seat, stones) of the last turn."""
 
 
+@dataclass(frozen=True)
+class Take:
+    """One turn's move: how many stones (NIM-2); ``take N`` is its notation, N its JSON."""
+
+    stones: int
+
+    def __str__(self) -> str:
+        return f"take {self.stones}"
+
+    def to_json(self) -> JSON:
+        return self.stones
+
+
 def best_take(stones: int, take_most: int) -> int | None:
     """The take that leaves the opponent a losing pile (a multiple of ``take_most + 1``), or
     None when every take loses against best play."""
@@ -57,7 +70,7 @@ def best_take(stones: int, take_most: int) -> int | None:
     return take or None
 
 
-class NimGame(Game[NimState, NimConfig]):
+class NimGame(Game[NimState, NimConfig, Take]):
     name = "nim"
     title = "Last Stone"
     summary = "take one to three stones a turn; whoever takes the last one wins"
@@ -84,22 +97,26 @@ class NimGame(Game[NimState, NimConfig]):
         return PhaseSpec("turn", state.config.turn, must=frozenset({state.to_move}),
                          prompt=f"take 1 to {self._most(state)} stones")
 
-    def validate(self, state: NimState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: NimState, seat: int, text: str) -> Take:
         words = text.strip().lower().split()
         if words[:1] == ["take"]:
             words = words[1:]
-        if len(words) != 1 or not words[0].isdigit():
+        if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 3:
             raise ParseError("NIM-2", f"write 'take N' with N from 1 to {self._most(state)}")
-        n = int(words[0])
-        if not 1 <= n <= self._most(state):
-            raise RuleError("NIM-2", f"a turn takes 1 to {self._most(state)} stones, not {n}")
-        return n
+        return Take(int(words[0]))
 
-    def resolve(self, state: NimState, outcome: PhaseOutcome, rng: random.Random
+    def check(self, state: NimState, seat: int, move: Take,
+              ctx: SubmitContext[Take]) -> Take:
+        if not 1 <= move.stones <= self._most(state):
+            raise RuleError("NIM-2", f"a turn takes 1 to {self._most(state)} stones, "
+                                     f"not {move.stones}")
+        return move
+
+    def resolve(self, state: NimState, outcome: PhaseOutcome[Take], rng: random.Random
                 ) -> tuple[NimState, list[GameEvent]]:
         seat = state.to_move
         standing = outcome.standing.get(seat)
-        take = int(standing.value) if standing is not None else 1  # NIM-3
+        take = standing.value.stones if standing is not None else 1  # NIM-3
         left = state.stones - take
         event = GameEvent("took", {"seat": seat, "stones": take, "left": left,
                                    "timed_out": standing is None})

@@ -55,6 +55,20 @@ class Settled:
         return self.payout - self.bet.stake
 
 
+@dataclass(frozen=True, slots=True)
+class Bets:
+    """A seat's bets for the bout, as submitted (BX-4): ``none`` when it has nothing to bet."""
+
+    bets: tuple[Bet, ...]
+
+    def __str__(self) -> str:
+        return bets_text(self.bets)
+
+    def to_json(self) -> list[list[str | int]]:
+        """The bets as the match log records them: ``[condition, stake]`` pairs."""
+        return [[str(b.condition), b.stake] for b in self.bets]
+
+
 def bets_text(bets: Iterable[Bet]) -> str:
     text = "; ".join(str(b) for b in bets)
     return text or "none"

@@ -34,17 +34,19 @@ from typing import Any, ClassVar
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import (
     JSON,
+    READY,
     BotLevel,
     Game,
     GameEvent,
     PhaseOutcome,
     PhaseSpec,
     Result,
-    SubmitContext,
+    Word,
 )
 from arena.core.wording import counted
 from arena.games.boxes.bets import (
     Bet,
+    Bets,
     bet_example,
     bets_text,
     fmt,
@@ -60,8 +62,9 @@ from arena.games.boxes.board import (
     draw_board,
     parse_board,
 )
-from arena.games.boxes.conditions import TRAITS, add_usage, make_condition, parse_condition
+from arena.games.boxes.conditions import TRAITS, add_usage, make_condition
 from arena.games.boxes.deck import Card, deck_from_text
+from arena.games.boxes.movement import Movement
 from arena.games.boxes.odds import after_move, condition_odds, roles_for_round
 from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick, pick_help
 from arena.games.boxes.render import render_boards
@@ -83,9 +86,14 @@ BET_HELP = ("three bets (fewer only when your points or usage allow fewer), each
             "least 1, within your points (BX-4)")
 """The bet notation in words, for the phase's prompt; the help adds an example (BX-4)."""
 BOTH = frozenset({0, 1})
+PASS = Word("pass")
+"""A pick round's pass, when no card can move the box (BX-7)."""
+
+BoxesMove = Word | Bets | Movement
+"""Every move of a Boxes match: ``ready``, a bout's bets, a pick or ``pass``."""
 
 
-class BoxesGame(Game[BoxesState, BoxesConfig]):
+class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
     name = "boxes"
     title = "Box within a Box within a Box"
     summary = "bet on the tiles your box will land on, then steer both boxes with shared cards"
@@ -139,21 +147,22 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
                              reserve=True, prompt=f"this round's card moves {whose}: {PICK_HELP}")
         return None
 
-    def validate(self, state: BoxesState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: BoxesState, seat: int, text: str) -> BoxesMove:
+        """The bets and picks are read against the seat's points, usage, hand and box, as the
+        notation names them (BX-4, BX-6..BX-8): reading one is checking it."""
         if state.stage in (STUDY_BOARDS, STUDY_CARDS):
             if text.strip().lower() != "ready":
                 raise ParseError("BX-12", "this is study time: submit 'ready' to end it early")
-            return "ready"
+            return READY
         if state.stage == BET:
-            bets = parse_bets(text, state.points[seat], state.usage[seat])
-            return [[str(b.condition), b.stake] for b in bets]
+            return Bets(parse_bets(text, state.points[seat], state.usage[seat]))
         if state.stage == PICK:
             m = parse_pick(state, seat, text)
-            return "pass" if m is None else str(m)
+            return PASS if m is None else m
         raise RuleError("BX-11", "the match is over")
 
-    def resolve(self, state: BoxesState, outcome: PhaseOutcome, rng: random.Random
-                ) -> tuple[BoxesState, list[GameEvent]]:
+    def resolve(self, state: BoxesState, outcome: PhaseOutcome[BoxesMove],
+                rng: random.Random) -> tuple[BoxesState, list[GameEvent]]:
         if state.stage in (STUDY_BOARDS, STUDY_CARDS):
             if state.stage == STUDY_BOARDS:
                 return self._start_bout(state, 1)
@@ -173,7 +182,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
                 "bonus": int(bonus), "points": [fmt(p) for p in points]}
         return new, [GameEvent("bout_started", data)]
 
-    def _seal_bets(self, state: BoxesState, outcome: PhaseOutcome
+    def _seal_bets(self, state: BoxesState, outcome: PhaseOutcome[BoxesMove]
                    ) -> tuple[BoxesState, list[GameEvent]]:
         bets: list[tuple[Bet, ...]] = []
         usage = list(state.usage)
@@ -181,8 +190,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         for seat in (0, 1):
             sub = outcome.standing.get(seat)
             mine: tuple[Bet, ...] = ()
-            if sub is not None:
-                mine = tuple(Bet(parse_condition(str(c)), int(s)) for c, s in sub.value)
+            if sub is not None and isinstance(sub.value, Bets):
+                mine = sub.value.bets
             for b in mine:
                 usage[seat] = add_usage(usage[seat], b.condition)
             bets.append(mine)
@@ -193,7 +202,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
                       usage=(usage[0], usage[1]))
         return new, events
 
-    def _play_round(self, state: BoxesState, outcome: PhaseOutcome
+    def _play_round(self, state: BoxesState, outcome: PhaseOutcome[BoxesMove]
                     ) -> tuple[BoxesState, list[GameEvent]]:
         boards = list(state.boards)
         boxes = list(state.boxes)
@@ -204,8 +213,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         for seat in (0, 1):
             b = state.target_board(seat)
             sub = outcome.standing.get(seat)
-            m = None if sub is None else parse_pick(state, seat, sub.text)
-            if m is None:
+            m = sub.value if sub is not None else None
+            if not isinstance(m, Movement):  # a pass, or nothing standing
                 plays.append(Play(seat, b, None, (), boxes[b], (), (), ()))
                 continue
             card = state.card(m.card)
@@ -325,7 +334,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig]):
         return botmod.decide_level(state, seat, rng, level)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
-        from arena.games.boxes import randomplay  # not the bot's module: no NumPy (issue 29)
+        from arena.games.boxes import randomplay  # not the bot's module: no NumPy
 
         return randomplay.random_legal(state, seat, rng)
 
@@ -335,7 +344,7 @@ def final_result(state: BoxesState) -> Result:
     a, b = state.points
     scores = (float(a), float(b))
     # The score column already holds the points; the detail adds only the tie-break, under a
-    # header short enough for a phone ("Best bout", issue 27 point 9).
+    # header short enough for a phone ("Best bout").
     # Numbers, like the score, so the page groups their digits the same way.
     detail = {"best_bout": [float(max(g, default=Fraction(0))) for g in state.gains]}
     if a != b:

@@ -59,6 +59,10 @@ class Movement:
     def __str__(self) -> str:
         return f"{self.card} {' '.join(self.legs)}"
 
+    def to_json(self) -> str:
+        """A pick as the match log records it: its notation (BX-7)."""
+        return str(self)
+
     def path_text(self) -> str:
         return "-".join(cell_name(c) for c in (self.start, *self.path))
 

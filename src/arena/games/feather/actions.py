@@ -47,13 +47,17 @@ class Action:
 
     def __str__(self) -> str:
         # Written once per action object: a random seat's action is written when drawn,
-        # validated and resolved, and the candidates are shared across ticks (issue 29
-        # point 4). A frozen dataclass: the text goes into the instance's dict directly; it
+        # validated and resolved, and the candidates are shared across ticks. A frozen
+        # dataclass: the text goes into the instance's dict directly; it
         # is not a field, so equality, hashing and ``replace`` never see it.
         text: str | None = self.__dict__.get("_text")
         if text is None:
             text = self.__dict__["_text"] = self._written()
         return text
+
+    def to_json(self) -> str:
+        """An action as the match log records it: its notation."""
+        return str(self)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled (a frozen state sent to a bot worker) without the cached text."""

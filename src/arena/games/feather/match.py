@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import Field
 
 from arena.core.errors import ParseError, RuleError
+from arena.core.frozen import evolve
 from arena.core.game import (
     JSON,
+    READY,
     BotLevel,
     Game,
     GameConfig,
@@ -28,6 +30,7 @@ from arena.core.game import (
     PhaseSpec,
     Result,
     SubmitContext,
+    Word,
     seat_label,
 )
 from arena.core.settings import count, seconds, text
@@ -173,7 +176,11 @@ def _sessions(config: FeatherConfig, rng: random.Random | None
     return scenario.title, tuple(out), source
 
 
-class FeatherGame(Game[FeatherState, FeatherConfig]):
+FeatherMove = Word | Action
+"""Every move of a Feather match: ``ready`` before a session, an action in a tick."""
+
+
+class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
     name = "feather"
     title = "Light as a Feather"
     summary = "real-time ticks: fill, pour and drain buckets to meet objectives before your rival"
@@ -233,27 +240,31 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
             return _tick_phase(state.config.tick)
         return None
 
-    def parse(self, state: FeatherState, text: str) -> Action:
-        spec = state.session
-        return _parse(text, len(spec.capacities), spec.basin_names)
-
-    def validate(self, state: FeatherState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: FeatherState, seat: int, text: str) -> FeatherMove:
+        """An action names the session's buckets and basins (LF-1, LF-8, LF-9); whether the
+        board allows it now is :meth:`check`'s."""
         if state.stage == "study":
             if text.strip().lower() != "ready":
                 raise ParseError("LF-1", "this is study time before the session: say 'ready'")
-            return "ready"
+            return READY
         if state.stage != "tick":
             raise RuleError("LF-11", "the match is over")
-        action = self.parse(state, text)
-        check_action(state.session, state.board, seat, action)
-        return str(action)
+        spec = state.session
+        return _read_action(text, len(spec.capacities), spec.basin_names)
 
-    def resolve(self, state: FeatherState, outcome: PhaseOutcome, rng: random.Random
-                ) -> tuple[FeatherState, list[GameEvent]]:
+    def check(self, state: FeatherState, seat: int, move: FeatherMove,
+              ctx: SubmitContext[FeatherMove]) -> FeatherMove:
+        if isinstance(move, Action):
+            check_action(state.session, state.board, seat, move)
+        return move
+
+    def resolve(self, state: FeatherState, outcome: PhaseOutcome[FeatherMove],
+                rng: random.Random) -> tuple[FeatherState, list[GameEvent]]:
         if state.stage == "study":
             ev = GameEvent("session_started", {"session": state.session.name, "index": state.index})
             return replace(state, stage="tick", last=()), [ev]
-        actions = {seat: self.parse(state, str(sub.value)) for seat, sub in outcome.standing.items()}
+        actions = {seat: sub.value for seat, sub in outcome.standing.items()
+                   if isinstance(sub.value, Action)}
         board, outcomes = step(state.session, state.board, actions)
         events = [GameEvent("tick", {"session": state.session.name, "tick": board.tick,
                                      "outcomes": [o.to_json() for o in outcomes]})]
@@ -311,7 +322,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig]):
 
     # --- information ---------------------------------------------------------------------
     def session_label(self, state: FeatherState, index: int) -> str:
-        """One name per session for every line of the page (issue 27 point 11): "Practice
+        """One name per session for every line of the page: "Practice
         session", or "Session 2 of 3" counting the scored sessions only."""
         spec = state.sessions[index]
         if spec.practice:
@@ -404,31 +415,26 @@ assert "board" in _STATE_FIELDS and "last" in _STATE_FIELDS
 
 
 def _with_board(state: FeatherState, board: Board, last: tuple[Outcome, ...]) -> FeatherState:
-    """``replace(state, board=board, last=last)`` without ``dataclasses.replace``'s walk over
-    every field, once per tick of every match (issue 29 point 4): FeatherState has no
-    ``__post_init__``, no cached values and is never mutated, so its fields copied with these
-    two on top are the same value."""
-    new: FeatherState = object.__new__(FeatherState)
-    d = new.__dict__
-    d.update(state.__dict__)
-    d["board"] = board
-    d["last"] = last
-    return new
+    """``replace(state, board=board, last=last)`` by the engine's fast copy, once per tick of
+    every match: FeatherState has no ``__post_init__`` and no cached values."""
+    return evolve(state, board=board, last=last)
 
 
 @lru_cache(maxsize=64)
 def _tick_phase(duration: float) -> PhaseSpec:
     """The phase of every tick (LF-1), one frozen object per tick length: a match asks for it
-    on each of its hundreds of ticks (issue 29 point 4)."""
+    on each of its hundreds of ticks."""
     return PhaseSpec("tick", duration, may=frozenset({0, 1}), early_close=False,
                      prompt=TICK_PROMPT)
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
-    """``parse_action``, remembered: an action is read when it is submitted and again at the
-    boundary (from its canonical text), and ticks repeat the same few texts. An action is
-    frozen, so sharing one is safe; a text that is refused raises and is not remembered."""
+def _read_action(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
+    """``parse_action``, remembered: the one reading of an action is pure, and the ticks of a
+    session repeat the same few texts, so each is read once per session shape rather than
+    once per tick (``bench/throughput.py``: about a tenth of a Feather playout otherwise). An
+    action is frozen, so sharing one is safe; a text that is refused raises and is not
+    remembered."""
     return parse_action(text, buckets, basins)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import PhaseOutcome, Submission, SubmitContext
-from arena.games.feather.match import GAME, FeatherConfig, FeatherState
+from arena.games.feather.match import GAME, FeatherConfig, FeatherMove, FeatherState
 from arena.games.feather.tick import Board
 from arena.games.feather.view import board_json
 
@@ -69,7 +69,7 @@ def run_script(config: FeatherConfig, script: tuple[Line, ...]) -> dict[str, Any
     records = [_record(state, state.board, [])]
     while state.stage != "over":
         index, tick = state.index, state.board.tick
-        standing: dict[int, Submission] = {}
+        standing: dict[int, Submission[FeatherMove]] = {}
         rejected: list[dict[str, Any]] = []
         for line in script:
             if (line.session, line.tick) != (index, tick):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.core.errors import ParseError
@@ -67,6 +67,28 @@ class Vote:
 
 
 Command = Solo | Dual | Claim | Vote
+
+
+def command_text(cmd: Command, names: Sequence[str]) -> str:
+    """One command in its canonical notation (a Dual's partner and a vote by name, LO-10)."""
+    return cmd.text(names) if isinstance(cmd, Dual | Vote) else str(cmd)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A seat's whole submission for a phase (LO-3, LO-5, LO-9): its commands in order, one a
+    line, ``pass`` for none. ``names`` are the players' names its notation uses for seats
+    (LO-10); a plan is the same whatever its seats are called."""
+
+    commands: tuple[Command, ...]
+    names: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return "\n".join(command_text(c, self.names) for c in self.commands) or "pass"
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The plan as the match log records it, one dict per command (:func:`to_json`)."""
+        return [to_json(c) for c in self.commands]
 
 _SAFE = r"safe\s*([a-z])"
 _SEP = r"\s*[,:]?\s*"
@@ -160,15 +182,3 @@ def to_json(cmd: Command) -> dict[str, Any]:
     if isinstance(cmd, Claim):
         return {"kind": "claim", "safe": SAFE_NAMES[cmd.safe], "bars": cmd.bars, "keys": cmd.keys}
     return {"kind": "vote", "seat": cmd.seat}
-
-
-def from_json(data: dict[str, Any]) -> Command:
-    kind = data["kind"]
-    if kind == "solo":
-        return Solo(SAFE_NAMES.index(data["safe"]), int(data["left"]), int(data["right"]))
-    if kind == "dual":
-        return Dual(SAFE_NAMES.index(data["safe"]), str(data["side"]), int(data["value"]),
-                    int(data["partner"]))
-    if kind == "claim":
-        return Claim(SAFE_NAMES.index(data["safe"]), int(data["bars"]), int(data["keys"]))
-    return Vote(int(data["seat"]))

@@ -28,7 +28,7 @@ from arena.core.wording import counted
 from arena.games.lockedout import commands as cmds
 from arena.games.lockedout import vote
 from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
-from arena.games.lockedout.commands import Claim, Command, Dual, Solo, Vote
+from arena.games.lockedout.commands import Claim, Command, Dual, Plan, Solo, Vote
 from arena.games.lockedout.deduce import suggest
 from arena.games.lockedout.knowledge import deduction_for
 from arena.games.lockedout.render import render_vault
@@ -146,7 +146,7 @@ def _votes(orders: dict[int, tuple[Command, ...]]) -> dict[int, int]:
     return {s: c.seat for s, cs in orders.items() for c in cs if isinstance(c, Vote)}
 
 
-class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
+class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
     name = "lockedout"
     title = "Locked Out!"
     summary = "six players raid 16 safes by guessing combinations, bargain, and try to escape"
@@ -248,24 +248,23 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
         shown = []
         for text in candidates:
             try:
-                self.parse(state, seat, text)
+                self.validate(state, seat, text, SubmitContext(at=0.0))
             except RuleError:
                 continue
             shown.append(f"'{text}'")
         return "one command a line, e.g. " + ", ".join([*shown, "'pass'"]) + " (LO-3, LO-5)"
 
-    def parse(self, state: LockedOutState, seat: int, text: str) -> tuple[Command, ...]:
-        orders = cmds.parse(text, state.names)
-        check_orders(state, seat, orders)
-        return orders
+    def parse(self, state: LockedOutState, seat: int, text: str) -> Plan:
+        return Plan(cmds.parse(text, state.names), state.names)
 
-    def validate(self, state: LockedOutState, seat: int, text: str, ctx: SubmitContext) -> JSON:
-        return [cmds.to_json(c) for c in self.parse(state, seat, text)]
+    def check(self, state: LockedOutState, seat: int, move: Plan,
+              ctx: SubmitContext[Plan]) -> Plan:
+        check_orders(state, seat, move.commands)
+        return move
 
-    def resolve(self, state: LockedOutState, outcome: PhaseOutcome, rng: random.Random
+    def resolve(self, state: LockedOutState, outcome: PhaseOutcome[Plan], rng: random.Random
                 ) -> tuple[LockedOutState, list[GameEvent]]:
-        orders = {s: tuple(cmds.from_json(v) for v in sub.value)
-                  for s, sub in outcome.standing.items()}
+        orders = {s: sub.value.commands for s, sub in outcome.standing.items()}
         events: list[GameEvent] = []
         if state.stage == VOTE:
             return self._vote(state, orders, rng, events), events
@@ -375,7 +374,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig]):
             "opal": self.opal(state),
             "ec": state.ec,
             # Who voted for whom, by name: a mapping, not a list of seat pairs a results table
-            # would show as columns headed "0" and "1" (issue 27 point 9).
+            # would show as columns headed "0" and "1".
             "votes": {state.names[v]: state.names[t] for v, t in state.votes},
             # Each seat's end in words, the column that explains the score (a seat still
             # inside scores -1: it loses, LO-8).

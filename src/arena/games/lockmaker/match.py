@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from arena.core.errors import ParseError, RuleError
+from arena.core.frozen import evolve
 from arena.core.game import (
     JSON,
+    READY,
     BotLevel,
     Game,
     GameConfig,
@@ -40,17 +41,29 @@ from arena.core.game import (
     ReservePeriods,
     Result,
     SubmitContext,
+    Word,
     seat_label,
 )
 from arena.core.settings import count, seconds, text
 from arena.core.wording import counted
 from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS
-from arena.games.lockmaker.lockfile import read_lock, write_board, write_lock
-from arena.games.lockmaker.notation import format_solution, replay
+from arena.games.lockmaker.lockfile import read_lock, write_board
+from arena.games.lockmaker.notation import format_solution, parse_solution, replay
 from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.render import render_svg as render_lock
 from arena.games.lockmaker.rounds import DEFAULT_ROUNDS, Round, parse_setup
+from arena.games.lockmaker.submissions import (
+    IMPOSSIBLE,
+    Decide,
+    Impossible,
+    LMMove,
+    Lock,
+    Pick,
+    Solve,
+    Take,
+    lock_text,
+)
 from arena.games.lockmaker.validate import construction_error, construction_problems
 
 STAGES = ("study", "draft", "build", "solve", "pick", "decide", "counter", "over")
@@ -176,58 +189,41 @@ class LMState:
             m != maker for m, _, _ in self.counter_done)
 
 
-@lru_cache(maxsize=64)
-def lock_text(pos: Position) -> str:
-    """``write_lock(pos)``, remembered: one lock is written by its maker, by validation and
-    when it is shown, so a random playout writes each lock once (issue 29 point 4)."""
-    return write_lock(pos)
-
-
 _STATE_FIELDS = frozenset(f.name for f in fields(LMState))
+_K = TypeVar("_K", Pick, Decide)
 
 
 def replace(state: LMState, **changes: Any) -> LMState:
-    """``dataclasses.replace`` for the match state, without its per-call field walk: LMState
-    has no ``__post_init__`` and is never mutated, so a copy of its fields with ``changes``
-    on top is the same value. A random playout makes a few of these per decision, and the
-    generic function was the largest single cost of resolving a phase (issue 29 point 4)."""
+    """``dataclasses.replace`` for the match state, by the engine's fast copy (LMState has no
+    ``__post_init__``): a random playout makes a few of these per decision."""
     assert changes.keys() <= _STATE_FIELDS, set(changes) - _STATE_FIELDS
-    new = object.__new__(LMState)
-    d = new.__dict__
-    d.update(state.__dict__)
-    d.update(changes)
-    return new
+    return evolve(state, **changes)
 
 
-def _last_of(outcome: PhaseOutcome, seat: int, kind: type) -> Any:
-    """The seat's last accepted value of one kind in the phase (a pick number or a decision;
-    a forced countersolve in the same phase is kept apart, LM-17)."""
+def _last_of(outcome: PhaseOutcome[LMMove], seat: int, kind: type[_K]) -> _K | None:
+    """The seat's last accepted move of one kind in the phase (a pick or a decision; a
+    forced countersolve in the same phase is kept apart, LM-17)."""
     for sub in reversed(outcome.history.get(seat, ())):
-        if type(sub.value) is kind:
+        if isinstance(sub.value, kind):
             return sub.value
     return None
 
 
-def _last_counter(outcome: PhaseOutcome, seat: int) -> dict[str, Any] | None:
+def _last_counter(outcome: PhaseOutcome[LMMove], seat: int) -> Solve | None:
     for sub in reversed(outcome.history.get(seat, ())):
-        if isinstance(sub.value, dict) and sub.value.get("kind") == "counter":
+        if isinstance(sub.value, Solve) and sub.value.counter:
             return sub.value
     return None
 
 
-@lru_cache(maxsize=64)
 def _read_lock_text(text: str) -> Position:
-    """A lock file; on one line, ``/`` separates rows (for single-line text boxes).
-
-    Remembered by text (a Position is immutable): the build phase reads each lock when it is
-    submitted and again, as the canonical text validation returned, when the phase resolves
-    (issue 29 point 4). A text that does not parse raises each time (errors are not cached)."""
+    """A lock file; on one line, ``/`` separates rows (for single-line text boxes)."""
     if "\n" not in text.strip() and "/" in text:
         text = "\n".join(text.split("/"))
     return read_lock(text)
 
 
-class LockmakerGame(Game[LMState, LockmakerConfig]):
+class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
     name = "lockmaker"
     title = "Lockmaker"
     summary = "draft pieces, build a sliding lock for your opponent, pick theirs faster"
@@ -346,59 +342,71 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return f"the number of the solution that counts, '1' to '{n}' (LM-16)"
         return super().notation_help(state, seat)
 
-    def validate(self, state: LMState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: LMState, seat: int, text: str) -> LMMove:
         st = state.stage
         word = text.strip().lower()
         if st == "study":
             if state.round == 0 and seat == 1:
                 if word in ("first", "second"):
-                    return word
+                    return Word(word)
                 raise ParseError("LM-13", "as the DMO, choose to draft 'first' or 'second'")
             if word != "ready":
                 raise ParseError("LM-13", "say 'ready' when you have studied the board")
-            return "ready"
+            return READY
         if st == "draft":
-            return self._validate_draft(state, text)
+            return _parse_take(text)
         if st == "build":
-            pos = _read_lock_text(text)
-            problems = construction_problems(pos, state.hands[seat], state.current.board)
-            if problems:
-                raise construction_error(problems)
-            return lock_text(pos)
+            return Lock(_read_lock_text(text))
         if st == "solve":
             if word == "impossible":
-                return {"kind": "impossible"}
-            if any(isinstance(p.value, dict) and p.value.get("kind") == "impossible"
-                   for p in ctx.previous):
-                raise RuleError("LM-16", "you declared this lock impossible: that call is final")
-            lock = state.locks[1 - seat]
-            assert lock is not None
-            return {"kind": "solution", **_checked(lock, text)}
+                return IMPOSSIBLE
+            return _parse_solve(text, counter=False)
         if st in ("pick", "decide") and state.forced_active(seat) and not (
                 word.removeprefix("pick").strip().lstrip("#").isdigit()
                 or word in ("countersolve", "counter", "yes", "pass", "no")):
-            return self._validate_counter(state, seat, text, ctx)
+            return _parse_solve(text, counter=True)
         if st == "pick":
             n = len(state.solutions[seat])
             digits = word.removeprefix("pick").strip().lstrip("#")
             if not digits.isdigit():
                 raise ParseError("LM-16", f"give the number of a solution, 1 to {n}")
-            k = int(digits)
-            if not 1 <= k <= n:
-                raise RuleError("LM-16", f"you submitted solutions 1 to {n}, not {k}")
-            return k
+            return Pick(int(digits))
         if st == "decide":
             if word in ("countersolve", "counter", "yes"):
-                return True
+                return Decide(True)
             if word in ("pass", "no"):
-                return False
+                return Decide(False)
             raise ParseError("LM-17", "answer 'countersolve' or 'pass'")
         if st == "counter":
-            return self._validate_counter(state, seat, text, ctx)
+            return _parse_solve(text, counter=True)
         raise RuleError("G-2", "the match is over")
 
-    def _validate_counter(self, state: LMState, seat: int, text: str, ctx: SubmitContext
-                          ) -> JSON:
+    def check(self, state: LMState, seat: int, move: LMMove, ctx: SubmitContext[LMMove]
+              ) -> LMMove:
+        if isinstance(move, Take):
+            return self._check_take(state, move)
+        if isinstance(move, Lock):
+            problems = construction_problems(move.position, state.hands[seat],
+                                             state.current.board)
+            if problems:
+                raise construction_error(problems)
+            return move
+        if isinstance(move, Solve):
+            if move.counter:
+                return self._check_counter(state, seat, move, ctx)
+            if any(isinstance(p.value, Impossible) for p in ctx.previous):
+                raise RuleError("LM-16", "you declared this lock impossible: that call is final")
+            lock = state.locks[1 - seat]
+            assert lock is not None
+            return _checked(lock, move)
+        if isinstance(move, Pick):
+            n = len(state.solutions[seat])
+            if not 1 <= move.number <= n:
+                raise RuleError("LM-16", f"you submitted solutions 1 to {n}, not {move.number}")
+        return move
+
+    def _check_counter(self, state: LMState, seat: int, move: Solve,
+                       ctx: SubmitContext[LMMove]) -> Solve:
         """A countersolve of the seat's own lock, inside the seat's own window (LM-17)."""
         window = (state.counter_windows[seat] if state.stage == "counter"
                   else state.forced_left[seat])
@@ -408,34 +416,27 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             raise RuleError("LM-17", f"your countersolve time ended {ctx.at - window:.1f} s ago")
         lock = state.locks[seat]
         assert lock is not None
-        return {"kind": "counter", **_checked(lock, text)}
+        return _checked(lock, move)
 
-    def _validate_draft(self, state: LMState, text: str) -> JSON:
-        items = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
-        stop = bool(items) and items[-1].lower() == "stop"
-        if stop:
-            items = items[:-1]
-        if not items and not stop:
-            raise ParseError("LM-14", "name one or two pieces (H3, V2, X) or say stop")
-        picks = [parse_piece(t) for t in items]
+    def _check_take(self, state: LMState, move: Take) -> Take:
         n = state.turn_picks()
-        if len(picks) > n:
+        if len(move.pieces) > n:
             raise RuleError("LM-14", f"this turn takes at most {n} piece{'s' if n > 1 else ''}")
         left = list(state.pool)
-        for p in picks:
+        for p in move.pieces:
             if p not in left:
                 raise RuleError("LM-14", f"no {p} left in the pool")
             left.remove(p)
-        return {"take": [str(p) for p in picks], "stop": stop}
+        return move
 
-    def resolve(self, state: LMState, outcome: PhaseOutcome, rng: random.Random
+    def resolve(self, state: LMState, outcome: PhaseOutcome[LMMove], rng: random.Random
                 ) -> tuple[LMState, list[GameEvent]]:
         st = state.stage
         standing = outcome.standing
         if st == "study":
             events: list[GameEvent] = []
             if state.round == 0:
-                choice = standing[1].value if 1 in standing else "first"
+                choice = str(standing[1].value) if 1 in standing else "first"
                 first = 1 if choice == "first" else 0
                 state = replace(state, first_drafter=first)
                 events.append(GameEvent("draft_order", {"dmo_chose": choice,
@@ -443,25 +444,25 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return self._after_draft_turn(replace(state, stage="draft", draft_turn=0), events)
         if st == "draft":
             seat = state.turn_seat()
-            value: dict[str, Any] = (standing[seat].value if seat in standing
-                                     else {"take": [], "stop": True})
-            picks = [parse_piece(t) for t in value["take"]]
+            got = standing[seat].value if seat in standing else None
+            take = got if isinstance(got, Take) else Take((), True)
+            picks = take.pieces
             pool = list(state.pool)
             for p in picks:
                 pool.remove(p)
             hands = list(state.hands)
             hands[seat] = tuple(sorted((*hands[seat], *picks)))
             stopped = list(state.stopped)
-            if value["stop"]:
+            if take.stop:
                 stopped[seat] = True
             ev = GameEvent("drafted", {"seat": seat, "took": [str(p) for p in picks],
-                                       "stopped": bool(value["stop"])})
+                                       "stopped": take.stop})
             state = replace(state, pool=tuple(sorted(pool)), hands=(hands[0], hands[1]),
                             stopped=(stopped[0], stopped[1]), draft_turn=state.draft_turn + 1)
             return self._after_draft_turn(state, [ev])
         if st == "build":
-            locks = tuple(_read_lock_text(standing[s].value) if s in standing else None
-                          for s in (0, 1))
+            locks = tuple(v.position if s in standing and isinstance(v := standing[s].value, Lock)
+                          else None for s in (0, 1))
             missing = [s for s in (0, 1) if locks[s] is None]
             if missing:  # only without reserve periods: the seat is out of reserve (LM-21)
                 if len(missing) == 2:  # both at the same moment: a double loss (LM-21)
@@ -479,10 +480,11 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             for s in (0, 1):
                 for sub in outcome.history.get(s, ()):
                     v = sub.value
-                    if v["kind"] == "impossible":
+                    if isinstance(v, Impossible):
                         imp[s] = True
                         break
-                    sols[s] = (*sols[s], Solution(v["text"], int(v["moves"]), float(sub.at)))
+                    assert isinstance(v, Solve)
+                    sols[s] = (*sols[s], Solution(v.text, v.moves, float(sub.at)))
                 if imp[s]:
                     sols[s] = ()
             # G-10: how many solutions a seat sent is its own business; what becomes public is
@@ -506,13 +508,13 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return state, events
         if st == "pick":
             state, events = self._forced_progress(state, outcome)
-            chosen = {s: int(v) for s, sub in standing.items()
-                      if isinstance(v := _last_of(outcome, s, int), int)}
+            chosen = {s: got.number for s in standing
+                      if (got := _last_of(outcome, s, Pick)) is not None}
             return self._announce(state, chosen, events)
         if st == "decide":
             state, events = self._forced_progress(state, outcome)
-            wanted = tuple(bool(v) if isinstance(v := _last_of(outcome, m, bool), bool)
-                           else False for m in (0, 1))
+            wanted = tuple(got is not None and got.counter
+                           for got in (_last_of(outcome, m, Decide) for m in (0, 1)))
             events.append(GameEvent("countersolve_decisions", {
                 "seat_1": wanted[0], "seat_2": wanted[1]}))
             state = replace(state, counter_wanted=(wanted[0], wanted[1]))
@@ -524,7 +526,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
                 if state.counter_windows[maker] is None:
                     continue
                 got = _last_counter(outcome, maker)
-                moves = None if got is None else int(got["moves"])
+                moves = None if got is None else got.moves
                 done.append((maker, got is not None, moves))
                 events.append(GameEvent("countersolved", {"seat": maker, "solved": got is not None,
                                                           "moves": moves}))
@@ -560,7 +562,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             return self._open_counter(state, events)
         return state, events
 
-    def _forced_progress(self, state: LMState, outcome: PhaseOutcome
+    def _forced_progress(self, state: LMState, outcome: PhaseOutcome[LMMove]
                          ) -> tuple[LMState, list[GameEvent]]:
         """A pick or decide phase ended: forced countersolves made in it are done; the others
         lose the phase's time from their window (LM-17, LM-18)."""
@@ -573,7 +575,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             got = _last_counter(outcome, m)
             remaining = (left[m] or 0.0) - outcome.ended_at
             if got is not None or remaining <= 0:
-                moves = None if got is None else int(got["moves"])
+                moves = None if got is None else got.moves
                 done.append((m, got is not None, moves))
                 events.append(GameEvent("countersolved", {"seat": m, "solved": got is not None,
                                                           "moves": moves}))
@@ -751,7 +753,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
             out["final"] = [None if f is None else {"moves": f.moves, "time": f.at}
                             for f in state.final]
             # LM-17: the window each maker would get by countersolving, so the page can say
-            # (and refuse in advance) a window too short to use (issue 27 point 13).
+            # (and refuse in advance) a window too short to use.
             out["counter_offer"] = [None if (f := state.final[1 - m]) is None
                                     else max(f.at, state.config.min_counter) for m in (0, 1)]
             out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
@@ -809,17 +811,36 @@ class LockmakerGame(Game[LMState, LockmakerConfig]):
         return random_move(self, state, seat, rng)
 
 
-def _checked(lock: Position, text: str) -> dict[str, JSON]:
-    """LM-16: a submitted solution is replayed at once; only a legal, solving one is taken."""
-    rep = replay(lock, text)
+def _parse_take(text: str) -> Take:
+    """A draft turn: one or two pieces and or ``stop``, separated by commas (LM-14)."""
+    items = [t.strip() for t in text.replace(";", ",").split(",") if t.strip()]
+    stop = bool(items) and items[-1].lower() == "stop"
+    if stop:
+        items = items[:-1]
+    if not items and not stop:
+        raise ParseError("LM-14", "name one or two pieces (H3, V2, X) or say stop")
+    return Take(tuple(parse_piece(t) for t in items), stop)
+
+
+def _parse_solve(text: str, *, counter: bool) -> Solve:
+    """A solution's moves as written (LM-11); :func:`_checked` plays them on the lock."""
+    steps = tuple(parse_solution(text))
+    if not steps:
+        raise ParseError("LM-11", "a solution lists at least one move")
+    return Solve(", ".join(str(mt) for mt in steps), len(steps), counter, steps)
+
+
+def _checked(lock: Position, move: Solve) -> Solve:
+    """LM-16: a submitted solution is replayed at once; only a legal, solving one is taken,
+    with its pieces named as the rules record them."""
+    rep = replay(lock, move.steps)
     if rep.error is not None:
         raise RuleError(rep.rule or "LM-11", rep.reason or rep.error)
-    if not rep.played:
-        raise ParseError("LM-11", "a solution lists at least one move")
     if not rep.final.solved:
         raise RuleError("LM-3", f"after {counted(rep.moves, 'move')} the key does not touch "
                                 "the keyhole")
-    return {"text": ", ".join(format_solution(lock.board, rep.played)), "moves": rep.moves}
+    return Solve(", ".join(format_solution(lock.board, rep.played)), rep.moves, move.counter,
+                 move.steps)
 
 
 def _solution_label(state: LMState, seat: int, i: int, sol: Solution) -> str:

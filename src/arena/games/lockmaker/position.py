@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from arena.core.frozen import evolve
 from arena.games.lockmaker.board import Board
 from arena.games.lockmaker.pieces import Bar, bar_cells, bar_mask
 
@@ -39,7 +40,7 @@ def key_targets(board: Board, keyhole: int) -> frozenset[Bar]:
     """LM-3: the key placements that touch the keyhole end-on from inside the board.
 
     Remembered per board and keyhole: every Position computes its targets, and a random
-    playout makes thousands of positions on a few boards (issue 29 point 4)."""
+    playout makes thousands of positions on a few boards."""
     kc, kr = board.col(keyhole), board.row(keyhole)
     out = set()
     for side in board.keyhole_sides(keyhole):
@@ -80,17 +81,10 @@ class Position:
     def with_pieces(self, key: Bar, bars: tuple[Bar, ...]) -> Position:
         """The same lock with the movable pieces replaced (bars need not be sorted).
 
-        Built without re-running ``__post_init__``: the board, keyhole and axes are shared,
-        so the key targets are too (this is the solver's hot path)."""
-        new = object.__new__(Position)
-        setattr_ = object.__setattr__
-        setattr_(new, "board", self.board)
-        setattr_(new, "keyhole", self.keyhole)
-        setattr_(new, "key", key)
-        setattr_(new, "bars", tuple(sorted(bars)))
-        setattr_(new, "axes", self.axes)
-        setattr_(new, "targets", self.targets)
-        return new
+        A copy by the engine's fast helper, without re-running ``__post_init__``: the board,
+        keyhole and axes are shared, so the key targets are too, and the bars are sorted here
+        (this is the solver's hot path)."""
+        return evolve(self, key=key, bars=tuple(sorted(bars)))
 
     @property
     def state(self) -> tuple[Bar, tuple[Bar, ...]]:
@@ -127,7 +121,7 @@ class Position:
     def legal(self) -> bool:
         """``not self.problems()``, without naming anything: the same tests on a bitmask, so
         a legal lock (nearly every lock a match or a random playout checks) costs no texts
-        (issue 29 point 4). ``problems`` explains a lock this rejects."""
+        . ``problems`` explains a lock this rejects."""
         board = self.board
         size, w, h, free = board.size, board.width, board.height, board.open_mask
         k = self.keyhole

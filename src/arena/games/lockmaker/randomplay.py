@@ -1,4 +1,4 @@
-"""Lockmaker's random legal submissions at engine speed (issue 29 point 4).
+"""Lockmaker's random legal submissions at engine speed.
 
 The random policy the bot module had (kept as the reference in
 ``tests/games/lockmaker/test_lm_randomplay.py``) -- the same random draws in the same order, so the
@@ -139,7 +139,7 @@ def random_move(game: LockmakerGame, state: LMState, seat: int, rng: random.Rand
         return ",".join(str(p) for p in chosen) + (",stop" if rng.random() < 0.1 else "")
     if st == "build":
         pos = random_lock(state.current.board, state.hands[seat], rng)
-        from arena.games.lockmaker.match import lock_text
+        from arena.games.lockmaker.submissions import lock_text
 
         return None if pos is None else lock_text(pos)
     if st == "solve":

@@ -136,6 +136,10 @@ class Action:
     def __str__(self) -> str:
         return self.first if self.second is None else f"{self.first} then {self.second}"
 
+    def to_json(self) -> str:
+        """A shove as the match log records it: its notation."""
+        return str(self)
+
     @property
     def shoves(self) -> tuple[str, ...]:
         return (self.first,) if self.second is None else (self.first, self.second)

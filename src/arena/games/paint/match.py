@@ -12,7 +12,7 @@ a set is being played. At every new showing (and after turn 24) both grids, as t
 become public: seats and spectators alike see them (``progress``), so a spectator can follow the
 match while the set being played stays sealed, and a seat gains nothing by opening the
 spectator link. The rules are silent on whether the opponent's grid is secret; this is the
-reading the project follows (noted for a ruling in the issue 16 note).
+reading the project follows until a ruling says otherwise.
 
 Notation: ``GRBR,RGBB,...`` (design), ``pick 5`` (pick), ``B then 1`` / ``1`` / ``A``
 (shove), ``R`` (last colour).
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from arena.core.errors import RuleError
 from arena.core.game import (
@@ -43,19 +43,37 @@ from arena.core.settings import seconds
 from arena.games.paint.designer import DEFAULT_DESIGN, random_design
 from arena.games.paint.grid import (
     EMPTY_GRID,
+    Action,
     apply_action,
     grid_rows,
     legal_actions,
     parse_action,
     place,
 )
-from arena.games.paint.notation import parse_colour, parse_pick
+from arena.games.paint.notation import (
+    Colour,
+    Design,
+    PaintMove,
+    SetPick,
+    parse_colour,
+    parse_pick,
+)
 from arena.games.paint.players import Player, RandomPlayer, Situation
 from arena.games.paint.presentation import SHOWINGS, showing
 from arena.games.paint.scoring import score_grid
 from arena.games.paint.sets import format_design, parse_design
 
 DESIGN, PICK, SHOVE, LAST, OVER = "design", "pick", "shove", "last", "over"
+_V = TypeVar("_V", Design, SetPick, Action, Colour)
+
+
+def _as(kind: type[_V], move: PaintMove) -> _V:
+    """A standing move as the phase's kind: every move of a phase is read as that phase's
+    (:meth:`PaintGame.parse`), so another kind is a bug, never a player's input."""
+    assert isinstance(move, kind), move
+    return move
+
+
 TURNS = 24
 
 
@@ -139,7 +157,7 @@ def situation(state: PaintState, seat: int) -> Situation:
     )
 
 
-class PaintGame(Game[PaintState, PaintConfig]):
+class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
     name = "paint"
     title = "Paint Factory"
     summary = ("shove paint containers into a 5x5 grid from sets your opponent designed; "
@@ -202,33 +220,40 @@ class PaintGame(Game[PaintState, PaintConfig]):
                     + (f", e.g. {shown}" if shown else "") + " (PF-2, PF-3)")
         return super().notation_help(state, seat)
 
-    def validate(self, state: PaintState, seat: int, text: str, ctx: SubmitContext) -> JSON:
+    def parse(self, state: PaintState, seat: int, text: str) -> PaintMove:
+        """A design is read whole against PF-4, a pick against the sets shown now (PF-5); a
+        shove's notation alone here, what the grid allows in :meth:`check`."""
         if len(text) > 500:
             raise RuleError("G-6", "the submission is too long")
         board = state.boards[seat]
         if state.stage == DESIGN:
-            return format_design(parse_design(text))
+            return Design(parse_design(text))
         if state.stage == PICK:
-            return parse_pick(text, board.sets, board.shown) + 1
+            return SetPick(parse_pick(text, board.sets, board.shown) + 1)
         if state.stage == SHOVE:
-            action = parse_action(text)
-            apply_action(board.grid, action)
-            return str(action)
+            return parse_action(text)
         if state.stage == LAST:
-            return parse_colour(text)
+            return Colour(parse_colour(text))
         raise RuleError("G-2", "the match is over")
 
-    def resolve(self, state: PaintState, outcome: PhaseOutcome, rng: random.Random
+    def check(self, state: PaintState, seat: int, move: PaintMove,
+              ctx: SubmitContext[PaintMove]) -> PaintMove:
+        if isinstance(move, Action):
+            apply_action(state.boards[seat].grid, move)  # PF-2, PF-3: the grid allows it
+        return move
+
+    def resolve(self, state: PaintState, outcome: PhaseOutcome[PaintMove], rng: random.Random
                 ) -> tuple[PaintState, list[GameEvent]]:
         events: list[GameEvent] = []
-        values: dict[int, JSON] = {}
+        values: dict[int, PaintMove] = {}
         for seat in (0, 1):
             sub = outcome.standing.get(seat)
             if sub is not None:
                 values[seat] = sub.value
             else:
                 values[seat] = self._default(state, seat)
-                events.append(GameEvent("defaulted", {"seat": seat, "value": values[seat]},
+                events.append(GameEvent("defaulted",
+                                        {"seat": seat, "value": values[seat].to_json()},
                                         frozenset({seat})))
         if state.stage == DESIGN:
             return self._after_design(state, values, rng, events)
@@ -238,20 +263,21 @@ class PaintGame(Game[PaintState, PaintConfig]):
             return self._after_shove(state, values, rng, events)
         return self._after_last(state, values, events)
 
-    def _default(self, state: PaintState, seat: int) -> JSON:
+    def _default(self, state: PaintState, seat: int) -> PaintMove:
         """What stands for a seat with no submission (only when the config has no reserve)."""
         board = state.boards[seat]
         if state.stage == DESIGN:
-            return format_design(DEFAULT_DESIGN)
+            return Design(DEFAULT_DESIGN)
         if state.stage == PICK:
-            return board.shown[0] + 1
+            return SetPick(board.shown[0] + 1)
         if state.stage == SHOVE:
-            return str(legal_actions(board.grid)[0][0])
-        return "R"
+            return legal_actions(board.grid)[0][0]
+        return Colour("R")
 
-    def _after_design(self, state: PaintState, values: dict[int, JSON], rng: random.Random,
-                      events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
-        designs = tuple(tuple(str(values[s]).split(",")) for s in (0, 1))
+    def _after_design(self, state: PaintState, values: dict[int, PaintMove],
+                      rng: random.Random, events: list[GameEvent]
+                      ) -> tuple[PaintState, list[GameEvent]]:
+        designs = tuple(_as(Design, values[s]).sets for s in (0, 1))
         boards = []
         for seat in (0, 1):
             sets = designs[1 - seat]
@@ -267,12 +293,12 @@ class PaintGame(Game[PaintState, PaintConfig]):
     def _shown_data(sets: tuple[str, ...], shown: tuple[int, ...], number: int) -> JSON:
         return {"showing": number, "sets": [{"number": i + 1, "set": sets[i]} for i in shown]}
 
-    def _after_pick(self, state: PaintState, values: dict[int, JSON],
+    def _after_pick(self, state: PaintState, values: dict[int, PaintMove],
                     events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
         boards = []
         for seat in (0, 1):
             b = state.boards[seat]
-            index = int(values[seat]) - 1
+            index = _as(SetPick, values[seat]).number - 1
             chosen = b.sets[index]
             grid = place(b.grid, chosen[0])
             boards.append(replace(
@@ -285,12 +311,13 @@ class PaintGame(Game[PaintState, PaintConfig]):
         events.append(GameEvent("turn", {"turn": state.turn + 1}))
         return replace(state, stage=SHOVE, turn=state.turn + 1, boards=tuple(boards)), events
 
-    def _after_shove(self, state: PaintState, values: dict[int, JSON], rng: random.Random,
-                     events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
+    def _after_shove(self, state: PaintState, values: dict[int, PaintMove],
+                     rng: random.Random, events: list[GameEvent]
+                     ) -> tuple[PaintState, list[GameEvent]]:
         boards = []
         for seat in (0, 1):
             b = state.boards[seat]
-            action = parse_action(str(values[seat]))
+            action = _as(Action, values[seat])
             grid = apply_action(b.grid, action)
             events.append(GameEvent("shoved", {"turn": state.turn, "action": str(action),
                                                "grid": grid_text(state, seat, grid)},
@@ -321,12 +348,12 @@ class PaintGame(Game[PaintState, PaintConfig]):
                                     frozenset({seat})))
         return replace(state, stage=PICK, showing_no=number, boards=tuple(shown_boards)), events
 
-    def _after_last(self, state: PaintState, values: dict[int, JSON],
+    def _after_last(self, state: PaintState, values: dict[int, PaintMove],
                     events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
         boards = []
         for seat in (0, 1):
             b = state.boards[seat]
-            colour = str(values[seat])
+            colour = _as(Colour, values[seat]).letter
             grid = place(b.grid, colour)
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, colour)))
             events.append(GameEvent("entered", {"turn": TURNS + 1, "colour": colour,

@@ -3,13 +3,62 @@
 - pick: ``pick 5`` or ``5`` (the set's number in its designer's list, 1-8, as shown), or the
   set's own letters (``GRBR``), which are unique within a design;
 - last colour: ``R``, ``G`` or ``B`` (also ``red``, ``green``, ``blue``, ``last R``).
+
+Each phase's move is a value whose ``str()`` is its canonical notation and whose ``to_json()``
+is what the match log records: a :class:`Design` (PF-4), a :class:`SetPick` (PF-5), a
+shove's :class:`arena.games.paint.grid.Action` (PF-2, PF-3) or the last :class:`Colour` (PF-5).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from arena.core.errors import ParseError, RuleError
-from arena.games.paint.grid import COLOURS
-from arena.games.paint.sets import COLOUR_NAMES
+from arena.games.paint.grid import COLOURS, Action
+from arena.games.paint.sets import COLOUR_NAMES, format_design
+
+
+@dataclass(frozen=True)
+class Design:
+    """The 8 sets a seat designs for its opponent, in order (PF-4)."""
+
+    sets: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return format_design(self.sets)
+
+    def to_json(self) -> str:
+        return format_design(self.sets)
+
+
+@dataclass(frozen=True)
+class SetPick:
+    """A shown set, by its number in its designer's list, from 1 (PF-5)."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pick {self.number}"
+
+    def to_json(self) -> int:
+        return self.number
+
+
+@dataclass(frozen=True)
+class Colour:
+    """The colour of the last container, ``R``, ``G`` or ``B`` (PF-5)."""
+
+    letter: str
+
+    def __str__(self) -> str:
+        return self.letter
+
+    def to_json(self) -> str:
+        return self.letter
+
+
+PaintMove = Design | SetPick | Action | Colour
+"""Every move of a Paint Factory match."""
 
 
 def parse_pick(text: str, sets: tuple[str, ...], shown: tuple[int, ...]) -> int:
