@@ -201,7 +201,10 @@ def test_results_screen_explains_the_result(page: Any, game: str, new_match: Any
     config = {"max_rounds": 2} if game == "lockedout" else {}
     # Feather runs on its clock whatever the bots do: shrink its ticks (G-5).
     settings = {"time_scale": 0.02} if game == "feather" else {}
-    m = new_match(game, seats=[{"name": f"Bot {i + 1}", "bot": True} for i in range(seats)],
+    # ``normal`` bots (G-8) end the match the way hard ones do (Lockmaker's locks built,
+    # solved and scored), without the hardest-lock search: half a minute of CPU a match.
+    m = new_match(game, seats=[{"name": f"Bot {i + 1}", "bot": True, "level": "normal"}
+                               for i in range(seats)],
                   config=config, settings=settings)
     info: dict[str, Any] = {}
     for _ in range(1800):  # a hang guard (3 min), not a timing: bots build and solve for real
