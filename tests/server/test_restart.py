@@ -39,8 +39,10 @@ def config_for(game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def seat_entries(game: Game[Any, Any]) -> list[dict[str, Any]]:
+    """``easy`` bots (G-8): what a restart keeps does not depend on how well they play, and a
+    hard Lockmaker bot's hardest-lock search costs seconds of CPU a lock."""
     return [{"name": "Human", "bot": False}] + [
-        {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
+        {"name": f"Bot {i + 1}", "bot": True, "level": "easy"} for i in range(1, game.seats)]
 
 
 def seat_names(game: Game[Any, Any]) -> list[str]:
