@@ -18,7 +18,7 @@ import pytest
 from arena.core.clock import ManualClock
 from arena.core.driver import BotTracker, bot_apply, bot_think, bots_to_think, play_children
 from arena.core.errors import RuleError
-from arena.core.game import Game
+from arena.core.game import BotLevel, Game
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import all_games
 from arena.games.boxes import GAME as BOXES
@@ -34,6 +34,10 @@ QUOTED = re.compile(r"(?<!\w)'([^']+)'(?!\w)")
 UNQUOTED_EXAMPLE = re.compile(r"\be\.g\.\s+[^'\s]")
 PHASES = {"lockmaker": 30, "boxes": 40, "paint": 40, "feather": 12, "lockedout": 30,
           "season": 40}
+LEVELS: dict[str, BotLevel] = {"lockmaker": "normal", "paint": "normal"}
+"""Bots that walk the same phases as ``hard`` at a fraction of the CPU (G-8): on these seeds
+Lockmaker's ``normal`` (hard but for the hardest-lock search, 14 s a seed) meets the same
+phases and help lines, and Paint's ``normal`` at least every form of example hard shows."""
 
 
 def examples(help_text: str) -> list[str]:
@@ -56,10 +60,12 @@ def test_every_example_of_the_help_is_accepted_where_it_is_shown(name: str) -> N
     names = list(NAMES[:count])
     bad: list[str] = []
     checked = 0
+    level = LEVELS.get(name)
     for seed in (1, 2):
         clock = ManualClock(1000.0)
         match = Match(game, game.make_config(game.config_for_seats({}, names)), seed, clock,
                       MatchSettings(bot_pace="instant"), names=names)
+        levels = None if level is None else dict.fromkeys(range(match.seats), level)
         tracker = BotTracker()
         seen = -1
         while not match.finished and match.phase_no <= PHASES[name]:
@@ -78,7 +84,7 @@ def test_every_example_of_the_help_is_accepted_where_it_is_shown(name: str) -> N
             seats = bots_to_think(match, range(match.seats), tracker)
             if seats:
                 bot_apply(match, bot_think(game, match.seed, match.state, match.phase_no,
-                                           seats), tracker)
+                                           seats, levels), tracker)
                 continue
             when = match.next_deadline()
             if when is None:  # the season's own matches, played by bots as the server would

@@ -55,7 +55,8 @@ def test_locked_out_at_any_mix_of_levels_plays_to_the_end(seed: int, levels: lis
 def _decisions(game: Game[Any, Any], config: Any, seed: int, level: Any, limit: int
                ) -> list[tuple[str | None, str | None]]:
     """(hard's choice, ``level``'s choice) for seat 0 over the first ``limit`` decisions of a
-    match that hard bots play."""
+    match that hard bots play, up to the first where they differ (the rest would cost hard
+    searches and could not change the answer)."""
     match = Match(game, config, seed, ManualClock(0.0), MatchSettings(bot_pace="instant"))
     tracker = BotTracker()
     out: list[tuple[str | None, str | None]] = []
@@ -71,6 +72,8 @@ def _decisions(game: Game[Any, Any], config: Any, seed: int, level: Any, limit: 
         if 0 in seats:
             other = bot_think(game, seed, match.state, match.phase_no, [0], {0: level})
             out.append((hard[0].text, other[0].text))
+            if out[-1][0] != out[-1][1]:
+                break
         bot_apply(match, hard, tracker)
     return out
 

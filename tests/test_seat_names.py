@@ -20,7 +20,7 @@ from arena.core.chat import SPECTATORS, TABLE
 from arena.core.clock import ManualClock
 from arena.core.driver import BotTracker, bot_apply, bot_think, bots_to_think
 from arena.core.errors import RuleError
-from arena.core.game import Game
+from arena.core.game import BotLevel, Game
 from arena.core.match import HOST, Match, MatchSettings
 from arena.core.registry import all_games
 
@@ -32,6 +32,10 @@ TRIES = ("", "???", "zz 99 qq", "pass", "ready", "stop", "1", "pick 9", "Vote se
 PHASES = 24
 """Phases walked per game: enough for a turn of every kind of phase, and a test that stays
 fast (Lockmaker's bots solve locks)."""
+LEVELS: dict[str, BotLevel] = {"lockmaker": "normal", "paint": "normal"}
+"""``normal`` bots (G-8) walk the same phases as ``hard`` on these seeds, with the same
+waiting seats and kinds of log entry, without Lockmaker's hardest-lock search (14 s a walk)
+or Paint's design search (3 s)."""
 
 
 def named_match(game: Game[Any, Any], seed: int, **config: Any) -> tuple[Match, ManualClock]:
@@ -72,6 +76,8 @@ def refusals(match: Match) -> list[str]:
 
 def walk(match: Match, clock: ManualClock, phases: int, look: Any) -> None:
     """Bots play ``phases`` phases; ``look`` sees the match at the start of each."""
+    level = LEVELS.get(match.game.name)
+    levels = None if level is None else dict.fromkeys(range(match.seats), level)
     tracker = BotTracker()
     seen = -1
     while not match.finished and match.phase_no <= phases:
@@ -81,7 +87,7 @@ def walk(match: Match, clock: ManualClock, phases: int, look: Any) -> None:
         seats = bots_to_think(match, range(match.seats), tracker)
         if seats:
             bot_apply(match, bot_think(match.game, match.seed, match.state, match.phase_no,
-                                       seats), tracker)
+                                       seats, levels), tracker)
             continue
         when = match.next_deadline()
         assert when is not None

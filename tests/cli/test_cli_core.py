@@ -22,13 +22,17 @@ def test_games_lists_every_registered_game(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("name", list(all_games()))
 def test_simulate_plays_a_whole_match(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", name, "--seed", "3", "--json"]) == 0
+    """Easy bots (G-8): the command plays a whole match at any level, and a hard Lockmaker
+    match (the default level) costs half a minute of CPU in its hardest-lock search."""
+    command = ["simulate", name, "--seed", "3", "--level", "easy", "--json"]
+    assert main(command) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == name and out["seed"] == 3
     assert out["winner"] is None or 0 <= out["winner"] < len(out["scores"])
     assert out["events"] > 0
+    assert set(out["levels"]) == {"easy"}
     # The same seed gives the same match.
-    assert main(["simulate", name, "--seed", "3", "--json"]) == 0
+    assert main(command) == 0
     assert json.loads(capsys.readouterr().out) == out
 
 

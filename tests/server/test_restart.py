@@ -26,8 +26,9 @@ from toygame import TOY
 pytestmark = pytest.mark.slow
 
 TIME_SCALE = 0.02
-SHORTEN = {"rounds": 2, "bouts": 2}
-"""Options that, where a game has them, keep its match short enough for a test."""
+SHORTEN = {"rounds": 2, "bouts": 2, "practice": False, "sessions": 1}
+"""Options that, where a game has them, keep its match short enough for a test (Feather's
+ticks run on the wall clock: its practice and three sessions took 40 s)."""
 
 
 def config_for(game: Game[Any, Any]) -> dict[str, Any]:
@@ -39,8 +40,11 @@ def config_for(game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def seat_entries(game: Game[Any, Any]) -> list[dict[str, Any]]:
+    """``normal`` bots (G-8): what a restart keeps does not depend on how well they play, and a
+    hard Lockmaker bot's hardest-lock search costs seconds of CPU a lock (``easy`` would leave
+    a lock it cannot solve to the phase's deadline, where ``normal`` answers at once)."""
     return [{"name": "Human", "bot": False}] + [
-        {"name": f"Bot {i + 1}", "bot": True} for i in range(1, game.seats)]
+        {"name": f"Bot {i + 1}", "bot": True, "level": "normal"} for i in range(1, game.seats)]
 
 
 def seat_names(game: Game[Any, Any]) -> list[str]:

@@ -353,11 +353,12 @@ def test_the_running_match_follows_the_seasons_level(client: TestClient,
 def test_summaries_tell_each_stage_of_any_game_once() -> None:
     """A season's match at "phases" tells each stage the first time it starts (Box within a
     Box's bouts, Locked Out!'s rounds, Paint Factory's picks and shoves once), nothing of its
-    start or end (the season tells those), and at "steps" nothing at all."""
+    start or end (the season tells those), and at "steps" nothing at all. Easy bots (G-8)
+    play the same phases here as hard ones, without Paint's design search."""
     parent = {"id": "abcdef012345", "key": "e2-dm", "name": "Cup [1]"}
     for name in ("boxes", "paint", "feather"):
         game = get_game(name)
-        m = simulate(game, 5, None, MatchSettings(time_scale=0.01))
+        m = simulate(game, 5, None, MatchSettings(time_scale=0.01), levels={0: "easy", 1: "easy"})
         names = ("Ann", "Ben")
         posts: list[str] = []
         batch = []

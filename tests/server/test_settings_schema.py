@@ -10,6 +10,8 @@ lasts at least ``MIN_PHASE_SECONDS`` of wall-clock time. A second property plays
 settings to the end with instant bots on a simulated clock and checks those bounds on the
 match that actually ran; it keeps the length-driving counts near their lower edge so the
 whole file stays well under a minute (the bound itself is checked by the first property).
+Its bots play ``easy`` (G-8): the bounds hold whoever plays, and a hard Lockmaker bot's
+hardest-lock search cost half a minute of CPU a match.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from arena.core import settings as schema
 from arena.core.clock import ManualClock
 from arena.core.driver import simulate
 from arena.core.errors import RuleError
-from arena.core.game import Game
+from arena.core.game import BotLevel, Game
 from arena.core.match import Match, MatchSettings
 from arena.core.registry import all_games, register
 from arena.server.matches import parse_request
@@ -42,6 +44,7 @@ LONG_RUNNING = {"rounds", "bouts", "session_ticks", "practice_ticks", "bot_place
                 "target", "cards_per_bout"}
 """Counts that make a played match long or its bots slow: near their lower edge when the
 match is played to the end (their upper bounds are covered by the acceptance property)."""
+EASY: BotLevel = "easy"
 
 
 def value_strategy(o: dict[str, Any], *, short: bool) -> st.SearchStrategy[Any]:
@@ -153,7 +156,8 @@ def test_accepted_settings_play_a_whole_match_in_bounded_phases(name: str) -> No
         except RuleError as err:
             assert refused_properly(err, body, game), (str(err), body)
             return
-        match = simulate(game, body["seed"], config, match_settings)
+        levels = dict.fromkeys(range(game.seat_count(config)), EASY)
+        match = simulate(game, body["seed"], config, match_settings, levels=levels)
         assert match.finished and match.result is not None
         bound = game.max_phases(config)
         assert match.phase_no <= bound <= schema.MAX_MATCH_PHASES

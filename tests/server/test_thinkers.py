@@ -39,27 +39,39 @@ def pool() -> Iterator[Thinkers]:
 
 
 Decision = tuple[Any, int, list[int]]  # the frozen state, the phase number, the seats
+_PLAYED: dict[tuple[str, int], list[tuple[Decision, list[BotMove]]]] = {}
 
 
-def decisions(game: Game[Any, Any], count: int) -> list[Decision]:
+def played(game: Game[Any, Any], count: int) -> list[tuple[Decision, list[BotMove]]]:
     """The first ``count`` bot decisions of an all-bot match (into its middle; the toy game's
-    whole match is shorter), each as the server's owner freezes it, on a simulated clock."""
+    whole match is shorter), each as the server's owner freezes it, on a simulated clock, with
+    the moves ``bot_think`` made of it in this process. Kept for the module's other tests: a
+    hard Lockmaker bot builds its lock in these decisions, seconds of CPU each time."""
+    key = (game.name, count)
+    if key in _PLAYED:
+        return _PLAYED[key]
     clock = ManualClock(0.0)
     match = Match(game, game.default_config(), SEED, clock, MatchSettings(bot_pace="instant"))
     tracker = BotTracker()
-    found: list[Decision] = []
+    found: list[tuple[Decision, list[BotMove]]] = []
     while not match.finished and len(found) < count:
         seats = bots_to_think(match, range(match.seats), tracker)
         if seats:
-            found.append((match.state, match.phase_no, seats))
-            bot_apply(match, bot_think(game, SEED, match.state, match.phase_no, seats), tracker)
+            moves = bot_think(game, SEED, match.state, match.phase_no, seats)
+            found.append(((match.state, match.phase_no, seats), moves))
+            bot_apply(match, moves, tracker)
             continue
         when = match.next_deadline()
         assert when is not None
         clock.set(max(when, clock.now()))
         match.advance()
     assert len(found) >= min(count, 3), f"{game.name}: only {len(found)} decisions"
+    _PLAYED[key] = found
     return found
+
+
+def decisions(game: Game[Any, Any], count: int) -> list[Decision]:
+    return [decision for decision, _ in played(game, count)]
 
 
 def all_games() -> list[Game[Any, Any]]:
@@ -78,8 +90,7 @@ def test_every_game_and_its_state_mid_match_pickle(game: Game[Any, Any]) -> None
 def test_a_worker_decides_what_the_server_process_decides(pool: Thinkers) -> None:
     async def main() -> None:
         for game in all_games():
-            for state, phase_no, seats in decisions(game, 8):
-                here = bot_think(game, SEED, state, phase_no, seats)
+            for (state, phase_no, seats), here in played(game, 8):
                 there = await pool.think(game, SEED, state, phase_no, seats)
                 assert there == here, (game.name, phase_no)
 

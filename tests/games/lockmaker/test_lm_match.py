@@ -389,10 +389,14 @@ def test_bot_match_plays_to_the_end_quickly(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.parametrize("bot_seat", [0, 1])
 def test_bot_takes_either_seat_against_random_play(bot_seat: int) -> None:
+    """The hard bot in either seat submits only what the match takes and never runs out of
+    reserve. Its builder walks a smaller budget (``bot_placements``, LM-15): the same code
+    path at a tenth of the CPU (13 s a match with the default one); the default budget's
+    locks are tests/games/lockmaker/test_lm_builder.py's."""
     from arena.core import rng as rngmod
 
     clock = ManualClock(0.0)
-    m = Match(GAME, GAME.make_config({"rounds": 2}), 21 + bot_seat, clock)
+    m = Match(GAME, GAME.make_config({"rounds": 2, "bot_placements": 80}), 21 + bot_seat, clock)
     steps = 0
     while not m.finished:
         steps += 1
