@@ -1,4 +1,4 @@
-"""Regenerates docs/screenshots/ from a real run (issue 14 point 11): a fresh server on a
+"""Regenerates docs/screenshots/ from a real run: a fresh server on a
 throwaway SQLite file, one match per game with a human in seat 1 and bots at a human pace in the
 others, the seat's page photographed at phone (390x844) and desktop (1280x800) width once the
 first phase is under way, plus the lobby.
@@ -64,7 +64,7 @@ def main() -> int:
                         path = args.out / f"{game}-{size}.png"
                         page.evaluate("window.scrollTo(0, 0)")
                         page.screenshot(path=str(path), full_page=size == "desktop")
-                        print(path.relative_to(ROOT))
+                        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                         m = create(game, GAMES[game], "instant")
                         page.goto(str(m["links"]["seats"][0]))  # type: ignore[index]
                         page.locator("[data-testid=conn][data-state=live]").wait_for()
@@ -87,7 +87,7 @@ def main() -> int:
                         # sticky header where the scroll left it.
                         page.evaluate("window.scrollTo(0, 0)")
                         page.screenshot(path=str(path), full_page=size == "desktop")
-                        print(path.relative_to(ROOT))
+                        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                     context.close()
                 browser.close()
         finally:
