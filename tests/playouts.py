@@ -13,14 +13,15 @@ from arena.core.registry import get_game
 
 
 def random_playout(name: str, seed: int, config: Any = None,
-                   host_ends_after: int | None = None) -> tuple[Match, int]:
+                   host_ends_after: int | None = None,
+                   names: tuple[str, ...] = ()) -> tuple[Match, int]:
     """Every waiting seat submits its game's random move (each must be accepted, G-6); the
     clock jumps to the next deadline when nobody acted. With ``host_ends_after`` the host ends
     the match once that many phases have passed. Returns the match and its decisions."""
     game = get_game(name)
     clock = ManualClock(1000.0)
     match = Match(game, game.default_config() if config is None else config, seed, clock,
-                  MatchSettings())
+                  MatchSettings(), names=names)
     rng = random.Random(seed)
     decisions = 0
     first = match.phase_no

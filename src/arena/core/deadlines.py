@@ -220,8 +220,9 @@ class Deadlines:
         reaches it by itself."""
         self.paused_at = t
         self.pause_reason = TOO_FAST
-        self._emit("server_pause", {"rule": "G-5", "reason": TOO_FAST,
-                                    "deadlines": MAX_DEADLINES, "within": DEADLINE_WINDOW},
+        # Facts only: the page and the webhook say it in their own words.
+        self._emit("server_pause", {"rule": "G-5", "deadlines": MAX_DEADLINES,
+                                    "within": DEADLINE_WINDOW},
                    None, t)
 
     def _base_deadline(self, t: float) -> None:

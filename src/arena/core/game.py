@@ -185,15 +185,19 @@ class Result:
     def double_loss(self) -> bool:
         return len(self.losers) > 1
 
-    def to_json(self) -> JSON:
+    def facts(self) -> dict[str, JSON]:
+        """The result without its words: what the match_ended event carries (its readers word
+        it themselves; the reason stays in the view and the stored result)."""
         return {
             "winner": self.winner,
             "scores": list(self.scores),
-            "reason": self.reason,
             "detail": self.detail,
             "losers": list(self.losers),
             "double_loss": self.double_loss,
         }
+
+    def to_json(self) -> JSON:
+        return {**self.facts(), "reason": self.reason}
 
 
 def seat_label(names: Sequence[str], seat: int, *, start: bool = False) -> str:

@@ -53,5 +53,5 @@ class Hosting:
         if options[name][0] == value:
             raise RuleError("host", f"{options[name][1]} is already {'on' if value else 'off'}")
         self.state = self.game.set_host_option(self.state, name, value)
-        return self._emit("host_option", {"name": name, "value": value,
-                                          "label": options[name][1]}, None, self.clock.now())
+        return self._emit("host_option", {"name": name, "value": value}, None,
+                          self.clock.now())

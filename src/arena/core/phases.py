@@ -126,7 +126,7 @@ class Phases:
         self._emit(
             "accepted",
             {"seat": seat, "phase": spec.name, "value": value.to_json(), "at": at,
-             "in_reserve": in_reserve},
+             "final": sub.final, "in_reserve": in_reserve},
             frozenset({seat}),
             t,
         )
@@ -217,7 +217,6 @@ class Phases:
                 {
                     "no": self.phase_no,
                     "name": spec.name,
-                    "prompt": spec.prompt,
                     "must": sorted(spec.must),
                     "may": sorted(spec.may),
                     "deadline": self.deadline,
@@ -272,4 +271,6 @@ class Phases:
         self.result = result
         self.spec = None
         self.reserve_end = {}
-        self._emit("match_ended", result.to_json(), None, t)
+        # The event holds the result's facts; its reason is words, which the view and the
+        # texts the server writes take from the result itself.
+        self._emit("match_ended", result.facts(), None, t)

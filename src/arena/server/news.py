@@ -273,7 +273,8 @@ def result_words(ctx: NewsContext, result: Mapping[str, Any]) -> str:
     if isinstance(scores, list) and len(scores) == len(ctx.names):
         parts.append("scores " + ", ".join(f"{md(n)} {s}"
                                            for n, s in zip(ctx.names, scores, strict=True)))
-    reason = result.get("reason")
+    # The event holds the result's facts; its words are the match's own result.
+    reason = result.get("reason") or (ctx.match.result.reason if ctx.match.result else "")
     if isinstance(reason, str) and reason:
         parts.append(md(reason, 200))
     return "; ".join(parts)

@@ -7,10 +7,11 @@
    A game's module registers its board with ui.js: ``registerGame(name, {Board, describe})``. */
 import {
   html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
-  fmtNum, fmtClock, fmtSeconds, capital, plainData, RuleText, linkRulesHtml, markup, ErrorText,
+  fmtNum, fmtClock, capital, RuleText, markup, ErrorText,
   setGameForLinks,
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
+import { logLine, moveWords } from "/static/words.js";
 
 const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
@@ -728,7 +729,7 @@ function Private() {
       continue;
     }
     blocks.push(html`<h3>${v.role === "host" ? seatName(s.seat) : "Your submissions this phase"}</h3>
-      <ul class="subs">${subs.map((x) => html`<li><code>${x.text}</code> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
+      <ul class="subs">${subs.map((x) => html`<li><${LogText} text=${capitalWords(moveWords(x.value, v.phase ? v.phase.name : "", v, gameImpl()))}/> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
   }
   if (v.role === "seat" && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0))) {
     blocks.push(html`<p class="muted small">Your reserve: <b data-testid="my-reserve">${v.seats[v.you].reserve_left}</b> ${v.seats[v.you].reserve_left === 1 ? "period" : "periods"} left.</p>`);
@@ -847,69 +848,16 @@ function who(seat) {
   return seat === you ? "You" : seatName(seat);
 }
 
-/* A host's announcement for one log entry: a plain string, or {html} from a game's describe
-   (which escapes what it prints); null to leave it out. */
-function describe(e) {
-  const d = e.data || {};
-  // A game may keep its routine phases out of the log (real-time ticks: its board tells them).
-  const impl0 = gameImpl();
-  const quiet = impl0 && impl0.quietPhases;
-  if (quiet && ["phase_started", "limit_passed", "phase_resolved"].includes(e.kind)
-      && quiet.includes(d.name || d.phase)) return null;
-  switch (e.kind) {
-    case "match_started": return "The match begins.";
-    // The notation prompt ("'ready' when done") belongs in the notation drawer, not the log
-    // (no quoted commands in the player's text).
-    case "phase_started": return "Phase " + d.no + ": " + capital(d.name) + ".";
-    case "seat_acted": return who(d.seat) + (d.final ? " submitted (final)" : " submitted");
-    case "submit": return who(d.seat) + " sent “" + d.text + "”" + (d.final ? " as final" : "") + (d.bot ? " (bot)" : "");
-    case "accepted": return null;
-    case "confirm": return who(d.seat) + " confirmed as final";
-    case "limit_passed": return "The time limit of " + d.phase + " passed.";
-    case "reserve_period": return who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
-    case "reserve_exhausted": return who(d.seat) + " ran out of reserve.";
-    case "phase_resolved": return capital(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(who).join(", ") : "") + ".";
-    case "match_ended": return "Match over: " + (d.winner == null ? (S.view && S.view.seats.length === 2 ? "a draw" : "no single winner") : who(d.winner) + (d.winner === (S.view && S.view.you) ? " win" : " wins")) + " — " + (d.reason || "") + ".";
-    case "pause": return "The host paused the match.";
-    case "resume": return "The host resumed the match.";
-    case "server_pause": return "Paused by the server: " + d.reason + ".";
-    case "extend": return "The host added " + fmtSeconds(d.seconds) + ".";
-    case "deadline": return "The host set the deadline to " + new Date(d.at * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + (d.resumed ? " and resumed the match." : ".");
-    case "end": return "The host ended the match" + (d.reason ? ": " + d.reason : "") + ".";
-    case "chat": return null; // shown in the chat panel
-    case "host_option": return "The host turned " + (d.label || d.name).replace(/ \(.*\)$/, "").toLowerCase() + (d.value ? " on." : " off.");
-    case "host_note":
-      if (d.what === "seat") return "The host handed " + seatName(d.seat) + "'s seat to " + (d.bot ? "a bot." : "a person.");
-      if (d.what === "reissue") return "You gave " + seatName(d.seat) + " a new link.";
-      if (d.what === "spectators") return "The host " + (d.open ? "opened the match to" : "closed the match to") + " spectators.";
-      return null;
-    case "private":
-      // G-13: either of the two may open it ("by" names a seat that did); only the host closes.
-      if (S.view && S.view.role === "host") return d.by != null ? seatName(d.seat) + " opened a private channel with you." : "You " + (d.open ? "opened" : "closed") + " a private channel with " + seatName(d.seat) + ".";
-      if (d.by != null) return "You opened a private channel with the host (only the two of you read it).";
-      return "The host " + (d.open ? "opened a private channel with you (only the two of you read it)." : "closed the private channel with you.");
-    case "mute": return "The host " + (d.muted ? "muted" : "reopened") + " the " + channelTitle(d.channel) + " channel.";
-    default: {
-      const impl = gameImpl();
-      if (impl && typeof impl.describe === "function") {
-        try {
-          const t = impl.describe(e, S.view);
-          if (t === false) return null;
-          if (t != null) return { html: String(t) };
-        } catch (err) { console.error(err); }
-      }
-      const words = capital(e.kind.replace(/_/g, " "));
-      const data = plainData(e.data);
-      return data ? words + ": " + data : words;
-    }
-  }
-}
+function capitalWords(t) { return typeof t === "string" ? capital(t) : t; }
 
+/* One log entry in words (words.js), or null to leave it out. */
+function describe(e) { return logLine(e, S.view, gameImpl()); }
+
+/* A log line: a plain string (its rule ids become links) or the game's own Preact nodes. */
 function LogText({ text }) {
-  if (text && typeof text === "object" && "html" in text) {
-    return html`<span>${markup(linkRulesHtml(text.html, S.boot.game))}</span>`;
-  }
-  return html`<${RuleText} text=${text}/>`;
+  if (text == null) return null;
+  if (typeof text === "string") return html`<${RuleText} text=${text}/>`;
+  return text;
 }
 
 function Log() {

@@ -101,14 +101,7 @@ export function RuleText({ text, game }) {
   return html`${parts}`;
 }
 
-/* The same for an already-escaped HTML fragment from a game's describe(): ids in text only. */
-export function linkRulesHtml(fragment, game) {
-  return String(fragment).replace(/(<[^>]*>)|([^<]+)/g, (all, tag, text) =>
-    tag ? tag : text.replace(RULE_ID, (id) => '<a class="rule-link" href="' + ruleHref(id, game || currentGame) + '">' + id + "</a>"));
-}
-
-/* Markup the server drew (a board's SVG) or a game's describe() wrote (a log line's few
-   tags), as Preact nodes: parsed by the browser's DOMParser, which runs nothing, then each
+/* Markup the server drew (a board's SVG), as Preact nodes: parsed by the browser's DOMParser, which runs nothing, then each
    element and text copied into the page by Preact like any other node, so an update diffs
    them instead of replacing the whole picture, and no script, handler or unknown markup
    passes through (the pages' CSP forbids inline script and style anyway). */
