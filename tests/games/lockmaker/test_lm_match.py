@@ -301,7 +301,7 @@ def test_lm18_correct_impossible_call_earns_five_and_caps_the_maker() -> None:
     assert m.spec is None or m.state.stage != "counter"
     # seat 1: +5 for the call. Seat 2 would have 1 + 3 but is capped at 1 (seed clarification).
     assert m.state.scores == (5, 1)
-    assert "LM-18" in str(events(m, "round_scored")[0]["notes"])
+    assert "LM-18" in [a["rule"] for a in events(m, "round_scored")[0]["awards"]]
 
 
 def test_lm18_wrong_impossible_call_maker_solves_and_earns_one() -> None:
@@ -455,7 +455,7 @@ def test_lm18_two_correct_impossible_calls_score_five_each() -> None:
     clock.advance(100_000)  # neither maker can countersolve an impossible lock
     m.advance()
     assert m.result is not None or m.state.stage != "counter"
-    assert m.state.scores == (5, 5), m.state.history[-1].notes
+    assert m.state.scores == (5, 5), m.state.history[-1].awards
 
 
 def test_lm18_cap_still_applies_to_the_other_seats_points() -> None:

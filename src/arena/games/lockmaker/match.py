@@ -49,7 +49,7 @@ from arena.core.wording import counted
 from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS
 from arena.games.lockmaker.lockfile import read_lock, write_board
 from arena.games.lockmaker.notation import format_solution, parse_solution, replay
-from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_piece
+from arena.games.lockmaker.pieces import PieceKind, parse_piece
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.render import render_svg as render_lock
 from arena.games.lockmaker.rounds import DEFAULT_ROUNDS, Round, parse_setup
@@ -62,8 +62,12 @@ from arena.games.lockmaker.submissions import (
     Pick,
     Solve,
     Take,
+    lock_facts,
     lock_text,
+    move_facts,
+    pieces_facts,
 )
+from arena.games.lockmaker.words import Award, result_reason
 from arena.games.lockmaker.validate import construction_error, construction_problems
 
 STAGES = ("study", "draft", "build", "solve", "pick", "decide", "counter", "over")
@@ -121,6 +125,8 @@ class Solution:
     text: str
     moves: int
     at: float
+    steps: tuple[JSON, ...] = field(default=(), compare=False)
+    """The moves as facts (:func:`move_facts`), for the log."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,8 @@ class RoundRecord:
 
     number: int
     points: tuple[int, int]
-    notes: tuple[str, ...]
+    awards: tuple[Award, ...]
+    """Who got what and why, as facts (:mod:`words` says them)."""
 
 
 @dataclass(frozen=True)
@@ -455,7 +462,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             stopped = list(state.stopped)
             if take.stop:
                 stopped[seat] = True
-            ev = GameEvent("drafted", {"seat": seat, "took": [str(p) for p in picks],
+            ev = GameEvent("drafted", {"seat": seat, "took": pieces_facts(picks),
                                        "stopped": take.stop})
             state = replace(state, pool=tuple(sorted(pool)), hands=(hands[0], hands[1]),
                             stopped=(stopped[0], stopped[1]), draft_turn=state.draft_turn + 1)
@@ -470,7 +477,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
                     return replace(state, stage="over", result=res), [
                         GameEvent("no_lock", {"seat": s}) for s in missing]
                 return self._forfeit_state(state, missing[0])
-            shown = {f"lock_{s + 1}": lock_text(lock) for s, lock in enumerate(locks) if lock}
+            shown: dict[str, JSON] = {"locks": [lock_facts(lock) for lock in locks if lock]}
             return (replace(state, stage="solve", locks=(locks[0], locks[1])),
                     [GameEvent("locks_shown", shown)])
         if st == "solve":
@@ -484,7 +491,10 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
                         imp[s] = True
                         break
                     assert isinstance(v, Solve)
-                    sols[s] = (*sols[s], Solution(v.text, v.moves, float(sub.at)))
+                    steps = v.to_json()
+                    assert isinstance(steps, dict) and isinstance(steps["steps"], list)
+                    sols[s] = (*sols[s], Solution(v.text, v.moves, float(sub.at),
+                                                  tuple(steps["steps"])))
                 if imp[s]:
                     sols[s] = ()
             # G-10: how many solutions a seat sent is its own business; what becomes public is
@@ -495,7 +505,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             for s in (0, 1):
                 if sols[s]:
                     events.append(GameEvent("your_solutions", {
-                        "solutions": [{"text": x.text, "moves": x.moves, "at": x.at}
+                        "solutions": [{"moves": x.moves, "at": x.at, "steps": list(x.steps)}
                                       for x in sols[s]]}, to=frozenset({s})))
             # LM-17/LM-18: a lock declared impossible is countersolved from now, through the
             # pick and decide phases, for the rule's 5 minutes (real seconds at this scale).
@@ -539,7 +549,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
                           ) -> tuple[LMState, list[GameEvent]]:
         if not state.pool or all(state.stopped):
             return replace(state, stage="build"), [*events, GameEvent("draft_over", {
-                "hands": [format_piece_list(h) for h in state.hands]})]
+                "hands": [pieces_facts(h) for h in state.hands]})]
         return replace(state, stage="draft"), events
 
     def _announce(self, state: LMState, picks: dict[int, int], events: list[GameEvent]
@@ -603,22 +613,24 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
                      ) -> tuple[LMState, list[GameEvent]]:
         """LM-17..LM-19 for the round, then the end check (LM-20)."""
         pts = [0, 0]
-        notes: list[str] = []
+        awards: list[Award] = []
+
+        def award(seat: int, points: int, rule: str, why: str, lock: int) -> None:
+            pts[seat] += points
+            awards.append(Award(seat, points, rule, why, lock))
+
         fin, imp = state.final, state.impossible
         for s in (0, 1):
             if fin[s] is not None:
-                pts[s] += 1
-                notes.append(f"{state.who(s)} solved the lock: +1 (LM-19)")
+                award(s, 1, "LM-19", "solved", 1 - s)
         if not any(imp) and fin[0] is not None and fin[1] is not None:
             a, b = fin[0], fin[1]
             if a.at != b.at:
                 w = 0 if a.at < b.at else 1
-                pts[w] += 1
-                notes.append(f"{state.who(w)} solved faster: +1 (LM-19)")
+                award(w, 1, "LM-19", "faster", 1 - w)
             if a.moves != b.moves:
                 w = 0 if a.moves < b.moves else 1
-                pts[w] += 2
-                notes.append(f"{state.who(w)} solved in fewer moves: +2 (LM-19)")
+                award(w, 2, "LM-19", "fewer_moves", 1 - w)
         counter = {m: (ok, moves) for m, ok, moves in state.counter_done}
         declared_ok = [False, False]
         # LM-18: a correct call's +5 is kept apart, so the cap below never reaches it.
@@ -630,39 +642,32 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             ok, moves = counter[m]
             if imp[solver]:
                 if ok:
-                    pts[m] += 1
-                    notes.append(f"{state.who(m)} solved its lock declared impossible: +1 (LM-18)")
+                    award(m, 1, "LM-18", "call_wrong", m)
                 else:
                     own_call[solver] += 5
                     declared_ok[solver] = True
-                    notes.append(f"{state.who(solver)} declared correctly: +5 (LM-18)")
+                    awards.append(Award(solver, 5, "LM-18", "call_right", m))
                 continue
             sol = fin[solver]
             assert sol is not None
             if not ok:
-                pts[solver] += 3
-                notes.append(f"{state.who(m)} failed to countersolve: {state.who(solver)} +3 "
-                             "(LM-17)")
+                award(solver, 3, "LM-17", "counter_failed", m)
             elif moves is not None and moves < sol.moves:
-                pts[m] += 1
-                notes.append(f"{state.who(m)} countersolved in fewer moves: +1 (LM-17)")
+                award(m, 1, "LM-17", "counter_fewer", m)
             else:
-                pts[solver] += 2
-                notes.append(f"{state.who(m)} countersolved, not in fewer moves: "
-                             f"{state.who(solver)} +2 (LM-17)")
+                award(solver, 2, "LM-17", "counter_not_fewer", m)
         for s in (0, 1):
             if declared_ok[s] and pts[1 - s] > 1:
-                notes.append(f"{state.who(1 - s)} capped at 1 point after a correct impossible call "
-                             "(seed clarification, LM-18)")
-                pts[1 - s] = 1
+                award(1 - s, 1 - pts[1 - s], "LM-18", "capped", 1 - s)
         pts = [pts[0] + own_call[0], pts[1] + own_call[1]]
         scores = (state.scores[0] + pts[0], state.scores[1] + pts[1])
         leader = state.last_leader
         if scores[0] != scores[1]:
             leader = 0 if scores[0] > scores[1] else 1
-        record = RoundRecord(state.round + 1, (pts[0], pts[1]), tuple(notes))
+        record = RoundRecord(state.round + 1, (pts[0], pts[1]), tuple(awards))
         events = [*events, GameEvent("round_scored", {
-            "round": state.round + 1, "points": pts, "scores": list(scores), "notes": notes})]
+            "round": state.round + 1, "points": pts, "scores": list(scores),
+            "awards": [a.to_json() for a in awards]})]
         state = replace(state, scores=scores, last_leader=leader,
                         history=(*state.history, record))
         result = self._end_check(state)
@@ -686,14 +691,17 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         if max(a, b) < target and not last:
             return None
         scores = (float(a), float(b))
-        why = "reached the target" if max(a, b) >= target else "after the last round"
+        after = "target" if max(a, b) >= target else "last_round"
         if a != b:
-            return Result(0 if a > b else 1, scores, f"more points {why} (LM-20)")
+            return self._result(state, 0 if a > b else 1, {"decided": "points", "after": after})
         if state.last_leader is not None:
-            return Result(state.last_leader, scores,
-                          f"tied {why}; {state.who(state.last_leader)} led most recently "
-                          "(LM-20)")
-        return Result(1, scores, f"tied {why} and nobody ever led: the DMO wins (LM-20, G-8)")
+            return self._result(state, state.last_leader, {
+                "decided": "leader", "after": after, "seat": state.last_leader})
+        return self._result(state, 1, {"decided": "dmo", "after": after})
+
+    def _result(self, state: LMState, winner: int, detail: dict[str, JSON]) -> Result:
+        """A result whose reason is said from its facts, the detail the log carries."""
+        return Result(winner, self.scores(state), result_reason(detail, state.who), detail)
 
     def _forfeit_state(self, state: LMState, seat: int) -> tuple[LMState, list[GameEvent]]:
         res = self.forfeit(state, seat)
@@ -706,8 +714,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         return state.who(seat)
 
     def forfeit(self, state: LMState, seat: int) -> Result:
-        return Result(1 - seat, self.scores(state),
-                      f"{state.who(seat)} ran out of reserve and loses (LM-21, G-3)")
+        return self._result(state, 1 - seat, {"decided": "reserve", "seat": seat})
 
     def result(self, state: LMState) -> Result | None:
         return state.result
@@ -738,8 +745,8 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             "first_drafter": None if state.first_drafter is None
             else state.drafter_this_round(),
             "stopped": list(state.stopped),
-            "history": [{"round": r.number, "points": list(r.points), "notes": list(r.notes)}
-                        for r in state.history],
+            "history": [{"round": r.number, "points": list(r.points),
+                         "awards": [a.to_json() for a in r.awards]} for r in state.history],
             "result": None if state.result is None else state.result.to_json(),
         }
         if state.stage == "draft":
@@ -756,6 +763,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             # (and refuse in advance) a window too short to use.
             out["counter_offer"] = [None if (f := state.final[1 - m]) is None
                                     else max(f.at, state.config.min_counter) for m in (0, 1)]
+            out["counter_floor"] = state.config.min_counter
             out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
                                      or (state.stage != "counter" and state.forced_active(m))]
         def labels(s: int) -> list[str]:
@@ -840,7 +848,7 @@ def _checked(lock: Position, move: Solve) -> Solve:
         raise RuleError("LM-3", f"after {counted(rep.moves, 'move')} the key does not touch "
                                 "the keyhole")
     return Solve(", ".join(format_solution(lock.board, rep.played)), rep.moves, move.counter,
-                 move.steps)
+                 move.steps, tuple(move_facts(lock.board, m) for m in rep.played))
 
 
 def _solution_label(state: LMState, seat: int, i: int, sol: Solution) -> str:
