@@ -14,7 +14,7 @@
    - pick and decide: which solution counts, countersolve or pass (LM-16, LM-17).
    Spectators see both locks and the public move counts. No solver output is ever shown.
    Choices live in component state, so a clock tick never rebuilds a control under the player. */
-import { html, useState, useEffect, useRef, fmtNum, RuleText, registerGame, capital } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtSeconds, RuleText, registerGame, capital } from "/static/ui.js";
 
 const LETTERS = "ABCDEFGHIJK";
 const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -387,10 +387,10 @@ function Status({ st, api }) {
 function History({ st, api }) {
   const hist = st.history || [];
   if (!hist.length) return null;
-  const names = (t) => String(t).replace(/\bseat (\d)\b/g, (_, n) => api.seatName(Number(n) - 1));
+  const ctx = { you: api.role === "seat" ? api.seat : null, seatName: api.seatName };
   return html`<section class="lm-section"><h3>Rounds played</h3><ul data-testid="lm-history">
     ${hist.map((h) => html`<li>Round ${h.round}: ${api.seatName(0)} +${h.points[0]}, ${api.seatName(1)} +${h.points[1]}
-      ${h.notes.length ? html`<ul>${h.notes.map((n) => html`<li><${RuleText} text=${capital(names(n))}/></li>`)}</ul>` : ""}</li>`)}
+      ${(h.awards || []).length ? html`<ul>${h.awards.map((a) => html`<li><${RuleText} text=${awardWords(a, ctx)}/></li>`)}</ul>` : ""}</li>`)}
   </ul></section>`;
 }
 
@@ -795,6 +795,17 @@ function PickArea({ st, api }) {
     <${ShellMsg}/></section>`;
 }
 
+/* Why a countersolve window is too short to use (LM-17): the window is as long as the solver
+   took, but never shorter than the match's shortest window, which is then what it is. */
+function counterOffWords(f, offer, floor, solver) {
+  const secs = (x) => fmtNum(Math.round(x * 10) / 10) + " s";
+  const took = f ? solver + " opened your lock in " + secs(f.time) : solver + " opened your lock";
+  const window = floor != null && f && f.time < floor
+    ? ", so you would get the shortest window, " + secs(floor) + " (LM-17)"
+    : ", so you would have only " + secs(offer) + " (LM-17)";
+  return "Countersolve is off: " + took + window + ", too little to move a piece. Pass instead.";
+}
+
 function DecideArea({ st, api }) {
   const other = 1 - api.seat;
   const f = st.final && st.final[other];
@@ -806,8 +817,7 @@ function DecideArea({ st, api }) {
     <div class="control-row"><button type="button" data-testid="lm-countersolve" disabled=${tooShort} aria-describedby=${tooShort ? "lm-counter-why" : undefined}
         onClick=${() => api.submit("countersolve", true, lmSource)}>Countersolve</button>
       <button type="button" class="secondary" data-testid="lm-pass" onClick=${() => api.submit("pass", true, lmSource)}>Pass</button></div>
-    ${tooShort ? html`<p class="lm-words" id="lm-counter-why" data-testid="lm-counter-why">Countersolve is off: ${api.seatName(other)} took
-      ${fmtNum(Math.round(offer * 10) / 10)} s, so you would have only ${fmtNum(Math.round(offer * 10) / 10)} s, too little to move a piece. Pass instead.</p>` : ""}
+    ${tooShort ? html`<p class="lm-words" id="lm-counter-why" data-testid="lm-counter-why"><${RuleText} text=${counterOffWords(f, offer, st.counter_floor, api.seatName(other))}/></p>` : ""}
     <${ShellMsg}/></section>`;
 }
 
@@ -875,34 +885,188 @@ function Board({ view, api }) {
   </div>`;
 }
 
-/* ------------------------------------------------------------------ log lines and header */
-const escHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+/* ------------------------------------------------------------------ log lines in words
+   Every line is made here from the events' facts (pieces by shape and length, locks as
+   pieces, solutions as counted moves, a round's awards with their rule ids): no piece code,
+   lock picture or move notation reaches the log (that stays in the notation drawer). */
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+const numberWord = (n) => NUMBER_WORDS[n] || fmtNum(n);
+const movesWords = (n) => fmtNum(n) + " move" + (n === 1 ? "" : "s");
+const pointsWords = (n) => (n >= 0 ? "+" : "") + n;
+function andList(xs) {
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}
 
-function describe(e, view) {
-  const d = e.data || {};
-  const names = (view && view.match && view.match.names) || [];
-  const nm = (s) => escHtml(names[s] || "Seat " + (Number(s) + 1));
-  const moves = (n) => fmtNum(n) + " move" + (n === 1 ? "" : "s");
-  const list = (xs) => xs.map(escHtml).join(" and ");
-  switch (e.kind) {
-    case "draft_order": return nm(1) + " (the DMO) chose to draft " + escHtml(d.dmo_chose) + ": " + nm(d.first) + " drafts first (LM-13).";
-    case "drafted": return nm(d.seat) + (d.took && d.took.length ? " took " + list(d.took) : " took nothing") + (d.stopped ? " and stopped drafting" : "") + ".";
-    case "draft_over": return "The draft is over: " + (d.hands || []).map((h, i) => nm(i) + " holds " + (h ? escHtml(h.split(",").join(", ")) : "nothing")).join("; ") + ".";
-    case "locks_shown": return "Both locks are shown: solving starts (LM-16).";
-    case "solving_over": return nm(d.seat) + " finished solving: " + (d.impossible ? "declared the lock impossible." : fmtNum(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + " sent.");
-    case "your_solutions": {
-      const whose = e.to && e.to.length === 1 ? nm(e.to[0]) + "'s solutions: " : "Solutions: ";
-      return whose + (d.solutions || []).map((s, i) => (i + 1) + ". <code>" + escHtml(s.text) + "</code> (" + moves(s.moves) + ")").join("; ") + ".";
+/* Names as the reader reads them: "you"/"your" for their own seat (capitalised where a
+   sentence starts), the player's name otherwise; verbs agree. */
+function people(ctx) {
+  const you = (s) => ctx.you != null && s === ctx.you;
+  return {
+    name: (s) => (you(s) ? "you" : ctx.seatName(s)),
+    whose: (s) => (you(s) ? "your" : ctx.seatName(s) + "'s"),
+    verb: (s, one, many) => (you(s) ? many : one),
+  };
+}
+
+/* One drafted piece (LM-22), as a host says it. */
+function pieceFactWords(p, n) {
+  const many = n && n > 1;
+  if (p.shape === "axis") return many ? numberWord(n) + " axes" : "an axis";
+  const bar = p.shape + (many ? " bars" : " bar") + " of " + numberWord(p.length) + " cells";
+  return (many ? numberWord(n) + " " : "a ") + bar;
+}
+/* A list of pieces, like kinds counted together: "two horizontal bars of two cells and an axis". */
+function piecesWords(list) {
+  const groups = [];
+  for (const p of list || []) {
+    const g = groups.find((x) => x.p.shape === p.shape && x.p.length === p.length);
+    if (g) g.n += 1; else groups.push({ p, n: 1 });
+  }
+  return groups.length ? andList(groups.map((g) => pieceFactWords(g.p, g.n))) : "nothing";
+}
+function countWords(n, one, many) { return n === 1 ? (one === "axis" ? "an axis" : "a " + one) : numberWord(n) + " " + (many || one + "s"); }
+/* A lock (LM-10) by what it holds. */
+function lockWords(l) {
+  if (!l || typeof l !== "object") return "a lock";
+  const parts = ["the key", "the keyhole"];
+  const bars = (l.bars || []).length, axes = (l.axes || []).length;
+  if (bars) parts.push(countWords(bars, "bar"));
+  if (axes) parts.push(countWords(axes, "axis", "axes"));
+  return "a lock with " + andList(parts) + " on a board of " + l.width + " by " + l.height + " cells";
+}
+
+/* A submission's facts as a noun phrase ("a solution in 5 moves"); the log and the Private
+   panel both use it. */
+function moveWords(value, phase) {
+  if (value === "ready") return "ready";
+  if (value === "first" || value === "second") return "the choice to draft " + value;
+  if (!value || typeof value !== "object") return null;
+  switch (value.kind) {
+    case "take": {
+      const took = (value.pieces || []).length ? piecesWords(value.pieces) : "";
+      return took ? (value.stop ? "a pick of " + took + ", then a stop" : "a pick of " + took) : "a stop to drafting";
     }
-    case "solutions_announced": return "Final solutions: " + [0, 1].map((s) => {
-      const x = d["seat_" + (s + 1)];
-      return nm(s) + " " + (x == null ? "has none" : x.impossible ? "declared the lock impossible" : moves(x.moves) + " in " + fmtNum(Math.round(x.time * 10) / 10) + " s");
-    }).join("; ") + " (LM-16).";
-    case "countersolve_decisions": return "Countersolve (LM-17): " + nm(0) + (d.seat_1 ? " countersolves" : " passes") + ", " + nm(1) + (d.seat_2 ? " countersolves" : " passes") + ".";
-    case "countersolved": return nm(d.seat) + (d.solved ? " opened their own lock in " + moves(d.moves) : " did not open their own lock in time") + ".";
-    case "round_scored": return "<b>Round " + d.round + " scored</b>: " + nm(0) + " +" + d.points[0] + ", " + nm(1) + " +" + d.points[1] + "; total " + d.scores.join(" to ") + ".";
-    case "no_lock": return nm(d.seat) + " sent no lock in time and loses (LM-21).";
+    case "lock": return lockWords(value);
+    case "impossible": return "the call that the lock is impossible";
+    case "solution": return "a solution in " + movesWords(value.moves);
+    case "counter": return "a countersolve in " + movesWords(value.moves);
+    case "pick": return "solution " + value.solution + " as the one that counts";
+    case "decide": return value.countersolve ? "the choice to countersolve" : "the choice to pass";
     default: return null;
+  }
+}
+
+const PHASE_WORDS = {
+  study: "Study time", draft: "Draft turn", build: "Lock building", solve: "Solving",
+  pick: "Choosing the solution that counts", decide: "Deciding on countersolves", counter: "Countersolving",
+};
+function phaseName(name) { return PHASE_WORDS[name] || null; }
+
+/* One award of a round (LM-17..LM-19), the same words as the server's (words.py). */
+function awardWords(a, ctx) {
+  const P = people(ctx);
+  const s = a.seat, m = a.lock;
+  const pts = pointsWords(a.points) + " (" + a.rule + ")";
+  switch (a.why) {
+    case "solved": return capital(P.name(s)) + " opened " + P.whose(m) + " lock: " + pts;
+    case "faster": return capital(P.name(s)) + " opened " + P.whose(m) + " lock faster: " + pts;
+    case "fewer_moves": return capital(P.name(s)) + " opened " + P.whose(m) + " lock in fewer moves: " + pts;
+    case "call_right": return capital(P.name(s)) + " declared " + P.whose(m) + " lock impossible: correct, " + pts;
+    case "call_wrong": return capital(P.name(1 - s)) + " declared " + P.whose(s) + " lock impossible: wrong, " + P.name(s) + " opened it, " + pts;
+    case "counter_failed": return capital(P.name(m)) + " did not countersolve in time: " + pointsWords(a.points) + " for " + P.name(s) + " (" + a.rule + ")";
+    case "counter_fewer": return capital(P.name(s)) + " countersolved in fewer moves: " + pts;
+    case "counter_not_fewer": return capital(P.name(m)) + " countersolved, not in fewer moves: " + pointsWords(a.points) + " for " + P.name(s) + " (" + a.rule + ")";
+    case "capped": return capital(P.whose(s)) + " points this round are held to 1 after the correct impossible call (" + a.rule + ")";
+    default: return capital(P.name(s)) + " " + pts;
+  }
+}
+
+function resultWords(d, ctx) {
+  const P = people(ctx);
+  const det = d.detail || {};
+  const win = d.winner == null ? null : capital(P.name(d.winner)) + P.verb(d.winner, " wins", " win");
+  if (win == null) return undefined;
+  const after = det.after === "target" ? "once a seat reached the target" : "after the last round";
+  switch (det.decided) {
+    case "reserve": return "Match over: " + capital(P.name(det.seat)) + " ran out of reserve (LM-21): " + P.name(d.winner) + P.verb(d.winner, " wins.", " win.");
+    case "points": return "Match over: " + win + " with more points " + after + " (LM-20).";
+    case "leader": return "Match over: " + win + ": tied " + after + ", and " + P.name(det.seat) + " led most recently (LM-20).";
+    case "dmo": return "Match over: " + win + ": tied " + after + " and nobody ever led, so the DMO wins (LM-20).";
+    default: return undefined;
+  }
+}
+
+function describe(e, view, ctx) {
+  const d = e.data || {};
+  const P = people(ctx);
+  const Name = (s) => capital(P.name(s));
+  const left = d.deadline != null && e.t != null ? fmtSeconds(d.deadline - e.t) : null;
+  switch (e.kind) {
+    case "phase_started":
+      switch (d.name) {
+        case "study": return "Study time: the round's board and pool are shown" + (left ? ", " + left + " to look at them" : "") + " (LM-13).";
+        case "draft": return (d.must || []).length ? "Draft: " + P.whose(d.must[0]) + " turn to pick (LM-14)." : "Draft turn.";
+        case "build": return "Lock building: every drafted piece goes into a lock" + (left ? ", " + left + " to build it" : "") + " (LM-15).";
+        case "solve": return "Solving: both locks are open to pick" + (left ? ", " + left + " to do it" : "") + " (LM-16).";
+        case "pick": return "Choosing the solution that counts (LM-16).";
+        case "decide": return "Deciding whether to countersolve (LM-17).";
+        case "counter": return "Countersolving (LM-17): " + andList((d.must || []).map(P.name)) + " " + ((d.must || []).length === 1 ? P.verb(d.must[0], "opens", "open") : "open") + " their own lock.";
+        default: return undefined;
+      }
+    case "phase_resolved":
+      if (d.name === "draft" && !(d.missing || []).length) return null; // the drafted line says it
+      return undefined;
+    case "accepted": {
+      if (view && view.role !== "host" && d.seat !== ctx.you) return null;
+      const v = d.value;
+      const who = Name(d.seat);
+      const fin = d.final ? "." : " (not final yet).";
+      if (v === "ready") return who + P.verb(d.seat, " is", " are") + " ready" + fin;
+      if (v === "first" || v === "second") return who + " chose to draft " + v + fin;
+      if (!v || typeof v !== "object") return undefined;
+      switch (v.kind) {
+        case "take": return who + ((v.pieces || []).length ? " picked " + piecesWords(v.pieces) + (v.stop ? " and stopped drafting" : "") : " stopped drafting") + fin;
+        case "lock": return who + " built " + lockWords(v) + fin;
+        case "impossible": return who + " declared the lock impossible (LM-16)" + fin;
+        case "solution": return who + " sent a solution in " + movesWords(v.moves) + fin;
+        case "counter": return who + " sent a countersolve in " + movesWords(v.moves) + fin;
+        case "pick": return who + " chose solution " + v.solution + " to count" + fin;
+        case "decide": return who + (v.countersolve ? " chose to countersolve" : " chose to pass") + fin;
+        default: return undefined;
+      }
+    }
+    case "draft_order": return Name(1) + " (the DMO) chose to draft " + d.dmo_chose + ": " + P.name(d.first) + P.verb(d.first, " drafts", " draft") + " first (LM-13).";
+    case "drafted": {
+      const took = d.took || [];
+      if (!took.length) return Name(d.seat) + (d.stopped ? " stopped drafting." : " took nothing.");
+      const count = took.length === 1 ? "" : numberWord(took.length) + " pieces: ";
+      return Name(d.seat) + " drafted " + count + piecesWords(took) + (d.stopped ? ", then stopped drafting." : ".");
+    }
+    case "draft_over": return "The draft is over: " + (d.hands || []).map((h, i) => P.name(i) + P.verb(i, " holds ", " hold ") + piecesWords(h)).join("; ") + ", besides the key and the keyhole (LM-22).";
+    case "locks_shown": return "Both locks are shown (LM-16): " + (d.locks || []).map((l, i) => P.whose(i) + " is " + lockWords(l)).join("; ") + ".";
+    case "solving_over": return Name(d.seat) + " finished solving: " + (d.impossible ? P.name(d.seat) + " declared the lock impossible." : numberWord(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + " sent.");
+    case "your_solutions": {
+      const seat = e.to && e.to.length === 1 ? e.to[0] : null;
+      const whose = seat == null ? "Solutions: " : capital(P.whose(seat)) + " solutions: ";
+      return whose + (d.solutions || []).map((x, i) => "number " + (i + 1) + " in " + movesWords(x.moves) + " at " + fmtSeconds(x.at)).join("; ") + ".";
+    }
+    case "solutions_announced": return "Final solutions (LM-16): " + [0, 1].map((s) => {
+      const x = d["seat_" + (s + 1)];
+      if (x == null) return P.name(s) + P.verb(s, " has", " have") + " no valid solution";
+      if (x.impossible) return P.name(s) + " declared " + P.whose(1 - s) + " lock impossible";
+      return P.name(s) + " opened " + P.whose(1 - s) + " lock in " + movesWords(x.moves) + " and " + fmtSeconds(x.time);
+    }).join("; ") + ".";
+    case "countersolve_decisions": return "Countersolving (LM-17): " + [0, 1].map((s) => P.name(s) + (d["seat_" + (s + 1)] ? P.verb(s, " countersolves", " countersolve") : P.verb(s, " does not", " do not"))).join(", ") + ".";
+    case "countersolved": return Name(d.seat) + (d.solved ? " opened " + P.whose(d.seat) + " own lock in " + movesWords(d.moves) : " did not open " + P.whose(d.seat) + " own lock in time") + ".";
+    case "round_scored": {
+      const head = "Round " + d.round + " scored: " + [0, 1].map((s) => P.name(s) + " " + pointsWords(d.points[s])).join(", ") + "; the score is " + d.scores.join(" to ") + ".";
+      const why = (d.awards || []).map((a) => awardWords(a, ctx) + ".");
+      return [head, ...why].join(" ");
+    }
+    case "no_lock": return Name(d.seat) + " sent no lock in time and " + P.verb(d.seat, "loses", "lose") + " (LM-21).";
+    case "match_ended": return resultWords(d, ctx);
+    default: return undefined;
   }
 }
 
@@ -932,4 +1096,4 @@ function problemsOf(text, hand) {
 }
 window.ArenaLockmaker = { parseLock, writeLock, pieces, slide, rotate, isSolved, problemsOf };
 
-registerGame("lockmaker", { Board, describe, phaseTitle });
+registerGame("lockmaker", { Board, describe, phaseTitle, moveWords, phaseName });
