@@ -34,30 +34,28 @@ WHYS = ("solved", "faster", "fewer_moves", "call_right", "call_wrong", "counter_
 
 
 def _pts(n: int) -> str:
-    return f"{'+' if n >= 0 else ''}{n} {'point' if abs(n) == 1 else 'points'}"
+    return f"{'+' if n >= 0 else ''}{n}"
 
 
 def award_words(a: Award, who: Who) -> str:
-    """One award as a host says it: "Bob declared Alice's lock impossible: correct, +5
-    (LM-18)"."""
-    s, m = who(a.seat), who(a.lock)
-    other = who(1 - a.seat)
-    words = {
-        "solved": f"{s} opened {m}'s lock",
-        "faster": f"{s} opened a lock faster than {other}",
-        "fewer_moves": f"{s} opened a lock in fewer moves than {other}",
-        "call_right": f"{s} declared {m}'s lock impossible: correct",
-        "call_wrong": f"{s} opened the lock {other} declared impossible",
-        "counter_failed": f"{m} did not countersolve in time",
-        "counter_fewer": f"{s} countersolved in fewer moves",
-        "counter_not_fewer": f"{m} countersolved, not in fewer moves",
-        "capped": f"{s} is held to 1 point after a correct impossible call",
+    """One award as a host says it, the page's words (``lockmaker.js``): "Bob declared
+    Alice's lock impossible: correct, +5 (LM-18)"."""
+    s, m, other = who(a.seat), who(a.lock), who(1 - a.seat)
+    pts = f"{_pts(a.points)} ({a.rule})"
+    return {
+        "solved": f"{s} opened {m}'s lock: {pts}",
+        "faster": f"{s} opened {m}'s lock faster: {pts}",
+        "fewer_moves": f"{s} opened {m}'s lock in fewer moves: {pts}",
+        "call_right": f"{s} declared {m}'s lock impossible: correct, {pts}",
+        "call_wrong": f"{other} declared {s}'s lock impossible: wrong, {s} opened it, {pts}",
+        "counter_failed": f"{m} did not countersolve in time: {_pts(a.points)} for {s} "
+                          f"({a.rule})",
+        "counter_fewer": f"{s} countersolved in fewer moves: {pts}",
+        "counter_not_fewer": f"{m} countersolved, not in fewer moves: {_pts(a.points)} for {s} "
+                             f"({a.rule})",
+        "capped": f"{s}'s points this round are held to 1 after the correct impossible call "
+                  f"({a.rule})",
     }[a.why]
-    if a.why == "capped":
-        return f"{words} ({a.rule})"
-    # The maker is the subject of a countersolve's outcome; the points go to the solver.
-    to = f" {s}" if a.why in ("counter_failed", "counter_not_fewer") else ""
-    return f"{words}:{to} {_pts(a.points)} ({a.rule})"
 
 
 def result_reason(detail: JSON, who: Who) -> str:

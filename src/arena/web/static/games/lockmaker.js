@@ -933,7 +933,7 @@ function lockWords(l) {
   const bars = (l.bars || []).length, axes = (l.axes || []).length;
   if (bars) parts.push(countWords(bars, "bar"));
   if (axes) parts.push(countWords(axes, "axis", "axes"));
-  return "a lock with " + andList(parts) + " on a board of " + l.width + " by " + l.height + " cells";
+  return andList(parts) + " on a board of " + l.width + " by " + l.height + " cells";
 }
 
 /* A submission's facts as a noun phrase ("a solution in 5 moves"); the log and the Private
@@ -947,7 +947,7 @@ function moveWords(value, phase) {
       const took = (value.pieces || []).length ? piecesWords(value.pieces) : "";
       return took ? (value.stop ? "a pick of " + took + ", then a stop" : "a pick of " + took) : "a stop to drafting";
     }
-    case "lock": return lockWords(value);
+    case "lock": return "a lock with " + lockWords(value);
     case "impossible": return "the call that the lock is impossible";
     case "solution": return "a solution in " + movesWords(value.moves);
     case "counter": return "a countersolve in " + movesWords(value.moves);
@@ -1011,7 +1011,11 @@ function describe(e, view, ctx) {
         case "solve": return "Solving: both locks are open to pick" + (left ? ", " + left + " to do it" : "") + " (LM-16).";
         case "pick": return "Choosing the solution that counts (LM-16).";
         case "decide": return "Deciding whether to countersolve (LM-17).";
-        case "counter": return "Countersolving (LM-17): " + andList((d.must || []).map(P.name)) + " " + ((d.must || []).length === 1 ? P.verb(d.must[0], "opens", "open") : "open") + " their own lock.";
+        case "counter": {
+          const makers = d.must || [];
+          if (makers.length !== 1) return "Countersolving (LM-17): each maker opens their own lock.";
+          return "Countersolving (LM-17): " + P.name(makers[0]) + P.verb(makers[0], " opens ", " open ") + P.whose(makers[0]) + " own lock.";
+        }
         default: return undefined;
       }
     case "phase_resolved":
@@ -1027,7 +1031,7 @@ function describe(e, view, ctx) {
       if (!v || typeof v !== "object") return undefined;
       switch (v.kind) {
         case "take": return who + ((v.pieces || []).length ? " picked " + piecesWords(v.pieces) + (v.stop ? " and stopped drafting" : "") : " stopped drafting") + fin;
-        case "lock": return who + " built " + lockWords(v) + fin;
+        case "lock": return who + " built a lock with " + lockWords(v) + fin;
         case "impossible": return who + " declared the lock impossible (LM-16)" + fin;
         case "solution": return who + " sent a solution in " + movesWords(v.moves) + fin;
         case "counter": return who + " sent a countersolve in " + movesWords(v.moves) + fin;
@@ -1036,7 +1040,7 @@ function describe(e, view, ctx) {
         default: return undefined;
       }
     }
-    case "draft_order": return Name(1) + " (the DMO) chose to draft " + d.dmo_chose + ": " + P.name(d.first) + P.verb(d.first, " drafts", " draft") + " first (LM-13).";
+    case "draft_order": return Name(1) + " (the DMO) chose to draft " + d.dmo_chose + (d.first === 1 ? "" : ": " + P.name(d.first) + P.verb(d.first, " drafts", " draft") + " first") + " (LM-13).";
     case "drafted": {
       const took = d.took || [];
       if (!took.length) return Name(d.seat) + (d.stopped ? " stopped drafting." : " took nothing.");
@@ -1044,8 +1048,9 @@ function describe(e, view, ctx) {
       return Name(d.seat) + " drafted " + count + piecesWords(took) + (d.stopped ? ", then stopped drafting." : ".");
     }
     case "draft_over": return "The draft is over: " + (d.hands || []).map((h, i) => P.name(i) + P.verb(i, " holds ", " hold ") + piecesWords(h)).join("; ") + ", besides the key and the keyhole (LM-22).";
-    case "locks_shown": return "Both locks are shown (LM-16): " + (d.locks || []).map((l, i) => P.whose(i) + " is " + lockWords(l)).join("; ") + ".";
-    case "solving_over": return Name(d.seat) + " finished solving: " + (d.impossible ? P.name(d.seat) + " declared the lock impossible." : numberWord(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + " sent.");
+    case "locks_shown": return "Both locks are shown (LM-16): " + (d.locks || []).map((l, i) => P.whose(i) + " lock holds " + lockWords(l)).join("; ") + ".";
+    case "solving_over": return d.impossible ? "Solving is over: " + P.name(d.seat) + " declared " + P.whose(1 - d.seat) + " lock impossible (LM-16)."
+      : "Solving is over: " + P.name(d.seat) + " sent " + numberWord(d.solutions) + " solution" + (d.solutions === 1 ? "" : "s") + ".";
     case "your_solutions": {
       const seat = e.to && e.to.length === 1 ? e.to[0] : null;
       const whose = seat == null ? "Solutions: " : capital(P.whose(seat)) + " solutions: ";
@@ -1058,7 +1063,7 @@ function describe(e, view, ctx) {
       return P.name(s) + " opened " + P.whose(1 - s) + " lock in " + movesWords(x.moves) + " and " + fmtSeconds(x.time);
     }).join("; ") + ".";
     case "countersolve_decisions": return "Countersolving (LM-17): " + [0, 1].map((s) => P.name(s) + (d["seat_" + (s + 1)] ? P.verb(s, " countersolves", " countersolve") : P.verb(s, " does not", " do not"))).join(", ") + ".";
-    case "countersolved": return Name(d.seat) + (d.solved ? " opened " + P.whose(d.seat) + " own lock in " + movesWords(d.moves) : " did not open " + P.whose(d.seat) + " own lock in time") + ".";
+    case "countersolved": return Name(d.seat) + (d.solved ? " countersolved in " + movesWords(d.moves) : " did not countersolve in time") + ".";
     case "round_scored": {
       const head = "Round " + d.round + " scored: " + [0, 1].map((s) => P.name(s) + " " + pointsWords(d.points[s])).join(", ") + "; the score is " + d.scores.join(" to ") + ".";
       const why = (d.awards || []).map((a) => awardWords(a, ctx) + ".");
