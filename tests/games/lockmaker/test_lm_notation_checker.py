@@ -73,7 +73,7 @@ def test_the_notation_of_random_legal_moves_is_found(seed: int) -> None:
             if text is None:
                 continue
             move = game.parse(match.state, seat, text)
-            if isinstance(move, Take) and move.pieces or isinstance(move, Lock | Solve):
+            if (isinstance(move, Take) and move.pieces) or isinstance(move, Lock | Solve):
                 written = str(move)
                 assert notation_in(written), f"no notation found in {written!r}"
                 for line in written.splitlines():

@@ -67,8 +67,8 @@ from arena.games.lockmaker.submissions import (
     move_facts,
     pieces_facts,
 )
-from arena.games.lockmaker.words import Award, result_reason
 from arena.games.lockmaker.validate import construction_error, construction_problems
+from arena.games.lockmaker.words import Award, result_reason
 
 STAGES = ("study", "draft", "build", "solve", "pick", "decide", "counter", "over")
 
@@ -690,7 +690,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         last = state.round + 1 >= len(state.rounds)
         if max(a, b) < target and not last:
             return None
-        scores = (float(a), float(b))
+        (float(a), float(b))
         after = "target" if max(a, b) >= target else "last_round"
         if a != b:
             return self._result(state, 0 if a > b else 1, {"decided": "points", "after": after})
