@@ -690,7 +690,6 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         last = state.round + 1 >= len(state.rounds)
         if max(a, b) < target and not last:
             return None
-        (float(a), float(b))
         after = "target" if max(a, b) >= target else "last_round"
         if a != b:
             return self._result(state, 0 if a > b else 1, {"decided": "points", "after": after})
