@@ -71,7 +71,7 @@ def parse_pick(text: str, sets: tuple[str, ...], shown: tuple[int, ...]) -> int:
         raw = raw[4:].strip()
     raw = raw.removeprefix("SET").strip()
     offered = set_numbers(shown)
-    if raw.isdigit():
+    if raw.isascii() and raw.isdigit():
         number = int(raw)
         if not 1 <= number <= len(sets):
             raise RuleError("PF-5", f"the sets are numbered 1 to {len(sets)}; shown now: "
