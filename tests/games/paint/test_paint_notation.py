@@ -19,7 +19,7 @@ from arena.core.game import SubmitContext
 from arena.core.match import Match
 from arena.games.paint import GAME
 from arena.games.paint.designer import random_design
-from arena.games.paint.grid import COLOURS, legal_actions, place
+from arena.games.paint.grid import COLOURS, legal_actions
 from arena.games.paint.match import PaintState
 from arena.games.paint.sets import format_design
 from games.paint.paint_notation import notation_in
@@ -35,7 +35,8 @@ SENTENCES = [
     "Bob shoved row 1 right on turn 1.",
     "Both grids are full: you score 48 and Bob scores 36 (PF-7).",
     "Nothing came from Bob in time; the rules chose a shove of column B down, then row 1 right.",
-    "You sent eight sets: set 1, red, green, blue, red; set 2, green, blue, red, green.",
+    "You sent eight sets (1: red, green, blue, red; 2: green, blue, red, green; 3: blue, red, "
+    "green, blue) as final.",
     "You sent set 3 as final.",
     "You sent red for the last container.",
     "Time is up for shoving.",
@@ -141,7 +142,7 @@ def mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(chars)
 
 
-ALPHABET = st.sampled_from(list("RGBrgbABCDEF0123456789 ,;.-xQthenpickslast") + ["é", "²", "\n"])
+ALPHABET = st.sampled_from([*"RGBrgbABCDEF0123456789 ,;.-xQthenpickslast", "é", "²", "\n"])
 EDITS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 600), ALPHABET), max_size=6)
 
 

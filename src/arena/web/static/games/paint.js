@@ -545,7 +545,7 @@ const setWords = (s) => "set " + s.number + " (" + colourWords(s.colours) + ")";
    (PF-5), {shoves} (PF-2, PF-3), {colour} (PF-5). */
 function moveWords(value) {
   const v = value && typeof value === "object" ? value : {};
-  if (Array.isArray(v.sets)) return "eight sets: " + v.sets.map((set, i) => "set " + (i + 1) + ", " + colourWords(set)).join("; ");
+  if (Array.isArray(v.sets)) return "eight sets (" + v.sets.map((set, i) => (i + 1) + ": " + colourWords(set)).join("; ") + ")";
   if (v.set != null) return "set " + v.set;
   if (Array.isArray(v.shoves)) return "a shove of " + shovesWords(v.shoves);
   if (v.colour) return (NAME[v.colour] || v.colour) + " for the last container";
