@@ -42,7 +42,7 @@ def test_pf2_golden_shove_example_from_the_rule_text() -> None:
     g = apply_action(g, parse_action("shove B then 1"))
     assert format_grid(g) == ".G...\n.R...\n.....\n.....\n....."
     g = place(g, "B")
-    with pytest.raises(RuleError, match=r"PF-2: cannot shove C: there is no container on C1"):
+    with pytest.raises(RuleError, match=r"PF-2: column C cannot be shoved: there is no container on C1"):
         apply_action(g, parse_action("C then 1"))
     g = apply_action(g, parse_action("Shove A then 2"))
     assert format_grid(g) == ".G...\n.BR..\n.....\n.....\n....."
@@ -58,15 +58,16 @@ def test_pf2_run_pushes_into_first_gap_only() -> None:
 
 def test_pf2_illegal_shoves_are_named() -> None:
     full_row = grid("RGBRG\n.....\n.....\n.....\n.....")
-    assert shove_error(full_row, "1") == "cannot shove 1: row 1 is full, the containers have nowhere to go"
-    assert shove_error(full_row, "2") == "cannot shove 2: there is no container on A2"
+    assert shove_error(full_row, "1") == ("row 1 cannot be shoved: it is full, its containers "
+                                          "have nowhere to go")
+    assert shove_error(full_row, "2") == "row 2 cannot be shoved: there is no container on A2"
     with pytest.raises(RuleError, match="PF-2"):
         shove(full_row, "1")
 
 
 def test_pf3_action_must_clear_a1() -> None:
     g = grid("R....\nRG...\n.....\n.....\n.....")
-    with pytest.raises(RuleError, match="PF-3: after '2' A1 is not empty"):
+    with pytest.raises(RuleError, match="PF-3: after shoving row 2 right A1 still holds a container"):
         apply_action(g, parse_action("2"))
     with pytest.raises(RuleError, match="PF-3"):
         parse_action("1 then 2")

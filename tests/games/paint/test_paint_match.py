@@ -101,7 +101,7 @@ def test_pf3_shove_validation_and_pf5_last_colour() -> None:
                    boards=tuple(replace(b, grid="." + "RG" * 12) for b in state.boards))
     from arena.core.game import SubmitContext
 
-    assert GAME.validate(last, 0, "green", SubmitContext(0.0)).to_json() == "G"
+    assert GAME.validate(last, 0, "green", SubmitContext(0.0)).to_json() == {"colour": "G"}
     with pytest.raises(RuleError, match="PF-5"):
         GAME.validate(last, 0, "1", SubmitContext(0.0))
 

@@ -80,24 +80,37 @@ def is_row(name: str) -> bool:
     return name in ROWS
 
 
+def line_words(name: str) -> str:
+    """A row or column in words: ``1`` -> ``row 1``, ``A`` -> ``column A``."""
+    return f"row {name}" if name in ROWS else f"column {name}"
+
+
+def shove_fact(name: str) -> dict[str, str | int]:
+    """One shove as a fact (PF-2): ``{"row": 1, "direction": "right"}`` or
+    ``{"column": "A", "direction": "down"}``."""
+    if name in ROWS:
+        return {"row": int(name), "direction": "right"}
+    return {"column": name, "direction": "down"}
+
+
 def shove_error(grid: str, name: str) -> str | None:
-    """Why shoving ``name`` (a row digit or column letter) is illegal now, or None (PF-2)."""
+    """Why shoving ``name`` (a row digit or column letter) is illegal now, in words, or None
+    (PF-2)."""
     if name in ROWS:
         r = int(name) - 1
         start, step, head = r * SIZE, 1, f"A{name}"
-        where = f"row {name}"
     elif name in COLUMNS:
         c = COLUMNS.index(name)
         start, step, head = c, SIZE, f"{name}1"
-        where = f"column {name}"
     else:
-        return f"{name!r} names neither a row (1-5) nor a column (A-E)"
+        return "a shove names a row, numbered 1 to 5, or a column, lettered A to E"
+    where = line_words(name)
     if grid[start] == EMPTY:
-        return f"cannot shove {name}: there is no container on {head}"
+        return f"{where} cannot be shoved: there is no container on {head}"
     for k in range(1, SIZE):
         if grid[start + k * step] == EMPTY:
             return None
-    return f"cannot shove {name}: {where} is full, the containers have nowhere to go"
+    return f"{where} cannot be shoved: it is full, its containers have nowhere to go"
 
 
 def shove(grid: str, name: str) -> str:
@@ -108,7 +121,8 @@ def shove(grid: str, name: str) -> str:
     elif name in COLUMNS:
         start, step = COLUMNS.index(name), SIZE
     else:
-        raise ParseError("PF-2", f"{name!r} names neither a row (1-5) nor a column (A-E)")
+        raise ParseError("PF-2", "a shove names a row, numbered 1 to 5, or a column, "
+                                 "lettered A to E")
     if grid[start] == EMPTY:
         raise RuleError("PF-2", shove_error(grid, name) or "")
     cells = list(grid)
@@ -136,9 +150,15 @@ class Action:
     def __str__(self) -> str:
         return self.first if self.second is None else f"{self.first} then {self.second}"
 
-    def to_json(self) -> str:
-        """A shove as the match log records it: its notation."""
-        return str(self)
+    def to_json(self) -> dict[str, list[dict[str, str | int]]]:
+        """The action as facts, its shoves in order (PF-2, PF-3): a row shove moves right, a
+        column shove down."""
+        return {"shoves": [shove_fact(n) for n in self.shoves]}
+
+    def words(self) -> str:
+        """``column A down, then row 2 right``: the action as the server's texts say it."""
+        return ", then ".join(f"{line_words(n)} {'right' if n in ROWS else 'down'}"
+                              for n in self.shoves)
 
     @property
     def shoves(self) -> tuple[str, ...]:
@@ -156,11 +176,12 @@ def parse_action(text: str) -> Action:
     parts = [p for p in _SPLIT.split(raw) if p]
     names = [p.upper() for p in parts]
     if not names or len(names) > 2:
-        raise ParseError("PF-3", f"expected a shove like '1', 'A' or 'B then 1', got {text!r}")
+        raise ParseError("PF-3", "a turn's action is one shove, a row number 1 to 5 or a column "
+                                 "letter A to E, or one of each joined by then")
     for n in names:
         if len(n) != 1 or (n not in ROWS and n not in COLUMNS):
-            raise ParseError(
-                "PF-2", f"{n!r} is not a shove: rows are 1-5 (move right), columns A-E (move down)")
+            raise ParseError("PF-2", "a shove names a row, numbered 1 to 5, which moves right, "
+                                     "or a column, lettered A to E, which moves down")
     if len(names) == 2 and is_row(names[0]) == is_row(names[1]):
         kind = "rows" if is_row(names[0]) else "columns"
         raise RuleError("PF-3", f"an action is one row shove and one column shove, not two {kind}")
@@ -179,7 +200,8 @@ def apply_action(grid: str, action: Action) -> str:
             raise RuleError("PF-2", why)
         out = shove(out, name)
     if out[0] != EMPTY:
-        raise RuleError("PF-3", f"after '{action}' A1 is not empty; the action must clear A1")
+        raise RuleError("PF-3", f"after shoving {action.words()} A1 still holds a container; "
+                                "the action must clear A1")
     return out
 
 

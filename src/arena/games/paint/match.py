@@ -135,13 +135,21 @@ class PaintState:
         return seat_label(self.seat_names, seat)
 
 
-def grid_text(state: PaintState, seat: int, grid: str) -> str:
-    """The seat-tagged one-line grid used in views and events (and as its private fact)."""
-    return f"{state.who(seat)}'s grid " + "/".join(grid_rows(grid))
+def grid_tag(seat: int, grid: str) -> str:
+    """The grid in one token tagged with its seat (``1:R..../.....``): the private fact the
+    G-9 checks look for in every other reader's view, whatever the view's serialisation."""
+    return f"{seat + 1}:" + "/".join(grid_rows(grid))
 
 
-def design_text(state: PaintState, seat: int, sets: tuple[str, ...]) -> str:
-    return f"{state.who(seat)} designed " + format_design(sets)
+def design_tag(seat: int, sets: tuple[str, ...]) -> str:
+    """The sets a seat designed in one token tagged with its seat, the other private fact."""
+    return f"{seat + 1}:" + format_design(sets)
+
+
+def colours(letters: str) -> list[str]:
+    """A set (or what is still to come of it) as the list of its colours, first in first:
+    ``GRBR`` -> ``["G", "R", "B", "R"]`` (facts, not notation, in events and views)."""
+    return list(letters)
 
 
 def situation(state: PaintState, seat: int) -> Situation:
@@ -187,8 +195,8 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         c = state.config
         if state.stage == DESIGN:
             return PhaseSpec(DESIGN, c.design_time, must=both, reserve=True,
-                             prompt="8 sets for your opponent, first-entering colour first: "
-                                    "GRBR,RGBB,... (PF-4)")
+                             prompt="8 sets for your opponent, first-entering colour first, "
+                                    "separated by commas (PF-4)")
         if state.stage == PICK:
             return PhaseSpec(PICK, c.decision_time, must=both, reserve=True,
                              prompt=f"showing {state.showing_no} of {SHOWINGS}: "
@@ -224,7 +232,7 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         """A design is read whole against PF-4, a pick against the sets shown now (PF-5); a
         shove's notation alone here, what the grid allows in :meth:`check`."""
         if len(text) > 500:
-            raise RuleError("G-6", "the submission is too long")
+            raise RuleError("G-6", "the submission is too long: at most 500 characters")
         board = state.boards[seat]
         if state.stage == DESIGN:
             return Design(parse_design(text))
@@ -283,15 +291,17 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
             sets = designs[1 - seat]
             first = showing(rng, 1, (), ())
             boards.append(Board(sets=sets, first=first).show(first))
-            events.append(GameEvent("shown", self._shown_data(sets, first, 1),
+            events.append(GameEvent("shown", self._shown_data(seat, sets, first, 1),
                                     frozenset({seat})))
-        events.insert(0, GameEvent("sets_sealed", {"note": "both designs are in"}))
+        events.insert(0, GameEvent("sets_sealed", {"designs": 2}))
         return replace(state, stage=PICK, showing_no=1, designs=designs,
                        boards=tuple(boards)), events
 
     @staticmethod
-    def _shown_data(sets: tuple[str, ...], shown: tuple[int, ...], number: int) -> JSON:
-        return {"showing": number, "sets": [{"number": i + 1, "set": sets[i]} for i in shown]}
+    def _shown_data(seat: int, sets: tuple[str, ...], shown: tuple[int, ...], number: int
+                    ) -> JSON:
+        return {"seat": seat, "showing": number,
+                "sets": [{"number": i + 1, "colours": colours(sets[i])} for i in shown]}
 
     def _after_pick(self, state: PaintState, values: dict[int, PaintMove],
                     events: list[GameEvent]) -> tuple[PaintState, list[GameEvent]]:
@@ -305,9 +315,11 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
                 b, used=(*b.used, index), shown=(), queue=chosen[1:], grid=grid,
                 decisions=(*b.decisions, f"pick {index + 1}")))
             to = frozenset({seat})
-            events.append(GameEvent("picked", {"number": index + 1, "set": chosen}, to))
-            events.append(GameEvent("entered", {"turn": state.turn + 1, "colour": chosen[0],
-                                                "grid": grid_text(state, seat, grid)}, to))
+            events.append(GameEvent("picked", {"seat": seat, "number": index + 1,
+                                               "colours": colours(chosen)}, to))
+            events.append(GameEvent("entered", {"seat": seat, "turn": state.turn + 1,
+                                                "colour": chosen[0], "grid": grid_rows(grid)},
+                                    to))
         events.append(GameEvent("turn", {"turn": state.turn + 1}))
         return replace(state, stage=SHOVE, turn=state.turn + 1, boards=tuple(boards)), events
 
@@ -319,8 +331,8 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
             b = state.boards[seat]
             action = _as(Action, values[seat])
             grid = apply_action(b.grid, action)
-            events.append(GameEvent("shoved", {"turn": state.turn, "action": str(action),
-                                               "grid": grid_text(state, seat, grid)},
+            events.append(GameEvent("shoved", {"seat": seat, "turn": state.turn,
+                                               **action.to_json(), "grid": grid_rows(grid)},
                                     frozenset({seat})))
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, str(action))))
         if state.turn >= TURNS:
@@ -332,9 +344,9 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
                 b = boards[seat]
                 grid = place(b.grid, b.queue[0])
                 placed.append(replace(b, grid=grid, queue=b.queue[1:]))
-                events.append(GameEvent("entered", {"turn": state.turn + 1,
+                events.append(GameEvent("entered", {"seat": seat, "turn": state.turn + 1,
                                                     "colour": b.queue[0],
-                                                    "grid": grid_text(state, seat, grid)},
+                                                    "grid": grid_rows(grid)},
                                         frozenset({seat})))
             events.append(GameEvent("turn", {"turn": state.turn + 1}))
             return replace(state, turn=state.turn + 1, boards=tuple(placed)), events
@@ -344,7 +356,7 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
             b = boards[seat].publish(state.turn)
             shown = showing(rng, number, b.used, b.first)
             shown_boards.append(b.show(shown))
-            events.append(GameEvent("shown", self._shown_data(b.sets, shown, number),
+            events.append(GameEvent("shown", self._shown_data(seat, b.sets, shown, number),
                                     frozenset({seat})))
         return replace(state, stage=PICK, showing_no=number, boards=tuple(shown_boards)), events
 
@@ -356,8 +368,8 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
             colour = _as(Colour, values[seat]).letter
             grid = place(b.grid, colour)
             boards.append(replace(b, grid=grid, decisions=(*b.decisions, colour)))
-            events.append(GameEvent("entered", {"turn": TURNS + 1, "colour": colour,
-                                                "grid": grid_text(state, seat, grid)},
+            events.append(GameEvent("entered", {"seat": seat, "turn": TURNS + 1,
+                                                "colour": colour, "grid": grid_rows(grid)},
                                     frozenset({seat})))
         done = replace(state, stage=OVER, turn=TURNS + 1, boards=tuple(boards))
         events.append(GameEvent("grids_full", {"scores": list(self.scores(done))}))
@@ -373,7 +385,7 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         if state.stage != OVER:
             return None
         s0, s1 = (score_grid(b.grid) for b in state.boards)
-        detail = {"seats": [{"score": s.score, "formula": s.formula,
+        detail = {"seats": [{"score": s.score, "lengths": s.lengths,
                              "non_connected": s.non_connected} for s in (s0, s1)]}
         scores = (float(s0.score), float(s1.score))
         if s0.score != s1.score:
@@ -390,14 +402,15 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
     def _board_view(self, state: PaintState, seat: int) -> JSON:
         b = state.boards[seat]
         out: dict[str, JSON] = {"seat": seat, "grid": grid_rows(b.grid),
-                                "grid_text": grid_text(state, seat, b.grid)}
+                                "grid_tag": grid_tag(seat, b.grid)}
         if state.designs:
-            out["designed"] = design_text(state, seat, state.designs[seat])
+            out["designed"] = [colours(s) for s in state.designs[seat]]
+            out["design_tag"] = design_tag(seat, state.designs[seat])
         if state.stage == DESIGN:
             return out
-        out["shown"] = [{"number": i + 1, "set": b.sets[i]} for i in b.shown]
-        out["picked"] = [{"number": i + 1, "set": b.sets[i]} for i in b.used]
-        out["coming"] = b.queue
+        out["shown"] = [{"number": i + 1, "colours": colours(b.sets[i])} for i in b.shown]
+        out["picked"] = [{"number": i + 1, "colours": colours(b.sets[i])} for i in b.used]
+        out["coming"] = colours(b.queue)
         out["decisions"] = list(b.decisions)
         if state.stage == SHOVE:
             actions = legal_actions(b.grid)
@@ -431,15 +444,15 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         out = self._public_view(state)
         out["boards"] = [self._board_view(state, s) for s in (0, 1)]
         if state.designs:  # the sets each seat designed for the other (hidden from the seats)
-            out["designs"] = [list(d) for d in state.designs]
+            out["designs"] = [[colours(s) for s in d] for d in state.designs]
         return out
 
     def private_facts(self, state: PaintState, seat: int) -> list[str]:
         facts = []
         board = state.boards[seat]
         if state.stage != DESIGN and board.grid != board.public:  # else public since the showing
-            facts.append(grid_text(state, seat, board.grid))
-            facts.append(design_text(state, seat, state.designs[seat]))
+            facts.append(grid_tag(seat, board.grid))
+            facts.append(design_tag(seat, state.designs[seat]))
         return facts
 
     def with_seat_names(self, state: PaintState, names: tuple[str, ...]) -> PaintState:

@@ -5,8 +5,11 @@
 - last colour: ``R``, ``G`` or ``B`` (also ``red``, ``green``, ``blue``, ``last R``).
 
 Each phase's move is a value whose ``str()`` is its canonical notation and whose ``to_json()``
-is what the match log records: a :class:`Design` (PF-4), a :class:`SetPick` (PF-5), a
-shove's :class:`arena.games.paint.grid.Action` (PF-2, PF-3) or the last :class:`Colour` (PF-5).
+is its facts, what the match log records and the pages word: a :class:`Design` (PF-4,
+``{"sets": [["G", "R", "B", "R"], ...]}``), a :class:`SetPick` (PF-5, ``{"set": 5}``), a
+shove's :class:`arena.games.paint.grid.Action` (PF-2, PF-3, ``{"shoves": [{"column": "A",
+"direction": "down"}, {"row": 2, "direction": "right"}]}``) or the last :class:`Colour` (PF-5,
+``{"colour": "R"}``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 
 from arena.core.errors import ParseError, RuleError
 from arena.games.paint.grid import COLOURS, Action
-from arena.games.paint.sets import COLOUR_NAMES, format_design
+from arena.games.paint.sets import COLOUR_NAMES, format_design, set_numbers
 
 
 @dataclass(frozen=True)
@@ -27,8 +30,8 @@ class Design:
     def __str__(self) -> str:
         return format_design(self.sets)
 
-    def to_json(self) -> str:
-        return format_design(self.sets)
+    def to_json(self) -> dict[str, list[list[str]]]:
+        return {"sets": [list(s) for s in self.sets]}
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,8 @@ class SetPick:
     def __str__(self) -> str:
         return f"pick {self.number}"
 
-    def to_json(self) -> int:
-        return self.number
+    def to_json(self) -> dict[str, int]:
+        return {"set": self.number}
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,8 @@ class Colour:
     def __str__(self) -> str:
         return self.letter
 
-    def to_json(self) -> str:
-        return self.letter
+    def to_json(self) -> dict[str, str]:
+        return {"colour": self.letter}
 
 
 PaintMove = Design | SetPick | Action | Colour
@@ -67,20 +70,21 @@ def parse_pick(text: str, sets: tuple[str, ...], shown: tuple[int, ...]) -> int:
     if raw.startswith("PICK"):
         raw = raw[4:].strip()
     raw = raw.removeprefix("SET").strip()
-    offered = ", ".join(f"{i + 1} ({sets[i]})" for i in shown)
-    if raw.isdigit():
+    offered = set_numbers(shown)
+    if raw.isascii() and raw.isdigit():
         number = int(raw)
         if not 1 <= number <= len(sets):
-            raise RuleError("PF-5", f"there is no set {number}; shown now: {offered}")
+            raise RuleError("PF-5", f"the sets are numbered 1 to {len(sets)}; shown now: "
+                                    f"{offered}")
         index = number - 1
     elif raw and all(ch in COLOURS for ch in raw):
         if raw not in sets:
-            raise RuleError("PF-5", f"{raw} is not one of the sets shown now: {offered}")
+            raise RuleError("PF-5", f"no set of yours has those colours; shown now: {offered}")
         index = sets.index(raw)
     else:
-        raise ParseError("PF-5", f"expected 'pick N' with N a shown set's number; shown: {offered}")
+        raise ParseError("PF-5", f"take a shown set by its number; shown now: {offered}")
     if index not in shown:
-        raise RuleError("PF-5", f"set {index + 1} is not shown now; choose one of {offered}")
+        raise RuleError("PF-5", f"set {index + 1} is not shown now; take one of {offered}")
     return index
 
 
@@ -92,4 +96,4 @@ def parse_colour(text: str) -> str:
     for letter, name in COLOUR_NAMES.items():
         if raw in (letter.lower(), name):
             return letter
-    raise ParseError("PF-5", f"the last container is R, G or B, not {text.strip()!r}")
+    raise ParseError("PF-5", "the last container is red, green or blue, written R, G or B")

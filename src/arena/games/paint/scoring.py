@@ -78,10 +78,17 @@ class Score:
         }
 
     @property
+    def lengths(self) -> list[int]:
+        """The factors of the score, the chains longer than one container, in grid order."""
+        return [c.length for c in self.chains if c.length > 1]
+
+    @property
     def formula(self) -> str:
-        """``2x4x2x3x4`` as the rule text writes it (chains of length 1 left out)."""
-        lengths = [str(c.length) for c in self.chains if c.length > 1]
-        return "x".join(lengths) if lengths else "1"
+        """``2x4x2x3x4`` as the rule text writes it (chains of length 1 left out), for the
+        command-line tools and the SVG; the pages word the score from its facts."""
+        if not self.chains and not self.looped:
+            return "0"
+        return "x".join(str(n) for n in self.lengths) or "1"
 
 
 def _farthest(start: int, members: set[int]) -> tuple[int, int]:
@@ -138,11 +145,13 @@ def components(grid: str) -> list[Component]:
 
 
 def score_grid(grid: str) -> Score:
-    """PF-6/PF-7 for a full or partial grid."""
+    """PF-6/PF-7 for a full or partial grid. A grid with no container scores 0, as the
+    result of a match that ended before any entered says (a product of no chain would read 1
+    on the page against the result's 0)."""
     comps = components(grid)
     chains = tuple(c for c in comps if not c.looped)
     looped = tuple(c for c in comps if c.looped)
-    product = 1
+    product = 1 if comps else 0
     for c in chains:
         product *= c.length
     non_connected = sum(1 for c in chains if len(c.cells) == 1)

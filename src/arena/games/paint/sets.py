@@ -28,10 +28,22 @@ def _split(text: str) -> list[str]:
             if p.strip()]
 
 
+def colour_words(colours: str) -> str:
+    """``GRBR`` -> ``green, red, blue, red`` (a set in words, first to enter first)."""
+    return ", ".join(COLOUR_NAMES.get(c, c) for c in colours)
+
+
+def set_numbers(idx: tuple[int, ...] | list[int]) -> str:
+    """``sets 2, 4 and 8`` for the 0-based indices ``(1, 3, 7)``."""
+    return _numbers(list(idx))
+
+
 def _numbers(idx: list[int]) -> str:
     nums = [str(i + 1) for i in idx]
     if len(nums) == 1:
         return f"set {nums[0]}"
+    if not nums:
+        return "no set"
     return "sets " + ", ".join(nums[:-1]) + " and " + nums[-1]
 
 
@@ -40,15 +52,16 @@ def design_errors(text: str) -> list[str]:
     parts = _split(text)
     errors: list[str] = []
     if len(parts) != SETS:
-        errors.append(f"PF-4: a design is {SETS} sets, got {len(parts)}")
+        errors.append(f"PF-4: a design is {SETS} sets separated by commas, this one has "
+                      f"{len(parts)}")
     for i, part in enumerate(parts):
         bad = sorted({ch for ch in part if ch not in COLOURS})
         if bad:
-            errors.append(f"PF-4: set {i + 1} ({part}) has {''.join(bad)!r}: "
-                          "colours are R, G and B")
+            errors.append(f"PF-4: set {i + 1} holds something that is not a colour: write "
+                          "each container as R, G or B, for red, green or blue")
         elif len(part) != SET_SIZE:
-            errors.append(f"PF-4: set {i + 1} ({part}) has {len(part)} containers, "
-                          f"a set has {SET_SIZE}")
+            errors.append(f"PF-4: set {i + 1} has {len(part)} containers, a set has "
+                          f"{SET_SIZE}")
     if errors:
         return errors
     return rule_errors(tuple(parts))
@@ -63,7 +76,8 @@ def rule_errors(sets: tuple[str, ...]) -> list[str]:
         seen.setdefault(s, []).append(i)
     for s, idx in seen.items():
         if len(idx) > 1:
-            errors.append(f"PF-4: {_numbers(idx)} are identical ({s}); no two sets may be")
+            errors.append(f"PF-4: {_numbers(idx)} are identical ({colour_words(s)}); no two "
+                          "sets may be")
     # At least 5 of the 8 contain all three colours.
     full = [i for i, s in enumerate(sets) if set(s) == set(COLOURS)]
     if len(full) < MIN_ALL_THREE:
@@ -76,7 +90,7 @@ def rule_errors(sets: tuple[str, ...]) -> list[str]:
     for i, c in enumerate(counts):
         for colour, n in c.items():
             if n >= SET_SIZE:
-                errors.append(f"PF-4: set {i + 1} ({sets[i]}) is four {COLOUR_NAMES[colour]}; "
+                errors.append(f"PF-4: set {i + 1} is four {COLOUR_NAMES[colour]}; "
                               "no set may have four of one colour")
     # No two sets with three of the same colour.
     for colour in COLOURS:

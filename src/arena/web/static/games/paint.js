@@ -23,7 +23,9 @@ const NAME = { R: "red", G: "green", B: "blue" };
 const EXAMPLE = ["RGBR", "GBRG", "BRGB", "RBGR", "GRBG", "BGRB", "RGRB", "GBGR"];
 
 const cellName = (i) => COLS[i % SIZE] + (Math.floor(i / SIZE) + 1);
-const colourWords = (set) => String(set).split("").map((c) => NAME[c] || c).join(", ");
+/* A set's colours (a list of R, G, B, first in first; an older string reads the same) in words. */
+const colourLetters = (set) => (Array.isArray(set) ? set : String(set || "").split(""));
+const colourWords = (set) => colourLetters(set).map((c) => NAME[c] || c).join(", ");
 const listWords = (xs) => xs.length < 2 ? xs.join("") : xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
 const setsWords = (idx) => (idx.length === 1 ? "set " : "sets ") + listWords(idx.map((i) => String(i + 1)));
 
@@ -34,10 +36,10 @@ function line(name) {
 }
 
 function shoveError(grid, name) {
-  const { start, step, head, where } = line(name);
-  if (grid[start] === ".") return "there is no container on " + head + " to shove";
+  const { start, step, head } = line(name);
+  if (grid[start] === ".") return "there is no container on " + head;
   for (let k = 1; k < SIZE; k++) if (grid[start + k * step] === ".") return null;
-  return where + " is full, its containers have nowhere to go";
+  return "it is full, its containers have nowhere to go";
 }
 
 /* The grid after shoving ``name`` and the moves it makes ([from, to] cell indices). */
@@ -121,7 +123,8 @@ function scoreGrid(grid) {
     if (edges2 / 2 >= cells.length) looped.push({ colour, cells });
     else chains.push({ colour, cells, length: farthest(farthest(i, new Set(cells))[0], new Set(cells))[1] });
   }
-  const score = chains.reduce((p, c) => p * c.length, 1);
+  // No container, no score: an empty grid scores 0, as the result says (PF-7).
+  const score = chains.length || looped.length ? chains.reduce((p, c) => p * c.length, 1) : 0;
   return { score, chains, looped, nonConnected: chains.filter((c) => c.cells.length === 1).length };
 }
 
@@ -145,15 +148,21 @@ const formula = (sc) => {
    before any chain, "no chain yet" instead of "1 = 1". */
 export function scoreWords(sc) {
   const f = sc.chains.filter((c) => c.length > 1).map((c) => c.length);
+  if (!sc.chains.length && !sc.looped.length) return "no container yet";
   if (!f.length) return "no chain of two or more yet";
   if (f.length === 1) return "one chain of " + f[0];
   return "chains of " + f.join(" × ") + " multiplied";
 }
 
-/* A legal shove in words: "row 1", "column A, then row 2" (the notation stays in the drawer). */
-export function shoveWords(action) {
-  return String(action).split(" then ").map((n) => (/^\d$/.test(n) ? "row " + n : "column " + n)).join(", then ");
-}
+/* Shoves in words: "row 1 right", "column A down, then row 2 right" (the notation stays in
+   the drawer). ``names`` are the handles' names ("A", "2"), as the page keeps its choice. */
+const lineWords = (n) => (ROWS.includes(String(n)) ? "row " + n : "column " + n);
+const namesWords = (names) => names.map((n) => lineWords(n) + (ROWS.includes(String(n)) ? " right" : " down")).join(", then ");
+export function shoveWords(action) { return namesWords(String(action).split(" then ")); }
+
+/* A shove as the events and moves carry it: {row, direction} or {column, direction} (PF-2). */
+const factWords = (s) => (s.row != null ? "row " + s.row + " " + (s.direction || "right") : "column " + s.column + " " + (s.direction || "down"));
+const shovesWords = (shoves) => (shoves || []).map(factWords).join(", then ");
 
 /* ------------------------------------------------------------------ the PF-4 check */
 function designProblems(sets) {
@@ -201,7 +210,7 @@ function Chip({ colour, big }) {
 
 function SetPicture({ set }) {
   // Bottom first: the container at the bottom enters first (PF-4).
-  const order = String(set).split("").map((c, i) => ({ c, i })).reverse();
+  const order = colourLetters(set).map((c, i) => ({ c, i })).reverse();
   return html`<span class="pf-set" aria-hidden="true">${order.map(({ c, i }) => html`
     <span class="pf-set-row"><${Chip} colour=${c}/><span class="pf-ord">${i + 1}</span></span>`)}</span>`;
 }
@@ -338,14 +347,14 @@ function Pick({ you, api }) {
     <p class="small">Its four containers enter A1 one per turn, the bottom one first. Tap a set to choose it, tap it again to take it.</p>
     <div class="pf-offers">
       ${(you.shown || []).map((s) => html`<button type="button" class=${"pf-offer" + (sel === s.number ? " chosen" : "")} data-testid=${"pf-pick-" + s.number}
-        aria-pressed=${sel === s.number ? "true" : "false"} aria-label=${"Set " + s.number + ": " + colourWords(s.set) + ", first to enter first"} onClick=${() => tap(s.number)}>
-        <span class="pf-offer-title">Set ${s.number}</span><${SetPicture} set=${s.set}/>
-        <span class="pf-offer-words small">${colourWords(s.set)}</span></button>`)}
+        aria-pressed=${sel === s.number ? "true" : "false"} aria-label=${"Set " + s.number + ": " + colourWords(s.colours) + ", first to enter first"} onClick=${() => tap(s.number)}>
+        <span class="pf-offer-title">Set ${s.number}</span><${SetPicture} set=${s.colours}/>
+        <span class="pf-offer-words small">${colourWords(s.colours)}</span></button>`)}
     </div>
     <div class="control-row">
       <button type="button" data-testid="pf-pick-confirm" disabled=${!chosen} onClick=${() => chosen && go(chosen.number)}>
         ${chosen ? "Take set " + chosen.number : "Choose a set first"}</button>
-      ${chosen ? html`<span class="small">First in: ${NAME[chosen.set[0]]} on A1.</span>` : ""}
+      ${chosen ? html`<span class="small">First in: ${NAME[colourLetters(chosen.colours)[0]]} on A1.</span>` : ""}
     </div>
     <${Msg}/>
   </section>`;
@@ -359,15 +368,15 @@ function Shove({ you, api, grid, sc }) {
   const go = (action) => { setHint(""); api.setNotation(action); send(api, action); };
   const why = (n) => {
     const err = shoveError(grid, n);
-    if (err) return "Cannot shove " + n + ": " + err + " (PF-2)";
-    return "Shoving " + n + " cannot clear A1 this turn, alone or with one shove of the other kind (PF-3)";
+    if (err) return capitalFirst(lineWords(n)) + " cannot be shoved: " + err + " (PF-2)";
+    return "Shoving " + lineWords(n) + " cannot clear A1 this turn, alone or with one shove of the other kind (PF-3)";
   };
   const onHandle = (n) => {
     setHint("");
     const action = sel.join(" then ");
     if (sel.length && n === sel[sel.length - 1]) {
       if (legal.includes(action)) go(action);
-      else setHint("A1 still holds a container after " + action + ": add " + (ROWS.includes(n) ? "column A" : "row 1") + " (PF-3)");
+      else setHint("A1 still holds a container after shoving " + namesWords(sel) + ": add " + (ROWS.includes(n) ? "column A" : "row 1") + " (PF-3)");
       return;
     }
     if (sel.length === 1 && legal.includes(sel[0] + " then " + n)) { setSel([sel[0], n]); return; }
@@ -385,18 +394,18 @@ function Shove({ you, api, grid, sc }) {
   let words = "Tap a row handle to shove that row right, or a column handle to shove it down. A1 must be empty afterwards.";
   if (pv) {
     const n = pv.moved.size;
-    words = "Preview of " + action + ": " + n + " container" + (n === 1 ? "" : "s") + " pushed. " +
-      (ok ? "A1 ends empty. Tap " + sel[sel.length - 1] + " again or Confirm to send it." : "A1 still holds a container: now shove " + (ROWS.includes(sel[0]) ? "column A" : "row 1") + ".");
+    words = "Shoving " + namesWords(sel) + " pushes " + n + " container" + (n === 1 ? "" : "s") + ". " +
+      (ok ? "A1 ends empty. Tap the " + lineWords(sel[sel.length - 1]) + " handle again or Confirm to send it." : "A1 still holds a container: now shove " + (ROWS.includes(sel[0]) ? "column A" : "row 1") + ".");
   }
   return html`<section class="pf-shove" aria-labelledby="pf-shove-h">
     <h2 id="pf-shove-h" class="pf-sub">Clear A1</h2>
     <p class="small" data-testid="pf-preview" aria-live="polite">${words}</p>
     <${Grid} grid=${shown} handles=${{ sel, onHandle, usable }} moved=${pv && pv.moved} fresh=${pv ? null : 0} ghost=${!!pv}
-      label=${pv ? "preview of your grid after " + action : "your grid"} score=${pv ? after : sc}/>
+      label=${pv ? "your grid after shoving " + namesWords(sel) : "your grid"} score=${pv ? after : sc}/>
     <p class="error-text pf-hint-line" id="pf-handle-why" data-testid="pf-hint-line" role="alert">${hint ? html`<span data-testid="pf-hint"><${RuleText} text=${hint}/></span>`
       : [...ROWS, ...COLS].some((n) => !usable(n)) ? html`<span class="muted small">Greyed handles cannot help clear A1 now; tap one to read why.</span>` : ""}</p>
     <div class="control-row pf-actions">
-      <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm " + action : "Confirm"}</button>
+      <button type="button" data-testid="pf-shove-confirm" disabled=${!ok} onClick=${() => ok && go(action)}>${ok ? "Confirm: " + namesWords(sel) : "Confirm"}</button>
       <button type="button" class="secondary" data-testid="pf-shove-clear" disabled=${!sel.length} onClick=${() => { setSel([]); setHint(""); }}>Clear choice</button>
       ${after ? html`<span class="small" data-testid="pf-preview-score">Score after: <b>${fmtNum(after.score)}</b></span>` : ""}
     </div>
@@ -427,9 +436,14 @@ function Last({ api, grid }) {
 }
 
 /* ------------------------------------------------------------------ whole boards */
-function statusLine(st) {
-  if (st.stage === "design") return "Set design: both seats write eight sets for the other";
+function statusLine(st, view) {
   if (st.stage === "over") return "Both grids are full";
+  // A match can end before the grids are full: a seat out of reserve loses (G-3).
+  if (view && view.result) {
+    if (st.stage === "design") return "The match ended during set design, before any container entered";
+    return "The match ended " + (st.turn ? "at turn " + st.turn + " of " + st.turns : "before the first turn");
+  }
+  if (st.stage === "design") return "Set design: both seats write eight sets for the other";
   if (st.stage === "last") return "Turn " + st.turns + " of " + st.turns + " · the last container";
   const turn = st.stage === "pick" ? "Before turn " + (st.turn + 1) : "Turn " + st.turn;
   return turn + " of " + st.turns + " · showing " + st.showing + " of 6";
@@ -441,23 +455,24 @@ function OwnBoard({ view, api, you, st }) {
   const key = view.phase ? view.phase.no : "none";
   const sc = you.score ? fromServerScore(you.score) : scoreGrid(grid);
   if (st.stage === "design") {
-    return live ? html`<${Design} key=${key} api=${api}/>` : html`<p class="muted">The sets are being designed.</p>`;
+    if (live) return html`<${Design} key=${key} api=${api}/>`;
+    return html`<p class="muted">${view.result ? "The match ended before the sets were all designed." : "The sets are being designed."}</p>`;
   }
-  const coming = String(you.coming || "");
+  const coming = colourLetters(you.coming);
   const shoving = live && st.stage === "shove";
   const lastStage = live && st.stage === "last";
   return html`<div class="pf-own">
     ${live && st.stage === "pick" ? html`<${Pick} key=${key} you=${you} api=${api}/>` : ""}
     ${shoving ? html`<p class="pf-incoming" data-testid="pf-incoming"><${Chip} colour=${grid[0]}/> A ${NAME[grid[0]]} container has just entered A1.
-      ${coming ? html` Still to come from this set: ${coming.split("").map((c) => html`<${Chip} colour=${c}/> `)}(${colourWords(coming)}).` : " It is the last of its set."}</p>` : ""}
+      ${coming.length ? html` Still to come from this set: ${coming.map((c) => html`<${Chip} colour=${c}/> `)}(${colourWords(coming)}).` : " It is the last of its set."}</p>` : ""}
     ${shoving ? html`<${Shove} key=${key} you=${you} api=${api} grid=${grid} sc=${sc}/>` : ""}
     ${lastStage ? html`<${Last} key=${key} api=${api} grid=${grid}/>` : ""}
     ${!shoving && !lastStage ? html`<h2 class="pf-sub">Your grid</h2><${Grid} grid=${grid} score=${sc} label="your grid" testid="pf-own-grid"/>` : ""}
     <${ScoreBox} sc=${sc}/>
-    ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${p.set.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
+    ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${colourLetters(p.colours).map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
     <${OpponentProgress} st=${st} api=${api}/>
     ${you.designed ? html`<details class="pf-designed"><summary>The sets you designed for your opponent</summary>
-      <p class="small">${String(you.designed).replace(/^[\s\S]* designed /, "").split(",").map((s, i) => html`<span class="pf-taken">set ${i + 1} ${s.split("").map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
+      <p class="small">${you.designed.map((s, i) => html`<span class="pf-taken">set ${i + 1} ${colourLetters(s).map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
   </div>`;
 }
 
@@ -469,13 +484,13 @@ function SeatBoard({ b, api }) {
     <h2 class="pf-sub">${who}</h2>
     <${Grid} grid=${grid} score=${sc} label=${who} testid=${"pf-grid-" + b.seat}/>
     <${ScoreBox} sc=${sc} testid=${"pf-score-" + b.seat} title="Score"/>
-    ${b.coming ? html`<p class="small">Still to come from the set taken: ${colourWords(b.coming)}</p>` : ""}
+    ${colourLetters(b.coming).length ? html`<p class="small">Still to come from the set taken: ${colourWords(b.coming)}</p>` : ""}
   </div>`;
 }
 
 function Board({ view, api }) {
   const st = view.state || {};
-  const status = html`<p class="pf-status" data-testid="pf-status">${statusLine(st)}</p>`;
+  const status = html`<p class="pf-status" data-testid="pf-status">${statusLine(st, view)}</p>`;
   if (st.boards) {
     return html`<div class="paint" data-testid="pf-root">${status}
       ${api.role === "host" && !view.result ? html`<p class="muted small">As host you see both grids (<${RuleText} text="G-9"/>).</p>` : ""}
@@ -519,26 +534,48 @@ function OpponentProgress({ st, api }) {
 }
 
 /* ------------------------------------------------------------------ the log and header */
-const escHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+/* The phases as a host names them ("Time is up for shoving."). */
+const PHASES = { design: "Set design", pick: "Taking a set", shove: "Shoving", last: "The last container" };
 
-function describe(e, view) {
+function phaseName(name) { return PHASES[name] || null; }
+
+const setWords = (s) => "set " + s.number + " (" + colourWords(s.colours) + ")";
+
+/* A move's facts in words, for "You sent …" and the Private panel: {sets} (PF-4), {set}
+   (PF-5), {shoves} (PF-2, PF-3), {colour} (PF-5). */
+function moveWords(value) {
+  const v = value && typeof value === "object" ? value : {};
+  if (Array.isArray(v.sets)) return "eight sets (" + v.sets.map((set, i) => (i + 1) + ": " + colourWords(set)).join("; ") + ")";
+  if (v.set != null) return "set " + v.set;
+  if (Array.isArray(v.shoves)) return "a shove of " + shovesWords(v.shoves);
+  if (v.colour) return (NAME[v.colour] || v.colour) + " for the last container";
+  return null;
+}
+
+/* One log line from an event's facts. The seat's own events are private (G-9): its reader is
+   that seat or the host. */
+function describe(e, view, ctx) {
   const d = e.data || {};
-  const names = (view && view.match && view.match.names) || [];
-  const you = view ? view.you : null;
-  const seatWord = (s) => (s === you ? "you" : escHtml(names[s] || "seat " + (s + 1)));
-  const owner = e.to && e.to.length === 1 ? e.to[0] : null;
-  const whose = owner == null ? "" : owner === you ? "Your grid: " : escHtml(names[owner] || "Seat " + (owner + 1)) + "’s grid: ";
-  const who = owner == null ? "" : capitalFirst(seatWord(owner));
+  const owner = d.seat != null ? d.seat : e.to && e.to.length === 1 ? e.to[0] : null;
+  const mine = owner != null && owner === ctx.you;
+  const who = owner == null ? "A seat" : ctx.who(owner);
+  const whose = owner == null ? "a" : mine ? "your" : ctx.seatName(owner) + "’s";
   switch (e.kind) {
-    case "sets_sealed": return "Both seats have designed their sets; the play begins.";
-    case "shown": return whose + "showing " + d.showing + " of 6 offers " + (d.sets || []).map((s) => "set " + s.number + " (" + escHtml(colourWords(s.set)) + ")").join("; ") + ".";
-    case "picked": return (who || "A seat") + " took set " + d.number + " (" + escHtml(colourWords(d.set)) + ").";
-    case "entered": return whose + "turn " + d.turn + ", a " + escHtml(NAME[d.colour] || d.colour) + " container enters A1.";
-    case "shoved": return whose + "turn " + d.turn + ", shoved <code>" + escHtml(d.action) + "</code>.";
+    // The routine phases are told by what happens in them (shown, entered, shoved).
+    case "phase_started": return d.name === "design" ? undefined : false;
+    case "phase_resolved": return d.name === "design" || (d.missing && d.missing.length) ? undefined : false;
+    case "sets_sealed": return "Both seats have designed their sets for each other; the play begins.";
+    case "shown": return "Showing " + d.showing + " of 6 for " + (mine ? "you" : ctx.seatName(owner)) + ": " +
+      listWords((d.sets || []).map(setWords)) + ".";
+    case "picked": return who + " picked set " + d.number + ": " + colourWords(d.colours) + ".";
+    case "entered": return "Turn " + d.turn + ": a " + (NAME[d.colour] || "new") + " container enters " + whose + " grid at A1.";
+    case "shoved": return who + " shoved " + shovesWords(d.shoves) + " on turn " + d.turn + ".";
     case "turn": return false;
-    case "grids_full": return "Both grids are full. Scores: " + (d.scores || []).map((x, i) => escHtml(names[i] || "seat " + (i + 1)) + " " + fmtNum(x)).join(", ") + ".";
-    case "defaulted": return capitalFirst(seatWord(d.seat)) + " sent nothing in time; the rules chose <code>" + escHtml(d.value) + "</code>.";
-    default: return null;
+    case "grids_full": return "Both grids are full: " + listWords((d.scores || []).map((x, i) =>
+      (i === ctx.you ? "you score " : ctx.seatName(i) + " scores ") + fmtNum(x))) + " (PF-7).";
+    case "defaulted": return "Nothing came from " + (mine ? "you" : ctx.seatName(owner)) + " in time; the rules chose " +
+      (moveWords(d.value) || "for " + (mine ? "you" : "them")) + ".";
+    default: return undefined;
   }
 }
 
@@ -553,4 +590,4 @@ function phaseTitle(view) {
   }
 }
 
-registerGame("paint", { Board, describe, phaseTitle });
+registerGame("paint", { Board, describe, moveWords, phaseName, phaseTitle });
