@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
+from starlette.websockets import WebSocketDisconnect
 
 from arena.core.clock import ManualClock
 from arena.core.match import HOST, INPUT_KINDS, Match
@@ -120,9 +121,10 @@ def test_a_broadcast_link_reads_and_does_nothing_else(client: TestClient) -> Non
         assert r.status_code == 403, (path, r.text)
     assert _get(client, m, "/notes", token).status_code == 403
     assert _get(client, m, "/host/links", token).status_code == 403
-    with pytest.raises(Exception), client.websocket_connect(
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
             f"/ws/{m['id']}?token={token}") as ws:
         ws.receive_json()
+    assert closed.value.code == 4403
 
 
 def test_a_reissued_or_closed_broadcast_link_stops_working(client: TestClient) -> None:
