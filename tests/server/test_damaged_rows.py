@@ -99,8 +99,9 @@ FREE_TEXT = {("scenarios", "text"), ("scenarios", "note"), ("season_tokens", "pl
              ("match_leases", "owner"), ("match_leases", "url")}
 """Text columns where most text is a possible value (a player's name cannot be empty)."""
 
-NUMBERS = {("tokens", "seat")}
-"""Columns that are not text but may be NULL (a seat's link must name its seat)."""
+NUMBERS = {("tokens", "seat"), ("tokens", "delay")}
+"""Columns that are not text but may be NULL (a seat's link must name its seat, a broadcast
+link its delay)."""
 
 BAD_JSON = ["%%%", "{{", "[1,", '{"a":', "{]", "'x'"]
 JSON_OF_EACH_TYPE = ["{}", "[]", "1", '"x"', "true", "null", "2.5"]
@@ -133,7 +134,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         # Running: deadlines a fraction of a second apart, so each restart has some to resolve.
         toy = create("toy", [{"name": "Ann"}, {"name": "Bot", "bot": True}], time_scale=0.005,
                      bot_pace="instant")
-        create("lockmaker", [{"name": "Ann"}, {"name": "Ben"}], time_scale=0.005)
+        lm = create("lockmaker", [{"name": "Ann"}, {"name": "Ben"}], time_scale=0.005)
+        assert client.post(f"/api/matches/{lm['id']}/host/broadcast",  # a link with a delay
+                           params={"token": lm["tokens"]["host"]}, json={"delay": 60}
+                           ).status_code == 200
         create("boxes", [{"name": "Ann"}, {"name": "Bot", "bot": True}], time_scale=0.005,
                bot_pace="instant")
         finished = create("paint", [{"name": "Ann"}, {"name": "Ben"}])
@@ -337,8 +341,9 @@ def unreadable(d: Damage) -> bool:
     if where in NAMES:
         return d.how in ("empty", "bad JSON")
     if where in FREE_TEXT or where in NUMBERS:
+        needs = "broadcast" if d.column == "delay" else ("seat", "player")
         return (d.how == "empty" and where == ("season_tokens", "player")) or (
-            d.how == "NULL" and d.row.get("role") in ("seat", "player"))
+            d.how == "NULL" and d.row.get("role") in needs)
     kind = JSON_COLUMNS[where]
     if d.table == "events" and d.column == "data" and d.row["kind"] in INPUT_KINDS:
         kind = dict

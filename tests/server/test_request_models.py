@@ -61,6 +61,7 @@ BASES: dict[str, dict[str, Any]] = {
     "Reissue": {"seat": 0},
     "SeatChange": {"seat": 1, "bot": True},
     "Spectators": {"open": True},
+    "Broadcast": {"delay": 60},
     "Webhook": {"url": None},
     "SeasonWebhook": {"url": None},
     "Vote": {"ec": "Dan"},

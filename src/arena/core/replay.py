@@ -184,6 +184,17 @@ class Replay:
         match.advance()
         return match
 
+    def as_of(self, t: float) -> Self | None:
+        """The match exactly as it stood at time ``t`` (G-15, a broadcast one delay behind):
+        every entry logged at or before ``t``, none after, or None if nothing was logged yet.
+
+        The last entry at or before ``t`` is the cut: a deadline falling between it and
+        ``t`` would have logged an entry at or before ``t`` itself, so the match after that
+        entry is the whole match as of ``t``; only the clock differs, and a reader of this
+        copy is told ``t`` as its time (its countdowns run one delay behind)."""
+        version = bisect.bisect_right(self.log, t, key=lambda e: e.t)
+        return None if version == 0 else self.replay_to(version)
+
     def _copy(self, log: list[Event]) -> Self:
         """An independent copy sharing only immutable values (the game state is immutable)
         with ``log`` as its log."""

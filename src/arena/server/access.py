@@ -24,9 +24,17 @@ class Access:
     match_id: str
     role: str
     seat: int | None
+    delay: float | None = None
+    """A broadcast link's delay in seconds of match time (G-15)."""
 
     @property
     def viewer(self) -> Viewer:
+        if self.role == "broadcast":
+            # G-15: a broadcast reads the whole match one delay behind, through the few
+            # endpoints that cut the log (arena.server.broadcast); anywhere else it would
+            # read the live match, so every other endpoint refuses it here.
+            raise ApiError(403, "access", "a broadcast link only reads the match's view, "
+                                          "events and replay, one delay behind")
         if self.role == "seat" and self.seat is not None:
             return self.seat
         return HOST if self.role == "host" else SPECTATOR
@@ -55,4 +63,4 @@ async def resolve(store: AsyncStore, match_id: str, token: str | None) -> Access
     record: TokenRecord | None = await store.token(token)
     if record is None or record.match_id != match_id:
         raise ApiError(403, "access", "this token does not belong to this match")
-    return Access(record.match_id, record.role, record.seat)
+    return Access(record.match_id, record.role, record.seat, record.delay)

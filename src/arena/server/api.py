@@ -20,6 +20,7 @@ from arena.core.errors import RuleError
 from arena.core.match import HOST, Match, Viewer
 from arena.core.registry import all_games, get_game
 from arena.server.access import Access, resolve, token_of
+from arena.server.broadcast_views import broadcast_events, broadcast_replay, broadcast_view
 from arena.server.errors import ApiError
 from arena.server.limits import (
     RateLimit,
@@ -236,6 +237,8 @@ async def match_info(request: Request) -> JSONResponse:
 
 async def get_view(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
+    if access.role == "broadcast":  # G-15: the match cut one delay ago
+        return JSONResponse(await owner.read(lambda m: broadcast_view(owner, access)))
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer))
     return JSONResponse(view)
 
@@ -243,6 +246,8 @@ async def get_view(request: Request) -> JSONResponse:
 async def get_events(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     since = _int_param(request, "since", 0)
+    if access.role == "broadcast":  # G-15: the match cut one delay ago
+        return JSONResponse(await owner.read(lambda m: broadcast_events(owner, access, since)))
     # G-10: the version and the numbers are the reader's own (see Match.version_for).
     version, events = await owner.read(
         lambda m: (m.version_for(access.viewer), events_json(m, access.viewer, since)))
@@ -289,6 +294,9 @@ async def get_replay(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     REPLAY_LIMIT.take(request.client.host if request.client else "?")
     version = _int_param(request, "version", 1)
+    if access.role == "broadcast":  # G-15: the match cut one delay ago
+        return JSONResponse(await owner.read(
+            lambda m: broadcast_replay(owner, access, version)))
     view = await owner.read(lambda m: _replay_view(owner, access.viewer, version))
     return JSONResponse(view)
 

@@ -71,12 +71,16 @@ async def host_links(request: Request) -> JSONResponse:
                       "level": owner.record.level(i) if bot else None,
                       "link": None if token is None else _page(request, rid, token)})
     spectator = next((t.token for t in tokens if t.role == "spectator"), None)
+    broadcast = next((t for t in tokens if t.role == "broadcast"), None)
     host = next(t.token for t in tokens if t.role == "host")
     return JSONResponse({
         "seats": seats,
         "spectator": None if spectator is None else _page(request, rid, spectator),
         "spectators_open": owner.record.settings.get("spectators") is not False,
         "host": _page(request, rid, host),
+        # G-15: the audience's link, one delay behind (a secret of the host's).
+        "broadcast": None if broadcast is None else {
+            "link": _page(request, rid, broadcast.token), "delay": broadcast.delay},
         "rematch": owner.record.settings.get("rematch"),
         "webhook": bool(owner.record.settings.get("webhook")),  # G-14: set, never shown
     })

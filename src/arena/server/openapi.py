@@ -24,6 +24,7 @@ from arena.core import settings as schema
 from arena.core.registry import all_games
 from arena.server.requests import (
     MATCH_HOST_ACTIONS,
+    Broadcast,
     Chat,
     Confirm,
     CreateMatch,
@@ -145,6 +146,9 @@ BASE_ROUTES: tuple[Op, ...] = (
        "new level keeps its bot", SeatChange, token="required"),
     Op(f"{MATCH}/host/spectators", "post", "host only: open or close the match to "
        "spectators", Spectators, token="required"),
+    Op(f"{MATCH}/host/broadcast", "post", "host only: open (or reissue) the broadcast link, "
+       "which sees the whole match one delay behind, or close it (G-15)", Broadcast,
+       token="required"),
     Op(f"{MATCH}/host/webhook", "post", "host only: set or clear the webhook that hears the "
        "match's public news (G-14; allowed hosts only, ARENA_WEBHOOK_HOSTS)", Webhook,
        token="required"),

@@ -262,6 +262,16 @@ class SeatChange(Body):
         description="G-8: how strongly the bot plays (easy, normal or hard)")] = "hard"
 
 
+class Broadcast(Body):
+    """``POST .../host/broadcast``: open (or reissue) the match's broadcast link with a delay,
+    or close it (G-15)."""
+
+    open: Annotated[bool, Field(description="true: a new broadcast link (the old one stops "
+                                            "working); false: close it")] = True
+    delay: Annotated[float, Field(ge=0, le=86_400, description="G-15: seconds the broadcast "
+                                  "runs behind the match, at least 60 while it runs")] = 300.0
+
+
 class Spectators(Body):
     """``POST .../host/spectators``: open or close the match to spectators (G-9)."""
 

@@ -76,6 +76,9 @@ async def _serve(ws: WebSocket, match_id: str) -> None:
         return
     try:
         check_spectating(owner, access)
+        if access.role == "broadcast":  # G-15: read by /view and /events, cut each time
+            raise ApiError(403, "access", "a broadcast link reads the match by its view and "
+                                          "events, one delay behind")
     except ApiError as exc:
         await ws.close(code=4403, reason=exc.message[:100])
         return

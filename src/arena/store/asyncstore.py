@@ -360,6 +360,13 @@ class AsyncStore:
         finally:
             self.forget_tokens(match_id)
 
+    async def replace_broadcast(self, match_id: str, token: str | None, delay: float,
+                                fence: tuple[str, int] | None = None) -> list[str]:
+        try:
+            return await self._call(self.sync.replace_broadcast, match_id, token, delay, fence)
+        finally:
+            self.forget_tokens(match_id)
+
     async def token(self, token: str) -> TokenRecord | None:
         cached = self._tokens.get(token)
         if cached is not None and cached[1] > time.monotonic():

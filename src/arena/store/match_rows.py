@@ -81,7 +81,11 @@ def _token(row: TokenRow) -> TokenRecord:
     if (role == "seat") != (seat is not None):
         raise r.damaged("seat does not fit its role" if seat is not None
                         else "seat is missing (a seat's link names its seat)")
-    return TokenRecord(row.token, row.match_id, role, seat)
+    delay = r(col.DELAY, row.delay)
+    if (role == "broadcast") != (delay is not None):
+        raise r.damaged("delay does not fit its role" if delay is not None
+                        else "delay is missing (a broadcast link names its delay)")
+    return TokenRecord(row.token, row.match_id, role, seat, delay)
 
 
 def _notes(row: SeatNotesRow) -> tuple[Any, float]:
@@ -105,7 +109,8 @@ def insert_match(s: Session, record: MatchRecord, tokens: Sequence[TokenRecord],
     ))
     s.flush()
     for tok in tokens:
-        s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role, seat=tok.seat))
+        s.add(TokenRow(token=tok.token, match_id=tok.match_id, role=tok.role, seat=tok.seat,
+                       delay=tok.delay))
     if lease is None:
         return None
     owner, url, ttl = lease
@@ -192,6 +197,23 @@ class MatchRows(Database):
             s.flush()
             if token is not None:
                 s.add(TokenRow(token=token, match_id=match_id, role="seat", seat=seat))
+            return old
+
+    def replace_broadcast(self, match_id: str, token: str | None, delay: float,
+                          fence: tuple[str, int] | None = None) -> list[str]:
+        """Close the match's broadcast link and, unless ``token`` is None, open a new one with
+        ``delay`` (G-15), in one transaction; returns the closed tokens (their pages are told
+        at once, as a replaced seat's are)."""
+        with self.session() as s, s.begin():
+            check_fence(s, match_id, fence)
+            rows = list(s.scalars(select(TokenRow).where(
+                TokenRow.match_id == match_id, TokenRow.role == "broadcast")))
+            old = [r.token for r in rows]
+            for r in rows:
+                s.delete(r)
+            s.flush()
+            if token is not None:
+                s.add(TokenRow(token=token, match_id=match_id, role="broadcast", delay=delay))
             return old
 
     def token(self, token: str) -> TokenRecord | None:

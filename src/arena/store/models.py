@@ -38,6 +38,8 @@ class TokenRow(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
     role: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    delay: Mapped[float | None] = mapped_column(Double, nullable=True)
+    """A broadcast link's delay in seconds of match time (G-15); None for every other link."""
 
 
 class EventRow(Base):

@@ -63,9 +63,11 @@ class ScenarioRecord:
 
 @dataclass(frozen=True)
 class TokenRecord:
-    """A secret link. ``role`` is ``seat`` (with ``seat`` set), ``spectator`` or ``host``."""
+    """A secret link. ``role`` is ``seat`` (with ``seat`` set), ``spectator``, ``host`` or
+    ``broadcast`` (with ``delay`` set: G-15, the whole match one delay behind)."""
 
     token: str
     match_id: str
     role: str
     seat: int | None = None
+    delay: float | None = None

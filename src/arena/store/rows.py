@@ -229,8 +229,10 @@ RECIPIENTS = Column("recipients", "a list of seat numbers", TypeAdapter(list[_Se
 TIME = Column("time", "a number", _NUMBER, is_json=False)
 
 # ---------------------------------------------------------------------- links
-ROLE = Column("role", "seat, spectator or host",
-              TypeAdapter(Literal["seat", "spectator", "host"]), is_json=False)
+ROLE = Column("role", "seat, spectator, host or broadcast",
+              TypeAdapter(Literal["seat", "spectator", "host", "broadcast"]), is_json=False)
+DELAY = Column("delay", "a delay in seconds", TypeAdapter(Annotated[float, Field(ge=0)]),
+               is_json=False, nullable=True)
 SEAT = Column("seat", "a seat number", TypeAdapter(_Seat), is_json=False, nullable=True)
 SEASON_ROLE = Column("role", "host or player", TypeAdapter(Literal["host", "player"]),
                      is_json=False)

@@ -1,0 +1,71 @@
+"""What a broadcast reader is sent (G-15): the host's view and log of the match cut one delay
+ago, and never anything newer.
+
+Every read of a broadcast link goes through :func:`cut`: the live match is cut at
+``now - delay`` (:meth:`arena.core.replay.Replay.as_of`) and the cut is read as the host reads
+it. Nothing else serves a broadcast link: :attr:`arena.server.access.Access.viewer` refuses it,
+so an endpoint that does not cut cannot leak. The delay is in match time (scaled with the
+match, like every duration)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.core.match import HOST, Match
+from arena.server.access import Access
+from arena.server.errors import ApiError
+from arena.server.owner import MatchOwner
+from arena.server.views import events_json, view_for
+
+MIN_DELAY = 60.0
+"""G-15: at least one minute behind while the match runs."""
+
+
+def _scaled(owner: MatchOwner, delay: float) -> float:
+    return delay * owner.match.settings.time_scale
+
+
+def cut(owner: MatchOwner, access: Access) -> tuple[float, Match | None]:
+    """The match as a broadcast reader may see it now: its time, and the match as it stood
+    then (None before its first entry)."""
+    live = owner.match
+    at = live.clock.now() - _scaled(owner, access.delay or 0.0)
+    return at, live.as_of(at)
+
+
+def broadcast_view(owner: MatchOwner, access: Access) -> dict[str, Any]:
+    """The host's view of the cut, told the cut's time as its own (its clocks run one delay
+    behind). The seed stays hidden until the cut match is over: it would tell the chance still
+    to come, which is newer than any delay."""
+    at, match = cut(owner, access)
+    if match is None:
+        raise ApiError(425, "access", "the broadcast starts one delay after the match began")
+    view = view_for(owner.record, match, HOST)
+    view["role"] = "broadcast"
+    view["now"] = at
+    view["broadcast"] = {"delay": access.delay, "as_of": at}
+    if not match.finished:
+        view["match"] = {**view["match"], "seed": None}
+    return view
+
+
+def broadcast_events(owner: MatchOwner, access: Access, since: int) -> dict[str, Any]:
+    _, match = cut(owner, access)
+    if match is None:
+        return {"version": 0, "events": []}
+    events = [e for e in events_json(match, HOST, since) if e["kind"] != "seed" or
+              match.finished]
+    return {"version": match.version, "events": events}
+
+
+def broadcast_replay(owner: MatchOwner, access: Access, version: int) -> dict[str, Any]:
+    """The replay of the cut: any entry up to the cut, as the host saw it then."""
+    _, match = cut(owner, access)
+    if match is None or not 1 <= version <= match.version:
+        raise ApiError(400, "request", "'version' must be an entry of the broadcast so far")
+    view = view_for(owner.record, match.replay_to(version), HOST)
+    view["role"] = "broadcast"
+    view["version"] = view["replay_version"] = version
+    if not match.finished:
+        view["match"] = {**view["match"], "seed": None}
+    return view
