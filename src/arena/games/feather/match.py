@@ -246,7 +246,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
         board allows it now is :meth:`check`'s."""
         if state.stage == "study":
             if text.strip().lower() != "ready":
-                raise ParseError("LF-1", "this is study time before the session: say 'ready'")
+                raise ParseError("LF-1", "this is study time before the session: send ready when you are")
             return READY
         if state.stage != "tick":
             raise RuleError("LF-11", "the match is over")
