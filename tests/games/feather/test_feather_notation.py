@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
+from feather_notation import notation_in
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.feather.match import GAME
 from arena.games.feather.randomplay import candidates, random_action
 from arena.games.feather.words import action_words, outcome_words, void_words
-from feather_notation import notation_in
 from playouts import random_playout
 
 SENTENCES = [

@@ -79,7 +79,7 @@ def test_bad_texts_in_every_phase_are_refused_with_a_rule_and_words(seed: int,
     rng = random.Random(seed)
     states = _states(seed)
     assert {s.stage for s in states} == {"study", "tick", "over"}
-    for state in states[:: max(1, len(states) // 8)] + [states[-1]]:
+    for state in [*states[::max(1, len(states) // 8)], states[-1]]:
         for seat in (0, 1):
             base = (random_legal(state.session, state.board, seat, rng)
                     if state.stage == "tick" else "ready")

@@ -17,10 +17,10 @@ from typing import Any
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.game import PhaseOutcome, Submission, SubmitContext
-from arena.games.feather.words import outcome_words
 from arena.games.feather.match import GAME, FeatherConfig, FeatherMove, FeatherState
 from arena.games.feather.tick import Board
 from arena.games.feather.view import board_json
+from arena.games.feather.words import outcome_words
 
 
 @dataclass(frozen=True)
