@@ -186,7 +186,7 @@ function stepOf(d, st, you, nameOf) {
   switch (d.verb) {
     case null:
       if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select buckets (then an objective to complete it, or an action)." };
-      return { kind: "picks", prompt: "Selected " + d.picks.join(" + ") + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
+      return { kind: "picks", prompt: "Selected " + and(d.picks) + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
     case "fill":
       if (!d.basin) return { kind: "basin", prompt: "Fill: tap the basin to fill from" + (d.picks.length ? " into bucket " + d.picks[0] : "") + "." };
       if (!d.picks.length) return { kind: "bucket", prompt: "Fill from basin " + d.basin + ": tap one of your buckets." };
@@ -204,7 +204,7 @@ function stepOf(d, st, you, nameOf) {
       return { kind: "ready", text: d.verb === "transfer" ? "transfer " + d.picks[0] + " -> " + d.picks[1] : "exchange " + d.picks[0] + " " + d.picks[1] };
     case "complete":
       if (!d.picks.length) return { kind: "picks", prompt: "Complete: select the buckets to use, then tap the objective." };
-      if (d.number == null) return { kind: d.toObjective ? "objective" : "picks", prompt: "Complete with " + d.picks.join(" + ") + ": tap the objective (or select more buckets)." };
+      if (d.number == null) return { kind: d.toObjective ? "objective" : "picks", prompt: "Complete with " + and(d.picks) + ": tap the objective (or select more buckets)." };
       return { kind: "ready", text: "complete " + d.picks.slice().sort().join("+") + " " + d.number };
     case "modify":
       if (!d.picks.length) return { kind: "bucket", prompt: "Modify: tap the bucket whose capacity changes." };
