@@ -85,7 +85,7 @@ def test_feather_one_session_label_and_the_closing_boundary_in_the_view() -> Non
     # The last boundary of the practice is still told: its actions and its final points.
     assert view["ended"] == {"label": "Practice session (not scored)", "practice": True,
                              "points": [0, 0], "water": list(view["ended"]["water"])}
-    assert [o["action"] for o in view["last"]] == ["transfer A -> B"]
+    assert [o["action"] for o in view["last"]] == [{"act": "transfer", "from": "A", "to": "B"}]
     state = _feather_tick(state, {0: "ready"})
     assert FEATHER.view(state, 0)["ended"] is not None  # tick 0: nothing played yet
     state = _feather_tick(state, {})

@@ -66,11 +66,11 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     page.get_by_test_id("feather-basin-Z").click()
     assert page.get_by_test_id("feather-prompt").get_attribute("data-verb") == "fill"
     page.get_by_test_id("feather-tap-0-A").click()
-    page.get_by_test_id("feather-msg-ok").filter(has_text="fill Z A").wait_for()
+    page.get_by_test_id("feather-msg-ok").filter(has_text="Sent: fill bucket A from basin Z").wait_for()
     # The queued action and the bucket's next level come with the view the socket brings.
-    page.get_by_test_id("feather-queued-action").filter(has_text="fill Z A").wait_for()
+    page.get_by_test_id("feather-queued-action").filter(has_text="Fill bucket A from basin Z").wait_for()
     page.get_by_test_id("feather-next-0-A").filter(has_text="next: 10/10").wait_for()
-    assert page.get_by_test_id("feather-queued-action").inner_text() == "fill Z A"
+    assert page.get_by_test_id("feather-queued-action").inner_text() == "Fill bucket A from basin Z"
     assert page.get_by_test_id("feather-next-0-A").inner_text() == "next: 10/10"
 
     status.filter(has_text="tick 1 of 5").wait_for()
@@ -84,14 +84,14 @@ def test_human_plays_feather_against_the_bot(page: Any, live_server: str, new_ma
     page.get_by_test_id("feather-verb-transfer").click()
     page.get_by_test_id("feather-tap-0-A").click()
     page.get_by_test_id("feather-tap-0-B").click()
-    page.get_by_test_id("feather-msg-ok").filter(has_text="transfer A -> B").wait_for()
+    page.get_by_test_id("feather-msg-ok").filter(has_text="Sent: pour bucket A into bucket B").wait_for()
 
     status.filter(has_text="tick 2 of 5").wait_for()
     assert page.get_by_test_id("feather-bucket-0-A").text_content() == "A 3/10"
     # Buckets selected, then the objective: Complete.
     page.get_by_test_id("feather-tap-0-A").click()
     page.get_by_test_id("feather-objective-1").click()
-    page.get_by_test_id("feather-msg-ok").filter(has_text="complete A 1").wait_for()
+    page.get_by_test_id("feather-msg-ok").filter(has_text="Sent: complete objective 1 with A").wait_for()
 
     status.filter(has_text="tick 3 of 5").wait_for()
     assert page.get_by_test_id("feather-points-0").text_content() == "1 point"
@@ -139,7 +139,7 @@ def test_typing_survives_ticks(page: Any, live_server: str, new_match: Any) -> N
     assert page.get_by_test_id("feather-tap-0-A").get_attribute("aria-pressed") == "true"
     # The composition finishes where it was left: one more tap sends it.
     page.get_by_test_id("feather-tap-0-B").click()
-    page.get_by_test_id("feather-msg-ok").filter(has_text="transfer A -> B").wait_for()
+    page.get_by_test_id("feather-msg-ok").filter(has_text="Sent: pour bucket A into bucket B").wait_for()
 
 
 def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_match: Any) -> None:
@@ -165,7 +165,7 @@ def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_matc
 
         page.get_by_test_id("feather-basin-Z").tap()
         page.get_by_test_id("feather-tap-0-A").tap()
-        page.get_by_test_id("feather-queued-action").filter(has_text="fill Z A").wait_for()
+        page.get_by_test_id("feather-queued-action").filter(has_text="Fill bucket A from basin Z").wait_for()
         page.screenshot(path=str(SHOTS / "phone_tick0.png"), full_page=True)
         check_page(page, "tick 0 with a queued fill, phone")
 
@@ -180,13 +180,13 @@ def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_matc
         page.get_by_test_id("feather-verb-transfer").tap()
         page.get_by_test_id("feather-tap-0-A").tap()
         page.get_by_test_id("feather-tap-0-B").tap()
-        page.get_by_test_id("feather-queued-action").filter(has_text="transfer A -> B").wait_for()
+        page.get_by_test_id("feather-queued-action").filter(has_text="Pour bucket A into bucket B").wait_for()
 
         wait_tick(page, 2)
         assert page.get_by_test_id("feather-bucket-0-B").text_content() == "B 7/7"
         page.get_by_test_id("feather-tap-0-A").tap()
         page.get_by_test_id("feather-objective-1").tap()
-        page.get_by_test_id("feather-queued-action").filter(has_text="complete A 1").wait_for()
+        page.get_by_test_id("feather-queued-action").filter(has_text="Complete objective 1 with A").wait_for()
 
         wait_tick(page, 3)
         assert page.get_by_test_id("feather-points-0").text_content() == "1 point"
@@ -196,14 +196,14 @@ def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_matc
         page.get_by_test_id("feather-tap-0-B").tap()
         page.get_by_test_id("feather-verb-drain").tap()
         page.get_by_test_id("feather-basin-Y").tap()
-        page.get_by_test_id("feather-queued-action").filter(has_text="drain B -> Y").wait_for()
+        page.get_by_test_id("feather-queued-action").filter(has_text="Drain bucket B into basin Y").wait_for()
         # Changed before the boundary: withdrawn, then a Modify of A instead (the powerup won).
         page.get_by_test_id("feather-pass").tap()
         page.get_by_test_id("feather-queued-none").wait_for()
         page.get_by_test_id("feather-verb-modify").tap()
         page.get_by_test_id("feather-tap-0-A").tap()
         page.get_by_test_id("feather-num-2").tap()
-        page.get_by_test_id("feather-queued-action").filter(has_text="modify A +2").wait_for()
+        page.get_by_test_id("feather-queued-action").filter(has_text="Raise the capacity of bucket A by 2").wait_for()
 
         wait_tick(page, 4)
         assert page.get_by_test_id("feather-bucket-0-A").text_content() == "A 0/12"
@@ -250,24 +250,24 @@ def test_whole_match_at_desktop_by_keyboard(browser: Any, live_server: str, new_
         queued = page.get_by_test_id("feather-queued-action")
         for key in ("f", "2", "1"):
             page.keyboard.press(key)
-        queued.filter(has_text="fill Z A").wait_for()
+        queued.filter(has_text="Fill bucket A from basin Z").wait_for()
         check_page(page, "tick 0 with a queued fill, desktop")
 
         wait_tick(page, 1)
         for key in ("t", "1", "2"):
             page.keyboard.press(key)
-        queued.filter(has_text="transfer A -> B").wait_for()
+        queued.filter(has_text="Pour bucket A into bucket B").wait_for()
 
         wait_tick(page, 2)
         for key in ("1", "c", "1"):
             page.keyboard.press(key)
-        queued.filter(has_text="complete A 1").wait_for()
+        queued.filter(has_text="Complete objective 1 with A").wait_for()
 
         wait_tick(page, 3)
         assert page.get_by_test_id("feather-points-0").text_content() == "1 point"
         for key in ("m", "1", "4"):
             page.keyboard.press(key)
-        queued.filter(has_text="modify A +2").wait_for()
+        queued.filter(has_text="Raise the capacity of bucket A by 2").wait_for()
         page.keyboard.press("p")
         page.get_by_test_id("feather-queued-none").wait_for()
         # Escape clears a half-composed action.

@@ -94,6 +94,6 @@ def test_cli_records_rejected_actions(tmp_path, capsys: pytest.CaptureFixture[st
     script.write_text("0 1 fill Z A\n1 1 fill Y B\n1 1 transfer A B\n")
     assert main(["feather", "run", "example", "--actions", str(script), "--json"]) == 0
     tick2 = json.loads(capsys.readouterr().out)["ticks"][2]
-    notes = [a["note"] for a in tick2["actions"] if not a["done"]]
-    assert notes and "LF-4" in notes[0]
+    refused = [a["refused"] for a in tick2["actions"] if not a["done"]]
+    assert refused and refused[0]["rule"] == "LF-4" and "next fill" in refused[0]["words"]
     assert tick2["seats"][0]["buckets"][1]["water"] == 7  # the later valid transfer stood

@@ -54,7 +54,7 @@ def test_lf3_complete_sees_the_sip_of_the_same_boundary() -> None:
     b2 = with_seat(b2, 1, powerups={"sip": 1})
     after, outs = step(SPEC, b2, {0: act(SPEC, "complete A 1"), 1: act(SPEC, "sip opp A")})
     assert after.seats[0].points == 0 and after.seats[0].waters == (2, 0)
-    assert not outs[0].done and "LF-6" in outs[0].note
+    assert not outs[0].done and outs[0].void is not None and outs[0].void["rule"] == "LF-6"
 
 
 def test_lf3_drain_into_basin_comes_after_fill() -> None:
@@ -87,7 +87,7 @@ def test_lf3_lock_voids_the_opponents_action_on_that_bucket() -> None:
     b = with_seat(b, 1, waters=(3, 0))
     after, outs = step(SPEC, b, {0: act(SPEC, "lock A"), 1: act(SPEC, "complete A 1")})
     assert after.seats[1].points == 0 and after.seats[1].waters == (3, 0)
-    assert outs[1].done is False and "LF-9" in outs[1].note
+    assert outs[1].done is False and outs[1].void is not None and outs[1].void["why"] == "locked"
     assert after.seats[0].held("lock") == 0
 
 

@@ -55,9 +55,30 @@ class Action:
             text = self.__dict__["_text"] = self._written()
         return text
 
-    def to_json(self) -> str:
-        """An action as the match log records it: its notation."""
-        return str(self)
+    def to_json(self) -> dict[str, object]:
+        """An action as the log and the pages hold it: its facts (who acts on which bucket,
+        basin or objective, by how much), never its notation; the page words them."""
+        names = [LETTERS[i] for i in self.buckets]
+        verb = self.verb
+        if verb == "fill":
+            return {"act": verb, "basin": self.basin, "bucket": names[0]}
+        if verb == "drain":
+            return {"act": verb, "bucket": names[0], "into": self.basin}
+        if verb == "transfer":
+            return {"act": verb, "from": names[0], "to": names[1]}
+        if verb == "complete":
+            return {"act": verb, "buckets": names, "objective": self.number}
+        if verb == "exchange":
+            return {"act": verb, "buckets": names}
+        if verb == "modify":
+            return {"act": verb, "bucket": names[0], "change": self.number}
+        if verb == "sip":
+            return {"act": verb, "bucket": names[0], "opponent": self.opponent}
+        if verb == "lock":
+            return {"act": verb, "bucket": names[0], "opponent": True}
+        if verb == "accelerate":
+            return {"act": verb, "basin": self.basin, "ticks": self.number}
+        return {"act": "pass"}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled (a frozen state sent to a bot worker) without the cached text."""
@@ -100,77 +121,104 @@ def _tokens(text: str) -> list[str]:
     return [t for t in spaced.split() if t.lower() not in GLUE and t not in {"+", ","}]
 
 
+def _shown(token: str) -> str:
+    """A token of the sent text, repeated in a refusal only when it reads as a word or a
+    number; anything else is "that" (a refusal is words, G-6)."""
+    return token if re.fullmatch(r"[A-Za-z0-9#+-]{1,12}", token) else "that"
+
+
+def _range(count: int) -> str:
+    return "A" if count == 1 else f"A to {LETTERS[count - 1]}"
+
+
 def _bucket(token: str, count: int, verb: str) -> int:
     name = token.upper()
     if len(name) != 1 or name not in LETTERS:
-        raise ParseError("LF-9", f"{verb}: {token!r} is not a bucket (buckets are letters A-"
-                                 f"{LETTERS[count - 1]})")
+        raise ParseError("LF-9", f"{_shown(token)} is not a bucket: buckets are the letters "
+                                 f"{_range(count)}")
     index = LETTERS.index(name)
     if index >= count:
-        raise RuleError("LF-1", f"{verb}: there is no bucket {name} this session "
-                                f"(buckets A-{LETTERS[count - 1]})")
+        raise RuleError("LF-1", f"there is no bucket {name} this session (buckets "
+                                f"{_range(count)})")
     return index
 
 
 def _basin(token: str, basins: tuple[str, ...], verb: str) -> str:
     name = token.upper()
     if name not in basins:
-        raise RuleError("LF-8", f"{verb}: there is no basin {token!r} (basins: {', '.join(basins)})")
+        raise RuleError("LF-8", f"there is no basin {_shown(token)} (the basins are "
+                                f"{', '.join(basins)})")
     return name
 
 
 def _number(token: str, verb: str, what: str) -> int:
     raw = token.lstrip("#")
     if not re.fullmatch(r"[+-]?\d{1,6}", raw):
-        raise ParseError("LF-9", f"{verb}: expected {what}, got {token!r}")
+        raise ParseError("LF-9", f"{verb} needs {what}, and {_shown(token)} is not one")
     return int(raw)
 
 
-def _arity(tokens: list[str], n: int, verb: str, usage: str) -> None:
+USAGE = {
+    "pass": "pass takes nothing after it",
+    "fill": "fill names a basin, then one of your buckets",
+    "drain": "drain names one of your buckets, and optionally a basin to pour it into",
+    "transfer": "transfer names the bucket to pour from, then the bucket to pour into",
+    "exchange": "exchange names two of your buckets",
+    "complete": "complete names your buckets, then the objective's number",
+    "modify": "modify names one of your buckets, then a change from -2 to 2",
+    "sip": "sip names one bucket (say opp before it for the opponent's)",
+    "lock": "lock names one of the opponent's buckets",
+    "accelerate": "accelerate names a basin, then a number of ticks from 1 to 10",
+}
+"""What each action names, in words, for a refusal of a text that names something else."""
+
+
+def _arity(tokens: list[str], n: int, verb: str) -> None:
     if len(tokens) != n:
-        raise ParseError("LF-9", f"{verb}: expected '{usage}'")
+        raise ParseError("LF-9", USAGE[verb])
 
 
 def parse_action(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
     """Read one action for a session with ``buckets`` buckets and the named basins."""
     tokens = _tokens(text)
     if not tokens:
-        raise ParseError("LF-9", "empty action; try e.g. 'fill Z A' or 'pass'")
+        raise ParseError("LF-9", "nothing was sent: name an action (fill, drain, transfer, "
+                                 "complete, a powerup) or pass")
     verb = tokens[0].lower()
     args = tokens[1:]
     if verb not in VERBS:
-        raise ParseError("LF-9", f"unknown action {tokens[0]!r} (actions: {', '.join(VERBS)})")
+        raise ParseError("LF-9", f"{_shown(tokens[0])} is not an action (the actions are "
+                                 f"{', '.join(VERBS)})")
     if verb == "pass":
-        _arity(args, 0, verb, "pass")
+        _arity(args, 0, verb)
         return Action("pass")
     if verb == "fill":
-        _arity(args, 2, verb, "fill BASIN BUCKET")
+        _arity(args, 2, verb)
         source = _basin(args[0], basins, verb)
         return Action(verb, (_bucket(args[1], buckets, verb),), basin=source)
     if verb == "drain":
         if len(args) not in (1, 2):
-            raise ParseError("LF-9", "drain: expected 'drain BUCKET' or 'drain BUCKET -> BASIN'")
+            raise ParseError("LF-9", USAGE[verb])
         basin = _basin(args[1], basins, verb) if len(args) == 2 else None
         return Action(verb, (_bucket(args[0], buckets, verb),), basin=basin)
     if verb in ("transfer", "exchange"):
-        _arity(args, 2, verb, f"{verb} BUCKET BUCKET")
+        _arity(args, 2, verb)
         a, b = _bucket(args[0], buckets, verb), _bucket(args[1], buckets, verb)
         if a == b:
-            raise RuleError("LF-9", f"{verb}: name two different buckets")
+            raise RuleError("LF-9", f"{verb} names two different buckets")
         return Action(verb, (a, b))
     if verb == "complete":
         if len(args) < 2:
-            raise ParseError("LF-6", "complete: expected 'complete BUCKETS OBJECTIVE', e.g. "
-                                     "'complete A+B 2'")
+            raise ParseError("LF-6", USAGE[verb])
         chosen = tuple(_bucket(t, buckets, verb) for t in args[:-1])
         if len(set(chosen)) != len(chosen):
-            raise RuleError("LF-6", "complete: a bucket is named twice")
+            raise RuleError("LF-6", "a bucket is named twice for one objective")
         return Action(verb, tuple(sorted(chosen)), number=_number(args[-1], verb, "an objective number"))
     if verb == "modify":
-        _arity(args, 2, verb, "modify BUCKET -2..2")
+        _arity(args, 2, verb)
         delta = _number(args[1], verb, "a change from -2 to 2")
         if not -2 <= delta <= 2:
-            raise RuleError("LF-9", f"modify: the change must be from -2 to 2, not {delta}")
+            raise RuleError("LF-9", f"a capacity changes by an amount from -2 to 2, not {delta}")
         return Action(verb, (_bucket(args[0], buckets, verb),), number=delta)
     if verb == "sip":
         opponent = False
@@ -178,16 +226,16 @@ def parse_action(text: str, buckets: int, basins: tuple[str, ...]) -> Action:
             opponent, args = True, args[1:]
         elif args and args[0].lower() in ("my", "own", "mine"):
             args = args[1:]
-        _arity(args, 1, verb, "sip [opp] BUCKET")
+        _arity(args, 1, verb)
         return Action(verb, (_bucket(args[0], buckets, verb),), opponent=opponent)
     if verb == "lock":
         if args and args[0].lower() in ("opp", "opponent", "their", "theirs"):
             args = args[1:]
-        _arity(args, 1, verb, "lock BUCKET (the opponent's)")
+        _arity(args, 1, verb)
         return Action(verb, (_bucket(args[0], buckets, verb),), opponent=True)
     # accelerate
-    _arity(args, 2, verb, "accelerate BASIN 1..10")
+    _arity(args, 2, verb)
     ticks = _number(args[1], verb, "a number of ticks from 1 to 10")
     if not 1 <= ticks <= 10:
-        raise RuleError("LF-9", f"accelerate: the number of ticks must be 1 to 10, not {ticks}")
+        raise RuleError("LF-9", f"a basin is sped up by 1 to 10 ticks, not {ticks}")
     return Action(verb, basin=_basin(args[0], basins, verb), number=ticks)

@@ -83,7 +83,8 @@ class FeatherConfig(GameConfig):
                                   default_words="a new puzzle from the match's seed")
                         ] = GENERATED
     scenario_text: Annotated[str, text(
-        "LF-7: a host's own scenario as TOML, used instead of the shipped one",
+        "LF-7: a puzzle of your own, played instead of the one chosen above: paste the text "
+        "file the scenario editor saves (or opens)",
         MAX_SCENARIO_TEXT, label="Custom scenario")] = ""
     """A host's own scenario as TOML (LF-7), used instead of the shipped ``scenario``."""
     tick: Annotated[float, seconds("LF-1: seconds per tick", high=3600.0,
@@ -245,7 +246,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
         board allows it now is :meth:`check`'s."""
         if state.stage == "study":
             if text.strip().lower() != "ready":
-                raise ParseError("LF-1", "this is study time before the session: say 'ready'")
+                raise ParseError("LF-1", "this is study time before the session: send ready when you are")
             return READY
         if state.stage != "tick":
             raise RuleError("LF-11", "the match is over")
@@ -261,12 +262,12 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
     def resolve(self, state: FeatherState, outcome: PhaseOutcome[FeatherMove],
                 rng: random.Random) -> tuple[FeatherState, list[GameEvent]]:
         if state.stage == "study":
-            ev = GameEvent("session_started", {"session": state.session.name, "index": state.index})
+            ev = GameEvent("session_started", _session_facts(state, state.index))
             return replace(state, stage="tick", last=()), [ev]
         actions = {seat: sub.value for seat, sub in outcome.standing.items()
                    if isinstance(sub.value, Action)}
         board, outcomes = step(state.session, state.board, actions)
-        events = [GameEvent("tick", {"session": state.session.name, "tick": board.tick,
+        events = [GameEvent("tick", {"session": state.index, "tick": board.tick,
                                      "outcomes": [o.to_json() for o in outcomes]})]
         state = _with_board(state, board, outcomes)
         if board.tick >= state.session.ticks:
@@ -285,7 +286,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
         else:
             banked = (banked[0] + board.seats[0].water, banked[1] + board.seats[1].water)
         ev = GameEvent("session_over", {
-            "session": spec.name, "practice": spec.practice,
+            **_session_facts(state, state.index),
             "points": [s.points for s in board.seats], "water": [s.water for s in board.seats],
         })
         index = state.index + 1
@@ -296,7 +297,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
         stage = self._stage_start(state.config)
         events = [ev]
         if stage == "tick":
-            events.append(GameEvent("session_started", {"session": nxt.name, "index": index}))
+            events.append(GameEvent("session_started", _session_facts(state, index)))
         return replace(state, index=index, stage=stage, board=new, banked=banked,
                        ended=board), events
 
@@ -408,6 +409,16 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
 
     def notation_help(self, state: FeatherState, seat: int) -> str:
         return ACTION_HELP if state.stage == "tick" else "ready"
+
+
+def _session_facts(state: FeatherState, index: int) -> dict[str, Any]:
+    """A session as the events name it: its place among the sessions played and, if it is
+    scored, its number among the scored ones ("session 2 of 3"); the page words it (the
+    scenario's own name for it is in the view's ``sessions``)."""
+    spec = state.sessions[index]
+    scored = [i for i, x in enumerate(state.sessions) if not x.practice]
+    return {"index": index, "practice": spec.practice,
+            "number": scored.index(index) + 1 if index in scored else 0, "of": len(scored)}
 
 
 _STATE_FIELDS = frozenset(f.name for f in fields(FeatherState))

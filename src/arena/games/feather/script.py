@@ -20,6 +20,7 @@ from arena.core.game import PhaseOutcome, Submission, SubmitContext
 from arena.games.feather.match import GAME, FeatherConfig, FeatherMove, FeatherState
 from arena.games.feather.tick import Board
 from arena.games.feather.view import board_json
+from arena.games.feather.words import outcome_words
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ def run_script(config: FeatherConfig, script: tuple[Line, ...]) -> dict[str, Any
             try:
                 value = GAME.validate(state, line.seat, line.text, SubmitContext(at=0.0))
             except RuleError as exc:
-                rejected.append({"seat": line.seat, "action": line.text, "done": False,
-                                 "note": f"rejected when submitted: {exc}", "line": line.number})
+                rejected.append({"seat": line.seat, "text": line.text, "done": False,
+                                 "refused": {"rule": exc.rule, "words": exc.message},
+                                 "line": line.number})
                 continue
             standing[line.seat] = Submission(line.seat, line.text, value, 0.0)
         outcome = PhaseOutcome(standing=standing,
@@ -116,7 +118,9 @@ def describe_tick(record: dict[str, Any]) -> str:
     lines = [f"{record['session']} tick {record['tick']}: basins {basins}; objectives "
              f"{objectives}; ankh seat {record['ankh'] + 1}", *("  " + x for x in seats)]
     for a in record["actions"]:
-        status = "done" if a["done"] else "void"
-        note = f" ({a['note']})" if a["note"] else ""
-        lines.append(f"  > seat {a['seat'] + 1} {a['action']}: {status}{note}")
+        if "refused" in a:
+            said = f"{a['text']}: refused when sent, {a['refused']['words']} ({a['refused']['rule']})"
+        else:
+            said = outcome_words(a)
+        lines.append(f"  > seat {a['seat'] + 1} {said}")
     return "\n".join(lines)

@@ -20,8 +20,9 @@ from dataclasses import dataclass, replace
 from arena.core.errors import RuleError
 from arena.games.feather.actions import LETTERS, Action
 from arena.games.feather.basins import Basin, advance, start_basin
-from arena.games.feather.objectives import POWERUPS
+from arena.games.feather.objectives import POWERUPS, Reward
 from arena.games.feather.scenario import SessionSpec
+from arena.games.feather.words import void_words
 
 FILL_COOLDOWN = 4
 """LF-4: after a Fill at tick t, ticks t+1..t+4 are blocked."""
@@ -75,17 +76,37 @@ class Board:
         return any(lk.owner == owner and lk.bucket == bucket and lk.until >= at for lk in self.locks)
 
 
+Void = dict[str, object]
+"""Why an action cannot be processed, as facts: ``rule`` (its id), ``why`` (a short code:
+``no_powerup``, ``locked``, ``cooldown``, ``unavailable``, ``unmet``, ``below_water``) and
+the numbers and names that say it. A refusal's words and the page's words are made from it
+(:func:`arena.games.feather.words.void_words`, ``feather.js``)."""
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """What became of one seat's action at a boundary: ``done`` or why it was void."""
+    """What became of one seat's action at a boundary: ``done``, or ``void`` and why.
+
+    ``water`` is what the action moved (Fill, Drain, Transfer) or added to a basin
+    (Accelerate); ``reward`` what a Complete won."""
 
     seat: int
-    action: str
+    action: Action
     done: bool
-    note: str = ""
+    water: int | None = None
+    reward: Reward | None = None
+    void: Void | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"seat": self.seat, "action": self.action, "done": self.done, "note": self.note}
+        out: dict[str, object] = {"seat": self.seat, "action": self.action.to_json(),
+                                  "done": self.done}
+        if self.water is not None:
+            out["water"] = self.water
+        if self.reward is not None:
+            out["reward"] = self.reward.to_json()
+        if self.void is not None:
+            out["void"] = self.void
+        return out
 
 
 def new_board(spec: SessionSpec, carry: tuple[SeatBoard, ...] | None, ankh: int) -> Board:
@@ -118,46 +139,57 @@ def _name(i: int) -> str:
 def check_action(spec: SessionSpec, board: Board, seat: int, action: Action,
                  at: int | None = None, *, judge: bool = True) -> None:
     """Raise ``RuleError`` if ``action`` cannot be processed at boundary ``at`` (default: the
-    next one). Called on submission and again at the boundary itself, where ``judge=False``
-    leaves the objective's predicate to the Complete step (a Sip may change the buckets)."""
+    next one). Called on submission; at the boundary itself :func:`void_of` says the same
+    as facts."""
+    void = void_of(spec, board, seat, action, at, judge=judge)
+    if void is not None:
+        raise RuleError(str(void["rule"]), void_words(void, spec))
+
+
+def void_of(spec: SessionSpec, board: Board, seat: int, action: Action,
+            at: int | None = None, *, judge: bool = True) -> Void | None:
+    """Why ``action`` cannot be processed at boundary ``at`` (default: the next one), as
+    facts, or None. ``judge=False`` (at the boundary) leaves the objective's predicate to
+    the Complete step (a Sip may change the buckets)."""
     at = board.tick + 1 if at is None else at
     me = board.seats[seat]
     if action.verb == "pass":
-        return
+        return None
     if action.powerup is not None and me.held(action.powerup) < 1:
-        raise RuleError("LF-9", f"{action.verb}: you hold no {action.powerup} powerup")
+        return {"rule": "LF-9", "why": "no_powerup", "powerup": action.powerup}
     owner = 1 - seat if action.opponent else seat
     for b in action.buckets if board.locks else ():
         if board.locked(owner, b, at):
-            whose = "the opponent's" if owner != seat else "your"
-            raise RuleError("LF-9", f"{action.verb}: {whose} bucket {_name(b)} is locked")
+            return {"rule": "LF-9", "why": "locked", "bucket": _name(b), "theirs": owner != seat}
     if action.verb == "fill":
         ready = me.fill_ready_at()
         if at < ready:
-            raise RuleError("LF-4", f"fill: you filled at tick {me.last_fill}; your next fill "
-                                    f"can be processed at tick {ready} (submit it during tick "
-                                    f"{ready - 1})")
+            return {"rule": "LF-4", "why": "cooldown", "filled": me.last_fill, "ready": ready}
     elif action.verb == "complete":
         oid = action.number
         if oid not in board.available:
-            raise RuleError("LF-6", f"complete: objective {oid} is not available "
-                                    f"(available: {', '.join(map(str, board.available)) or 'none'})")
+            return {"rule": "LF-6", "why": "unavailable", "objective": oid,
+                    "available": list(board.available)}
         obj = spec.objective(oid)
         if not judge:
-            return
+            return None
         waters = [me.waters[b] for b in action.buckets]
         caps = [me.caps[b] for b in action.buckets]
         if not obj.predicate.holds(waters, caps):
-            named = "+".join(_name(b) for b in action.buckets)
-            raise RuleError("LF-6", f"complete: {named} holding {', '.join(map(str, waters))} "
-                                    f"does not meet objective {oid} ({obj.describe()})")
+            return _unmet(oid, action, waters)
     elif action.verb == "modify":
         b = action.buckets[0]
         assert action.number is not None
         new = me.caps[b] + action.number
         if new < me.waters[b]:
-            raise RuleError("LF-9", f"modify: bucket {_name(b)} holds {me.waters[b]}; its "
-                                    f"capacity cannot go below that (to {new})")
+            return {"rule": "LF-9", "why": "below_water", "bucket": _name(b),
+                    "water": me.waters[b], "capacity": new}
+    return None
+
+
+def _unmet(oid: int, action: Action, waters: list[int]) -> Void:
+    return {"rule": "LF-6", "why": "unmet", "objective": oid,
+            "buckets": [_name(b) for b in action.buckets], "waters": waters}
 
 
 # The two helpers below build the new SeatBoard with its constructor rather than
@@ -187,10 +219,9 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
     for seat, action in sorted(actions.items()):
         if action.verb == "pass":
             continue
-        try:
-            check_action(spec, board, seat, action, t, judge=False)
-        except RuleError as exc:
-            outcomes[seat] = Outcome(seat, str(action), False, str(exc))
+        void = void_of(spec, board, seat, action, t, judge=False)
+        if void is not None:
+            outcomes[seat] = Outcome(seat, action, False, void=void)
             continue
         live[seat] = action
 
@@ -201,7 +232,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         if action.verb == "lock":
             locks.append(Lock(owner=1 - seat, bucket=action.buckets[0], until=t + LOCK_SPAN, by=seat))
             seats[seat] = _spend(seats[seat], "lock")
-            outcomes[seat] = Outcome(seat, str(action), True)
+            outcomes[seat] = Outcome(seat, action, True)
     for seat, action in acting:
         if action.verb == "lock" or not locks:
             continue
@@ -209,9 +240,8 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         hit = [b for b in action.buckets
                if any(lk.owner == owner and lk.bucket == b and lk.until >= t for lk in locks)]
         if hit:
-            outcomes[seat] = Outcome(seat, str(action), False,
-                                     f"LF-9: bucket {_name(hit[0])} was locked at this tick; "
-                                     "the action is ignored")
+            outcomes[seat] = Outcome(seat, action, False, void={
+                "rule": "LF-9", "why": "locked", "bucket": _name(hit[0]), "theirs": owner != seat})
     live = {s: a for s, a in live.items() if s not in outcomes}
     acting = sorted(live.items())
 
@@ -222,7 +252,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
             b = action.buckets[0]
             seats[seat] = _spend(seats[seat], "sip")
             seats[owner] = _with_water(seats[owner], b, max(0, seats[owner].waters[b] - 1))
-            outcomes[seat] = Outcome(seat, str(action), True)
+            outcomes[seat] = Outcome(seat, action, True)
 
     # 3. Complete (LF-6): judged on the board after the sips; both seats may take one objective.
     completed: list[int] = []
@@ -235,14 +265,13 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         waters = [me.waters[b] for b in action.buckets]
         caps = [me.caps[b] for b in action.buckets]
         if not obj.predicate.holds(waters, caps):
-            outcomes[seat] = Outcome(seat, str(action), False,
-                                     f"LF-6: the buckets no longer meet objective {obj.id}")
+            outcomes[seat] = Outcome(seat, action, False, void=_unmet(obj.id, action, waters))
             continue
         for b in action.buckets:
             me = _with_water(me, b, 0)
         counts = tuple(x + y for x, y in zip(me.powerups, obj.reward.powerups, strict=True))
         seats[seat] = replace(me, points=me.points + obj.reward.points, powerups=counts)
-        outcomes[seat] = Outcome(seat, str(action), True, f"+{obj.reward.describe()}")
+        outcomes[seat] = Outcome(seat, action, True, reward=obj.reward)
         if obj.id not in completed:
             completed.append(obj.id)
     available = [oid for oid in board.available if oid not in completed]
@@ -268,7 +297,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         waters = list(me.waters)
         waters[b] += amount
         seats[seat] = SeatBoard(tuple(waters), me.caps, me.points, me.powerups, t)
-        outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
+        outcomes[seat] = Outcome(seat, action, True, water=amount)
 
     # 5. Drain, optionally into a basin.
     for seat, action in acting:
@@ -280,7 +309,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
         if action.basin is not None:
             i = basin_index[action.basin]
             basins[i] = Basin(basins[i].amount + amount, basins[i].clock)
-        outcomes[seat] = Outcome(seat, str(action), True, f"{amount} water")
+        outcomes[seat] = Outcome(seat, action, True, water=amount)
 
     # 6. Modify, Transfer, Exchange: each on the seat's own buckets only.
     for seat, action in acting:
@@ -289,25 +318,26 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
             a, b = action.buckets
             moved = min(me.waters[a], me.caps[b] - me.waters[b])
             me = _with_water(_with_water(me, a, me.waters[a] - moved), b, me.waters[b] + moved)
-            outcomes[seat] = Outcome(seat, str(action), True, f"{moved} water")
+            outcomes[seat] = Outcome(seat, action, True, water=moved)
         elif action.verb == "exchange":
             a, b = action.buckets
             wa, wb = me.waters[a], me.waters[b]
             me = _spend(_with_water(_with_water(me, a, min(wb, me.caps[a])), b, min(wa, me.caps[b])),
                         "exchange")
-            outcomes[seat] = Outcome(seat, str(action), True)
+            outcomes[seat] = Outcome(seat, action, True)
         elif action.verb == "modify":
             b = action.buckets[0]
             assert action.number is not None
             new = me.caps[b] + action.number
             if new < me.waters[b]:
-                outcomes[seat] = Outcome(seat, str(action), False,
-                                         f"LF-9: bucket {_name(b)} holds more than {new}")
+                outcomes[seat] = Outcome(seat, action, False, void={
+                    "rule": "LF-9", "why": "below_water", "bucket": _name(b),
+                    "water": me.waters[b], "capacity": new})
                 continue
             caps = list(me.caps)
             caps[b] = new
             me = _spend(replace(me, caps=tuple(caps)), "modify")
-            outcomes[seat] = Outcome(seat, str(action), True)
+            outcomes[seat] = Outcome(seat, action, True)
         else:
             continue
         seats[seat] = me
@@ -320,7 +350,7 @@ def step(spec: SessionSpec, board: Board, actions: Mapping[int, Action]
             before = basins[i].amount
             basins[i] = advance(spec.basins[i], basins[i], action.number)
             seats[seat] = _spend(seats[seat], "accelerate")
-            outcomes[seat] = Outcome(seat, str(action), True, f"+{basins[i].amount - before} water")
+            outcomes[seat] = Outcome(seat, action, True, water=basins[i].amount - before)
 
     # 8. The basins' own additions for tick t.
     basins = [advance(spec.basins[i], basin) for i, basin in enumerate(basins)]

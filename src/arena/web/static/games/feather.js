@@ -13,7 +13,7 @@
    - keyboard shortcuts (listed on the page under "Keys").
    The composition lives in component state: a tick redraws the board around it and never
    resets a choice, the focus or the typing in the notation drawer. */
-import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText, esc } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText } from "/static/ui.js";
 
 const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
 const VERB_WORD = {
@@ -23,7 +23,6 @@ const VERB_WORD = {
 const KEY_OF = { fill: "f", drain: "d", transfer: "t", complete: "c", exchange: "x", modify: "m", sip: "s", lock: "l", accelerate: "a" };
 const VERB_OF_KEY = Object.fromEntries(Object.entries(KEY_OF).map(([v, k]) => [k, v]));
 const EMPTY = { verb: null, picks: [], basin: null, into: undefined, target: null, number: null, toObjective: false };
-const IMPERATIVE = { filled: "Fill", drained: "Drain", poured: "Pour", completed: "Complete", swapped: "Swap", changed: "Change", sipped: "Sip", locked: "Lock", "sped up": "Speed up" };
 const DELTAS = [-2, -1, 1, 2];
 const TICKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
@@ -42,68 +41,110 @@ function serverNow() {
   const S = window.Arena && window.Arena.state;
   return Date.now() / 1000 + ((S && S.offset) || 0);
 }
-function queuedText(view, seat) {
+/* The action the seat has queued for the next boundary, as facts ({act, bucket, ...}), or null
+   for none or a pass. */
+function queuedAct(view, seat) {
   const me = view.seats && view.seats[seat];
   const subs = (me && me.submissions) || [];
   if (!subs.length) return null;
-  const v = String(subs[subs.length - 1].value || subs[subs.length - 1].text || "");
-  return v === "pass" ? null : v;
+  const v = subs[subs.length - 1].value;
+  return v && typeof v === "object" && v.act && v.act !== "pass" ? v : null;
 }
 
-/* One action's words, from the canonical notation the server keeps ("fill Z A", ...). */
-function actionWords(text, actor, you, nameOf) {
-  const t = String(text).split(/\s+/);
+const and = (xs) => (xs.length < 2 ? xs.join("") : xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1]);
+const byWhat = (n) => String(Math.abs(Number(n)));
+
+/* One action's words from its facts (the server's Action.to_json): the past tense for what a
+   seat did ({verb, obj}) and the imperative for what it sends ({...do}). ``actor`` and ``you``
+   say whose buckets a Sip or Lock names ("your bucket A", "Robo's bucket A"). */
+export function actWords(a, actor, you, nameOf) {
+  a = a || {};
   const other = 1 - actor;
   const theirs = (b) => (other === you ? "your bucket " + b : nameOf(other) + "'s bucket " + b);
-  switch (t[0]) {
-    case "fill": return { verb: "filled", obj: "bucket " + t[2] + " from basin " + t[1] };
-    case "drain": return { verb: "drained", obj: "bucket " + t[1] + (t[3] ? " into basin " + t[3] : "") };
-    case "transfer": return { verb: "poured", obj: "bucket " + t[1] + " into bucket " + t[3] };
-    case "complete": return { verb: "completed", obj: "objective " + t[2] + " with " + t[1].split("+").join(" and ") };
-    case "exchange": return { verb: "swapped", obj: "buckets " + t[1] + " and " + t[2] };
-    case "modify": return { verb: "changed", obj: "the capacity of bucket " + t[1] + " by " + t[2].replace("-", "−") };
-    case "sip": return t[1] === "opp" ? { verb: "sipped", obj: "1 from " + theirs(t[2]) } : { verb: "sipped", obj: "1 from their own bucket " + t[1] };
-    case "lock": return { verb: "locked", obj: theirs(t[1]) };
-    case "accelerate": return { verb: "sped up", obj: "basin " + t[1] + " by " + plural(Number(t[2]), "tick") };
-    default: return { verb: "passed", obj: "" };
+  const own = actor === you ? "your own bucket " : "their own bucket ";
+  switch (a.act) {
+    case "fill": return { verb: "filled", obj: "bucket " + a.bucket + " from basin " + a.basin, do: "fill bucket " + a.bucket + " from basin " + a.basin };
+    case "drain": {
+      const obj = "bucket " + a.bucket + (a.into ? " into basin " + a.into : "");
+      return { verb: "drained", obj, do: "drain " + obj + (a.into ? "" : " (spill it)") };
+    }
+    case "transfer": return { verb: "poured", obj: "bucket " + a.from + " into bucket " + a.to, do: "pour bucket " + a.from + " into bucket " + a.to };
+    case "complete": return { verb: "completed", obj: "objective " + a.objective + " with " + and(a.buckets || []), do: "complete objective " + a.objective + " with " + and(a.buckets || []) };
+    case "exchange": return { verb: "swapped", obj: "buckets " + and(a.buckets || []), do: "swap buckets " + and(a.buckets || []) };
+    case "modify": {
+      const way = Number(a.change) >= 0 ? "raised" : "lowered";
+      return { verb: way, obj: "the capacity of bucket " + a.bucket + " by " + byWhat(a.change), do: (way === "raised" ? "raise" : "lower") + " the capacity of bucket " + a.bucket + " by " + byWhat(a.change) };
+    }
+    case "sip": {
+      const obj = "1 water from " + (a.opponent ? theirs(a.bucket) : own + a.bucket);
+      return { verb: "sipped", obj, do: "sip " + obj.replace("their own", "your own") };
+    }
+    case "lock": return { verb: "locked", obj: theirs(a.bucket), do: "lock " + (other === you ? "your bucket " + a.bucket : nameOf(other) + "'s bucket " + a.bucket) };
+    case "accelerate": return { verb: "sped up", obj: "basin " + a.basin + " by " + plural(a.ticks, "tick"), do: "speed up basin " + a.basin + " by " + plural(a.ticks, "tick") };
+    default: return { verb: "passed", obj: "", do: "pass" };
   }
 }
 
-/* The last boundary as sentences: [{text, seat}] (notes keep their rule ids for RuleText). */
+/* Why an action was void, from the server's facts ({rule, why, ...}): words, then the rule. */
+export function voidWords(v, actor, you, nameOf) {
+  v = v || {};
+  let why;
+  switch (v.why) {
+    case "no_powerup": why = (actor === you ? "you hold" : "they hold") + " no " + v.powerup + " powerup"; break;
+    case "locked": why = (v.theirs ? (1 - actor === you ? "your" : nameOf(1 - actor) + "'s") : (actor === you ? "your" : "their")) + " bucket " + v.bucket + " was locked"; break;
+    case "cooldown": why = "the last fill was at tick " + v.filled + ", so the next can be at tick " + v.ready; break;
+    case "unavailable": why = "objective " + v.objective + " was no longer there"; break;
+    case "unmet": why = and(v.buckets || []) + " holding " + and((v.waters || []).map(String)) + " did not meet objective " + v.objective; break;
+    case "below_water": why = "bucket " + v.bucket + " holds " + v.water + ", more than a capacity of " + v.capacity; break;
+    default: why = "it could not be done";
+  }
+  return why + (v.rule ? ", " + v.rule : "");
+}
+
+function rewardWords(r) {
+  if (!r) return "";
+  const parts = [];
+  if (r.points) parts.push(pointsText(r.points));
+  for (const p of POWERUPS) if (r[p]) parts.push(fmtNum(r[p]) + " " + p);
+  return and(parts) || "nothing";
+}
+
+/* The last boundary as sentences: [{text, seat}] (rule ids become links through RuleText).
+   ``st.ankh`` is the ankh after the boundary (null when unknown: the log's tick events). */
 function resolutionWords(st, you, nameOf) {
   const last = st.last || [];
   const who = (s) => (s === you ? "You" : nameOf(s));
+  const mine = (s, text) => text.replace("their own", s === you ? "your own" : "their own");
   const out = [];
   for (const o of last) {
-    const w = actionWords(o.action, o.seat, you, nameOf);
-    const note = o.note || "";
-    const amount = (note.match(/^\+?(\d+) water$/) || [])[1];
+    const a = o.action || {};
+    const w = actWords(a, o.seat, you, nameOf);
     if (!o.done) {
-      out.push({ seat: o.seat, text: who(o.seat) + " tried to " + (IMPERATIVE[w.verb] || "act").toLowerCase() + " " + w.obj.replace("their own", o.seat === you ? "your own" : "their own") + ": nothing happened (" + note.replace(/^([A-Z]+-\d+): (.*)$/, "$2, $1") + ")." });
+      out.push({ seat: o.seat, text: who(o.seat) + " tried to " + mine(o.seat, w.do.replace(" (spill it)", "")) + ": nothing happened (" + voidWords(o.void, o.seat, you, nameOf) + ")." });
       continue;
     }
-    let s = who(o.seat) + " " + w.verb + " " + w.obj.replace("their own", o.seat === you ? "your own" : "their own");
-    if (w.verb === "filled" && amount != null) s = who(o.seat) + " filled bucket " + o.action.split(/\s+/)[2] + " with " + amount + " from basin " + o.action.split(/\s+/)[1];
-    else if (w.verb === "poured" && amount != null) s = who(o.seat) + " poured " + amount + " from " + w.obj;
-    else if (w.verb === "drained" && amount != null) s += " (" + amount + " water" + (o.action.includes("->") ? "" : " spilled") + ")";
-    else if (w.verb === "completed" && note) s += " and won " + note.replace(/^\+/, "").replace(/, /g, " + ");
-    else if (w.verb === "sped up" && note) s += " (" + note + ")";
+    let s = who(o.seat) + " " + w.verb + " " + mine(o.seat, w.obj);
+    const amount = o.water;
+    if (a.act === "fill" && amount != null) s = who(o.seat) + " filled bucket " + a.bucket + " with " + fmtNum(amount) + " from basin " + a.basin;
+    else if (a.act === "transfer" && amount != null) s = who(o.seat) + " poured " + fmtNum(amount) + " from " + w.obj;
+    else if (a.act === "drain" && amount != null) s += " (" + fmtNum(amount) + " water" + (a.into ? "" : " spilled") + ")";
+    else if (a.act === "complete" && o.reward) s += " and won " + rewardWords(o.reward);
+    else if (a.act === "accelerate" && amount != null) s += " (+" + fmtNum(amount) + " water)";
     out.push({ seat: o.seat, text: s + "." });
   }
-  const fills = last.filter((o) => o.done && o.action.startsWith("fill "));
-  if (st.ankh != null && fills.length === 2 && fills[0].action.split(/\s+/)[1] === fills[1].action.split(/\s+/)[1]) {
+  const fills = last.filter((o) => o.done && o.action && o.action.act === "fill");
+  if (st.ankh != null && fills.length === 2 && fills[0].action.basin === fills[1].action.basin) {
     const first = 1 - st.ankh;
-    const basin = fills[0].action.split(/\s+/)[1];
-    out.push({ seat: first, text: "Both filled from basin " + basin + ": the ankh let " + (first === you ? "you" : nameOf(first)) + " go first and passed to " + (st.ankh === you ? "you" : nameOf(st.ankh)) + " (LF-5)." });
+    out.push({ seat: first, text: "Both filled from basin " + fills[0].action.basin + ": the ankh let " + (first === you ? "you" : nameOf(first)) + " go first and passed to " + (st.ankh === you ? "you" : nameOf(st.ankh)) + " (LF-5)." });
   }
   return out;
 }
 
-/* What the queued action would make of the buckets and basins if nothing interferes. */
-function predict(st, seat, text) {
+/* What the queued action (its facts) would make of the buckets and basins if nothing
+   interferes. */
+function predict(st, seat, a) {
   const out = { buckets: {}, basins: {} };
-  if (!text || seat == null || !st.seats || !st.seats[seat]) return out;
-  const t = text.split(/\s+/);
+  if (!a || seat == null || !st.seats || !st.seats[seat]) return out;
   const bk = (s, name) => (st.seats[s].buckets.find((b) => b.name === name));
   const set = (s, name, water, capacity) => {
     const b = bk(s, name);
@@ -112,27 +153,28 @@ function predict(st, seat, text) {
     out.buckets[s + "-" + name] = { water: water == null ? cur.water : water, capacity: capacity == null ? cur.capacity : capacity };
   };
   const basin = (name) => st.basins.find((b) => b.name === name);
-  if (t[0] === "fill") {
-    const b = bk(seat, t[2]); const z = basin(t[1]);
-    if (b && z) { const amount = Math.min(b.capacity - b.water, z.amount); set(seat, t[2], b.water + amount); out.basins[t[1]] = -amount; }
-  } else if (t[0] === "drain") {
-    const b = bk(seat, t[1]);
-    if (b) { set(seat, t[1], 0); if (t[3]) out.basins[t[3]] = b.water; }
-  } else if (t[0] === "transfer") {
-    const a = bk(seat, t[1]), b = bk(seat, t[3]);
-    if (a && b) { const moved = Math.min(a.water, b.capacity - b.water); set(seat, t[1], a.water - moved); set(seat, t[3], b.water + moved); }
-  } else if (t[0] === "exchange") {
-    const a = bk(seat, t[1]), b = bk(seat, t[2]);
-    if (a && b) { set(seat, t[1], Math.min(b.water, a.capacity)); set(seat, t[2], Math.min(a.water, b.capacity)); }
-  } else if (t[0] === "complete") {
-    for (const n of t[1].split("+")) set(seat, n, 0);
-  } else if (t[0] === "modify") {
-    const b = bk(seat, t[1]);
-    if (b) set(seat, t[1], null, b.capacity + Number(t[2]));
-  } else if (t[0] === "sip") {
-    const s = t[1] === "opp" ? 1 - seat : seat; const name = t[1] === "opp" ? t[2] : t[1];
-    const b = bk(s, name);
-    if (b) set(s, name, Math.max(0, b.water - 1));
+  const pair = a.buckets || [];
+  if (a.act === "fill") {
+    const b = bk(seat, a.bucket); const z = basin(a.basin);
+    if (b && z) { const amount = Math.min(b.capacity - b.water, z.amount); set(seat, a.bucket, b.water + amount); out.basins[a.basin] = -amount; }
+  } else if (a.act === "drain") {
+    const b = bk(seat, a.bucket);
+    if (b) { set(seat, a.bucket, 0); if (a.into) out.basins[a.into] = b.water; }
+  } else if (a.act === "transfer") {
+    const x = bk(seat, a.from), y = bk(seat, a.to);
+    if (x && y) { const moved = Math.min(x.water, y.capacity - y.water); set(seat, a.from, x.water - moved); set(seat, a.to, y.water + moved); }
+  } else if (a.act === "exchange") {
+    const x = bk(seat, pair[0]), y = bk(seat, pair[1]);
+    if (x && y) { set(seat, pair[0], Math.min(y.water, x.capacity)); set(seat, pair[1], Math.min(x.water, y.capacity)); }
+  } else if (a.act === "complete") {
+    for (const n of pair) set(seat, n, 0);
+  } else if (a.act === "modify") {
+    const b = bk(seat, a.bucket);
+    if (b) set(seat, a.bucket, null, b.capacity + Number(a.change));
+  } else if (a.act === "sip") {
+    const s = a.opponent ? 1 - seat : seat;
+    const b = bk(s, a.bucket);
+    if (b) set(s, a.bucket, Math.max(0, b.water - 1));
   }
   return out;
 }
@@ -144,7 +186,7 @@ function stepOf(d, st, you, nameOf) {
   switch (d.verb) {
     case null:
       if (!d.picks.length) return { kind: "picks", prompt: "Tap a basin to fill from it, or select buckets (then an objective to complete it, or an action)." };
-      return { kind: "picks", prompt: "Selected " + d.picks.join(" + ") + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
+      return { kind: "picks", prompt: "Selected " + and(d.picks) + ": tap an objective to complete it, a basin to fill " + d.picks[0] + ", or an action." };
     case "fill":
       if (!d.basin) return { kind: "basin", prompt: "Fill: tap the basin to fill from" + (d.picks.length ? " into bucket " + d.picks[0] : "") + "." };
       if (!d.picks.length) return { kind: "bucket", prompt: "Fill from basin " + d.basin + ": tap one of your buckets." };
@@ -162,7 +204,7 @@ function stepOf(d, st, you, nameOf) {
       return { kind: "ready", text: d.verb === "transfer" ? "transfer " + d.picks[0] + " -> " + d.picks[1] : "exchange " + d.picks[0] + " " + d.picks[1] };
     case "complete":
       if (!d.picks.length) return { kind: "picks", prompt: "Complete: select the buckets to use, then tap the objective." };
-      if (d.number == null) return { kind: d.toObjective ? "objective" : "picks", prompt: "Complete with " + d.picks.join(" + ") + ": tap the objective (or select more buckets)." };
+      if (d.number == null) return { kind: d.toObjective ? "objective" : "picks", prompt: "Complete with " + and(d.picks) + ": tap the objective (or select more buckets)." };
       return { kind: "ready", text: "complete " + d.picks.slice().sort().join("+") + " " + d.number };
     case "modify":
       if (!d.picks.length) return { kind: "bucket", prompt: "Modify: tap the bucket whose capacity changes." };
@@ -321,7 +363,7 @@ function Objectives({ st, pressed, hints, onTap, interactive, target, you, nameO
   mem.current = { key, slots, queue };
   const byId = Object.fromEntries(st.objectives.map((o) => [o.id, o]));
   const doneBy = (id) => {
-    const o = (st.last || []).find((x) => x.done && /^complete /.test(x.action) && x.action.split(/\s+/)[2] === String(id));
+    const o = (st.last || []).find((x) => x.done && x.action && x.action.act === "complete" && x.action.objective === id);
     return o ? (o.seat === you ? "by you" : "by " + nameOf(o.seat)) : "earlier this session";
   };
   return html`<section class="lf-panel" data-testid="feather-objectives" aria-label="Objectives">
@@ -389,21 +431,40 @@ function Resolution({ st, you, nameOf }) {
   </section>`;
 }
 
-function Queued({ view, st, api, send }) {
-  const q = queuedText(view, api.seat);
+/* The action queued for the next boundary, in words (LF-2: the latest one counts). ``late``
+   says the last send was refused because its tick had closed before it arrived (G-2): the
+   new tick has nothing queued, and the panel says why. */
+function Queued({ view, st, api, send, late }) {
+  const q = queuedAct(view, api.seat);
   const at = st.tick + 1;
-  let words = "";
-  if (q) {
-    const w = actionWords(q, api.seat, api.seat, api.seatName);
-    words = (IMPERATIVE[w.verb] || "") + " " + w.obj.replace("their own", "your own");
-  }
+  const words = q ? capitalise(actWords(q, api.seat, api.seat, api.seatName).do) : "";
   return html`<section class=${"lf-panel lf-queued" + (q ? "" : " none")} data-testid="feather-queued" aria-label="Your action for the next boundary">
     <p>Next boundary (tick ${at}) in <${Countdown} view=${view}/></p>
-    ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-words">${words}</span> <code class="lf-code" data-testid="feather-queued-action">${q}</code></p>`
-      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you pass.</p>`}
+    ${q ? html`<p class="lf-action lf-one">Queued: <span data-testid="feather-queued-action">${words}</span>.</p>`
+      : html`<p class="lf-action lf-one" data-testid="feather-queued-none">Nothing queued: you pass.${late ? html` <span data-testid="feather-queued-late">Your last action came after its tick closed (<${RuleText} text="G-2"/>).</span>` : ""}</p>`}
     <div class="lf-qrow"><button type="button" class="secondary" data-testid=${q ? "feather-pass" : "feather-pass-none"} disabled=${!q} onClick=${() => send("pass")}>Withdraw (pass)</button>
       <span class="lf-one small">${q ? html`Another action replaces it (<${RuleText} text="LF-2"/>).` : "Tap a basin or a bucket."}</span></div>
   </section>`;
+}
+
+/* What became of the board's last send, in words: the shell's own message line says the
+   notation that was sent ("Sent: fill Z A"), so the board says it from the accepted move's
+   facts instead. A message belongs to the tick it was made in (a refusal as late, G-2, to the
+   tick that followed) and goes when another tick starts. */
+function sentWords(r, text, seat, nameOf, tick) {
+  if (r.stale && tick != null) return "G-2: your action arrived after tick " + tick + " had closed, so it was not sent; send it again for this tick.";
+  if (!r.ok) return r.error || "Not sent.";
+  const v = r.value;
+  if (v === "ready" || text === "ready") return "You are ready: the session starts when both seats are ready or the study time is up.";
+  if (!v || typeof v !== "object" || v.act === "pass") return "Withdrawn: you pass at the next boundary unless you send another action.";
+  return "Sent: " + actWords(v, seat, seat, nameOf).do + " (you can change it until the tick ends).";
+}
+
+function FeatherMsg({ msg }) {
+  return html`<div class="msg-slot">
+    <p class="error-text" data-testid="feather-msg" role="alert">${msg && !msg.ok ? html`<${RuleText} text=${msg.text}/>` : ""}</p>
+    <p class="ok-text" data-testid="feather-msg-ok" role="status">${msg && msg.ok ? msg.text : ""}</p>
+  </div>`;
 }
 
 function Keys() {
@@ -452,7 +513,8 @@ function Puzzle({ view, api }) {
     <h3>The puzzle (<${RuleText} text="LF-12"/>)</h3>
     <p class="lf-row">
       <a data-testid="feather-download" download=${puzzleFile(sc, match)}
-        href=${"data:application/toml;charset=utf-8," + encodeURIComponent(sc.toml)}>Download this puzzle (TOML)</a>
+        href=${"data:application/toml;charset=utf-8," + encodeURIComponent(sc.toml)}>Download this puzzle to replay it later</a>
+      <span class="small muted" data-testid="feather-download-note">(a text file the scenario editor opens)</span>
       ${api.role === "host" ? html`<a data-testid="feather-open-editor" href="/feather/editor?from=match" target="_blank" rel="noopener" onClick=${toEditor}>Open in the editor</a>` : ""}
     </p>
   </section>`;
@@ -462,15 +524,26 @@ function Board({ view, api }) {
   const st = view.state || {};
   const [d, setD] = useState(EMPTY);
   const [hint, setHint] = useState("");
-  const Msg = window.Arena.Msg;
+  const [msg, setMsg] = useState(null);
   const you = api.seat;
   const nameOf = (s) => api.seatName(s);
   const canAct = !!view.phase && you != null && !api.replay && st.stage === "tick" && api.role === "seat";
   const isSeat = you != null && st.seats && st.seats[you];
 
-  const send = (text) => api.submit(text, false, "feather");
+  const phaseNo = view.phase ? view.phase.no : null;
+  const deliver = async (text, final) => {
+    const made = phaseNo;
+    const tick = st.stage === "tick" ? st.tick : null;
+    setMsg(null);
+    const r = await api.submit(text, final, "feather");
+    const late = !r.ok && !!r.stale;
+    setMsg({ ok: !!r.ok, late, text: sentWords(r, text, you, nameOf, tick), phase: late && made != null ? made + 1 : made });
+    return r;
+  };
+  const send = (text) => deliver(text, false);
   // Ready is final: the study phase ends early once both seats are final (G-4).
-  const ready = () => api.submit("ready", true, "feather");
+  const ready = () => deliver("ready", true);
+  const shown = msg && msg.phase === phaseNo ? msg : null;
   // Drop choices that no longer exist (a new session has other buckets, an objective was taken).
   const valid = (x) => {
     if (!isSeat) return EMPTY;
@@ -547,7 +620,7 @@ function Board({ view, api }) {
 
   // Keyboard shortcuts: the latest handlers are read through a ref, the listener stays put.
   const keys = useRef(null);
-  keys.current = { canAct, step, choices, pick, chooseVerb, clear: () => { setD(EMPTY); setHint(""); }, pass: () => send("pass"), queued: queuedText(view, you), ready, study: st.stage === "study" && you != null && !api.replay };
+  keys.current = { canAct, step, choices, pick, chooseVerb, clear: () => { setD(EMPTY); setHint(""); }, pass: () => send("pass"), ready, study: st.stage === "study" && you != null && !api.replay };
   useEffect(() => {
     const onKey = (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -570,7 +643,7 @@ function Board({ view, api }) {
     return () => document.removeEventListener("keydown", onKey);
   }, []);
 
-  const queued = isSeat ? queuedText(view, you) : null;
+  const queued = isSeat ? queuedAct(view, you) : null;
   const pred = isSeat && st.stage === "tick" ? predict(st, you, queued) : { buckets: {}, basins: {} };
   const basinTop = Math.max(10, ...(st.basins || []).map((b) => Math.max(b.amount, ...(b.forecast || []))));
   const pressed = (seat, name) => (seat === you ? dd.picks.includes(name) : !!(dd.target && dd.target.opp && dd.target.name === name));
@@ -604,13 +677,13 @@ function Board({ view, api }) {
     <p class="lf-prompt" data-testid="feather-prompt" data-kind=${step.kind} data-verb=${dd.verb || ""} data-picks=${dd.picks.join("+")}>${step.prompt}</p>
     ${choiceButtons()}
     ${hint ? html`<p class="lf-hint" data-testid="feather-hint"><${RuleText} text=${hint}/></p>` : ""}
-    <div class="lf-msg"><${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/></div>
+    <div class="lf-msg"><${FeatherMsg} msg=${shown}/></div>
   </section>` : "";
 
   const study = st.stage === "study" && you != null && !api.replay && api.role === "seat" && view.phase ? html`<section class="lf-panel lf-actions" data-testid="feather-controls">
     <p>Study time: look at the buckets, basins and objectives of ${(st.session || {}).name || "this session"}. The session starts when both seats are ready or the time is up.</p>
     <button type="button" data-testid="feather-ready" aria-keyshortcuts="r" onClick=${ready}>Ready <span class="lf-key" aria-hidden="true">r</span></button>
-    <${Msg} source="feather" testid="feather-msg" okTestid="feather-msg-ok"/>
+    <${FeatherMsg} msg=${shown}/>
   </section>` : "";
 
   // A wide screen (the shell gives this board the whole width, see wideBoard below) shows
@@ -625,7 +698,7 @@ function Board({ view, api }) {
     ${study}
     <div class="lf-grid">
       <div class="lf-col lf-left">
-        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send}/></div>` : ""}
+        ${canAct ? html`<div class="lf-o-queued"><${Queued} view=${view} st=${st} api=${api} send=${send} late=${!!(shown && shown.late)}/></div>` : ""}
         <div class="lf-o-mine">${seatPanels[0]}</div>
       </div>
       <div class="lf-col lf-mid">
@@ -661,21 +734,59 @@ function phaseTitle(view) {
 }
 const capitalise = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 
-function describe(e, view) {
+/* A session as the events name it ({index, practice, number, of}), in words. */
+function sessionWords(d) {
+  if (d.practice) return "the practice session";
+  return d.of > 1 ? "session " + d.number + " of " + d.of : "the session";
+}
+const seatList = (xs, ctx, unit) => xs.map((x, i) => ctx.who(i) + " " + (unit ? plural(x, unit) : fmtNum(x))).join(", ");
+
+/* The match log in words (the contract of words.js): Feather's own events, and the shared
+   ones of a tick kept out (the tick's line says what became of each action; the board shows
+   the rest), "ready" said as such. */
+function describe(e, view, ctx) {
   const d = e.data || {};
   const names = (view && view.match && view.match.names) || [];
   const nameOf = (s) => names[s] || "Seat " + (s + 1);
+  const you = ctx ? ctx.you : null;
+  ctx = ctx || { you: null, who: nameOf, seatName: nameOf };
   switch (e.kind) {
+    // Ticks run every few seconds: their phases stay out of the log (the board tells them).
+    case "phase_started": return d.name === "tick" ? null : undefined;
+    case "limit_passed": return d.phase === "tick" ? null : undefined;
+    case "phase_resolved": return d.name === "tick" ? null : undefined;
     case "tick": {
-      if (!d.outcomes || !d.outcomes.length) return esc(capitalise(d.session)) + ", tick " + d.tick + ": nobody acted";
-      const fake = { last: d.outcomes, ankh: null };
-      const lines = resolutionWords(fake, null, nameOf).map((l) => esc(l.text));
-      return esc(capitalise(d.session)) + ", tick " + d.tick + ": " + lines.join(" ");
+      if (!d.outcomes || !d.outcomes.length) return null; // nobody acted: the board tells it
+      const lines = resolutionWords({ last: d.outcomes, ankh: null }, you, nameOf).map((l) => l.text);
+      return "Tick " + d.tick + ": " + lines.join(" ");
     }
-    case "session_started": return "<b>" + esc(capitalise(d.session)) + "</b> begins";
-    case "session_over": return "<b>" + esc(capitalise(d.session)) + "</b> over: points " + d.points.map((p, i) => esc(nameOf(i)) + " " + fmtNum(p)).join(", ") + "; water " + d.water.map((w, i) => esc(nameOf(i)) + " " + fmtNum(w)).join(", ");
-    default: return null;
+    case "session_started": return capitalise(sessionWords(d)) + " begins" + (d.practice ? " (it is not scored, LF-1)." : ".");
+    case "session_over":
+      return capitalise(sessionWords(d)) + " is over: " + seatList(d.points, ctx, "point") + (d.practice
+        ? " (practice counts for nothing, LF-1)." : "; water at the end " + seatList(d.water, ctx) + ".");
+    case "accepted":
+      if (d.phase === "tick") return null;
+      if (d.value === "ready") return ctx.who(d.seat) + (d.seat === you ? " are ready." : " is ready.");
+      return undefined;
+    // Every reader reads the "accepted" entry (nothing is hidden, G-9): it says the send.
+    case "seat_acted": return null;
+    default: return undefined;
   }
 }
 
-registerGame("feather", { Board, describe, phaseTitle, quietPhases: ["tick"], wideBoard: true });
+/* A submission's facts in words, for "You sent ..." and the private panel's list. */
+function moveWords(value, phase, view, ctx) {
+  if (value === "ready") return "ready";
+  if (!value || typeof value !== "object") return null;
+  const you = ctx ? ctx.you : null;
+  const nameOf = ctx ? ctx.seatName : (s) => "Seat " + (s + 1);
+  return actWords(value, you, you, nameOf).do;
+}
+
+function phaseName(name) {
+  if (name === "study") return "Study time";
+  if (name === "tick") return "Tick";
+  return null;
+}
+
+registerGame("feather", { Board, describe, moveWords, phaseName, phaseTitle, wideBoard: true });
