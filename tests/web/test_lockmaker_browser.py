@@ -69,7 +69,7 @@ def draft_by_tapping(page: Any) -> None:
             break
         page.get_by_test_id("lm-pool-0").click()
         take = page.get_by_test_id("lm-take")
-        assert re.match(r"Take [HVX]", take.inner_text())
+        assert re.match(r"Take an? (horizontal|vertical|axis)", take.inner_text())
         assert "Your pick" in page.get_by_test_id("lm-turn").inner_text()
         check_page(page, "draft")
         page.screenshot(path=str(SHOTS / "draft-390.png"), full_page=True)
@@ -368,3 +368,66 @@ def test_an_ended_match_leaves_no_pick_live(page: Any, live_server: str, new_mat
     page.reload()
     page.get_by_test_id("my-reserve").wait_for()
     assert "have not submitted" not in page.get_by_test_id("private").inner_text()
+
+
+def test_the_pick_panel_words_the_solutions(page: Any, live_server: str, new_match: Any) -> None:
+    """LM-16: a seat that sent two solutions picks one on a panel made from the view's facts
+    (number, move count, when sent, the moves): no notation on it; picking sends the number."""
+    import random
+
+    from arena.games.lockmaker.construct import random_lock
+    from arena.games.lockmaker.lockfile import read_board, write_lock
+    from arena.games.lockmaker.moves import apply_move, legal_moves
+    from arena.games.lockmaker.pieces import parse_piece
+    from games.lockmaker.lockmaker_notation import notation_in
+
+    m = new_match("lockmaker", seats=[{"name": "Ada", "bot": False}, {"name": "Bo", "bot": False}],
+                  settings={"time_scale": 1.0}, config={"rounds": 1, "setup": SETUP}, seed=3)
+    base = f"{live_server}/api/matches/{m['id']}"
+    tokens = m["tokens"]["seats"]
+
+    def state(s: int) -> dict[str, Any]:
+        got: dict[str, Any] = httpx.get(f"{base}/view", params={"token": tokens[s]}).json()
+        return dict(got["state"])
+
+    def send(s: int, text: str, final: bool = True) -> None:
+        r = httpx.post(f"{base}/submit", params={"token": tokens[s]},
+                       json={"text": text, "final": final})
+        assert r.status_code == 200, r.text
+
+    send(0, "ready")
+    send(1, "first")
+    while (st := state(0))["stage"] == "draft":
+        send(st["turn"]["seat"], st["pool"][0])
+    assert st["stage"] == "build", st["stage"]
+    rng = random.Random(3)
+    for s in (0, 1):
+        hand = [parse_piece(h) for h in state(s)["hands"][s]]
+        while True:
+            pos = random_lock(read_board(st["board"]), hand, rng, key_in_line=True)
+            if pos is not None and solve(pos).solvable:
+                break
+        send(s, write_lock(pos))
+    locks = state(0)["locks"]
+    theirs = read_lock(locks[1])
+    best = solve(theirs).solution
+    detour = next(mv for mv in legal_moves(theirs) if not apply_move(theirs, mv).solved)
+    longer = [detour, *solve(apply_move(theirs, detour)).solution]
+    send(0, ", ".join(format_solution(theirs.board, best)), final=False)
+    send(0, ", ".join(format_solution(theirs.board, longer)))
+    mine = read_lock(locks[0])
+    send(1, ", ".join(format_solution(mine.board, solve(mine).solution)))
+
+    page.goto(m["links"]["seats"][0])
+    page.get_by_test_id("lm-pick-2").wait_for(timeout=30_000)
+    first, second = page.get_by_test_id("lm-solution-1"), page.get_by_test_id("lm-solution-2")
+    assert f"{len(best)} move" in first.inner_text()
+    assert f"{len(longer)} moves" in second.inner_text()
+    second.locator("summary").click()
+    steps = second.locator("ol li").all_inner_texts()
+    assert len(steps) == len(longer)
+    for text in [first.inner_text(), *steps]:
+        assert notation_in(text) is None, text
+    check_page(page, "pick")
+    page.get_by_test_id("lm-pick-1").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=lm-board]').dataset.stage !== 'pick'")

@@ -3,6 +3,7 @@ the end and reserve. Scenarios run on a manual clock with small host-given round
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import replace
@@ -211,9 +212,13 @@ def test_lm16_solutions_are_private_until_the_end() -> None:
     clock.advance(3)
     m.submit(0, "K R1, K R1", final=True)
     m.submit(1, "K R2", final=True)
-    text = str(m.view(1)) + str(m.view("spectator"))
-    assert "K R1, K R1" not in text
-    assert "K R1, K R1" in str(m.view(0))
+    mine = m.view(0)["state"]["my_solutions"]
+    assert [(x["number"], x["moves"]) for x in mine] == [(1, 2)]
+    assert [x["slide"] for x in mine[0]["steps"]] == ["right", "right"]
+    facts = GAME.private_facts(m.state, 0)
+    assert facts and all(f in json.dumps(m.view(0)) for f in facts)
+    text = json.dumps(m.view(1)) + json.dumps(m.view("spectator"))
+    assert not any(f in text for f in facts)
 
 
 # ----------------------------------------------------------------------------- LM-17 / LM-19

@@ -22,6 +22,7 @@ countersolve lasts at least one second; "most recently leading" is judged at rou
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, TypeVar
@@ -765,18 +766,18 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
             out["counter_floor"] = state.config.min_counter
             out["countersolvers"] = [m for m in (0, 1) if state.counter_windows[m] is not None
                                      or (state.stage != "counter" and state.forced_active(m))]
-        def labels(s: int) -> list[str]:
-            return [_solution_label(state, s, i, x) for i, x in enumerate(state.solutions[s], 1)]
-
         if host:
-            out["solutions"] = {"seat_1": labels(0), "seat_2": labels(1)}
+            out["solutions"] = {"seat_1": _solution_facts(state, 0),
+                                "seat_2": _solution_facts(state, 1)}
         elif viewer is not None:
-            out["my_solutions"] = labels(viewer)
+            out["my_solutions"] = _solution_facts(state, viewer)
         return out
 
     def private_facts(self, state: LMState, seat: int) -> list[str]:
-        return [_solution_label(state, seat, i, x)
-                for i, x in enumerate(state.solutions[seat], 1)]
+        """Each solution a seat sent, written as its view writes it: were the list to reach
+        another seat (G-10: solutions stay private until announced, LM-16), this text would
+        be in that seat's view. The time sent makes it the seat's own."""
+        return [json.dumps(x) for x in _solution_facts(state, seat)]
 
     def render_svg(self, state: LMState, viewer: int | None) -> str | None:
         """The round's empty board until the locks are shown (LM-16); then both locks side by
@@ -850,8 +851,12 @@ def _checked(lock: Position, move: Solve) -> Solve:
                  move.steps, tuple(move_facts(lock.board, m) for m in rep.played))
 
 
-def _solution_label(state: LMState, seat: int, i: int, sol: Solution) -> str:
-    return f"{state.who(seat)}'s solution {i}: {sol.text} ({counted(sol.moves, 'move')})"
+def _solution_facts(state: LMState, seat: int) -> list[JSON]:
+    """The solutions a seat sent this round, as facts for its pick (LM-16): the number it
+    picks by, the move count (LM-9), seconds since the locks were shown and the moves as
+    played (:func:`move_facts`). The page words them; the notation stays in the record."""
+    return [{"number": i, "moves": x.moves, "at": x.at, "steps": list(x.steps)}
+            for i, x in enumerate(state.solutions[seat], 1)]
 
 
 

@@ -230,8 +230,10 @@ function PiecePic({ kind, unit }) {
 
 function pieceWords(kind) {
   if (kind === "X") return "axis";
-  return (kind[0] === "H" ? "horizontal" : "vertical") + " bar of " + kind.slice(1);
+  return (kind[0] === "H" ? "horizontal" : "vertical") + " bar of " + kind.slice(1) + " cells";
 }
+/* "a horizontal bar of 3 cells", "an axis": a piece code (data, LM-22) as the page says it. */
+const aPiece = (kind) => (kind === "X" ? "an " : "a ") + pieceWords(kind);
 
 /* ------------------------------------------------------------------ the board grid
    A CSS grid: letters along the top, numbers down the left (G-1), one cell per board cell and
@@ -375,7 +377,7 @@ function ShellMsg() {
 
 function Hand({ kinds }) {
   if (!kinds || !kinds.length) return html`<span class="muted">nothing yet</span>`;
-  return html`${kinds.map((k) => html`<span class="lm-mini" title=${pieceWords(k)}><${PiecePic} kind=${k} unit=${9}/>${k}</span>`)}`;
+  return html`${kinds.map((k) => html`<span class="lm-mini"><${PiecePic} kind=${k} unit=${9}/>${pieceWords(k)}</span>`)}`;
 }
 
 function Status({ st, api }) {
@@ -456,13 +458,13 @@ function DraftArea({ view, api, st, canAct }) {
       <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
       <div class="lm-tray lm-pool-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
         ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over}
-          aria-label=${k + ", " + pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
-          <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${k}</span><span class="lm-chip-sub">${pieceWords(k)}</span></span>
+          aria-label=${pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
+          <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${capital(pieceWords(k))}</span></span>
           <span class="lm-chip-check" aria-hidden="true">✓</span></button>`)
           : html`<span class="muted">The pool is empty.</span>`}
       </div>
       ${myTurn ? html`<div class="control-row">
-        <button type="button" data-testid="lm-take" disabled=${!chosen.length} onClick=${() => send(chosen.join(","))}>${chosen.length ? "Take " + chosen.join(" and ") : "Tap a piece to take"}</button>
+        <button type="button" data-testid="lm-take" disabled=${!chosen.length} onClick=${() => send(chosen.join(","))}>${chosen.length ? "Take " + chosen.map(aPiece).join(" and ") : "Tap a piece to take"}</button>
         <button type="button" class="secondary" data-testid="lm-take-stop" onClick=${() => send(chosen.length ? chosen.join(",") + ",stop" : "stop")}>${chosen.length ? "Take and stop drafting" : "Stop drafting"}</button>
       </div>` : ""}
       <${Note} note=${note}/>
@@ -630,7 +632,7 @@ function BuildArea({ view, api, st, canAct }) {
   return html`<div data-testid="lm-editor">
     <p class="lm-words">Place every drafted piece, the key and the keyhole (<${RuleText} text="LM-15"/>). Tap a piece of your hand, then a cell for its top or left end; tap a placed piece to move or remove it.<span class="kbd-only"> Keyboard: arrow keys move the cursor, Enter places, Delete removes, Escape lets go.</span></p>
     <div class="lm-tray" role="group" aria-label="your pieces" data-testid="lm-tray">
-      ${items.map((k, i) => chip(i, k, k + " " + pieceWords(k)))}
+      ${items.map((k, i) => chip(i, k, pieceWords(k)))}
       ${chip("key", keyHor ? "KEY-H" : "KEY-V", "key, " + (keyHor ? "horizontal" : "vertical"))}
       ${chip("keyhole", "KEYHOLE", "keyhole", "bottom row or right column")}
     </div>
@@ -782,16 +784,28 @@ function StaticLocks({ st, api, order, captions }) {
     <${LockGrid} m=${parseLock(st.locks[s])} label=${captions[s]}/></figure>`)}</div>`;
 }
 
+/* One played move of a solution, from its facts (LM-11 as the rules count it, LM-9): which
+   piece (the key, or a bar by shape, length and where it stood), which way and how far; a
+   turn by its axis and how far it turns. Places are said as column and row (G-1). */
+const placeWords = (at) => "column " + LETTERS[at[0]] + ", row " + (at[1] + 1);
+function stepWords(x) {
+  if (!x || typeof x !== "object") return "a move";
+  if (x.turn) return (x.turn === "half" ? "a half turn" : "a " + x.turn + " turn") + (x.axis ? " about the axis at " + placeWords(x.axis) : "");
+  const cells = x.cells || [];
+  const shape = cells.length > 1 ? (cells[0][1] === cells[1][1] ? "horizontal " : "vertical ") : "";
+  const what = x.key ? "the key" : cells.length ? "the " + shape + "bar of " + numberWord(cells.length) + " cells at " + placeWords(cells[0]) : "a bar";
+  return capital(what) + " " + x.slide + " " + fmtNum(x.distance) + " cell" + (x.distance === 1 ? "" : "s");
+}
+
+/* LM-16: the solutions the seat sent, from the view's facts (number, move count, when sent,
+   the moves played), to choose the one that counts. */
 function PickArea({ st, api }) {
-  const sols = st.my_solutions || [];
-  const rows = sols.map((s, i) => {
-    const m = /solution (\d+): (.*) \((\d+) moves\)$/.exec(s);
-    return m ? { n: Number(m[1]), text: m[2], moves: Number(m[3]) } : { n: i + 1, text: s, moves: null };
-  });
+  const rows = (st.my_solutions || []).filter((r) => r && typeof r === "object");
   return html`<section class="lm-section"><h3>Which solution counts? (<${RuleText} text="LM-16"/>)</h3>
     <p class="lm-words">Its time and move count become final; without a choice the last one counts.</p>
-    <ul>${rows.map((r) => html`<li><code>${r.text}</code>${r.moves != null ? " · " + r.moves + " move" + (r.moves === 1 ? "" : "s") : ""}
-      <button type="button" class="secondary small" data-testid=${"lm-pick-" + r.n} onClick=${() => api.submit(String(r.n), true, lmSource)}>Use solution ${r.n}</button></li>`)}</ul>
+    <ul>${rows.map((r) => html`<li data-testid=${"lm-solution-" + r.number}><b>Solution ${r.number}</b>: ${movesWords(r.moves)}, sent ${fmtSeconds(r.at)} after the locks were shown${" "}
+      <button type="button" class="secondary small" data-testid=${"lm-pick-" + r.number} onClick=${() => api.submit(String(r.number), true, lmSource)}>Use solution ${r.number}</button>
+      ${(r.steps || []).length ? html`<details><summary>Its moves</summary><ol>${r.steps.map((x) => html`<li>${stepWords(x)}</li>`)}</ol></details>` : ""}</li>`)}</ul>
     <${ShellMsg}/></section>`;
 }
 
