@@ -50,8 +50,8 @@ def test_lo3_a_dual_that_did_not_happen_is_told_to_both_partners(bob: str | None
     facts = failed[0].data
     assert (facts["why"], facts["safe"], facts["partner"], facts["side"], facts["value"]) == \
         (why, "C", BOB, "left", 4)
-    assert facts["other_safe"] == ("E" if why == "other_safe" else None if bob is None
-                                   or "Carol" not in bob and why == "not_named" else "C")
+    # The safe Bob's own Dual named, if he sent one.
+    assert facts["other_safe"] == (None if bob is None else bob.split(",")[1].split()[-1])
 
 
 def test_lo3_a_matched_dual_is_not_reported_as_failed() -> None:
