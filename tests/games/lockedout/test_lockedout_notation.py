@@ -14,10 +14,11 @@ NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
 
 PLAIN = (
     "Safe L flashed green for your solo try of 3 on the left and 1 on the right (round 1, LO-4).",
-    "Safe C flashed white for Alice's dual try with Bob, 4 on the left (round 2, LO-4).",
+    "Safe C flashed white for Alice's dual try of 4 on the left with Bob on the right (round 2, "
+    "LO-4).",
     "Your dual try at Safe C with Bob did not happen: Bob named Safe E, not Safe C (LO-3).",
     "You sent a solo try at Safe C of 3 on the left and 1 on the right and a dual try at "
-    "Safe D with Bob, 4 on the right.",
+    "Safe D of 4 on the right with Bob on the left.",
     "You sent a claim of 1 gold bar and 1 key from Safe C.",
     "The bargain over Safe C was agreed: you claimed 2 gold bars and Bob claimed 1 key, and "
     "each gets their claim (LO-5).",

@@ -49,7 +49,7 @@ from arena.games.lockedout.state import (
     LockedOutState,
     Seat,
 )
-from arena.games.lockedout.words import ec_words, end_words, escape_words
+from arena.games.lockedout.words import ec_words, end_words, escape_words, names_words
 
 if TYPE_CHECKING:
     from arena.season.mainmatch import MainMatchRules
@@ -88,19 +88,23 @@ def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) 
     claims = [c for c in orders if isinstance(c, Claim)]
     votes = [c for c in orders if isinstance(c, Vote)]
     if stage == VOTE:
+        example = f"e.g. '{Vote(state.inside()[0]).text(state.names)}'"
         if solos or duals or claims:
-            raise RuleError("LO-9", "the match is over; only 'Vote <name>' is taken now")
+            raise RuleError("LO-9", "the rounds are over; only a vote for a player still "
+                            f"inside is taken now, {example}")
         if len(votes) != 1:
-            raise RuleError("LO-9", "vote for exactly one player still inside the vault")
+            raise RuleError("LO-9", "vote for exactly one player still inside the vault, "
+                            + example)
         if not state.seats[votes[0].seat].inside:
             raise RuleError("LO-9", f"{state.names[votes[0].seat]} escaped and cannot be the "
                             "Elimination Candidate; vote for a player still inside")
         return
     if stage == TIE:
+        tied = names_words([state.names[t] for t in state.tied])
         if solos or duals or claims or len(votes) != 1:
-            raise RuleError("LO-9", "name exactly one of the tied players: 'Vote <name>'")
+            raise RuleError("LO-9", f"name exactly one of the tied players ({tied}), e.g. "
+                            f"'{Vote(state.tied[0]).text(state.names)}'")
         if votes[0].seat not in state.tied:
-            tied = ", ".join(state.names[t] for t in state.tied)
             raise RuleError("LO-9", f"the winners choose among the tied players only ({tied})")
         return
     if votes:

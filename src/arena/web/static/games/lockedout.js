@@ -101,10 +101,12 @@ export function dualFailedWords(d, you, nameOf) {
 }
 
 /* A light's guess in words, never in the notation: "solo try of 3 on the left and 1 on the
-   right", "dual try with Bob, 4 on the left". */
+   right", "dual try of 4 on the left with Bob on the right" (a seat sees only its own number). */
 function guessWords(x, nameOf) {
   if (x.partner == null) return "solo try of " + x.left + " on the left and " + x.right + " on the right";
-  return "dual try with " + nameOf(x.partner) + ", " + (x.left != null ? x.left + " on the left" : x.right + " on the right");
+  const partner = nameOf(x.partner);
+  return x.left != null ? "dual try of " + x.left + " on the left with " + partner + " on the right"
+    : "dual try of " + x.right + " on the right with " + partner + " on the left";
 }
 
 function Mark({ colour }) {
@@ -678,7 +680,7 @@ function amountWords(bars, keys) {
 function commandWords(c, nameOf) {
   switch (c.kind) {
     case "solo": return "a solo try at Safe " + c.safe + " of " + c.left + " on the left and " + c.right + " on the right";
-    case "dual": return "a dual try at Safe " + c.safe + " with " + nameOf(c.partner) + ", " + c.value + " on the " + c.side;
+    case "dual": return "a dual try at Safe " + c.safe + " of " + c.value + " on the " + c.side + " with " + nameOf(c.partner) + " on the " + (c.side === "left" ? "right" : "left");
     case "claim": return "a claim of " + amountWords(c.bars, c.keys) + " from Safe " + c.safe;
     case "vote": return "a ballot naming " + nameOf(c.seat);
     default: return "a command";
