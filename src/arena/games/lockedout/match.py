@@ -401,7 +401,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         lead = escape_words(state.names, escaped, winners)
         if state.ec is not None:
             lead += "; " + ec_words(state.names, state.ec,
-                                    state.ec_how or "the only player still inside (LO-9)")
+                                    state.ec_how or "the only player still inside")
         score = ("; the score is the gold bars of a player who escaped and -1 for a player still "
                  "inside (LO-8)" if losers else "")
         if state.config.vote == "season" and len(losers) >= 2:

@@ -51,9 +51,10 @@ def escape_words(names: Sequence[str], escaped: Sequence[int], winners: Sequence
 
 
 def ec_words(names: Sequence[str], ec: int | None, how: str) -> str:
-    """Who is the Elimination Candidate and how LO-9 chose them (``how`` in words with its
-    rule id), or the empty string when the match named none."""
+    """Who is the Elimination Candidate and how LO-9 chose them (``how`` as the state keeps
+    it, "most votes (LO-9)"), or the empty string when the match named none: "Dave is the
+    Elimination Candidate (LO-9: the winners reached no majority, then fewest keys)"."""
     if ec is None:
         return ""
-    return f"{names[ec]} is the Elimination Candidate ({how})" if how else \
-        f"{names[ec]} is the Elimination Candidate"
+    bare = how.removesuffix(" (LO-9)").replace("; ", ", then ")
+    return f"{names[ec]} is the Elimination Candidate (LO-9: {bare})"
