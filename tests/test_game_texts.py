@@ -113,9 +113,12 @@ def test_lockedout_result_table_has_words_not_seat_pairs() -> None:
     assert result is not None and isinstance(result.detail, dict)
     detail = result.detail
     names = state.names
-    assert detail["votes"] == {names[1]: names[2], names[2]: names[1], names[3]: names[1]}
-    assert detail["standing"][0] == "escaped in round 3, 5 gold bars"
-    assert detail["standing"][1] == "still inside: loses (score -1)"
+    # Facts by seat (the match_ended event carries them, G-7): voter's seat to candidate's.
+    assert detail["votes"] == {"1": 2, "2": 1, "3": 1}
+    assert detail["standing"][:2] == ["escaped", "trapped"]
+    assert detail["escaped_round"][:2] == [3, None]
+    assert list(detail)[:3] == ["escaped", "winners", "elimination_candidate"]
+    assert result.reason.startswith(f"{names[0]} escaped with the most gold bars")
     assert "-1 for a player still inside (LO-8)" in result.reason
     # No value is a list of lists: a table would show it as columns headed "0" and "1".
     assert not any(isinstance(v, list) and v and isinstance(v[0], list) for v in detail.values())

@@ -129,7 +129,7 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     # Round 2: the failed Dual and the opening are in the safes' histories; Ann bargains.
     wait_phase(page, "Round 2")
     page.get_by_test_id(f"lo-safe-{dual['safe']}").click()
-    assert "Dual did not happen" in page.get_by_test_id("lo-history").inner_text()
+    assert "A dual try did not happen" in page.get_by_test_id("lo-history").inner_text()
     page.get_by_test_id(f"lo-safe-{target}").click()
     assert "you opened it" in page.get_by_test_id("lo-history").inner_text()
     page.get_by_test_id(f"lo-bargain-{target}").wait_for()
@@ -170,12 +170,12 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     assert "agreed" in page.get_by_test_id("lo-bargains-done").inner_text()
     page.get_by_test_id(f"lo-safe-{other}").click()
     history = page.get_by_test_id("lo-history").inner_text()
-    assert f"Solo, Left {left} Right {right}" in history
+    assert f"Solo try of {left} on the left and {right} on the right" in history
     assert any(c in history for c in COLOURS), history
     page.get_by_test_id("lo-end").wait_for()
     page.get_by_test_id("lo-vote-1").click()
     page.get_by_test_id("lo-vote-submit").click()
-    page.get_by_test_id("lo-submitted").filter(has_text=f"Vote {NAMES[1]}").wait_for()
+    page.get_by_test_id("lo-submitted").filter(has_text=f"You voted for {NAMES[1]}").wait_for()
     assert_ok(page, "the vote")
 
     result = page.get_by_test_id("result")
@@ -184,7 +184,17 @@ def test_whole_match_on_the_board_at_phone_size(page: Any, live_server: str, new
     winner = final["winner"]
     expected = "You win" if winner == 0 else (f"{NAMES[winner]} wins" if winner is not None
                                               else "No single winner")
-    assert page.get_by_test_id("winner").inner_text() == expected
+    # The card leads with who escaped and who is the EC: the game's resultHeading where the
+    # shell asks for it, else the shell's own words; the reason below it says the same first.
+    heading = page.evaluate("""async () => {
+      const ui = await import("/static/ui.js");
+      return ui.games.lockedout.resultHeading(window.Arena.state.view);
+    }""")
+    assert "Elimination Candidate" in heading and "escaped" in heading.lower()
+    assert page.get_by_test_id("winner").inner_text() in (expected, heading)
+    reason = page.get_by_test_id("result-reason").inner_text()
+    assert "escaped" in reason.split(";")[0].lower()
+    assert f"{NAMES[final['detail']['ec']]} is the Elimination Candidate" in reason
     assert "Elimination Candidate" in page.get_by_test_id("lo-end").inner_text()
     ec = final["detail"]["ec"]
     assert NAMES[ec] in page.get_by_test_id("lo-end").inner_text()
@@ -275,7 +285,7 @@ def test_keyboard_only_match_at_desk_size(browser: Any, live_server: str, new_ma
         page.keyboard.press("Enter")
         tab_to(page, "lo-vote-submit")
         page.keyboard.press("Enter")
-        page.get_by_test_id("lo-submitted").filter(has_text=f"Vote {NAMES[2]}").wait_for()
+        page.get_by_test_id("lo-submitted").filter(has_text=f"You voted for {NAMES[2]}").wait_for()
         page.get_by_test_id("result").wait_for(state="visible", timeout=40_000)
         assert "Elimination Candidate" in page.get_by_test_id("lo-end").inner_text()
         assert_ok(page, "keyboard match, the result at 1280x800")

@@ -106,7 +106,9 @@ def test_lo9_vote_among_those_inside_a_clear_majority_decides() -> None:
         GAME.validate(state, CAROL, "Vote Alice", None)  # type: ignore[arg-type]
     end, events = step(state, {CAROL: "Vote Dave", DAVE: "Vote Carol", ERIN: "Vote Dave"})
     assert end.ec == DAVE and end.stage == OVER
-    assert [e.data["how"] for e in events if e.kind == "ec_chosen"] == ["most votes (LO-9)"]
+    assert [e.data for e in events if e.kind == "ec_chosen"] == [
+        {"seat": DAVE, "how": "votes", "why": None, "step": None}]
+    assert end.ec_how == "most votes (LO-9)"
 
 
 def test_lo9_a_tie_is_announced_then_the_winners_choose_in_their_own_phase() -> None:
@@ -115,7 +117,9 @@ def test_lo9_a_tie_is_announced_then_the_winners_choose_in_their_own_phase() -> 
     tie, events = step(state, votes)
     assert tie.stage == TIE and tie.ec is None and tie.tied == (CAROL, DAVE)
     counted = [e.data for e in events if e.kind == "vote_counted"]
-    assert counted and counted[0]["tied"] == ["Carol", "Dave"]  # announced before any pick
+    assert counted and counted[0]["tied"] == [CAROL, DAVE]  # announced before any pick
+    assert counted[0]["tally"] == [{"seat": s, "votes": 2 if s in (CAROL, DAVE) else 0}
+                                   for s in (CAROL, DAVE, ERIN, FRANK)]
     assert not [e for e in events if e.kind == "ec_chosen"]
     spec = GAME.phase(tie)
     assert spec is not None and spec.may == {ALICE, BOB} and spec.name == "winners break the tie"
@@ -123,7 +127,8 @@ def test_lo9_a_tie_is_announced_then_the_winners_choose_in_their_own_phase() -> 
         GAME.validate(tie, ALICE, "Vote Erin", None)  # type: ignore[arg-type]
     end, events = step(tie, {ALICE: "Vote Dave", BOB: "Vote Dave"})
     assert end.ec == DAVE and end.stage == OVER
-    assert "winners' majority" in next(e.data for e in events if e.kind == "ec_chosen")["how"]
+    assert next(e.data for e in events if e.kind == "ec_chosen")["how"] == "majority"
+    assert "winners' majority" in end.ec_how
     result = GAME.result(end)
     assert result is not None and result.detail["ec"] == DAVE
 
@@ -137,16 +142,20 @@ def test_lo9_no_majority_among_winners_falls_back_to_fewest_keys_bars_cards() ->
     assert tie.stage == TIE and tie.tied == (CAROL, DAVE, ERIN, FRANK)
     end, events = step(tie, {ALICE: "Vote Carol", BOB: "Vote Frank"})  # 1-1: no majority
     assert end.ec == ERIN
-    assert "fewest cards" in next(e.data for e in events if e.kind == "ec_chosen")["how"]
+    chosen = next(e.data for e in events if e.kind == "ec_chosen")
+    assert (chosen["how"], chosen["why"], chosen["step"]) == ("fallback", "no_majority", "cards")
+    assert "fewest cards" in end.ec_how
 
 
 def test_lo9_without_winners_the_fallbacks_decide_at_once_then_garnets_then_a_draw() -> None:
     state = replace(make_state(), stage=VOTE)  # nobody escaped
     end, events = step(state, {})
     assert end.stage == OVER and end.ec is not None
-    how = next(e.data for e in events if e.kind == "ec_chosen")["how"]
-    assert "no winners" in how and "draw from the match's chance" in how
+    chosen = next(e.data for e in events if e.kind == "ec_chosen")
+    assert (chosen["why"], chosen["step"]) == ("no_winners", "draw")
+    assert "no winners" in end.ec_how and "draw from the match's chance" in end.ec_how
     rich = replace(state, config=replace(state.config, garnets=(0, 3, 3, 3, 3, 3)))
     end, events = step(rich, {})
     assert end.ec == ALICE
-    assert "garnets" in next(e.data for e in events if e.kind == "ec_chosen")["how"]
+    assert next(e.data for e in events if e.kind == "ec_chosen")["step"] == "garnets"
+    assert "garnets" in end.ec_how

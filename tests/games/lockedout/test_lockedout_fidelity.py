@@ -33,10 +33,10 @@ def test_lo3_solo_and_dual_on_the_same_safe_in_one_round_are_refused() -> None:
 
 
 @pytest.mark.parametrize(("bob", "why"), [
-    (None, "did not name Alice"),
-    ("Dual, Safe E, Right 2 with Alice", "named Safe E, not Safe C"),
-    ("Dual, Safe C, Left 2 with Alice", "both of you chose the left side"),
-    ("Dual, Safe C, Right 2 with Carol", "did not name Alice"),
+    (None, "not_named"),
+    ("Dual, Safe E, Right 2 with Alice", "other_safe"),
+    ("Dual, Safe C, Left 2 with Alice", "same_side"),
+    ("Dual, Safe C, Right 2 with Carol", "not_named"),
 ])
 def test_lo3_a_dual_that_did_not_happen_is_told_to_both_partners(bob: str | None,
                                                                  why: str) -> None:
@@ -47,7 +47,11 @@ def test_lo3_a_dual_that_did_not_happen_is_told_to_both_partners(bob: str | None
     _, events = step(state, texts)
     failed = [e for e in events if e.kind == "dual_failed" and e.data["seat"] == ALICE]
     assert len(failed) == 1 and failed[0].to == frozenset({ALICE, BOB})
-    assert why in failed[0].data["note"] and "did not happen" in failed[0].data["note"]
+    facts = failed[0].data
+    assert (facts["why"], facts["safe"], facts["partner"], facts["side"], facts["value"]) == \
+        (why, "C", BOB, "left", 4)
+    # The safe Bob's own Dual named, if he sent one.
+    assert facts["other_safe"] == (None if bob is None else bob.split(",")[1].split()[-1])
 
 
 def test_lo3_a_matched_dual_is_not_reported_as_failed() -> None:

@@ -53,8 +53,9 @@ def test_se6_a_season_main_match_ends_at_the_vaults_end_without_a_vote() -> None
     mine, theirs = season.result.detail, held.result.detail
     assert mine["ec"] is None and mine["votes"] == {} and theirs["ec"] == 3
     assert set(mine) == set(theirs)  # the same shape, the same game up to the vote
-    assert {k: v for k, v in mine.items() if k not in ("ec", "votes")} == \
-        {k: v for k, v in theirs.items() if k not in ("ec", "votes")}
+    assert theirs["elimination_candidate"] == [3] and mine["elimination_candidate"] == []
+    assert {k: v for k, v in mine.items() if k not in ("ec", "votes", "elimination_candidate")} \
+        == {k: v for k, v in theirs.items() if k not in ("ec", "votes", "elimination_candidate")}
     assert season.result.scores == held.result.scores
     assert season.result.winner == held.result.winner
     assert "the season holds the elimination vote (SE-6)" in season.result.reason
@@ -128,7 +129,7 @@ def test_se6_a_hosts_end_scores_the_season_main_match_as_it_stands() -> None:
     assert result.scores == GAME.scores(state)
     assert "the host closed the vault: scored as it stands (LO-8, SE-6)" in result.reason
     ended = match.log[-1]
-    assert ended.kind == "match_ended" and ended.data == result.to_json()
+    assert ended.kind == "match_ended" and ended.data == result.facts()
     # The season reads it as any other end.
     mm = main_result(result.to_json(), NAMES)
     assert mm.escaped == tuple(NAMES[i] for i in escaped) and mm.ec in (None, *mm.trapped)

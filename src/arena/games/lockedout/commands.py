@@ -150,7 +150,8 @@ def parse_line(text: str, names: Sequence[str], line: int = 1) -> Command | None
         return Claim(safe_index(m.group(1)), bars, keys)
     if m := _VOTE.match(s):
         return Vote(seat_by_name(m.group(1), names, "LO-9"))
-    head = s.split(",")[0].split()[0].lower()
+    first = s.split(",")[0].split()  # empty when the line starts with a comma
+    head = first[0].lower() if first else ""
     expected = {
         "solo": FORMATS[0],
         "dual": FORMATS[1],

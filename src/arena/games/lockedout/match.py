@@ -24,7 +24,6 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
-from arena.core.wording import counted
 from arena.games.lockedout import commands as cmds
 from arena.games.lockedout import vote
 from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
@@ -50,6 +49,7 @@ from arena.games.lockedout.state import (
     LockedOutState,
     Seat,
 )
+from arena.games.lockedout.words import ec_words, end_words, escape_words, names_words
 
 if TYPE_CHECKING:
     from arena.season.mainmatch import MainMatchRules
@@ -88,19 +88,23 @@ def check_orders(state: LockedOutState, seat: int, orders: tuple[Command, ...]) 
     claims = [c for c in orders if isinstance(c, Claim)]
     votes = [c for c in orders if isinstance(c, Vote)]
     if stage == VOTE:
+        example = f"e.g. '{Vote(state.inside()[0]).text(state.names)}'"
         if solos or duals or claims:
-            raise RuleError("LO-9", "the match is over; only 'Vote <name>' is taken now")
+            raise RuleError("LO-9", "the rounds are over; only a vote for a player still "
+                            f"inside is taken now, {example}")
         if len(votes) != 1:
-            raise RuleError("LO-9", "vote for exactly one player still inside the vault")
+            raise RuleError("LO-9", "vote for exactly one player still inside the vault, "
+                            + example)
         if not state.seats[votes[0].seat].inside:
             raise RuleError("LO-9", f"{state.names[votes[0].seat]} escaped and cannot be the "
                             "Elimination Candidate; vote for a player still inside")
         return
     if stage == TIE:
+        tied = names_words([state.names[t] for t in state.tied])
         if solos or duals or claims or len(votes) != 1:
-            raise RuleError("LO-9", "name exactly one of the tied players: 'Vote <name>'")
+            raise RuleError("LO-9", f"name exactly one of the tied players ({tied}), e.g. "
+                            f"'{Vote(state.tied[0]).text(state.names)}'")
         if votes[0].seat not in state.tied:
-            tied = ", ".join(state.names[t] for t in state.tied)
             raise RuleError("LO-9", f"the winners choose among the tied players only ({tied})")
         return
     if votes:
@@ -275,28 +279,29 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         if state.stage == ROUND:
             state = resolve_attempts(state, orders, events)
             events.append(GameEvent("round_over", {"round": state.round}))
-            reason = self._end_reason(state)
-            if not reason:
+            facts = self._end_facts(state)
+            if facts is None:
                 return replace(state, round=state.round + 1), events
-            state = replace(state, end_reason=reason)
-            events.append(GameEvent("vault_done", {"reason": reason}))
+            state = replace(state, end_reason=end_words(facts))
+            events.append(GameEvent("vault_done", facts))
             if state.bargains:
                 return replace(state, stage=BARGAIN), events
         return self._after_end(state, events), events
 
-    def _end_reason(self, state: LockedOutState) -> str:
+    def _end_facts(self, state: LockedOutState) -> dict[str, Any] | None:
+        """Why the vault is done (LO-8) as facts (:func:`words.end_words` says them), or None
+        while it goes on."""
         if all(state.opened):
-            return "every safe has been opened (LO-8)"
+            return {"reason": "all_opened"}
         if not state.inside():
-            return "everyone has escaped (LO-8)"
+            return {"reason": "all_escaped"}
         if not can_still_open(state):
-            return "no closed safe can be opened with the cards left inside (LO-8)"
+            return {"reason": "stuck"}
         if state.config.max_rounds and state.round >= state.config.max_rounds:
-            return f"the host's limit of {counted(state.config.max_rounds, 'round')} was reached (LO-8)"
+            return {"reason": "limit", "rounds": state.config.max_rounds}
         if state.round >= ROUND_CAP:
-            return (f"the longest a match may run, {counted(ROUND_CAP, 'round')}, was reached (LO-8 "
-                    "sets no limit of its own; the host may set a shorter one)")
-        return ""
+            return {"reason": "cap", "rounds": ROUND_CAP}
+        return None
 
     def _after_end(self, state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
         if state.config.vote == "season":
@@ -318,10 +323,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         tied = count.leaders
         state = replace(state, votes=count.votes)
         events.append(GameEvent("vote_counted", {
-            "tally": {state.names[s]: n for s, n in count.counts.items()},
-            "tied": [state.names[s] for s in tied] if len(tied) > 1 else []}))
+            "tally": [{"seat": s, "votes": n} for s, n in count.counts.items()],
+            "tied": list(tied) if len(tied) > 1 else []}))
         if count.chosen is not None:
-            return self._chose(state, count.chosen, vote.MOST_VOTES, events)
+            return self._chose(state, count.chosen, vote.How("votes"), events)
         if state.escaped():  # LO-9's "winners" are the escaped seats
             return replace(state, stage=TIE, tied=tied)
         return self._break_tie(state, tied, {}, rng, events)
@@ -335,15 +340,14 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
     def _break_tie(self, state: LockedOutState, tied: tuple[int, ...], votes: dict[int, int],
                    rng: random.Random, events: list[GameEvent]) -> LockedOutState:
         facts = tuple(vote.SeatFacts(s.keys, s.bars, s.card_count) for s in state.seats)
-        chosen, how = vote.break_tie(tied, state.escaped(), votes, facts,
-                                     state.config.garnets, rng)
+        chosen, how = vote.decide_tie(tied, state.escaped(), votes, facts,
+                                      state.config.garnets, rng)
         return self._chose(state, chosen, how, events)
 
-    def _chose(self, state: LockedOutState, ec: int, how: str,
+    def _chose(self, state: LockedOutState, ec: int, how: vote.How,
                events: list[GameEvent]) -> LockedOutState:
-        events.append(GameEvent("ec_chosen", {"seat": ec, "name": state.names[ec],
-                                              "how": f"{how} (LO-9)"}))
-        return replace(state, stage=OVER, ec=ec, tied=(), ec_how=f"{how} (LO-9)")
+        events.append(GameEvent("ec_chosen", {"seat": ec, **how.facts()}))
+        return replace(state, stage=OVER, ec=ec, tied=(), ec_how=f"{how.words()} (LO-9)")
 
     # --- results ---------------------------------------------------------------------------
     def scores(self, state: LockedOutState) -> tuple[float, ...]:
@@ -366,38 +370,44 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         winners = state.winners()
         winner = winners[0] if len(winners) == 1 else None
         losers = list(state.inside())
+        escaped = [i for i, s in enumerate(state.seats) if not s.inside]
+        # Who escaped and who is the Elimination Candidate lead (LO-8, LO-9): the generic
+        # result card lists a game's seat lists in this order.
         detail: dict[str, Any] = {
+            "escaped": escaped,
             "winners": list(winners),
+        }
+        # The EC as a seat list (the card lists it by name: "Elimination candidate: Dave"),
+        # empty when the match named none (a season holds the vote, SE-6).
+        detail["elimination_candidate"] = [] if state.ec is None else [state.ec]
+        detail.update({
             "losers": losers,
-            "escaped": [i for i, s in enumerate(state.seats) if not s.inside],
+            "ec": state.ec,
             "garnets": [s.bars // 2 if not s.inside else 0 for s in state.seats],
             "opal": self.opal(state),
-            "ec": state.ec,
-            # Who voted for whom, by name: a mapping, not a list of seat pairs a results table
-            # would show as columns headed "0" and "1".
-            "votes": {state.names[v]: state.names[t] for v, t in state.votes},
-            # Each seat's end in words, the column that explains the score (a seat still
-            # inside scores -1: it loses, LO-8).
-            "standing": [f"escaped in round {s.escaped}, {s.bars} gold bar"
-                         f"{'' if s.bars == 1 else 's'}" if not s.inside
-                         else "still inside: loses (score -1)" for s in state.seats],
+            # Who voted for whom (LO-9), voter's seat to candidate's seat: facts by seat, not a
+            # list of seat pairs a results table would show as columns headed "0" and "1".
+            "votes": {str(v): t for v, t in state.votes},
+            # Each seat's end in a word, the column that explains the score (a seat still
+            # inside scores -1: it loses, LO-8), and the round it escaped in.
+            "standing": ["escaped" if not s.inside else "trapped" for s in state.seats],
+            "escaped_round": [s.escaped or None for s in state.seats],
             "safes_opened": [s.opened for s in state.seats],
             "bars": [s.bars for s in state.seats],
             "keys": [s.keys for s in state.seats],
             "cards_left": [s.card_count for s in state.seats],
             "opened_safes": sum(state.opened),
-        }
-        if winner is not None:
-            reason = f"{state.names[winner]} escaped with the most gold bars"
-        elif winners:
-            reason = "tied for the most gold bars: " + ", ".join(state.names[w] for w in winners)
-        else:
-            reason = "nobody escaped"
+        })
+        lead = escape_words(state.names, escaped, winners)
+        if state.ec is not None:
+            lead += "; " + ec_words(state.names, state.ec,
+                                    state.ec_how or "the only player still inside")
         score = ("; the score is the gold bars of a player who escaped and -1 for a player still "
                  "inside (LO-8)" if losers else "")
         if state.config.vote == "season" and len(losers) >= 2:
             score += "; the season holds the elimination vote (SE-6)"
-        return Result(winner, self.scores(state), f"{reason}; {state.end_reason}{score}", detail)
+        reason = f"{lead}; {state.end_reason}{score}" if state.end_reason else f"{lead}{score}"
+        return Result(winner, self.scores(state), reason, detail)
 
     def ended_early(self, state: LockedOutState, reason: str) -> Result:
         """A season's Main Match (``vote="season"``) that the host ends, or whose vault the
@@ -471,8 +481,9 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         out["combinations"] = {SAFE_NAMES[i]: list(c) for i, c in enumerate(state.combos)}
         out["mapping"] = state.mapping
         out["hands"] = [list(s.cards) for s in state.seats]
-        out["lights"] = [[x.note(state.names, i) for x in s.lights]
-                         for i, s in enumerate(state.seats)]
+        out["lights"] = [[{"round": x.round, "safe": SAFE_NAMES[x.safe], "left": x.left,
+                           "right": x.right, "colour": x.colour, "partner": x.partner}
+                          for x in s.lights] for s in state.seats]
         # LO-12: the host always has the helper (and everyone does once the match is over,
         # when the host's view is what every viewer gets, G-9).
         out["deduction"] = [deduction_for(state, (i,)).to_json()

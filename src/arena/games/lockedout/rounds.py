@@ -63,8 +63,7 @@ def _escapes(state: LockedOutState, events: list[GameEvent]) -> LockedOutState:
     for i, seat in enumerate(state.seats):
         if seat.inside and seat.keys >= 3:
             state = _set_seat(state, i, replace(seat, escaped=state.round))
-            events.append(GameEvent("escaped", {"seat": i, "name": state.names[i],
-                                                "bars": seat.bars}))
+            events.append(GameEvent("escaped", {"seat": i, "bars": seat.bars}))
             state = _say(state, f"{state.names[i]} escaped with {seat.bars} gold bar{'' if seat.bars == 1 else 's'}.")
     return state
 
@@ -84,7 +83,6 @@ def resolve_bargains(state: LockedOutState, orders: Orders,
         bars = sum(c.bars for c in claims.values())
         keys = sum(c.keys for c in claims.values())
         agreed = bars == 2 and keys == 1
-        paid = {state.names[s]: [claims[s].bars, claims[s].keys] for s in claims} if agreed else {}
         if agreed:
             for s, c in claims.items():
                 seat = state.seats[s]
@@ -92,11 +90,12 @@ def resolve_bargains(state: LockedOutState, orders: Orders,
                                                     keys=seat.keys + c.keys))
         events.append(GameEvent("bargain_resolved", {
             "safe": SAFE_NAMES[bargain.safe], "seats": list(bargain.seats), "agreed": agreed,
-            "claims": {state.names[s]: [c.bars, c.keys] for s, c in claims.items()},
-            "paid": paid}))
+            "claims": [{"seat": s, "bars": c.bars, "keys": c.keys}
+                       for s, c in sorted(claims.items())]}))
         if agreed:
-            split = ", ".join(f"{n} {counted(b, 'bar')} {counted(k, 'key')}"
-                              for n, (b, k) in paid.items() if b or k)
+            split = ", ".join(f"{state.names[s]} {counted(c.bars, 'bar')} "
+                              f"{counted(c.keys, 'key')}"
+                              for s, c in claims.items() if c.bars or c.keys)
             state = _say(state, f"the bargain for Safe {SAFE_NAMES[bargain.safe]} was agreed: "
                                 f"{split}.")
         else:
@@ -141,53 +140,40 @@ def _matched(seat: int, d: Dual, other: Dual | None) -> bool:
             and other.side != d.side)
 
 
-def failed_duals(state: LockedOutState, orders: Orders) -> list[tuple[int, Dual, str]]:
-    """Duals that did not happen, with the reason in words (LO-3: both partners are told)."""
+def failed_duals(state: LockedOutState, orders: Orders
+                 ) -> list[tuple[int, Dual, Dual | None, str]]:
+    """Duals that did not happen (LO-3: both partners are told), each with the partner's own
+    Dual (if any) and the reason as a code: ``gone`` (the partner left the vault),
+    ``not_named`` (the partner named someone else, or nobody), ``other_safe``, ``same_side``."""
     inside = set(state.inside())
     duals = {s: c for s in orders if s in inside for c in orders[s] if isinstance(c, Dual)}
-    out: list[tuple[int, Dual, str]] = []
+    out: list[tuple[int, Dual, Dual | None, str]] = []
     for seat, d in sorted(duals.items()):
         other = duals.get(d.partner)
         if _matched(seat, d, other):
             continue
-        partner = state.names[d.partner]
         if d.partner not in inside:
-            why = f"{partner} is no longer in the vault"
+            why = "gone"
         elif other is None or other.partner != seat:
-            why = f"{partner} did not name {state.names[seat]} as partner this round"
+            why = "not_named"
         elif other.safe != d.safe:
-            why = f"{partner} named Safe {SAFE_NAMES[other.safe]}, not Safe {SAFE_NAMES[d.safe]}"
+            why = "other_safe"
         else:
-            why = f"both of you chose the {d.side} side"
-        out.append((seat, d, why))
+            why = "same_side"
+        out.append((seat, d, other, why))
     return out
-
-
-def _why_code(state: LockedOutState, seat: int, d: Dual, other: Dual | None) -> str:
-    """The reason of :func:`failed_duals` as a word: gone, not_named, other_safe, same_side."""
-    if d.partner not in state.inside():
-        return "gone"
-    if other is None or other.partner != seat:
-        return "not_named"
-    if other.safe != d.safe:
-        return "other_safe"
-    return "same_side"
 
 
 def resolve_attempts(state: LockedOutState, orders: Orders,
                      events: list[GameEvent]) -> LockedOutState:
     """This round's attempts, all together (LO-5)."""
-    for actor, d, why in failed_duals(state, orders):
-        # LO-3: neither partner attempts it, and both hear so at the deadline (privately).
-        # ``why`` says the reason as data too, so a page can tell each partner in the second
-        # person ("you did not name Dave") instead of quoting the note.
-        other = next((c for c in orders.get(d.partner, ()) if isinstance(c, Dual)), None)
+    for actor, d, other, why in failed_duals(state, orders):
+        # LO-3: neither partner attempts it, and both hear so at the deadline (privately),
+        # each page in its reader's own words ("you did not name Dave").
         events.append(GameEvent("dual_failed", {
-            "safe": SAFE_NAMES[d.safe], "seat": actor, "partner": d.partner,
-            "why": _why_code(state, actor, d, other),
+            "safe": SAFE_NAMES[d.safe], "seat": actor, "partner": d.partner, "why": why,
             "other_safe": None if other is None else SAFE_NAMES[other.safe], "side": d.side,
-            "note": f"{state.names[actor]}'s Dual on Safe {SAFE_NAMES[d.safe]} with "
-                    f"{state.names[d.partner]} did not happen: {why}."},
+            "value": d.value},
             frozenset({actor, d.partner})))
     attempts = attempts_of(state, orders)
     openers: dict[int, list[Attempt]] = {}
@@ -206,8 +192,11 @@ def resolve_attempts(state: LockedOutState, orders: Orders,
                              att.guess[1] if k == 1 else None, colour, partner)
             seat = state.seats[s]
             state = _set_seat(state, s, replace(seat, lights=(*seat.lights, seen)))
+            # LO-4: the seat's own numbers (a Dual's partner's side is None) and the round.
             events.append(GameEvent("light", {"safe": SAFE_NAMES[att.safe], "colour": colour,
-                                              "note": seen.note(state.names, s)},
+                                              "seat": s, "round": seen.round,
+                                              "left": seen.left, "right": seen.right,
+                                              "partner": seen.partner},
                                     frozenset({s})))
     # Cards used up, safes opened counted, what each opener knows of the combination.
     opened = list(state.opened)

@@ -98,27 +98,46 @@ def winners_choice(tied: Sequence[int], winners: Collection[int],
     return None
 
 
-def fallback(tied: Sequence[int], facts: Sequence[SeatFacts], garnets: Sequence[int],
-             rng: random.Random, *, chance: str = MATCH_CHANCE) -> tuple[int, str]:
+STEPS = ("keys", "bars", "cards", "garnets")
+"""LO-9's fallbacks, in their order; ``"draw"`` when all of them leave a tie."""
+STEP_WORDS = {"keys": "fewest keys", "bars": "fewest gold bars", "cards": "fewest cards",
+              "garnets": "fewest season garnets"}
+
+
+def step_words(step: str, chance: str = MATCH_CHANCE) -> str:
+    """A fallback step (:data:`STEPS` or ``"draw"``) as the host says it."""
+    if step == "draw":
+        return f"still tied after keys, bars, cards and garnets: a draw from {chance}"
+    return STEP_WORDS[step]
+
+
+def fallback_step(tied: Sequence[int], facts: Sequence[SeatFacts], garnets: Sequence[int],
+                  rng: random.Random) -> tuple[int, str]:
     """LO-9's fallbacks in order among ``tied``: fewest keys, gold bars, cards, season garnets
     (SE-3; none given: all 0); still tied, one draw from ``rng``, the chance of whoever
-    holds the vote (``chance`` names it: the match's, or the season's when the season holds
-    the vote, SE-6). Returns the seat and the words for how it was chosen (the deciding
-    step, or the draw). The only draw is one ``rng.choice`` among the seats still tied, in
-    ``tied``'s order."""
-    steps: tuple[tuple[str, Callable[[int], int]], ...] = (
-        ("fewest keys", lambda s: facts[s].keys),
-        ("fewest gold bars", lambda s: facts[s].bars),
-        ("fewest cards", lambda s: facts[s].cards),
-        ("fewest season garnets", lambda s: garnets[s] if s < len(garnets) else 0))
+    holds the vote (the match's, or the season's when the season holds the vote, SE-6).
+    Returns the seat and the deciding step as a code (:data:`STEPS` or ``"draw"``). The only
+    draw is one ``rng.choice`` among the seats still tied, in ``tied``'s order."""
+    keys: dict[str, Callable[[int], int]] = {
+        "keys": lambda s: facts[s].keys,
+        "bars": lambda s: facts[s].bars,
+        "cards": lambda s: facts[s].cards,
+        "garnets": lambda s: garnets[s] if s < len(garnets) else 0}
     left = list(tied)
-    for label, key in steps:
-        low = min(key(s) for s in left)
-        left = [s for s in left if key(s) == low]
+    for step in STEPS:
+        low = min(keys[step](s) for s in left)
+        left = [s for s in left if keys[step](s) == low]
         if len(left) == 1:
-            return left[0], label
-    draw = f"still tied after keys, bars, cards and garnets: a draw from {chance}"
-    return rng.choice(left), draw
+            return left[0], step
+    return rng.choice(left), "draw"
+
+
+def fallback(tied: Sequence[int], facts: Sequence[SeatFacts], garnets: Sequence[int],
+             rng: random.Random, *, chance: str = MATCH_CHANCE) -> tuple[int, str]:
+    """:func:`fallback_step` with the step in words (``chance`` names whose chance a draw
+    is), as a season that holds the vote words its own events (SE-6)."""
+    seat, step = fallback_step(tied, facts, garnets, rng)
+    return seat, step_words(step, chance)
 
 
 NO_WINNERS = "no winners to break the tie"
@@ -127,18 +146,52 @@ MOST_VOTES = "most votes"
 MAJORITY = "the winners' majority among the tied"
 
 
-def break_tie(tied: Sequence[int], winners: Collection[int], votes: Mapping[int, int],
-              facts: Sequence[SeatFacts], garnets: Sequence[int],
-              rng: random.Random, *, chance: str = MATCH_CHANCE) -> tuple[int, str]:
+WHY_WORDS = {"no_winners": NO_WINNERS, "no_majority": NO_MAJORITY}
+
+
+@dataclass(frozen=True)
+class How:
+    """How LO-9 chose the Elimination Candidate, as facts: ``by`` ``"votes"`` (most votes),
+    ``"majority"`` (the winners' majority among the tied) or ``"fallback"``, then ``why``
+    the fallbacks decided (``"no_winners"``, ``"no_majority"``) and the ``step`` that did
+    (:data:`STEPS` or ``"draw"``)."""
+
+    by: str
+    why: str | None = None
+    step: str | None = None
+
+    def facts(self) -> dict[str, str | None]:
+        return {"how": self.by, "why": self.why, "step": self.step}
+
+    def words(self, chance: str = MATCH_CHANCE) -> str:
+        """The host's words, without the rule id (the caller adds it)."""
+        if self.by == "votes":
+            return MOST_VOTES
+        if self.by == "majority":
+            return MAJORITY
+        return f"{WHY_WORDS[self.why or 'no_winners']}; {step_words(self.step or 'draw', chance)}"
+
+
+def decide_tie(tied: Sequence[int], winners: Collection[int], votes: Mapping[int, int],
+               facts: Sequence[SeatFacts], garnets: Sequence[int],
+               rng: random.Random) -> tuple[int, How]:
     """LO-9 after a tied vote: the winners' majority among ``tied`` (``votes`` are the
     winners' votes); with no winners, or no majority, the fallbacks. Returns the chosen seat
-    and how, in words (without the rule id, which the caller adds)."""
+    and how, as facts."""
     if winners:
         chosen = winners_choice(tied, winners, votes)
         if chosen is not None:
-            return chosen, MAJORITY
-        why = NO_MAJORITY
+            return chosen, How("majority")
+        why = "no_majority"
     else:
-        why = NO_WINNERS
-    seat, how = fallback(tied, facts, garnets, rng, chance=chance)
-    return seat, f"{why}; {how}"
+        why = "no_winners"
+    seat, step = fallback_step(tied, facts, garnets, rng)
+    return seat, How("fallback", why, step)
+
+
+def break_tie(tied: Sequence[int], winners: Collection[int], votes: Mapping[int, int],
+              facts: Sequence[SeatFacts], garnets: Sequence[int],
+              rng: random.Random, *, chance: str = MATCH_CHANCE) -> tuple[int, str]:
+    """:func:`decide_tie` with how in words (without the rule id, which the caller adds)."""
+    seat, how = decide_tie(tied, winners, votes, facts, garnets, rng)
+    return seat, how.words(chance)

@@ -11,7 +11,7 @@
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
    under the player. */
-import { html, useState, useEffect, useRef, RuleText, registerGame, esc, fmtNum, plural } from "/static/ui.js";
+import { html, useState, useEffect, useRef, RuleText, registerGame, fmtNum, plural, capital } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
 const VALUES = [1, 2, 3, 4];
@@ -59,7 +59,7 @@ function eventsOf(view, api) {
 function history(events, seat) {
   let round = 1, final = false;
   const openers = {}, opened = {}, failed = [], bargains = [], lightsByEvent = [];
-  let tally = null;
+  let tally = null, vault = null, chosen = null;
   for (const e of events) {
     const d = e.data || {};
     switch (e.kind) {
@@ -69,28 +69,27 @@ function history(events, seat) {
         if (seat != null && (d.seats || []).includes(seat)) opened[d.safe] = round;
         break;
       case "dual_failed":
-        if (seat != null && e.to && e.to.includes(seat)) failed.push({ safe: d.safe, round, note: d.note || "", data: d });
+        if (seat != null && (d.seat === seat || d.partner === seat)) failed.push({ safe: d.safe, round, data: d });
         break;
       case "bargain_resolved": bargains.push(Object.assign({ when: final ? "settled in the final bargaining" : "settled at the end of round " + round }, d)); break;
-      case "vault_done": final = true; break;
+      case "vault_done": final = true; vault = d; break;
       case "light":
-        if (seat != null && e.to && e.to.includes(seat)) lightsByEvent.push({ safe: d.safe, colour: d.colour, note: d.note || "", round });
+        if (seat != null && d.seat === seat) lightsByEvent.push({ safe: d.safe, colour: d.colour, left: d.left, right: d.right, partner: d.partner, round: d.round || round });
         break;
+      case "ec_chosen": chosen = d; break;
       case "vote_counted": tally = d; break;
       default: break;
     }
   }
-  return { openers, opened, failed, bargains, lightsByEvent, tally };
+  return { openers, opened, failed, bargains, lightsByEvent, tally, vault, chosen };
 }
 
-/* A failed Dual told to the viewer: "you" for the viewer, the other partner
-   by name; the note (third person) only where the event predates the reason's data. */
+/* A failed Dual told to the reader (LO-3): "you" for the reader, the other partner by name. */
 export function dualFailedWords(d, you, nameOf) {
   if (!d || !d.why || d.seat == null || d.partner == null) return null;
   const mine = you === d.seat, theirs = you === d.partner;
   const actor = mine ? "you" : nameOf(d.seat), partner = theirs ? "you" : nameOf(d.partner);
-  const head = (mine ? "Your Dual" : nameOf(d.seat) + "'s Dual") + " on Safe " + d.safe + " with " + partner + " did not happen: ";
-  const Cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  const head = (mine ? "Your dual try" : nameOf(d.seat) + "'s dual try") + " at Safe " + d.safe + " with " + partner + " did not happen: ";
   let why;
   switch (d.why) {
     case "gone": why = partner + (theirs ? " are" : " is") + " no longer in the vault"; break;
@@ -98,7 +97,16 @@ export function dualFailedWords(d, you, nameOf) {
     case "other_safe": why = partner + " named Safe " + d.other_safe + ", not Safe " + d.safe; break;
     default: why = "both partners chose the " + (d.side || "same") + " side";
   }
-  return { head, why: Cap(why), text: head + why + " (LO-3)." };
+  return { head, why: capital(why), text: head + why + " (LO-3)." };
+}
+
+/* A light's guess in words, never in the notation: "solo try of 3 on the left and 1 on the
+   right", "dual try of 4 on the left with Bob on the right" (a seat sees only its own number). */
+function guessWords(x, nameOf) {
+  if (x.partner == null) return "solo try of " + x.left + " on the left and " + x.right + " on the right";
+  const partner = nameOf(x.partner);
+  return x.left != null ? "dual try of " + x.left + " on the left with " + partner + " on the right"
+    : "dual try of " + x.right + " on the right with " + partner + " on the left";
 }
 
 function Mark({ colour }) {
@@ -347,7 +355,9 @@ function VotePanel({ view, api, st }) {
   const mayVote = tie ? !me.inside : me.inside;
   const tiedWords = listWords(st.tied.map((n) => { const i = st.names.indexOf(n); return i >= 0 ? api.seatName(i) : n; }));
   const subs = ((view.seats || [])[api.seat] || {}).submissions || [];
-  const last = subs.length ? subs[subs.length - 1].text : null;
+  const lastValue = subs.length ? subs[subs.length - 1].value : null;
+  const lastPick = Array.isArray(lastValue) ? lastValue.find((c) => c.kind === "vote") : null;
+  const last = lastPick ? (tie ? "You chose " : "You voted for ") + api.seatName(lastPick.seat) : null;
   let intro;
   if (tie) {
     intro = html`<p data-testid="lo-tie">The vote tied between <b>${tiedWords}</b>. The players who escaped now choose among them by majority; without a majority the fewest keys, then bars, then cards, then season garnets decide, and then a draw (<${RuleText} text="LO-9"/>).</p>`;
@@ -367,9 +377,9 @@ function VotePanel({ view, api, st }) {
     </div>
     <div class="control-row">
       <button type="button" data-testid="lo-vote-submit" disabled=${pick == null} onClick=${() => api.submit("Vote " + api.seatName(pick), false, SOURCE)}>
-        ${pick == null ? "Choose a player first" : "Vote " + api.seatName(pick)}</button>
+        ${pick == null ? "Choose a player first" : (tie ? "Choose " : "Vote for ") + api.seatName(pick)}</button>
     </div>
-    <p class=${"lo-submitted" + (last ? " ok" : "")} data-testid="lo-submitted" role="status">${last ? "✓ Submitted: " + last + ". You can change it until the deadline." : "Not voted yet."}</p>
+    <p class=${"lo-submitted" + (last ? " ok" : "")} data-testid="lo-submitted" role="status">${last ? "✓ " + last + ". You can change it until the deadline." : "Not voted yet."}</p>
     <${Msg} source=${SOURCE} testid="lo-msg" okTestid="lo-msg-ok"/>
   </section>`;
 }
@@ -434,18 +444,11 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
   const op = hist.openers[safe];
   const entries = [];
   for (const x of mine) {
-    let what;
-    if (x.note && x.left == null && x.right == null) {
-      const m = /Safe \w, (.*) flashed/.exec(x.note);
-      what = m ? m[1] : x.note.replace(/^[^:]*:\s*/, "");
-    }
-    else if (x.partner == null) what = "Solo, Left " + x.left + " Right " + x.right;
-    else what = "Dual with " + api.seatName(x.partner) + ", your " + (x.left != null ? "Left " + x.left : "Right " + x.right);
-    entries.push({ round: x.round, node: html`${what}: <${Mark} colour=${x.colour}/>` });
+    entries.push({ round: x.round, node: html`${capital(guessWords(x, api.seatName))}: <${Mark} colour=${x.colour}/>` });
   }
   for (const f of failed) {
     const w = dualFailedWords(f.data, api.seat, api.seatName);
-    entries.push({ round: f.round, node: html`Dual did not happen: ${w ? w.why : f.note.replace(/^.*did not happen:\s*/, "")}` });
+    if (w) entries.push({ round: f.round, node: html`A dual try did not happen: ${w.why}` });
   }
   if (openedRound) entries.push({ round: openedRound, node: html`<b>you opened it</b>` });
   entries.sort((a, b) => a.round - b.round);
@@ -482,17 +485,21 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
       ${entries.length ? html`<ol class="lo-history" data-testid="lo-history">${entries.map((e) => html`<li>Round ${e.round}: ${e.node}</li>`)}</ol>`
         : html`<p class="muted small" data-testid="lo-history">No attempts of yours here yet. Only the players in an attempt see its light (<${RuleText} text="LO-4"/>).</p>`}` : ""}
     ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
-      <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
+      <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe, api.seatName).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
     ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
     ${api.seat != null ? html`<${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>` : ""}
     <p class="control-row"><button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close Safe ${safe}</button></p>
   </section>`;
 }
 
-/* The host's view (and everyone's after the match) lists each seat's lights as sentences. */
-function hostLights(st, safe) {
+/* The host's view (and everyone's after the match) lists each seat's lights on a safe. */
+function hostLights(st, safe, nameOf) {
   const out = [];
-  for (const notes of st.lights || []) for (const n of notes) if (n.includes(": Safe " + safe + ",")) out.push(n);
+  (st.lights || []).forEach((lights, seat) => {
+    for (const x of lights || []) {
+      if (x.safe === safe) out.push("Round " + x.round + ": " + nameOf(seat) + "'s " + guessWords(x, nameOf) + " flashed " + x.colour + ".");
+    }
+  });
   return out.length ? out : ["None yet."];
 }
 
@@ -505,7 +512,7 @@ function Bargains({ st, api, hist }) {
     ${open.length ? html`<ul class="lo-list">${open.map((s) => html`<li data-testid=${"lo-bargain-" + s.safe}>Safe ${s.safe}: ${listWords(s.bargainers.map((x) => x === api.seat ? "you" : api.seatName(x)))} until the next deadline.</li>`)}</ul>`
       : html`<p class="muted small">No bargain is open.</p>`}
     ${done.length ? html`<h4>Settled</h4><ul class="lo-list" data-testid="lo-bargains-done">${done.map((b) => {
-      const claims = Object.entries(b.claims || {}).map(([n, c]) => n + " claimed " + plural(c[0], "bar") + " and " + plural(c[1], "key"));
+      const claims = (b.claims || []).map((c) => (c.seat === api.seat ? "you" : api.seatName(c.seat)) + " claimed " + plural(c.bars, "bar") + " and " + plural(c.keys, "key"));
       return html`<li>Safe ${b.safe}, ${b.when}: ${b.agreed ? "agreed" : "failed, nobody got anything"}${claims.length ? " — " + claims.join("; ") : " — no claims"}.</li>`;
     })}</ul>` : ""}
   </section>`;
@@ -535,14 +542,14 @@ function End({ view, st, api, hist }) {
   if (!st.end_reason && st.stage !== "over") return null;
   const winners = (st.winners || []).map(api.seatName);
   const ec = st.ec == null ? null : api.seatName(st.ec);
-  const tally = hist.tally && hist.tally.tally ? Object.entries(hist.tally.tally).map(([n, k]) => n + " " + fmtNum(k)).join(", ") : "";
+  const tally = hist.tally ? tallyWords(hist.tally, api.seatName) : "";
   return html`<section class="lo-card-box lo-end" data-testid="lo-end">
     <h3>The vault is done</h3>
-    <p><${RuleText} text=${"Why: " + (st.end_reason || "the match ended")}/>.</p>
+    <p><${RuleText} text=${"Why: " + (hist.vault ? endWords(hist.vault) : st.end_reason || "the match ended")}/>.</p>
     ${st.stage === "vote" || st.stage === "tie" || st.stage === "over" ? html`<p>${winners.length ? "Most gold bars among the escaped: " + listWords(winners) + "." : "Nobody escaped, so nobody wins."}</p>` : ""}
     ${view.result ? html`<p class="small" data-testid="lo-score-words">In the results, a player who escaped scores their gold bars; a player still inside scores −1, which means they lost (<${RuleText} text="LO-8"/>).</p>` : ""}
     ${tally ? html`<p data-testid="lo-tally">Votes: ${tally}.</p>` : ""}
-    ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${st.ec_how ? html` — <${RuleText} text=${st.ec_how}/>` : ""}.</p>` :
+    ${ec ? html`<p>Elimination Candidate: <b>${ec}</b>${hist.chosen ? html` — <${RuleText} text=${howWords(hist.chosen)}/>` : st.ec_how ? html` — <${RuleText} text=${st.ec_how}/>` : ""}.</p>` :
       st.stage === "over" ? html`<p>No Elimination Candidate: fewer than two players were left inside.</p>` : ""}
   </section>`;
 }
@@ -629,45 +636,152 @@ function Board({ view, api }) {
   </div>`;
 }
 
-/* ------------------------------------------------------------------ log lines */
-function describe(e, view) {
+/* ------------------------------------------------------------------ log lines
+   Every line is made here from the events' facts (seats, safes, numbers, short codes), in a
+   host's plain words: never the notation of LO-10 (that stays in the notation drawer). */
+
+/* Why the vault is done (LO-8), from vault_done's facts; as lockedout/words.py says it. */
+function endWords(d) {
+  const rounds = plural(d.rounds || 0, "round");
+  switch (d.reason) {
+    case "all_opened": return "every safe has been opened (LO-8)";
+    case "all_escaped": return "everyone has escaped (LO-8)";
+    case "stuck": return "no closed safe can be opened with the cards left inside (LO-8)";
+    case "limit": return "the host's limit of " + rounds + " was reached (LO-8)";
+    default: return "the longest a match may run, " + rounds + ", was reached (LO-8 sets no limit of its own; the host may set a shorter one)";
+  }
+}
+
+/* How LO-9 chose the Elimination Candidate, from ec_chosen's facts. */
+const STEP_WORDS = { keys: "fewest keys", bars: "fewest gold bars", cards: "fewest cards", garnets: "fewest season garnets",
+  draw: "still tied after keys, bars, cards and garnets: a draw from the match's chance" };
+function howWords(d) {
+  if (d.how === "votes") return "most votes (LO-9)";
+  if (d.how === "majority") return "the winners' majority among the tied (LO-9)";
+  const why = d.why === "no_majority" ? "the winners reached no majority" : "no winners to break the tie";
+  return why + "; " + (STEP_WORDS[d.step] || STEP_WORDS.draw) + " (LO-9)";
+}
+
+/* "Bob got 2 votes, you got 1 vote and Dave none", most votes first. */
+function tallyWords(d, who) {
+  const rows = (d.tally || []).slice().sort((a, b) => b.votes - a.votes);
+  return listWords(rows.map((r) => who(r.seat) + " got " + (r.votes ? plural(r.votes, "vote") : "none")));
+}
+
+/* A claim's amount: "2 gold bars", "1 key", "1 gold bar and 1 key", "nothing". */
+function amountWords(bars, keys) {
+  const parts = [];
+  if (bars) parts.push(plural(bars, "gold bar"));
+  if (keys) parts.push(plural(keys, "key"));
+  return parts.length ? parts.join(" and ") : "nothing";
+}
+
+/* One command of a submission (its facts, as Plan.to_json records them) in words. */
+function commandWords(c, nameOf) {
+  switch (c.kind) {
+    case "solo": return "a solo try at Safe " + c.safe + " of " + c.left + " on the left and " + c.right + " on the right";
+    case "dual": return "a dual try at Safe " + c.safe + " of " + c.value + " on the " + c.side + " with " + nameOf(c.partner) + " on the " + (c.side === "left" ? "right" : "left");
+    case "claim": return "a claim of " + amountWords(c.bars, c.keys) + " from Safe " + c.safe;
+    case "vote": return "a ballot naming " + nameOf(c.seat);
+    default: return "a command";
+  }
+}
+
+const VOTE_PHASES = ["elimination vote", "winners break the tie"];
+
+function moveWords(value, phase, view, ctx) {
+  const nameOf = ctx ? ctx.seatName : (s) => "Seat " + (s + 1);
+  const cmds = Array.isArray(value) ? value : [];
+  if (!cmds.length) {
+    if (VOTE_PHASES.includes(phase)) return "no ballot";
+    return phase === "final bargaining" ? "no claim" : "a plan to try nothing this round";
+  }
+  return listWords(cmds.map((c) => commandWords(c, nameOf)));
+}
+
+function phaseName(name) {
+  const m = /^round (\d+)$/.exec(String(name));
+  if (m) return "Round " + m[1];
+  return { "final bargaining": "Final bargaining", "elimination vote": "Elimination vote",
+    "winners break the tie": "Tie-break by the escaped players" }[name];
+}
+
+/* Who escaped (the winners first) and who is the Elimination Candidate, from the result's
+   facts: what the result leads with (LO-8, LO-9). */
+function resultLead(detail, ctx) {
+  const d = detail || {};
+  const escaped = d.escaped || [], winners = d.winners || [];
+  const name = (s) => (s === ctx.you ? "you" : ctx.seatName(s));
+  let lead;
+  if (!escaped.length) lead = "nobody escaped";
+  else {
+    lead = listWords(winners.map(name)) + " escaped " + (winners.length > 1 ? "tied for" : "with") + " the most gold bars";
+    const others = escaped.filter((s) => !winners.includes(s));
+    if (others.length) lead += "; " + listWords(others.map(name)) + " escaped too";
+  }
+  const ec = d.ec;
+  if (ec != null) lead += "; " + name(ec) + (ec === ctx.you ? " are" : " is") + " the Elimination Candidate";
+  return capital(lead);
+}
+
+/* The result card's heading, for the shell's hook: the escapes and the EC, not "No single
+   winner". */
+function resultHeading(view) {
+  const r = view && view.result;
+  if (!r || !r.detail || !Array.isArray(r.detail.escaped)) return null;
+  const names = (view.match && view.match.names) || [];
+  const you = view.you;
+  return resultLead(r.detail, { you, seatName: (s) => names[s] || "Seat " + (s + 1) });
+}
+
+function describe(e, view, ctx) {
   const d = e.data || {};
-  const names = (view && view.match && view.match.names) || (view && view.state && view.state.names) || [];
-  const you = view ? view.you : null;
-  const who = (seat) => esc(seat === you ? "you" : names[seat] != null ? names[seat] : "Seat " + (seat + 1));
-  const Who = (seat) => { const w = who(seat); return w.charAt(0).toUpperCase() + w.slice(1); };
-  const list = (seats) => listWords((seats || []).map(who));
-  const light = (note, to) => {
-    const m = /^.*?:\s*Safe (\w), (.*) flashed (\w+) \(round (\d+)\)$/.exec(note || "");
-    const mine = you != null && to && to.includes(you);
-    return m && mine ? "Round " + m[4] + ", Safe " + esc(m[1]) + ": your attempt " + esc(m[2]) + " flashed " + esc(m[3]) + "." : esc(note);
-  };
-  const Cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const you = ctx.you;
+  const name = ctx.seatName;
+  const low = (s) => (s === you && you != null ? "you" : name(s));
+  const list = (seats) => listWords((seats || []).map(low));
+  const is = (s) => ctx.who(s) + (s === you && you != null ? " are" : " is");
   switch (e.kind) {
-    case "light": return light(d.note, e.to);
+    case "light": {
+      const whose = d.seat === you ? "your " : name(d.seat) + "'s ";
+      return "Safe " + d.safe + " flashed " + d.colour + " for " + whose + guessWords(d, name) + " (round " + d.round + ", LO-4).";
+    }
     case "dual_failed": {
-      const w = dualFailedWords(d, you, (s) => (names[s] != null ? names[s] : "Seat " + (s + 1)));
-      return esc(w ? w.text : d.note);
+      const w = dualFailedWords(d, you, name);
+      return w ? w.text : null;
     }
-    case "safe_opened": return "Safe " + esc(d.safe) + " was opened by " + list(d.seats) + ".";
-    case "safe_taken": return Who(d.seat) + " opened Safe " + esc(d.safe) + " alone and took its 2 gold bars and the key.";
-    case "safe_closed": return "Safe " + esc(d.safe) + " is emptied; its combination was Left " + esc(d.combination[0]) + " Right " + esc(d.combination[1]) + ".";
-    case "bargain_opened": return Cap(list(d.seats)) + " bargain over Safe " + esc(d.safe) + " until the next deadline.";
+    case "safe_opened": return capital(list(d.seats)) + " opened Safe " + d.safe + ".";
+    case "safe_taken": return ctx.who(d.seat) + " opened Safe " + d.safe + " alone and took its 2 gold bars and its key (LO-5).";
+    case "safe_closed": return "Safe " + d.safe + " is closed for good; its combination was " + d.combination[0] + " on the left and " + d.combination[1] + " on the right.";
+    case "bargain_opened": return capital(list(d.seats)) + " bargain over Safe " + d.safe + " until the next deadline (LO-5).";
     case "bargain_resolved": {
-      const claims = Object.entries(d.claims || {}).map(([n, c]) => esc(n) + " " + plural(c[0], "bar") + " and " + plural(c[1], "key")).join(", ");
-      return "The bargain over Safe " + esc(d.safe) + (d.agreed ? " was agreed" : " failed and nobody got anything") + (claims ? " (claims: " + claims + ")" : " (no claims)") + " (LO-5).";
+      const claims = (d.claims || []).map((c) => low(c.seat) + " claimed " + amountWords(c.bars, c.keys));
+      const said = claims.length ? listWords(claims) : "nobody claimed anything";
+      return d.agreed
+        ? "The bargain over Safe " + d.safe + " was agreed: " + said + ", and each gets their claim (LO-5)."
+        : "The bargain over Safe " + d.safe + " failed: " + said + ", not exactly 2 gold bars and 1 key, so nobody gets anything (LO-5).";
     }
-    case "escaped": return "<b>" + Who(d.seat) + " escaped</b> with " + d.bars + " gold bar" + (d.bars === 1 ? "" : "s") + ".";
+    case "escaped": return ctx.who(d.seat) + " escaped with " + plural(d.bars, "gold bar") + " (LO-7).";
     // Once the match is over, the results' "How it was decided" lists what decided it (the
     // escapes, the end, the vote), not one line per round.
     case "round_over": return view && view.result ? false : "Round " + d.round + " is over.";
-    case "vault_done": return "The vault is done: " + esc(d.reason) + ".";
+    case "vault_done": return "The vault is done: " + endWords(d) + ".";
     case "vote_counted": {
-      const t = Object.entries(d.tally || {}).map(([n, k]) => esc(n) + " " + k).join(", ");
-      return "Votes counted: " + t + "." + (d.tied && d.tied.length ? " Tied: " + d.tied.map(esc).join(", ") + "; the escaped players choose (LO-9)." : "");
+      const head = "The votes are counted: " + tallyWords(d, low) + ".";
+      return d.tied && d.tied.length ? head + " " + capital(list(d.tied)) + " tied, so the players who escaped choose among them (LO-9)." : head;
     }
-    case "ec_chosen": return "Elimination Candidate: <b>" + esc(d.name) + "</b> — " + esc(d.how) + ".";
-    default: return null;
+    case "ec_chosen": return is(d.seat) + " the Elimination Candidate: " + howWords(d) + ".";
+    case "accepted": {
+      if (!VOTE_PHASES.includes(d.phase)) return undefined;
+      if (view && view.role !== "host" && d.seat !== you) return null;
+      const pick = (Array.isArray(d.value) ? d.value : []).find((c) => c.kind === "vote");
+      const by = ctx.who(d.seat);
+      if (!pick) return by + " sent no ballot.";
+      const verb = d.phase === "elimination vote" ? " voted for " : " chose ";
+      return by + verb + name(pick.seat) + (d.phase === "elimination vote" ? "" : " among the tied players") + (d.final ? " as final." : ".");
+    }
+    case "match_ended": return d.detail && Array.isArray(d.detail.escaped) ? "Match over: " + resultLead(d.detail, ctx) + "." : undefined;
+    default: return undefined;
   }
 }
 
@@ -694,4 +808,4 @@ function sentWord(view) {
    shell asks ``quietPhases.includes(name)``; the round phases are numbered, so a test, not a list. */
 const quietPhases = { includes: (name) => /^round \d+$/.test(String(name)) || name === "final bargaining" };
 
-registerGame("lockedout", { Board, describe, phaseTitle, sentWord, quietPhases });
+registerGame("lockedout", { Board, describe, moveWords, phaseName, resultHeading, phaseTitle, sentWord, quietPhases });
