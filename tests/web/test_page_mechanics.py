@@ -103,6 +103,7 @@ def test_the_page_stays_where_the_player_put_it(sized: Any, new_match: Any, game
     assert after["task"] == placed["task"], f"{game}: the task changed meanwhile: {after}"
     assert after["y"] == placed["y"], f"{game}: the page scrolled from {placed['y']} to {after['y']}"
     assert after["same"], f"{game}: the focus moved from {placed['focused']} to {after['focused']}"
+    shot(page, f"steady_{game}")
 
 
 def test_a_new_task_still_shows_its_first_control_but_the_first_view_does_not_scroll(
@@ -235,25 +236,20 @@ def test_live_again_within_5_s_after_a_20_s_silent_socket(browser: Any, new_matc
         context.close()
 
 
-def test_a_host_ended_match_is_said_so_and_a_seat_has_one_name(browser: Any, new_match: Any,
+def test_a_host_ended_match_is_said_so_and_a_seat_has_one_name(sized: Any, new_match: Any,
                                                                live_process: Any) -> None:
     """Ended by the host is no draw; the reader's own seat is "You" on the whole card."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.size_name = "desktop"  # type: ignore[attr-defined]
-    try:
-        m = make_match(new_match, "lockmaker", scale=20.0)
-        open_seat(page, m)
-        r = httpx.post(f"{live_process.url}/api/matches/{m['id']}/host/end",
-                       params={"token": m["tokens"]["host"]}, json={}, timeout=10)
-        assert r.status_code == 200, r.text
-        page.get_by_test_id("result").wait_for()
-        if page.evaluate("() => window.Arena.state.view.result.winner") is None:
-            page.get_by_test_id("winner").filter(has_text="Ended by the host").wait_for()
-            assert page.get_by_test_id("phase-name").inner_text() == "Ended by the host"
-        table = page.get_by_test_id("result-table").inner_text()
-        assert "Alice" not in table and "You" in table, table
-        shot(page, "result_host_end")
-    finally:
-        context.close()
+    page = sized
+    m = make_match(new_match, "lockmaker", scale=20.0)
+    open_seat(page, m)
+    r = httpx.post(f"{live_process.url}/api/matches/{m['id']}/host/end",
+                   params={"token": m["tokens"]["host"]}, json={}, timeout=10)
+    assert r.status_code == 200, r.text
+    page.get_by_test_id("result").wait_for()
+    if page.evaluate("() => window.Arena.state.view.result.winner") is None:
+        page.get_by_test_id("winner").filter(has_text="Ended by the host").wait_for()
+        assert page.get_by_test_id("phase-name").inner_text() == "Ended by the host"
+    table = page.get_by_test_id("result-table").inner_text()
+    assert "Alice" not in table and "You" in table, table
+    shot(page, "result_host_end")
+    assert_page_ok(page, f"host-ended result at {page.size_name}", with_axe=True)

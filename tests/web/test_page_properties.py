@@ -148,10 +148,10 @@ def test_controls_stay_steady_and_the_header_holds(sized: Any, new_match: Any, g
     m = make_match(new_match, game)
     open_seat(page, m)
     # A bot's move and a few clock ticks: updates the player did not cause.
-    first = page.evaluate(CONTROLS_JS)
     target = page.get_by_test_id("game-root").locator("button:enabled, input:enabled").first
-    target.focus()
+    target.focus()  # the browser scrolls a control it focuses into view: measured after
     focused = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+    first = page.evaluate(CONTROLS_JS)
     await_redraws(page, 12)  # about three seconds of clock ticks and whatever the bots did
     second = page.evaluate(CONTROLS_JS)
     moved = {k: (first[k], second[k]) for k in first if k in second

@@ -910,7 +910,8 @@ function Result() {
     <p class="eyebrow">Result</p>
     <h2 data-testid="winner">${winner}</h2>
     ${lead ? html`<div class="result-lead" data-testid="result-lead">${typeof lead === "string" ? html`<p><${RuleText} text=${lead}/></p>` : lead}</div>` : ""}
-    <p data-testid="result-reason"><${RuleText} text=${capital(r.reason || "")}/></p>
+    ${r.reason && r.reason.trim().replace(/\.$/, "").toLowerCase() !== winner.toLowerCase()
+      ? html`<p data-testid="result-reason"><${RuleText} text=${capital(r.reason)}/></p>` : ""}
     ${r.scores ? html`<${DetailTable} result=${r} seats=${v.seats.length}/>` : ""}
     ${steps.length ? html`<details class="breakdown" data-testid="result-breakdown" open>
       <summary>How it was decided</summary>
