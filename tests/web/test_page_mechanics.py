@@ -176,7 +176,7 @@ CLOCK_JS = """seat => {
   const el = document.querySelector('[data-testid=seat-clock-' + seat + ']');
   if (!el) return 'no clock for seat ' + seat;
   const r = el.getBoundingClientRect();
-  const time = el.querySelector('.sc-time');
+  const time = [...el.querySelectorAll('.sc-time')].find((t) => t.getBoundingClientRect().width > 0);
   const t = time.getBoundingClientRect();
   if (r.left < 0 || r.right > innerWidth) return 'the clock box is off the screen: ' + r.left + '..' + r.right;
   if (r.top < head.top || r.bottom > head.bottom) return 'the clock box is outside the header';

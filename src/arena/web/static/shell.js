@@ -433,8 +433,10 @@ function SeatClocks() {
       // Six boxes on a phone: the seat's number (as in the Seats panel) and a short clock; the
       // whole is in the box's title and read out to a screen reader.
       return html`<li class=${mine ? "mine" : ""} data-testid=${"seat-clock-" + s.seat} data-state=${c.state} title=${full}>
-        ${few ? html`<span class="sc-name" aria-hidden="true">${name}</span>` : html`<span class="sc-no" aria-hidden="true">${s.seat + 1}</span>`}
-        <span class="sc-time" aria-hidden="true">${few ? c.time : c.short || c.time}</span>
+        ${few ? "" : html`<span class="sc-no" aria-hidden="true">${s.seat + 1}</span>`}
+        <span class="sc-name" aria-hidden="true">${name}</span>
+        <span class="sc-time" aria-hidden="true">${c.time}</span>
+        ${few ? "" : html`<span class="sc-time sc-short" aria-hidden="true">${c.short || c.time}</span>`}
         ${reserve && few ? html`<span class="sc-res" aria-hidden="true">${s.reserve_left} reserve</span>` : ""}
         <span class="sr-only">${full}</span></li>`;
     })}</ul>`;
