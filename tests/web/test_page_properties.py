@@ -56,7 +56,7 @@ HEADER_JS = """() => {
   const bg = getComputedStyle(head).backgroundColor;
   const line = parseFloat(getComputedStyle(h1).lineHeight) || tr.height;
   const overlaps = [];
-  for (const el of head.querySelectorAll('.reserve-chips li, .badge, .conn, .prefs button, .clock')) {
+  for (const el of head.querySelectorAll('.seat-clocks li, .badge, .conn, .head-menu > summary, .clock')) {
     const r = el.getBoundingClientRect();
     if (r.width && r.left < tr.right && r.right > tr.left && r.top < tr.bottom && r.bottom > tr.top)
       overlaps.push(el.textContent.trim());
@@ -148,10 +148,10 @@ def test_controls_stay_steady_and_the_header_holds(sized: Any, new_match: Any, g
     m = make_match(new_match, game)
     open_seat(page, m)
     # A bot's move and a few clock ticks: updates the player did not cause.
-    first = page.evaluate(CONTROLS_JS)
     target = page.get_by_test_id("game-root").locator("button:enabled, input:enabled").first
-    target.focus()
+    target.focus()  # the browser scrolls a control it focuses into view: measured after
     focused = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+    first = page.evaluate(CONTROLS_JS)
     await_redraws(page, 12)  # about three seconds of clock ticks and whatever the bots did
     second = page.evaluate(CONTROLS_JS)
     moved = {k: (first[k], second[k]) for k in first if k in second
@@ -226,8 +226,8 @@ def test_one_phase_at_a_time_and_the_result_first(sized: Any, new_match: Any, li
     title = page.get_by_test_id("phase-name").inner_text()
     expected = ("You win" if winner == 0 else f"Bot {winner + 1} wins" if winner is not None
                 else None)
-    assert title == expected if expected else title in ("Draw", "No single winner",
-                                                         "Both seats lose")
+    # The host ended it: without a winner the header says so, never "Draw".
+    assert title == expected if expected else title == "Ended by the host"
     assert page.get_by_test_id("result-seed").inner_text() == SEED
     problems = header_problems(page) + speak_problems(page)
     page.screenshot(path=str(screenshot_dir / f"props_{game}_{page.size_name}_end.png"))
@@ -269,10 +269,10 @@ def test_a_silent_socket_is_said_and_caught_up(sized: Any, new_match: Any, live_
 
 def test_back_after_a_long_silence_without_waiting_out_the_back_off(browser: Any,
                                                                    new_match: Any) -> None:
-    """After a long silence the retries have backed off to 10 s apart; a player whose network
-    came back must not wait that out. The page reconnects at once when its probe sees the server
-    answer again, and when the tab is shown again (a phone wakes a hidden tab): both well
-    before the scheduled retry."""
+    """After a long silence (many retries) a player whose network came back must not wait out
+    a long back-off: the waits between tries stay capped, and the page is live again within
+    5 s of the network's return, whether a retry finds it or the tab is shown again (a phone
+    wakes a hidden tab). The bound is the timeout of the wait."""
     m = make_match(new_match, "lockmaker")
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                   has_touch=True)
@@ -298,22 +298,20 @@ def test_back_after_a_long_silence_without_waiting_out_the_back_off(browser: Any
     page.route(re.compile(r"/(api|static)/"), http)
     try:
         open_seat(page, m)
-        for way in ("probe", "shown again"):
-            # A long silence: the next retry is the back-off's 10 s away.
+        for way in ("retry", "shown again"):
+            # A long silence: many tries made already.
             page.evaluate("() => { window.Arena.state.retry = 8; }")
             down["ws"] = down["http"] = True
             page.get_by_test_id("conn-state").filter(has_text="Reconnecting").wait_for()
-            page.wait_for_function("() => { const s = window.Arena.state;"
-                                   " return s.reconnectAt && s.reconnectAt - Date.now() / 1000 > 7; }")
-            due = page.evaluate("() => window.Arena.state.reconnectAt")
+            page.wait_for_function("() => window.Arena.state.retry >= 11")
+            wait = page.evaluate("() => window.Arena.state.reconnectAt - Date.now() / 1000")
+            assert wait <= 1.6, f"the retry waits {wait:.1f} s after a long silence"
             down["ws"] = False
-            if way == "probe":
-                down["http"] = False  # the server answers the probe again
+            if way == "retry":
+                down["http"] = False
             else:
                 page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-            page.get_by_test_id("conn-state").filter(has_text="Live").wait_for()
-            left = page.evaluate("due => due - Date.now() / 1000", due)
-            assert left > 3, f"{way}: live only {left:.1f} s before the scheduled retry"
+            page.get_by_test_id("conn-state").filter(has_text="Live").wait_for(timeout=5_000)
             down["http"] = False
     finally:
         context.close()

@@ -146,12 +146,17 @@ def test_sound_preference_sticks_and_the_page_works_from_the_keyboard(
                   settings={"time_scale": 5.0}, config={"rounds": 1})
     page.goto(m["links"]["seats"][0])
     page.locator("[data-testid=conn][data-state=live]").wait_for()
+    # Sound and alerts live in the header's menu, opened from the keyboard too.
+    menu = page.get_by_test_id("header-menu").locator("summary")
+    menu.focus()
+    page.keyboard.press("Enter")
     toggle = page.get_by_test_id("sound-toggle")
     assert toggle.get_attribute("aria-pressed") == "false"
     toggle.focus()
     page.keyboard.press("Enter")
     page.locator("[data-testid=sound-toggle][aria-pressed=true]").wait_for()
     page.reload()
+    page.get_by_test_id("header-menu").locator("summary").click()
     page.locator("[data-testid=sound-toggle][aria-pressed=true]").wait_for()
 
     # Keyboard only: open the notation drawer, type, send with Ctrl+Enter.

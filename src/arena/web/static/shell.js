@@ -7,11 +7,11 @@
    A game's module registers its board with ui.js: ``registerGame(name, {Board, describe})``. */
 import {
   html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
-  fmtNum, fmtClock, capital, RuleText, markup, ErrorText,
+  fmtNum, fmtClock, capital, RuleText, markup, ErrorText, splitRule,
   setGameForLinks,
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
-import { logLine, moveWords } from "/static/words.js";
+import { logLine, moveWords, phaseName, wordsContext } from "/static/words.js";
 
 const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
@@ -23,6 +23,9 @@ const S = {
   // last send was refused as late (or never left), so a board keeps that draft; ``applied``
   // the phases where a send of this page was taken; ``stale`` the words of the last refusal.
   unsent: null, lost: new Set(), applied: new Set(), stale: null,
+  // Every refusal of a send, kept until the player dismisses it: a late one (G-2) arrives
+  // after its phase has gone, when the message under the control is no longer shown.
+  refusals: [], refusalSeq: 0,
 };
 
 // Older game scripts call window.Arena.registerGame(name, {render, describe}).
@@ -86,9 +89,18 @@ function phaseWords(v) {
    card (the sticky header said only "Match over · Final"). */
 function winnerWords(v) {
   const r = v.result;
+  const impl = gameImpl();
+  if (impl && typeof impl.resultTitle === "function") {
+    try { const t = impl.resultTitle(v, wordsContext(v)); if (t) return t; } catch (e) { console.error(e); }
+  }
+  // A match the host ended without a winner was no draw: nobody played it to its end.
+  if (r.winner == null && endedByHost()) return "Ended by the host";
   if (r.winner == null) return r.double_loss ? "Both seats lose" : v.seats.length === 2 ? "Draw" : "No single winner";
   return r.winner === v.you ? "You win" : seatName(r.winner) + " wins";
 }
+
+/* Whether the host ended the match (its ``end`` entry is in every reader's log). */
+function endedByHost() { return S.events.some((e) => e.kind === "end"); }
 
 /* Whether the clock can be trusted: not while the socket is silent or away,
    when the page cannot know whether the phase has moved on. */
@@ -118,7 +130,7 @@ function updateTitle() {
 }
 
 /* ------------------------------------------------------------------ server calls */
-async function call(method, path, body, root) {
+async function call(method, path, body, root, timeoutMs) {
   const sep = path.includes("?") ? "&" : "?";
   const url = (root || "/api/matches/") + S.boot.id + path + sep + "token=" + encodeURIComponent(S.token);
   const opts = { method, headers: { Accept: "application/json" } };
@@ -126,6 +138,11 @@ async function call(method, path, body, root) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
+  // A bounded wait where the caller needs an answer soon (the reconnect's check): on a network
+  // gone silent a request can hang for minutes.
+  const ctl = timeoutMs && typeof AbortController === "function" ? new AbortController() : null;
+  const timer = ctl ? setTimeout(() => ctl.abort(), timeoutMs) : null;
+  if (ctl) opts.signal = ctl.signal;
   try {
     const res = await fetch(url, opts);
     let data = null;
@@ -140,6 +157,8 @@ async function call(method, path, body, root) {
     return Object.assign({}, data || {}, { ok: false, status: res.status, error: (data && data.error) || "the server answered " + res.status });
   } catch (e) {
     return { ok: false, status: 0, error: "the server could not be reached; check your connection and try again" };
+  } finally {
+    if (timer) clearTimeout(timer);
   }
 }
 
@@ -158,9 +177,9 @@ function setMsg(source, ok, text, phase) {
   update();
 }
 
-/* "Round 1", or "Phase 4 (draft)" where the game's name for a phase has no number. */
+/* "Round 1", "The study": a phase as the game says it (words.js), never the engine's number. */
 function phaseLabel(no, title) {
-  return title && /\d/.test(title) ? capital(title) : "Phase " + no + (title ? " (" + title + ")" : "");
+  return title ? phaseName(title, S.view, gameImpl()) : "The phase";
 }
 
 /* What the player sent, in the game's word ("plan", "vote"; a game's ``sentWord``). */
@@ -209,6 +228,26 @@ function deliver(item) {
   return item.promise;
 }
 
+/* A refusal kept in view (the Refusals list) with the rule that made it, whatever the phase. */
+function keepRefusal(text, item, rule) {
+  const words = String(text || "");
+  const own = /^[A-Z]{1,4}-\d{1,3}:/.test(words);
+  S.refusals.push({ id: ++S.refusalSeq, text: !own && rule ? rule + ": " + words : words, word: item.word,
+    phase: item.phase, title: item.title });
+  if (S.refusals.length > 8) S.refusals.shift(); // the oldest go; a list is not a log
+}
+
+function dismissRefusal(id) {
+  const i = S.refusals.findIndex((r) => r.id === id);
+  if (i >= 0) S.refusals.splice(i, 1);
+  update();
+  // The focus, on the dismissed button, goes to the next one or back to the board.
+  queueMicrotask(() => {
+    const next = document.querySelector("[data-testid=refusal-dismiss]") || document.getElementById("board");
+    if (next) next.focus({ preventScroll: true });
+  });
+}
+
 async function deliverNow(item) {
   const { kind, phase } = item;
   item.seq = S.sent = (S.sent || 0) + 1;
@@ -254,10 +293,12 @@ async function deliverNow(item) {
       (again ? " again; nothing more was sent, and what you sent before it stands." : "; nothing was sent.");
     const now = r.current_phase == null ? phaseNo() : r.current_phase;
     S.stale = { text: words, phase: now }; // in the turn line whatever the order of answers
+    keepRefusal(words, item, r.rule);
     say(false, words, now);
     refreshView();
     return { ok: false, error: words, stale: true };
   }
+  keepRefusal(r.error, item, r.rule);
   say(false, r.error); // any other refusal is news in the phase it is read in
   return { ok: false, error: r.error };
 }
@@ -347,20 +388,58 @@ function Clock() {
     </div>`;
 }
 
-/* Each seat's reserve periods, as chips on the header's second line: beside the clock they
-   widened its column and, on a phone, ran under the title. */
-function ReserveChips() {
+/* Every seat's clock in the header, one box a seat (compact enough for Locked Out!'s six on a
+   phone): the time the seat has left in the phase (its reserve's, once in it), or that it has
+   sent, and its reserve periods. On a phone the chip row was 673 px wide in a 366 px box and
+   the opponent's clock ("Bob: 16 re…") was cut. */
+function seatClock(v, s) {
+  const waiting = (v.phase && v.phase.waiting_for) || [];
+  const asked = v.phase && [v.phase.must, v.phase.may, waiting].some((l) => (l || []).includes(s.seat));
+  if (s.in_reserve_until) {
+    return { time: clockKnown() ? fmtClock(s.in_reserve_until - now()) : "—", state: "reserve", words: "in reserve" };
+  }
+  if (s.final) return { time: "final", state: "done", words: "final answer sent" };
+  if (s.acted) return { time: "sent", state: "done", words: "answer sent" };
+  // A seat the phase asks: the phase's time is its time (whether it has sent is not said to
+  // the others while the phase is sealed, G-10).
+  if (!asked || (v.phase.base_passed && !waiting.includes(s.seat))) return { time: "—", state: "idle", words: "nothing asked now" };
+  if (v.paused) return { time: "paused", state: "paused", words: "paused" };
+  const left = phaseLeft(v);
+  if (left == null) return { time: "—", state: "untimed", words: "no time limit" };
+  if (!clockKnown()) return { time: "—", state: "unknown", words: "clock unknown while reconnecting" };
+  return { time: fmtClock(left), short: shortClock(left), state: "running", words: fmtClock(left) + " left" };
+}
+
+/* A clock in at most four characters, for six boxes on a phone: "23 h", "42 m", "9:42". */
+function shortClock(sec) {
+  if (!(sec > 0)) sec = 0;
+  if (sec >= 3600) return Math.floor(sec / 3600) + " h";
+  if (sec >= 600) return Math.floor(sec / 60) + " m";
+  return fmtClock(sec);
+}
+
+function SeatClocks() {
   const v = S.view;
-  const withReserve = v && v.seats && !v.result && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0));
-  if (!withReserve) return null;
-  return html`<ul class="reserve-chips" aria-label="reserve periods">
-        ${v.seats.map((s) => {
-          const mine = v.you === s.seat;
-          const inRes = s.in_reserve_until ? " · in reserve" + (clockKnown() ? " " + fmtClock(s.in_reserve_until - now()) : "") : "";
-          return html`<li class=${mine ? "mine" : ""} data-testid=${"reserve-" + s.seat}
-            title=${seatName(s.seat) + ": " + s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left")}>
-            ${mine ? "You" : seatName(s.seat)}: ${s.reserve_left} reserve${inRes}</li>`;
-        })}</ul>`;
+  if (!v || !v.seats || !v.seats.length || v.result || !v.phase) return null;
+  const reserve = !!(v.phase.reserve || v.seats.some((s) => s.reserve_left > 0));
+  const few = v.seats.length <= 3;
+  return html`<ul class=${"seat-clocks" + (few ? "" : " many")} data-testid="seat-clocks" aria-label="each seat's clock">
+    ${v.seats.map((s) => {
+      const mine = v.you === s.seat;
+      const c = seatClock(v, s);
+      const name = mine ? "You" : seatName(s.seat);
+      const res = reserve ? s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left") : "";
+      const full = name + ": " + c.words + (res ? ", " + res : "");
+      // Six boxes on a phone: the seat's number (as in the Seats panel) and a short clock; the
+      // whole is in the box's title and read out to a screen reader.
+      return html`<li class=${mine ? "mine" : ""} data-testid=${"seat-clock-" + s.seat} data-state=${c.state} title=${full}>
+        ${few ? "" : html`<span class="sc-no" aria-hidden="true">${s.seat + 1}</span>`}
+        <span class="sc-name" aria-hidden="true">${name}</span>
+        <span class="sc-time" aria-hidden="true">${c.time}</span>
+        ${few ? "" : html`<span class="sc-time sc-short" aria-hidden="true">${c.short || c.time}</span>`}
+        ${reserve && few ? html`<span class="sc-res" aria-hidden="true">${s.reserve_left} reserve</span>` : ""}
+        <span class="sr-only">${full}</span></li>`;
+    })}</ul>`;
 }
 
 function Prefs() {
@@ -372,12 +451,15 @@ function Prefs() {
     savePrefs();
     update();
   };
-  return html`<span class="prefs">
+  // In a menu: beside every seat's clock the two buttons pushed the clocks off a phone.
+  return html`<details class="head-menu" data-testid="header-menu">
+    <summary aria-label="Sound and alerts">Alerts</summary>
+    <div class="prefs">
     <button type="button" class="ghost small" data-testid="sound-toggle" aria-pressed=${S.prefs.sound ? "true" : "false"}
       title="Play a sound when a phase starts that needs you" onClick=${() => toggle("sound")}>${S.prefs.sound ? "Sound on" : "Sound off"}</button>
     <button type="button" class="ghost small" data-testid="notify-toggle" aria-pressed=${S.prefs.notify ? "true" : "false"}
       title="Show a browser notification when a phase starts that needs you" onClick=${() => toggle("notify")}>${S.prefs.notify ? "Alerts on" : "Alerts off"}</button>
-  </span>`;
+    </div></details>`;
 }
 
 const CONN_WORDS = { live: "Live", connecting: "Connecting…", reconnecting: "Reconnecting", closed: "Closed" };
@@ -406,9 +488,9 @@ function Header() {
         <span class="badge" data-testid="role">${role}</span>
         <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
           <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
-        <${ReserveChips}/>
         <${Prefs}/>
       </div>
+      <${SeatClocks}/>
     </header>`;
 }
 
@@ -449,6 +531,20 @@ function OutageBanner() {
     The server cannot save the match just now, so moves and messages are not accepted; nothing
     you sent was applied. The match is still shown; this note goes away when saving works again.
   </div>`;
+}
+
+/* What was refused and why, until the player dismisses it: fixed at the foot of the screen, so
+   a refusal that arrives late (a send held offline, G-2) is seen wherever the page is. */
+function Refusals() {
+  if (!S.refusals.length) return null;
+  return html`<section class="refusals" data-testid="refusals" aria-labelledby="refusals-title">
+    <h2 id="refusals-title" class="refusals-title">Not accepted</h2>
+    <ul>${S.refusals.map((r) => html`<li key=${r.id} data-testid="refusal">
+      <span class="refusal-text" role="alert"><${ErrorText} message=${r.text} game=${S.boot.game}/></span>
+      <button type="button" class="ghost small" data-testid="refusal-dismiss"
+        aria-label=${"Dismiss: " + splitRule(r.text).text} onClick=${() => dismissRefusal(r.id)}>Dismiss</button>
+    </li>`)}</ul>
+  </section>`;
 }
 
 function Reconnecting() {
@@ -792,10 +888,10 @@ function DetailTable({ result, seats }) {
     <caption class="sr-only">Scores by seat</caption>
     <thead><tr><th scope="col">Seat</th><th scope="col">Score</th>${cols.map(([t]) => html`<th scope="col">${t}</th>`)}</tr></thead>
     <tbody>${result.scores.map((x, i) => html`<tr class=${result.winner === i ? "won" : ""}>
-      <th scope="row">${seatName(i)}${result.winner === i ? " (winner)" : ""}</th><td>${fmtNum(x)}</td>${cols.map(([, f]) => html`<td>${f(i)}</td>`)}</tr>`)}</tbody>
+      <th scope="row">${who(i)}${result.winner === i ? " (winner)" : ""}</th><td>${fmtNum(x)}</td>${cols.map(([, f]) => html`<td>${f(i)}</td>`)}</tr>`)}</tbody>
   </table></div>
   ${more ? html`<p class="muted small" data-testid="result-table-more">More columns to the right: swipe or scroll the table sideways.</p>` : ""}
-  ${lists.map(([k, val]) => html`<p class="small">${detailWords(k)}: ${val.map((i) => seatName(i)).join(", ") || "none"}</p>`)}`;
+  ${lists.map(([k, val]) => html`<p class="small">${detailWords(k)}: ${val.map((i) => who(i)).join(", ") || "none"}</p>`)}`;
 }
 
 function Result() {
@@ -804,11 +900,20 @@ function Result() {
   const r = v.result;
   const winner = winnerWords(v);
   const steps = S.events.filter((e) => BREAKDOWN.has(e.kind)).map((e) => describe(e)).filter((x) => x != null);
+  // A game's own first words on the result (LO-8's who escaped, who was locked in): before
+  // the table, which reads as their detail.
+  const impl = gameImpl();
+  let lead = null;
+  if (impl && typeof impl.resultLead === "function") {
+    try { lead = impl.resultLead(v, wordsContext(v)); } catch (e) { console.error(e); }
+  }
   const replayFromStart = () => { showReplay(0); const el = document.querySelector("[data-testid=replay-panel]"); if (el) { el.open = true; el.scrollIntoView({ block: "nearest" }); } };
   return html`<section class="card result" data-testid="result">
     <p class="eyebrow">Result</p>
     <h2 data-testid="winner">${winner}</h2>
-    <p data-testid="result-reason"><${RuleText} text=${capital(r.reason || "")}/></p>
+    ${lead ? html`<div class="result-lead" data-testid="result-lead">${typeof lead === "string" ? html`<p><${RuleText} text=${lead}/></p>` : lead}</div>` : ""}
+    ${r.reason && r.reason.trim().replace(/\.$/, "").toLowerCase() !== winner.toLowerCase()
+      ? html`<p data-testid="result-reason"><${RuleText} text=${capital(r.reason)}/></p>` : ""}
     ${r.scores ? html`<${DetailTable} result=${r} seats=${v.seats.length}/>` : ""}
     ${steps.length ? html`<details class="breakdown" data-testid="result-breakdown" open>
       <summary>How it was decided</summary>
@@ -851,7 +956,7 @@ function who(seat) {
 function capitalWords(t) { return typeof t === "string" ? capital(t) : t; }
 
 /* One log entry in words (words.js), or null to leave it out. */
-function describe(e) { return logLine(e, S.view, gameImpl()); }
+function describe(e) { return logLine(e, S.view, gameImpl(), S.events); }
 
 /* A log line: a plain string (its rule ids become links) or the game's own Preact nodes. */
 function LogText({ text }) {
@@ -1053,6 +1158,27 @@ function narrow() { return typeof matchMedia === "function" && !matchMedia("(min
 /* One phase at a time: the key of the moment the player acts in. */
 function momentKey(v) { return !v ? "" : v.result ? "result" : v.phase ? "phase-" + v.phase.no : "start"; }
 
+/* What the match asks of this seat now: the page scrolls or moves the focus only when this
+   changes. A phase number is not a task: Light as a Feather starts a phase at every tick, and
+   the page scrolled its Transfer button (with the focus on it) away at each one. A phase of
+   the same name that asks the same seat again ("tick", "shove") is the same task; one that asks
+   something new ("bout 1: round 2"), or starts asking this seat, is a new one. A game whose
+   phase names say less may register ``taskKey(view)``. */
+function taskKey(v) {
+  if (!v) return "";
+  if (v.result) return "result";
+  if (!v.phase) return "start";
+  const impl = gameImpl();
+  if (impl && typeof impl.taskKey === "function") {
+    try { const k = impl.taskKey(v); if (k != null) return "game:" + k; } catch (e) { console.error(e); }
+  }
+  if (v.role !== "seat") return "watch";
+  const p = v.phase;
+  const asked = [p.must, p.may, p.waiting_for].some((l) => (l || []).includes(v.you));
+  return asked ? "ask:" + p.name : "wait";
+}
+window.Arena.taskKey = () => taskKey(S.view);
+
 /* When a phase or the match ends, a phone shows what comes next: the new phase's first
    control when the seat has to act, or the result. The page was left scrolled to the bottom
    where the last send was made, with the opponent's lock, the new round or the result card
@@ -1122,6 +1248,9 @@ function firstControlIn(root) {
   return null;
 }
 function keepFocus(v) {
+  // A rescue on a mere update (a tick, a bot's move) keeps the page where the player put it.
+  const scroll = !!focusKeep.taskChanged;
+  focusKeep.taskChanged = false;
   if (!focusKeep.keyboard || S.replay) return;
   const active = document.activeElement;
   const parked = focusKeep.parked;
@@ -1129,7 +1258,7 @@ function keepFocus(v) {
   if (parked && active === parked) {
     // The focus waited on the board while the opponent moved: the new phase's first control.
     const next = v && v.result ? resultTarget() : firstBoardControl();
-    if (next) moveFocus(next);
+    if (next) moveFocus(next, scroll);
     else focusKeep.parked = parked;
     return;
   }
@@ -1142,7 +1271,7 @@ function keepFocus(v) {
     target = document.querySelector(".board-card");
     focusKeep.parked = target;
   }
-  if (target) moveFocus(target);
+  if (target) moveFocus(target, scroll);
 }
 function resultTarget() {
   const el = document.querySelector("[data-testid=result]");
@@ -1156,9 +1285,9 @@ function headBottom() {
 /* The focus moves without the browser's own scroll, which put the control flush under the
    sticky header with the words that lead to it ("Bets for bout 1") hidden behind it:
    when it is out of view, the page scrolls to show it with some room above it. */
-function moveFocus(el) {
+function moveFocus(el, scroll = true) {
   el.focus({ preventScroll: true });
-  scrollToShow(el);
+  if (scroll) scrollToShow(el);
 }
 /* Out of view, or its leading words (its panel's heading) under the sticky header: scrolled
    to show both. A vote's buttons in view with its question hidden were a riddle. */
@@ -1174,12 +1303,15 @@ function App() {
   if (S.linkError) return html`<${LinkError}/>`;
   const v = S.view;
   const moment = momentKey(v);
+  const task = taskKey(v);
   const last = useRef(null);
   useLayoutEffect(() => {
     const before = last.current;
-    last.current = moment;
-    if (before !== null && before !== moment && moment !== "start") showNewMoment(v);
-  }, [moment]);
+    last.current = task;
+    // Not when the page first gets its view: the page opens at its top, on the board ("Study
+    // the boards" was scrolled 889 px past both boards to its Ready button).
+    if (before && before !== task && task !== "start") { focusKeep.taskChanged = true; showNewMoment(v); }
+  }, [task]);
   // A game whose board needs the whole width on a wide screen (real-time ticks) puts the
   // side panels below the board; its result then goes on top too.
   const impl = gameImpl();
@@ -1232,7 +1364,8 @@ function App() {
         <${Panel} title="Log" testid="log-panel" extra=${S.events.length ? S.events.length + " entries" : ""}><${Log}/><//>
         <${Panel} title="Replay" testid="replay-panel"><${Replay}/><//>
       </aside>
-    </div>`;
+    </div>
+    <${Refusals}/>`;
 }
 
 /* ------------------------------------------------------------------ live connection */
@@ -1292,6 +1425,7 @@ function connect() {
   let ws;
   try { ws = new WebSocket(url); } catch (e) { scheduleReconnect(); return; }
   S.ws = ws;
+  S.connecting = Date.now();
   // The back-off resets only once the server has said hello: a socket it accepts and closes at
   // once (4429, too many connections) must not be retried every half second.
   // "Live" only once the server has said hello: an open socket that says nothing (a proxy
@@ -1334,7 +1468,8 @@ function connect() {
     if (S.ws !== ws) return;
     if (ev.code >= 4400 && ev.code < 4405) { linkFailed(ev.reason || "this link is not valid"); return; }
     if (S.view && S.view.result && ev.code === 1000) { S.conn = "closed"; update(); return; }
-    scheduleReconnect(ev.code === 4429 || ev.code === 1008 ? ev.reason : "");
+    const busy = ev.code === 4429 || ev.code === 1008;
+    scheduleReconnect(busy ? ev.reason : "", busy);
   };
 }
 
@@ -1345,14 +1480,26 @@ function connect() {
    the socket is given up, the page says "Reconnecting" and the clock stops claiming time. */
 const HEARTBEAT_EVERY = 1000;
 const HEARTBEAT_SILENCE = 2800;
+/* The server says hello as soon as a socket opens: a socket that has not opened, or opened
+   and said nothing, this long after it was made is given up and made again. With the retry
+   waits capped (RETRY_CAP), a page whose network comes back is live within about
+   HELLO_WAIT + RETRY_CAP seconds whatever happened before (after a 20 s silence the page
+   needed 12.2 s, its back-off at 8 s). */
+const HELLO_WAIT = 1500;
+const CONNECT_WAIT = 4000; // a handshake may be slow on a phone's network; a dead one never ends
 function heartbeat() {
   probe();
   const ws = S.ws;
-  if (!ws || ws.readyState !== WebSocket.OPEN) return;
   const t = Date.now();
+  if (ws && ws.readyState === WebSocket.CONNECTING && S.connecting && t - S.connecting > CONNECT_WAIT) {
+    S.connecting = null; // a handshake lost on a dead network: tried again, not awaited
+    giveUp(ws);
+    return;
+  }
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
   if (S.conn !== "live") {
-    // Open but no hello: given up after the same silence, and tried again.
-    if (S.opened && t - S.opened > HEARTBEAT_SILENCE) { S.opened = null; giveUp(ws); }
+    // Open but no hello: given up, and tried again.
+    if (S.opened && t - S.opened > HELLO_WAIT) { S.opened = null; giveUp(ws); }
     return;
   }
   // Silent: a ping has gone unanswered (nothing at all came since) for too long. Counted from
@@ -1377,14 +1524,16 @@ function giveUp(ws) {
   scheduleReconnect("");
 }
 
-async function scheduleReconnect(reason) {
+const RETRY_CAP = 1.5; // seconds between tries once the back-off has grown
+
+async function scheduleReconnect(reason, busy) {
   // Said at once, before any request (which may hang on a silent network): the page no longer
   // knows what happens in the match.
   if (S.conn !== "reconnecting") { S.conn = "reconnecting"; update(); }
   // A link revoked or closed while this page was away is refused before the socket opens (the
   // browser sees only 1006): ask the API, which says what is wrong, before trying again.
   if (S.retry > 0) {
-    const r = await call("GET", "/view");
+    const r = await call("GET", "/view", undefined, undefined, 1500);
     if (!r.ok && r.status >= 400 && r.status < 500 && r.status !== 429) { linkFailed(r.error); return; }
     if (r.status === 0) S.netDown = true; // nothing answered: the probe watches for its return
     if (S.conn === "live") return; // back meanwhile (the probe, "online", the tab shown again)
@@ -1392,20 +1541,25 @@ async function scheduleReconnect(reason) {
   S.reconnectReason = reason || "";
   S.conn = "reconnecting";
   S.retry += 1;
-  const delay = Math.min(10, 0.5 * Math.pow(2, S.retry - 1));
+  // Capped low: a player's network that comes back must not wait out a long back-off. Only a
+  // server that asked for fewer connections (4429, 1008) is given the long one.
+  const cap = busy ? 10 : RETRY_CAP;
+  const delay = Math.min(cap, 0.5 * Math.pow(2, S.retry - 1));
   S.reconnectAt = Date.now() / 1000 + delay;
   update();
   clearTimeout(S.retryTimer);
   S.retryTimer = setTimeout(() => { if (S.conn !== "live") connect(); }, delay * 1000);
 }
 
-/* Reconnect at once instead of waiting out the back-off: after a long silence the
-   back-off reaches 10 s, and a player whose network came back should not stare at
-   "Reconnecting in 9 s". Called when the probe sees the server again, on "online", and when the
+/* Reconnect at once instead of waiting out the back-off: a player whose network came back
+   should not wait even the capped one (or a busy server's 10 s). Called when the probe sees the server again, on "online", and when the
    tab is shown again. A socket already opening is left to finish. */
 function reconnectNow() {
   if (S.conn === "live" || S.linkError) return;
-  if (S.ws && S.ws.readyState === WebSocket.CONNECTING) return;
+  // A socket just made is left to finish; one stuck in its handshake since before the network
+  // came back is not.
+  if (S.ws && S.ws.readyState === WebSocket.CONNECTING && Date.now() - (S.connecting || 0) < 1000) return;
+  if (S.ws && S.ws.readyState === WebSocket.CONNECTING) { const old = S.ws; S.ws = null; old.onopen = old.onclose = old.onmessage = null; try { old.close(); } catch (e) { /* gone */ } }
   clearTimeout(S.retryTimer);
   connect();
 }

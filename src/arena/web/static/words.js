@@ -63,8 +63,9 @@ function resultWords(d, view, ctx) {
 }
 
 /* One log line: a string (rule ids in it become links), a Preact node from the game, or null
-   to leave the event out of the log. */
-export function logLine(e, view, impl) {
+   to leave the event out of the log. ``events``, the log it is read in (optional), lets a line
+   say what an earlier entry decided: a match the host ended is no draw. */
+export function logLine(e, view, impl, events) {
   const d = e.data || {};
   const ctx = wordsContext(view);
   // A game may keep its routine phases out of the log (real-time ticks: its board tells them).
@@ -100,7 +101,9 @@ export function logLine(e, view, impl) {
     case "reserve_period": return ctx.who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
     case "reserve_exhausted": return ctx.who(d.seat) + " ran out of reserve.";
     case "phase_resolved": return phase(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(ctx.who).join(", ") : "") + ".";
-    case "match_ended": return "Match over: " + resultWords(d, view, ctx) + ".";
+    case "match_ended":
+      if (d.winner == null && !d.double_loss && (events || []).some((x) => x.kind === "end")) return "Match over: the host ended it without a winner.";
+      return "Match over: " + resultWords(d, view, ctx) + ".";
     case "pause": return "The host paused the match.";
     case "resume": return "The host resumed the match.";
     case "server_pause": return "The server paused the match: deadlines fell due faster than it allows (" + (d.rule || "G-5") + "); the host may resume or end it.";
