@@ -16,7 +16,15 @@ export function wordsContext(view) {
   const seatName = (seat) => names[seat] || "Seat " + (Number(seat) + 1);
   const you = view ? view.you : null;
   const who = (seat) => (seat === you && you != null ? "You" : seatName(seat));
-  return { view, you, seatName, who };
+  // The same mid-sentence ("nothing came from you or Bob").
+  const whom = (seat) => (seat === you && you != null ? "you" : seatName(seat));
+  return { view, you, seatName, who, whom };
+}
+
+/* "Ann", "Ann or Bob", "Ann, Bob or Cid". */
+function listOf(items, join) {
+  if (items.length < 2) return items.join("");
+  return items.slice(0, -1).join(", ") + " " + join + " " + items[items.length - 1];
 }
 
 /* A phase's name as a host says it: the game's words when it has them ("Bets for bout 2"),
@@ -100,7 +108,7 @@ export function logLine(e, view, impl, events) {
     case "limit_passed": return "Time is up for " + phase(d.phase).toLowerCase() + ".";
     case "reserve_period": return ctx.who(d.seat) + " started reserve period " + d.period + " (" + d.left + " left).";
     case "reserve_exhausted": return ctx.who(d.seat) + " ran out of reserve.";
-    case "phase_resolved": return phase(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + d.missing.map(ctx.who).join(", ") : "") + ".";
+    case "phase_resolved": return phase(d.name) + " is over" + (d.missing && d.missing.length ? "; nothing came from " + listOf(d.missing.map(ctx.whom), "or") : "") + ".";
     case "match_ended":
       if (d.winner == null && !d.double_loss && (events || []).some((x) => x.kind === "end")) return "Match over: the host ended it without a winner.";
       return "Match over: " + resultWords(d, view, ctx) + ".";

@@ -724,7 +724,7 @@ function resultLead(detail, ctx) {
   return capital(lead);
 }
 
-/* The result card's heading, for the shell's hook: the escapes and the EC, not "No single
+/* The result card's heading (the shell's resultTitle hook): the escapes and the EC, not "No single
    winner". */
 function resultHeading(view) {
   const r = view && view.result;
@@ -808,4 +808,4 @@ function sentWord(view) {
    shell asks ``quietPhases.includes(name)``; the round phases are numbered, so a test, not a list. */
 const quietPhases = { includes: (name) => /^round \d+$/.test(String(name)) || name === "final bargaining" };
 
-registerGame("lockedout", { Board, describe, moveWords, phaseName, resultHeading, phaseTitle, sentWord, quietPhases });
+registerGame("lockedout", { Board, describe, moveWords, phaseName, resultTitle: resultHeading, phaseTitle, sentWord, quietPhases });
