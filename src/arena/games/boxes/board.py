@@ -41,6 +41,10 @@ class Tile:
     def __str__(self) -> str:
         return f"{self.number}{'b' if self.black else 'w'}"
 
+    def to_json(self) -> dict[str, int | str]:
+        """The tile as facts for the events and pages: its number and its colour."""
+        return {"number": self.number, "colour": self.colour}
+
 
 Board = tuple[Tile, ...]
 """49 tiles, row-major from A1 (G-1)."""
