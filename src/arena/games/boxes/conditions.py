@@ -100,7 +100,7 @@ def parse_condition(text: str) -> Condition:
     for w in words:
         if w not in TRAITS and w not in ("and", "or"):
             raise ParseError("BX-3", f"{shown(w)} is not a trait (black, white or a number "
-                                     "from 0 to 9), nor and or or, in the condition "
+                                     "from 0 to 9) nor one of the words and, or, in the condition "
                                      f"{shown(text)}")
     if len(words) == 1:
         if words[0] in ("and", "or"):

@@ -57,9 +57,10 @@ def pick_help(state: BoxesState, seat: int) -> str:
         to = (f", or where it ends when only one movement ends there: '{n} to "
               f"{cell_name(m.final)}'" if len({(x.landings, x.path) for x in ends}) == 1
               else "")
-        return (f"a card and one direction per leg (U D L R, UL UR DL DR, a knight leg as "
-                f"R2D1), e.g. '{m}'; or the cells it enters: '{n} path {path}' (or "
-                f"'{n} path {cell_name(start)}-{path}'){to}")
+        return (f"the card's number and one direction for each part of its move (U, D, L or "
+                f"R for up, down, left or right; UL, UR, DL or DR for a diagonal; a knight's "
+                f"jump as R2D1, two right then one down), e.g. '{m}'; or the cells it enters: "
+                f"'{n} path {path}' (or '{n} path {cell_name(start)}-{path}'){to}")
     return "no card can move the box: 'pass' (BX-7)"
 
 
