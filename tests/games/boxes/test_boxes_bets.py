@@ -81,8 +81,9 @@ def test_bx4_three_different_conditions_whole_stakes_within_points() -> None:
     assert [str(b) for b in bets] == ["black and 2: 3", "6: 1", "7 or 9: 2"]
     assert parse_bets("black and 2: 3\n6: 1\n7 or 9: 2", TWENTY, NO_USAGE) == bets
     cases = [
-        ("black: 3; 6: 1", "exactly 3"),
-        ("black: 3; 2 and black: 1; black and 2: 2", "different"),
+        ("black: 3; 6: 1", "exactly three"),
+        ("black: 3; 2 and black: 1; black and 2: 2", "bets 2 and 3 are on the same condition, "
+                                                     "black and number 2"),
         ("black: 0; 6: 1; 7: 1", "at least 1"),
         ("black: 10; 6: 10; 7: 1", "more than your 20 points"),
     ]

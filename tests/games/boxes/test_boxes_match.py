@@ -95,7 +95,7 @@ def test_bx7_pass_only_without_any_legal_movement() -> None:
     assert str(GAME.validate(stuck, 0, "pass", CTX)) == "pass"
     after, events = step(stuck, {0: "pass", 1: "pass"})
     assert after.boxes == stuck.boxes and after.hand == (21, 22)
-    assert events[0].data["plays"][0]["move"] == "pass"
+    assert events[0].data["plays"][0]["card"] is None and events[0].data["plays"][0]["legs"] == []
 
 
 def test_bx9_traits_read_on_landing_specials_after_and_carried_over() -> None:
@@ -132,7 +132,10 @@ def test_bx5_bx13_bets_sealed_then_revealed_and_paid() -> None:
     # Round 1: seat 2 plays card 8 (B, 3 Orthogonal) up on board A: D3 2w, D2 8b, D1 5w.
     state, events = step(state, {0: "12 L", 1: "8 U"})
     assert events[0].to is None  # the landings of a round are public at its end (BX-13)
-    assert [x["tile"] for x in events[0].data["plays"][1]["landed"]] == ["2w", "8b", "5w"]
+    assert [x["tile"] for x in events[0].data["plays"][1]["landed"]] == [
+        {"number": 2, "colour": "white"}, {"number": 8, "colour": "black"},
+        {"number": 5, "colour": "white"}]
+    assert events[0].data["plays"][1]["legs"] == [{"dir": "U", "squares": 3}]
     assert "sealed" not in json.dumps(events[0].data)
     state, _ = step(state, {0: "1 D", 1: "2 D"})   # A: D1 -> D2 (8b); B: A4 -> A6
     state, _ = step(state, {0: "3 R", 1: "4 UL"})  # B: A6 -> D6; A: D2 -> C1 (0b)
@@ -141,9 +144,9 @@ def test_bx5_bx13_bets_sealed_then_revealed_and_paid() -> None:
     # Board A (seat 1's) landed 2w, 8b, 5w, 8b, 0b, 6b: 'black' x4 pays 2*5*4 = 40,
     # '0' x1 pays 2, '7 or 9' misses; net 40 + 2 - 8 = 34.
     assert [b["hits"] for b in settled["bets"][0]] == [4, 1, 0]
-    assert settled["points"][0] == str(20 + 34)
+    assert settled["points"][0] == 20 + 34
     assert state.points[0] == 54 + 3  # bout 2's bonus is already added
-    assert GAME.view(state, 1)["bouts_done"][0]["bets"][0][0]["condition"] == "black"
+    assert GAME.view(state, 1)["bouts_done"][0]["bets"][0][0]["traits"] == ["black"]
     assert GAME.private_facts(state, 0) == []  # nothing sealed between bouts
 
 
@@ -164,7 +167,7 @@ def test_bx5_fractional_points() -> None:
     # A landed 2w 8b 5w, E1 9b, D2 8b, F4 7b: '8 or 5' x3 pays 4.5, '2' x1 pays 2:
     # 20 + 4.5 + 2 - 3 = 23.5
     assert state2.records[0].points[0] == Fraction(47, 2)
-    assert GAME.view(state2, None)["bouts_done"][0]["bets"][0][0]["payout"] == "4.5"
+    assert GAME.view(state2, None)["bouts_done"][0]["bets"][0][0]["payout"] == 4.5
 
 
 def test_bx11_more_points_then_best_bout_then_dmo() -> None:

@@ -58,7 +58,7 @@ def test_bx3_bx4_usage_and_points_never_exceeded_in_random_matches(seed: int) ->
         spec = GAME.phase(state)
         assert spec is not None
         texts = {s: random_legal(state, s, rng) or "" for s in sorted(spec.actors)}
-        stakes_ok = {s: sum(int(x[1]) for x in
+        stakes_ok = {s: sum(int(x["stake"]) for x in
                             GAME.validate(state, s, t, SubmitContext(at=0.0)).to_json()) <=
                      state.points[s] for s, t in texts.items() if state.stage == "bet"}
         assert all(stakes_ok.values())

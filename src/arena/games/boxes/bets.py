@@ -31,6 +31,7 @@ from arena.games.boxes.conditions import (
     over_limit,
     parse_condition,
 )
+from arena.games.boxes.words import number_word, shown, trait_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,10 @@ class Bet:
 
     def __str__(self) -> str:
         return f"{self.condition}: {self.stake}"
+
+    def to_json(self) -> dict[str, object]:
+        """The bet as facts: its condition's traits and operator, and its stake."""
+        return {**self.condition.to_json(), "stake": self.stake}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +69,10 @@ class Bets:
     def __str__(self) -> str:
         return bets_text(self.bets)
 
-    def to_json(self) -> list[list[str | int]]:
-        """The bets as the match log records them: ``[condition, stake]`` pairs."""
-        return [[str(b.condition), b.stake] for b in self.bets]
+    def to_json(self) -> list[dict[str, object]]:
+        """The bets as facts, one ``{traits, op, stake}`` each (an empty list for ``none``);
+        the pages word them ("2 on black")."""
+        return [b.to_json() for b in self.bets]
 
 
 def bets_text(bets: Iterable[Bet]) -> str:
@@ -113,28 +119,35 @@ def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
         items = []
     if len(items) != need:
         if need == 0:
-            raise RuleError("BX-4", "you have nothing to bet this bout: submit 'none'")
+            raise RuleError("BX-4", "you have nothing to bet with this bout: send 'none'")
         example = bet_example(points, usage)
-        raise RuleError("BX-4", f"bet on exactly {need} different condition(s)"
-                                + (f", e.g. '{example}'" if example else ""))
+        raise RuleError("BX-4", f"bet on exactly {number_word(need)} different "
+                                f"condition{'' if need == 1 else 's'}, each with its stake"
+                                + (f", for example '{example}'" if example else ""))
     bets: list[Bet] = []
-    for item in items:
+    for n, item in enumerate(items, start=1):
         if ":" not in item:
-            raise ParseError("BX-4", f"{item!r}: write each bet as 'condition: stake'")
+            raise ParseError("BX-4", f"bet {n}, {shown(item)}: write each bet as its condition, "
+                                     "a colon and its stake, for example 'black and 2: 3'")
         cond_text, _, stake_text = item.rpartition(":")
         cond = parse_condition(cond_text)
         stake_text = stake_text.strip()
         if not re.fullmatch(r"[0-9]{1,40}", stake_text):
-            raise ParseError("BX-4", f"the stake on {cond} must be a whole number, "
-                                     f"not {stake_text!r}")
+            raise ParseError("BX-4", f"the stake of bet {n}, on {cond.words()}, must be a whole "
+                                     f"number, not {shown(stake_text)}")
         stake = int(stake_text)
         if stake < 1:
-            raise RuleError("BX-4", f"the stake on {cond} must be at least 1")
+            raise RuleError("BX-4", f"the stake of bet {n}, on {cond.words()}, must be at "
+                                    "least 1")
         bets.append(Bet(cond, stake))
+    for j, b in enumerate(bets):
+        first = next(i for i, a in enumerate(bets) if a.condition == b.condition)
+        if first != j:
+            raise RuleError("BX-4", f"bets {first + 1} and {j + 1} are on the same condition, "
+                                    f"{b.condition.words()}: the conditions must all differ "
+                                    "(the same traits joined the same way, in any order, "
+                                    "are the same condition, BX-3)")
     conds = [b.condition for b in bets]
-    if len(set(conds)) != len(conds):
-        raise RuleError("BX-4", "the conditions must all be different (the same traits and "
-                                "operator in any order count as the same, BX-3)")
     total = sum(b.stake for b in bets)
     if total > points:
         raise RuleError("BX-4", f"the stakes total {total}, more than your {fmt(points)} "
@@ -144,8 +157,9 @@ def parse_bets(text: str, points: Fraction, usage: Usage) -> tuple[Bet, ...]:
         after = add_usage(after, c)
     over = over_limit(after)
     if over:
-        raise RuleError("BX-3", f"trait(s) {', '.join(over)} would be used more often than "
-                                "allowed over the match (colours 2 conditions, numbers 3)")
+        named = " and ".join(trait_words(t) for t in over)
+        raise RuleError("BX-3", f"{named} would be in more of your conditions than allowed "
+                                "over the match (a colour in two, a number in three)")
     return tuple(bets)
 
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from arena.core.errors import ParseError
+from arena.games.boxes.words import shown
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -41,6 +42,10 @@ class Tile:
     def __str__(self) -> str:
         return f"{self.number}{'b' if self.black else 'w'}"
 
+    def to_json(self) -> dict[str, int | str]:
+        """The tile as facts for the events and pages: its number and its colour."""
+        return {"number": self.number, "colour": self.colour}
+
 
 Board = tuple[Tile, ...]
 """49 tiles, row-major from A1 (G-1)."""
@@ -56,7 +61,8 @@ def parse_cell(text: str) -> int:
     """``D4`` -> 24; a clear error for anything that is not a cell of the 7 x 7 board."""
     m = _CELL.match(text.strip())
     if not m:
-        raise ParseError("G-1", f"{text.strip()!r} is not a cell of the 7x7 board (A1..G7)")
+        raise ParseError("G-1", f"{shown(text)} is not a cell of the board: a column from A "
+                                "to G and a row from 1 to 7, such as D4")
     return (int(m.group(2)) - 1) * SIZE + (ord(m.group(1).upper()) - ord("A"))
 
 

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from arena.core.errors import ParseError, RuleError
 from arena.games.boxes.board import Tile
+from arena.games.boxes.words import condition_words, shown, trait_words
 
 COLOURS = ("black", "white")
 TRAITS = (*(str(n) for n in range(10)), *COLOURS)
@@ -57,6 +58,15 @@ class Condition:
                 for t in self.traits]
         return all(hits) if self.op == "and" else any(hits)
 
+    def to_json(self) -> dict[str, object]:
+        """The condition as facts: its traits (a colour, or a tile's number as a number) and
+        the operator joining two (``and``/``or``; None for one trait)."""
+        return {"traits": [t if t in COLOURS else int(t) for t in self.traits],
+                "op": self.op or None}
+
+    def words(self) -> str:
+        return condition_words(self.traits, self.op)
+
     def uses(self) -> Usage:
         return tuple(1 if t in self.traits else 0 for t in TRAITS)
 
@@ -69,11 +79,14 @@ def make_condition(traits: list[str], op: str = "") -> Condition:
         raise RuleError("BX-3", "two traits are joined by 'and' or 'or'")
     for t in traits:
         if t not in TRAITS:
-            raise ParseError("BX-3", f"{t!r} is not a trait (black, white or a number 0-9)")
+            raise ParseError("BX-3", f"{shown(t)} is not a trait: a trait is black, white or a "
+                                     "number from 0 to 9")
     if len(traits) == 2 and traits[0] == traits[1]:
-        raise RuleError("BX-3", f"a condition may not join {traits[0]!r} with itself")
+        raise RuleError("BX-3", f"a condition may not join {trait_words(traits[0])} with "
+                                "itself")
     if op == "or" and set(traits) == set(COLOURS):
-        raise RuleError("BX-3", "'black or white' is not allowed as a condition")
+        raise RuleError("BX-3", "'black or white' is not allowed as a condition: every "
+                                "tile is one of the two")
     return Condition(tuple(sorted(traits, key=_order)), op)
 
 
@@ -81,21 +94,23 @@ def parse_condition(text: str) -> Condition:
     """Read ``black and 2``, ``6``, ``7 or 9`` (any case or spacing; ``&`` and ``|`` too)."""
     tokens = _TOKEN.findall(text.lower())
     if not tokens:
-        raise ParseError("BX-3", "a condition needs a trait, e.g. 'black and 2', '6', '7 or 9'")
+        raise ParseError("BX-3", "a condition needs a trait, for example black and 2, or 6, "
+                                 "or 7 or 9")
     words = [{"&": "and", "|": "or"}.get(t, t) for t in tokens]
     for w in words:
         if w not in TRAITS and w not in ("and", "or"):
-            raise ParseError("BX-3", f"{w!r} is not a trait (black, white, 0-9) or 'and'/'or' "
-                                     f"in condition {text.strip()!r}")
+            raise ParseError("BX-3", f"{shown(w)} is not a trait (black, white or a number "
+                                     "from 0 to 9) nor one of the words and, or, in the condition "
+                                     f"{shown(text)}")
     if len(words) == 1:
         if words[0] in ("and", "or"):
-            raise ParseError("BX-3", f"condition {text.strip()!r} has no trait")
+            raise ParseError("BX-3", f"the condition {shown(text)} has no trait")
         return make_condition(words)
     if len(words) == 3 and words[1] in ("and", "or") and words[0] not in ("and", "or") \
             and words[2] not in ("and", "or"):
         return make_condition([words[0], words[2]], words[1])
-    raise ParseError("BX-3", f"condition {text.strip()!r} must be one trait or two joined by "
-                             "'and'/'or' (at most two traits)")
+    raise ParseError("BX-3", f"the condition {shown(text)} must be one trait, or two joined "
+                             "by and or by or (at most two traits)")
 
 
 def add_usage(usage: Usage, condition: Condition) -> Usage:

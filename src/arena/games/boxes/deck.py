@@ -106,8 +106,17 @@ class Card:
         return f"{text} {self.special}" if self.special else text
 
     def to_json(self) -> dict[str, Any]:
+        """The card as a deck file writes it (the tools' output, :func:`format_deck`)."""
         return {"number": self.number, "type": self.type, "move": self.move,
                 "special": self.special, "copies": self.copies}
+
+    def facts(self) -> dict[str, Any]:
+        """The card as the events and views carry it: one number of squares (or of knight's
+        jumps) per leg and its displacement figure, and the special figures as values (BX-8);
+        the pages draw and word the card from these."""
+        return {"number": self.number, "type": self.type, "legs": list(self.legs),
+                "displacements": [d.lower() for d in self.displacements], "add": self.add,
+                "invert": self.invert, "wrap": self.wrap, "copies": self.copies}
 
 
 @dataclass(frozen=True)

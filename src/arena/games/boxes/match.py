@@ -25,6 +25,7 @@ bout's payouts minus its stakes.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -48,7 +49,6 @@ from arena.games.boxes.bets import (
     Bet,
     Bets,
     bet_example,
-    bets_text,
     fmt,
     parse_bets,
     required_count,
@@ -64,9 +64,9 @@ from arena.games.boxes.board import (
 )
 from arena.games.boxes.conditions import TRAITS, add_usage, make_condition
 from arena.games.boxes.deck import Card, deck_from_text
-from arena.games.boxes.movement import Movement
+from arena.games.boxes.movement import leg_facts
 from arena.games.boxes.odds import after_move, condition_odds, roles_for_round
-from arena.games.boxes.picks import PICK_HELP, moves_view, parse_pick, pick_help
+from arena.games.boxes.picks import PICK_HELP, Pick, moves_view, parse_pick, pick_help
 from arena.games.boxes.render import render_boards
 from arena.games.boxes.state import (
     BET,
@@ -81,15 +81,22 @@ from arena.games.boxes.state import (
     Play,
 )
 
-BET_HELP = ("three bets (fewer only when your points or usage allow fewer), each a condition "
-            "and its stake as condition: stake, separated by semicolons; stakes whole, at "
-            "least 1, within your points (BX-4)")
-"""The bet notation in words, for the phase's prompt; the help adds an example (BX-4)."""
+BET_HELP = ("bet on three different conditions (fewer only when your points or the match's "
+            "limits leave fewer), each with a whole stake of at least 1, all the stakes "
+            "within your points (BX-4)")
+"""What the betting phase asks, in words, for its prompt (BX-4)."""
+BET_NOTATION = ("write each bet as its condition, a colon and its stake, the bets separated by "
+                "semicolons (BX-4)")
+"""The bet notation in words, for the help; it adds an example the seat may send."""
+ODDS_LABEL = "Odds helper for the players (LO-12, the helpers ruling, covers Boxes too)"
+"""The host's switch. The one ruling on the odds helper is LO-12, whose last lines say the
+deduction helper's rule "holds for Boxes' odds helper" too; the label says so, so that a
+Boxes host does not read a Locked Out! rule as a mistake."""
 BOTH = frozenset({0, 1})
 PASS = Word("pass")
 """A pick round's pass, when no card can move the box (BX-7)."""
 
-BoxesMove = Word | Bets | Movement
+BoxesMove = Word | Bets | Pick
 """Every move of a Boxes match: ``ready``, a bout's bets, a pick or ``pass``."""
 
 
@@ -134,10 +141,11 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         c = state.config
         if state.stage == STUDY_BOARDS:
             return PhaseSpec("study boards", c.study_boards, may=BOTH,
-                             prompt="look over both boards before bout 1; the cards come next")
+                             prompt="look over both boards before bout 1; the cards come next "
+                                    "(BX-12)")
         if state.stage == STUDY_CARDS:
             return PhaseSpec(f"bout {state.bout}: study cards", c.study_cards, may=BOTH,
-                             prompt="look over this bout's cards; betting comes next")
+                             prompt="look over this bout's cards; betting comes next (BX-12)")
         if state.stage == BET:
             return PhaseSpec(f"bout {state.bout}: bet", c.bet, must=BOTH, reserve=True,
                              prompt=BET_HELP)
@@ -152,14 +160,15 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         notation names them (BX-4, BX-6..BX-8): reading one is checking it."""
         if state.stage in (STUDY_BOARDS, STUDY_CARDS):
             if text.strip().lower() != "ready":
-                raise ParseError("BX-12", "this is study time: submit 'ready' to end it early")
+                raise ParseError("BX-12", "this is study time: nothing is played now; send ready "
+                                      "to end it early")
             return READY
         if state.stage == BET:
             return Bets(parse_bets(text, state.points[seat], state.usage[seat]))
         if state.stage == PICK:
             m = parse_pick(state, seat, text)
-            return PASS if m is None else m
-        raise RuleError("BX-11", "the match is over")
+            return PASS if m is None else Pick(state.target_board(seat), m)
+        raise RuleError("BX-11", "the match is over: nothing more can be played")
 
     def resolve(self, state: BoxesState, outcome: PhaseOutcome[BoxesMove],
                 rng: random.Random) -> tuple[BoxesState, list[GameEvent]]:
@@ -178,8 +187,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         points = (state.points[0] + bonus, state.points[1] + bonus)
         new = replace(state, stage=STUDY_CARDS, bout=bout, round=0, cards=cards, hand=cards,
                       points=points, bets=((), ()), landed=((), ()), plays=())
-        data = {"bout": bout, "cards": [state.card(n).to_json() for n in cards],
-                "bonus": int(bonus), "points": [fmt(p) for p in points]}
+        data = {"bout": bout, "cards": [state.card(n).facts() for n in cards],
+                "bonus": int(bonus), "points": [points_json(p) for p in points]}
         return new, [GameEvent("bout_started", data)]
 
     def _seal_bets(self, state: BoxesState, outcome: PhaseOutcome[BoxesMove]
@@ -195,7 +204,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
             for b in mine:
                 usage[seat] = add_usage(usage[seat], b.condition)
             bets.append(mine)
-            events.append(GameEvent("your_bets", {"bout": state.bout, "seat": seat, "bets": bets_text(mine)},
+            events.append(GameEvent("your_bets", {"bout": state.bout, "seat": seat,
+                                                  "bets": [b.to_json() for b in mine]},
                                     to=frozenset({seat})))
         events.append(GameEvent("bets_sealed", {"bout": state.bout}))
         new = replace(state, stage=PICK, round=1, bets=(bets[0], bets[1]),
@@ -213,17 +223,19 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         for seat in (0, 1):
             b = state.target_board(seat)
             sub = outcome.standing.get(seat)
-            m = sub.value if sub is not None else None
-            if not isinstance(m, Movement):  # a pass, or nothing standing
+            pick = sub.value if sub is not None else None
+            if not isinstance(pick, Pick):  # a pass, or nothing standing
                 plays.append(Play(seat, b, None, (), boxes[b], (), (), ()))
                 continue
+            m = pick.movement
             card = state.card(m.card)
             board = state.boards[b]
             tiles = tuple(board[c] for c in m.landings)  # traits read on landing (BX-9)
             landed[b].extend(tiles)
             boards[b] = after_move(board, card, m)  # specials act after the move (BX-8)
             boxes[b] = m.final
-            plays.append(Play(seat, b, m.card, m.legs, m.start, m.path, m.landings, tiles))
+            plays.append(Play(seat, b, m.card, m.legs, m.start, m.path, m.landings, tiles,
+                              m.counts))
             picked.append(m.card)
         for n in picked:  # a card both named leaves once unless a second copy remains
             if n in hand:
@@ -276,7 +288,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
 
     def host_view(self, state: BoxesState) -> JSON:
         out = public_view(state)
-        out["sealed"] = [sealed_fact(state, s) for s in (0, 1)]
+        out["sealed"] = [sealed_json(state, s) for s in (0, 1)]
         out["seats"] = [seat_view(state, s) for s in (0, 1)]
         # LO-12: the host always has the odds helper (and everyone once the match is over,
         # when the host's view is what every viewer gets, G-9).
@@ -291,8 +303,8 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         if state.stage == BET:
             example = bet_example(state.points[seat], state.usage[seat])
             if example == "none":
-                return "you have nothing to bet this bout: 'none' (BX-4)"
-            return BET_HELP + (f", e.g. '{example}'" if example else "")
+                return "you have nothing to bet with this bout: send 'none' (BX-4)"
+            return BET_NOTATION + (f", e.g. '{example}'" if example else "")
         if state.stage == PICK:
             whose = "your opponent's box" if state.round % 2 == 1 else "your own box"
             return f"this round's card moves {whose}: {pick_help(state, seat)}"
@@ -309,7 +321,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         return [fact] if fact else []
 
     def host_options(self, state: BoxesState) -> dict[str, tuple[bool, str]]:
-        return {"odds_helper": (state.config.odds_helper, "The odds helper for seats (LO-12)")}
+        return {"odds_helper": (state.config.odds_helper, ODDS_LABEL)}
 
     def set_host_option(self, state: BoxesState, name: str, value: bool) -> BoxesState:
         if name != "odds_helper":
@@ -356,20 +368,41 @@ def final_result(state: BoxesState) -> Result:
     return Result(1, scores, "tied on points and best bout; the DMO wins (BX-11)", detail)
 
 
-def sealed_fact(state: BoxesState, seat: int) -> str:
-    """The seat's sealed bets as one string only it (and the host) may see until the bout
-    ends (BX-13); the conformance suite checks it never reaches the other seat."""
+def sealed_json(state: BoxesState, seat: int) -> dict[str, JSON] | None:
+    """The seat's sealed bets as facts, for its own view and the host's until the bout ends
+    (BX-13); None when nothing is sealed."""
     if not state.bets[seat]:
-        return ""
-    return f"bout {state.bout} sealed bets of {state.who(seat)}: {bets_text(state.bets[seat])}"
+        return None
+    return {"bout": state.bout, "seat": seat, "bets": [b.to_json() for b in state.bets[seat]]}
+
+
+def sealed_fact(state: BoxesState, seat: int) -> str:
+    """The seat's sealed bets exactly as its view carries them (JSON): the conformance suite
+    checks they never reach the other seat's view or events."""
+    facts = sealed_json(state, seat)
+    return "" if facts is None else json.dumps(facts)
+
+
+def points_json(x: Fraction) -> int | float | str:
+    """Points as a number for the events and pages: whole, or a half of a payout at 1.5 x
+    (BX-5: every payout is a multiple of a half, so a float is exact); a fraction that a
+    float would round stays ``41/3`` (a host deck cannot make one, but a number must not
+    lie)."""
+    if x.denominator == 1:
+        return x.numerator
+    f = float(x)
+    return f if Fraction(f) == x else fmt(x)
 
 
 def play_json(p: Play) -> dict[str, JSON]:
+    """One seat's play of a round as facts: the card (None for a pass), each leg's direction
+    and length, the cells entered and the tiles landed on as they were read (BX-9)."""
+    counts = p.counts or (1,) * len(p.legs)
     return {
         "seat": p.seat, "board": "AB"[p.board], "card": p.card,
-        "move": "pass" if p.card is None else f"{p.card} {' '.join(p.legs)}",
+        "legs": [leg_facts(t, n) for t, n in zip(p.legs, counts, strict=True)],
         "from": cell_name(p.start), "path": [cell_name(c) for c in p.path],
-        "landed": [{"cell": cell_name(c), "tile": str(t)}
+        "landed": [{"cell": cell_name(c), "tile": t.to_json()}
                    for c, t in zip(p.landings, p.tiles, strict=True)],
     }
 
@@ -377,9 +410,9 @@ def play_json(p: Play) -> dict[str, JSON]:
 def record_json(r: BoutRecord) -> dict[str, JSON]:
     return {
         "bout": r.bout,
-        "bets": [[{"condition": str(x.bet.condition), "stake": x.bet.stake, "hits": x.hits,
-                   "payout": fmt(x.payout)} for x in side] for side in r.settled],
-        "points": [fmt(p) for p in r.points],
+        "bets": [[{**x.bet.to_json(), "hits": x.hits, "payout": points_json(x.payout)}
+                  for x in side] for side in r.settled],
+        "points": [points_json(p) for p in r.points],
     }
 
 
@@ -400,10 +433,10 @@ def public_view(state: BoxesState) -> dict[str, JSON]:
         ["AB"[state.target_board(s)] for s in (0, 1)],
         "boards": [board_text(b).split("\n") for b in state.boards],
         "boxes": [cell_name(x) for x in state.boxes],
-        "points": [fmt(p) for p in state.points],
-        "cards": [state.card(n).to_json() for n in state.cards],
+        "points": [points_json(p) for p in state.points],
+        "cards": [state.card(n).facts() for n in state.cards],
         "hand": list(state.hand),
-        "landed_this_bout": [[str(t) for t in side] for side in state.landed],
+        "landed_this_bout": [[t.to_json() for t in side] for side in state.landed],
         "plays_this_bout": [play_json(p) for p in state.plays],
         "last_round": [play_json(p) for p in state.last_plays],
         "bouts_done": [record_json(r) for r in state.records],
@@ -415,7 +448,7 @@ def seat_view(state: BoxesState, seat: int) -> dict[str, JSON]:
     out: dict[str, JSON] = {
         "seat": seat,
         "board": "AB"[seat],
-        "sealed": sealed_fact(state, seat),
+        "sealed": sealed_json(state, seat),
         "usage": dict(zip(TRAITS, state.usage[seat], strict=True)),
     }
     if state.stage == BET:

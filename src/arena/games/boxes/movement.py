@@ -22,6 +22,7 @@ from functools import cache
 from arena.core.errors import ParseError, RuleError
 from arena.games.boxes.board import SIZE, cell_name, parse_cell
 from arena.games.boxes.deck import Card
+from arena.games.boxes.words import DIRECTION_WORDS, number_word, shown, squares
 
 ORTHOGONAL: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 DIAGONAL: dict[str, tuple[int, int]] = {
@@ -47,6 +48,8 @@ class Movement:
     path: tuple[int, ...]
     ends: tuple[int, ...]
     landings: tuple[int, ...]
+    counts: tuple[int, ...] = ()
+    """The card's number figure: squares (or knight's jumps) per leg."""
 
     @property
     def final(self) -> int:
@@ -59,12 +62,44 @@ class Movement:
     def __str__(self) -> str:
         return f"{self.card} {' '.join(self.legs)}"
 
-    def to_json(self) -> str:
-        """A pick as the match log records it: its notation (BX-7)."""
-        return str(self)
+    def to_json(self) -> dict[str, object]:
+        """The movement as facts: the card, each leg's direction and length, where the box
+        started, the cells it entered and those it landed on (BX-8)."""
+        counts = self.counts or (1,) * len(self.legs)
+        return {"card": self.card,
+                "legs": [leg_facts(t, n) for t, n in zip(self.legs, counts, strict=True)],
+                "from": cell_name(self.start), "path": [cell_name(c) for c in self.path],
+                "landings": [cell_name(c) for c in self.landings]}
+
+    def words(self) -> str:
+        """The movement in words, for the server's texts: "card 3, three squares up"."""
+        counts = self.counts or (1,) * len(self.legs)
+        legs = ", then ".join(leg_words(t, n) for t, n in zip(self.legs, counts, strict=True))
+        return f"card {self.card}, {legs}"
 
     def path_text(self) -> str:
         return "-".join(cell_name(c) for c in (self.start, *self.path))
+
+
+def leg_facts(token: str, count: int) -> dict[str, object]:
+    """One leg as facts: a line leg's direction and squares (``{"dir": "U", "squares": 3}``),
+    or a knight leg's jumps and the two segments of each jump (``R2D1``: two right, then one
+    down)."""
+    k = _KNIGHT_TOKEN.match(token)
+    if k:
+        return {"jumps": count, "knight": [{"dir": k.group(1), "squares": int(k.group(2))},
+                                           {"dir": k.group(3), "squares": int(k.group(4))}]}
+    return {"dir": token, "squares": count}
+
+
+def leg_words(token: str, count: int) -> str:
+    """One leg in words: "three squares up", "a knight's jump, two right then one down"."""
+    k = _KNIGHT_TOKEN.match(token)
+    if k:
+        jumps = "a knight's jump" if count == 1 else f"{number_word(count)} knight's jumps"
+        return (f"{jumps}, {number_word(int(k.group(2)))} {DIRECTION_WORDS[k.group(1)]} then "
+                f"{number_word(int(k.group(4)))} {DIRECTION_WORDS[k.group(3)]}")
+    return f"{squares(count)} {DIRECTION_WORDS[token]}"
 
 
 def _steps(start: int, moves: list[tuple[int, int]], wrap: bool) -> tuple[int, ...] | None:
@@ -126,7 +161,7 @@ def movements(card: Card, start: int) -> tuple[Movement, ...]:
         if ok:
             p, e = tuple(path), tuple(ends)
             out.append(Movement(card.number, tuple(t for t, _ in combo), start, p, e,
-                                _landings(card, p, e)))
+                                _landings(card, p, e), card.legs))
     return tuple(out)
 
 
@@ -145,6 +180,19 @@ def distinct_movements(card: Card, start: int) -> tuple[Movement, ...]:
     return tuple(out)
 
 
+_DISP_WORDS = {"Orthogonal": "only up, down, left or right",
+               "Diagonal": "only along a diagonal", "Straight": "in a straight line",
+               "Knightwise": "by knight's jumps"}
+
+
+def _dir_kind(word: str) -> str:
+    if word in DIAGONAL:
+        return "a diagonal"
+    if word in ORTHOGONAL:
+        return "not a diagonal"
+    return "not a direction"
+
+
 _KNIGHT_TOKEN = re.compile(r"^([UDLR])([12])-?([UDLR])([12])$")
 _LEG_TOKEN = re.compile(r"^([A-Z]+?)([0-9]*)$")
 
@@ -155,24 +203,25 @@ def _norm_leg(token: str, card: Card, n: int, disp: str) -> str:
     if disp == "Knightwise":
         m = _KNIGHT_TOKEN.match(t)
         if not m or int(m.group(2)) + int(m.group(4)) != 3:
-            raise ParseError("BX-8", f"a Knightwise leg is written as two segments like R2D1 "
-                                     f"or D1R2, not {token!r}")
+            raise ParseError("BX-8", f"{shown(token)} is not a knight's jump: write its two "
+                                     "segments, for example R2D1 for two right then one down")
         if m.group(3) not in PERPENDICULAR[m.group(1)]:
-            raise RuleError("BX-8", f"a knight jump turns a right angle between its two "
-                                    f"segments; {token!r} does not")
+            raise RuleError("BX-8", f"a knight's jump turns a right angle between its two "
+                                    f"segments, and {shown(token)} does not")
         return f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(4)}"
     m = _LEG_TOKEN.match(t)
     if not m:
-        raise ParseError("BX-8", f"{token!r} is not a direction (U D L R UL UR DL DR)")
+        raise ParseError("BX-8", f"{shown(token)} is not a direction: write U, D, L or R for "
+                                 "up, down, left or right, UL, UR, DL or DR for a diagonal")
     word = COMPASS.get(m.group(1), m.group(1))
     allowed = {"Orthogonal": ORTHOGONAL, "Diagonal": DIAGONAL, "Straight": STRAIGHT}
     table = allowed[disp]
     if word not in table:
-        raise RuleError("BX-8", f"card {card.number} moves {disp} here: {token!r} is "
-                                f"not one of {' '.join(table)}")
+        raise RuleError("BX-8", f"card {card.number} moves {_DISP_WORDS[disp]} here, and "
+                                f"{shown(token)} is {_dir_kind(word)}")
     if m.group(2) and int(m.group(2)) != n:
-        raise RuleError("BX-8", f"this leg of card {card.number} moves exactly {n}, "
-                                f"not {m.group(2)}")
+        raise RuleError("BX-8", f"this leg of card {card.number} moves exactly "
+                                f"{squares(n)}, not {number_word(int(m.group(2)))}")
     return word
 
 
@@ -186,16 +235,17 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
         words = words[1:]
     if words and words[0].lower() == "to":
         if len(words) != 2:
-            raise ParseError("BX-8", "write 'to' followed by one cell, e.g. '3 to D1'")
+            raise ParseError("BX-8", "after to, name the one cell where the box ends, for "
+                                     "example 3 to D1")
         target = parse_cell(words[1])
         hits = [m for m in legal if m.final == target]
         if not hits:
             raise RuleError("BX-9", f"card {card.number} cannot bring the box from "
                                     f"{cell_name(start)} to {cell_name(target)}")
         if len({(m.landings, m.path) for m in hits}) > 1:
-            options = ", ".join(str(m) for m in hits[:6])
-            raise RuleError("BX-8", f"several movements of card {card.number} end on "
-                                    f"{cell_name(target)}; give the legs ({options})")
+            raise RuleError("BX-8", f"card {card.number} has several movements that end on "
+                                    f"{cell_name(target)}: say which by its directions or "
+                                    "by its path")
         return hits[0]
     # ``D1-D2`` reads both as cells and as a knight leg: after ``path`` it is always cells,
     # and without it, a knight leg only for a Knightwise card.
@@ -205,23 +255,25 @@ def find_movement(card: Card, start: int, words: list[str]) -> Movement:
     # of one enters (read as a leg, D2 would be "two down").
     if as_path or (len(words) == 1 and "-" in words[0] and not knight_leg):
         if not words:
-            raise ParseError("BX-8", "write 'path' followed by the cells the box enters, "
-                                     "e.g. 'path D4-E4'")
+            raise ParseError("BX-8", "after path, name the cells the box enters, for "
+                                     "example path D4-E4")
         cells = tuple(parse_cell(x) for w in words for x in w.split("-") if x)
         for m in legal:
             if cells in (m.path, (start, *m.path)):
                 return m
-        raise RuleError("BX-9", f"card {card.number} has no legal movement along "
-                                f"{'-'.join(cell_name(c) for c in cells)} from "
-                                f"{cell_name(start)}")
+        raise RuleError("BX-9", f"card {card.number} has no legal movement from "
+                                f"{cell_name(start)} through "
+                                f"{', '.join(cell_name(c) for c in cells)}")
     if len(words) != len(card.legs):
-        raise RuleError("BX-8", f"card {card.number} ({card.move}) has {len(card.legs)} "
-                                f"leg(s): give one direction per leg, e.g. "
-                                f"{legal[0] if legal else '...'}")
+        n = len(card.legs)
+        raise RuleError("BX-8", f"card {card.number} moves in {number_word(n)} "
+                                f"part{'' if n == 1 else 's'}: give one direction for each")
     legs = tuple(_norm_leg(w, card, n, d)
                  for w, n, d in zip(words, card.legs, card.displacements, strict=True))
     for m in legal:
         if m.legs == legs:
             return m
-    raise RuleError("BX-9", f"card {card.number} {' '.join(legs)} would leave the board from "
-                            f"{cell_name(start)} (only Wrap cards cross an edge)")
+    counts = card.legs
+    said = ", then ".join(leg_words(t, n) for t, n in zip(legs, counts, strict=True))
+    raise RuleError("BX-9", f"card {card.number} moving {said} from {cell_name(start)} would "
+                            "leave the board (only a card with Wrap crosses an edge)")

@@ -11,17 +11,35 @@ accepted only when no remaining card has any legal movement for the box the seat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from arena.core.errors import ParseError, RuleError
 from arena.games.boxes.board import cell_name
 from arena.games.boxes.movement import Movement, find_movement, movements
 from arena.games.boxes.state import BoxesState
+from arena.games.boxes.words import shown
 
-PICK_HELP = ("a card and one direction per leg (U D L R, UL UR DL DR, a knight leg as R2D1), "
-             "or \"path\" and the cells it enters (its start may lead), or \"to\" and the cell "
-             "where it ends when only one movement ends there; pass only when no card can "
-             "move the box (BX-7)")
-"""The pick notation in words, for a phase's prompt; :func:`pick_help` adds examples."""
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A seat's pick: the movement and the board whose box it moves (BX-6). ``str()`` is the
+    pick notation (``17 R2D1``); ``to_json()`` the facts the pages word ("You played card 17
+    on board B, a knight's jump ...")."""
+
+    board: int
+    movement: Movement
+
+    def __str__(self) -> str:
+        return str(self.movement)
+
+    def to_json(self) -> dict[str, object]:
+        return {"board": "AB"[self.board], **self.movement.to_json()}
+
+
+PICK_HELP = ("pick one of the remaining cards and say where it takes the box; you may pass "
+             "only when no card can move it (BX-6, BX-7)")
+"""What a pick round asks, in words, for the phase's prompt; :func:`pick_help` gives the
+notation with examples."""
 
 
 def pick_help(state: BoxesState, seat: int) -> str:
@@ -39,9 +57,10 @@ def pick_help(state: BoxesState, seat: int) -> str:
         to = (f", or where it ends when only one movement ends there: '{n} to "
               f"{cell_name(m.final)}'" if len({(x.landings, x.path) for x in ends}) == 1
               else "")
-        return (f"a card and one direction per leg (U D L R, UL UR DL DR, a knight leg as "
-                f"R2D1), e.g. '{m}'; or the cells it enters: '{n} path {path}' (or "
-                f"'{n} path {cell_name(start)}-{path}'){to}")
+        return (f"the card's number and one direction for each part of its move (U, D, L or "
+                f"R for up, down, left or right; UL, UR, DL or DR for a diagonal; a knight's "
+                f"jump as R2D1, two right then one down), e.g. '{m}'; or the cells it enters: "
+                f"'{n} path {path}' (or '{n} path {cell_name(start)}-{path}'){to}")
     return "no card can move the box: 'pass' (BX-7)"
 
 
@@ -62,32 +81,39 @@ def parse_pick(state: BoxesState, seat: int, text: str) -> Movement | None:
     if words and words[0].lower() == "card":
         words = words[1:]
     if not words:
-        raise ParseError("BX-6", f"name a card and its movement: {pick_help(state, seat)}")
+        raise ParseError("BX-6", f"name a card and how it moves: {pick_help(state, seat)}")
     b = state.target_board(seat)
     if len(words) == 1 and words[0].lower() == "pass":
         if playable(state, seat):
-            raise RuleError("BX-7", "you may pass only when no remaining card has a legal "
-                                    f"movement for the box on board {'AB'[b]}")
+            cards = playable(state, seat)
+            raise RuleError("BX-7", "you may pass only when no remaining card can move the box "
+                                    f"on board {'AB'[b]}, and card"
+                                    f"{'' if len(cards) == 1 else 's'} "
+                                    f"{_listed(cards)} can")
         return None
     head = words[0].lstrip("#")
     if not re.fullmatch(r"[0-9]{1,4}", head):
-        raise ParseError("BX-6", f"{words[0]!r} is not a card number: "
+        raise ParseError("BX-6", f"{shown(words[0])} is not a card number: "
                                  f"{pick_help(state, seat)}")
     number = int(head)
     if number not in state.hand:
-        left = ", ".join(str(n) for n in state.hand)
-        raise RuleError("BX-6", f"card {number} is not among this bout's remaining cards "
-                                f"({left})")
+        raise RuleError("BX-6", f"card {number} is not among this bout's remaining cards, "
+                                f"which are {_listed(sorted(set(state.hand)))}")
     card = state.card(number)
     if len(words) == 1:
-        raise ParseError("BX-8", f"say how card {number} ({card.move}) moves, e.g. "
-                                 f"{_example(state, seat, number)}")
+        raise ParseError("BX-8", f"say how card {number} moves, for example "
+                                 f"'{_example(state, seat, number)}'")
     return find_movement(card, state.boxes[b], words[1:])
 
 
 def _example(state: BoxesState, seat: int, number: int) -> str:
     ms = movements(state.card(number), state.boxes[state.target_board(seat)])
-    return str(ms[0]) if ms else "(none: it cannot move this box)"
+    return str(ms[0]) if ms else "none, it cannot move this box"
+
+
+def _listed(numbers: list[int]) -> str:
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def moves_view(state: BoxesState, seat: int) -> dict[str, object]:

@@ -52,8 +52,9 @@ class BoxesConfig(GameConfig):
     # The shipped deck is 3,600 characters; 50,000 is room for a much larger host deck.
     deck: Annotated[str, text("BX-10: a host's deck as TOML (empty: the shipped deck)",
                               50_000, label="Custom deck")] = ""
-    odds_helper: Annotated[bool, Field(description="LO-12: seats see the odds helper during "
-                                                   "the match",
+    odds_helper: Annotated[bool, Field(description="LO-12: the players see the odds "
+                                                   "helper during the match (the helpers "
+                                                   "ruling covers Boxes' odds helper too)",
                                                    title="Odds helper for the players")] = False
     """Whether seats see the odds helper during a live match (LO-12: off by default; the host
     always sees it, and everyone does once the match is over)."""
@@ -75,6 +76,8 @@ class Play:
     path: tuple[int, ...]
     landings: tuple[int, ...]
     tiles: tuple[Tile, ...]
+    counts: tuple[int, ...] = ()
+    """The card's number figure: squares (or knight's jumps) per leg (BX-8)."""
 
 
 @dataclass(frozen=True)

@@ -9,26 +9,29 @@
    - picks: tap a card to light every legal landing of the box it moves, tap a landing to see
      its path and what it lands on, tap it again (or Play) to send "17 R2D1"; Pass is enabled
      only when BX-7 allows it, and the page says why;
-   - the odds helper: the host always, seats only when the host enabled it (the page names no
-     rule for it: the ruling that covers it, LO-12, is Locked Out!'s).
+   - the odds helper: the host always, seats only when the host enabled it (LO-12, whose last
+     lines cover Boxes' odds helper too);
+   - the match log: every event and every submission said in words from the facts the server
+     sends (cards as legs and figures, bets as traits and stakes, plays as legs and tiles):
+     "Bob bet 2 on black", "You played card 8 on board B, moving the box down three squares".
    Choices live in component state, so live updates never rebuild a control under the player. */
-import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, capital } from "/static/ui.js";
+import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText } from "/static/ui.js";
 
 const COLS = "ABCDEFG";
 const SIZE = 7;
 const TRAITS = ["black", "white", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 const LIMIT = (t) => (t === "black" || t === "white" ? 2 : 3);
 const MULT = { "": 2, and: 4, or: 1.5 };
-const DISP_GLYPH = { Orthogonal: "✚", Diagonal: "✖", Straight: "✳", Knightwise: "♞" };
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+const DISP_GLYPH = { orthogonal: "✚", diagonal: "✖", straight: "✳", knightwise: "♞" };
 
 /* ------------------------------------------------------------------ helpers */
 const cellName = (i) => COLS[i % SIZE] + (Math.floor(i / SIZE) + 1);
 const cellIndex = (name) => (Number(name.slice(1)) - 1) * SIZE + COLS.indexOf(name[0]);
 const parseTile = (tok) => ({ number: Number(tok[0]), black: tok[1] === "b" });
-const tileWords = (tok) => tok[0] + " " + (tok[1] === "b" ? "black" : "white");
+/* A tile as a host says it: "a black 8". */
+const tileWords = (t) => "a " + t.colour + " " + t.number;
 const parseBoard = (rows) => rows.join(" ").split(/\s+/).filter(Boolean).map(parseTile);
-/* Points come as "20", "23.5" or "41/3" (exact fractions). */
+/* Points come as numbers (20, 23.5), or "41/3" for a fraction no decimal writes. */
 const pts = (p) => (String(p).includes("/") ? String(p) : fmtNum(p));
 const pct = (p) => fmtNum(Math.round(Number(p) * 100)) + "%";
 const boardNo = (letter) => (letter === "B" ? 1 : 0);
@@ -139,23 +142,38 @@ function BoardKey() {
 }
 
 /* ------------------------------------------------------------------ cards */
-function parseMove(move) {
-  /* "1+2 Orthogonal" or "1 Orthogonal + 2 Diagonal" -> displacements named on the card */
-  const disps = [];
-  for (const m of String(move).matchAll(/[A-Za-z]+/g)) if (!disps.includes(m[0])) disps.push(m[0]);
-  return disps;
+/* The card's face as printed (BX-8): "1+2 Orthogonal", "1 Orthogonal + 2 Diagonal" (legs
+   sharing a displacement figure grouped), and its special figures, "Increase 2, Wrap". */
+function cardFace(card) {
+  const groups = [];
+  card.legs.forEach((n, i) => {
+    const d = card.displacements[i];
+    if (groups.length && groups[groups.length - 1].d === d) groups[groups.length - 1].ns.push(n);
+    else groups.push({ d, ns: [n] });
+  });
+  return groups.map((g) => g.ns.join("+") + " " + g.d.charAt(0).toUpperCase() + g.d.slice(1)).join(" + ");
+}
+function cardSpecial(card) {
+  const parts = [];
+  if (card.add > 0) parts.push("Increase " + card.add);
+  if (card.add < 0) parts.push("Decrease " + -card.add);
+  if (card.invert) parts.push("Invert");
+  if (card.wrap) parts.push("Wrap");
+  return parts.join(", ");
 }
 
 function CardPic({ card, left, selected, canMove, onPick, testid, stop }) {
-  const glyphs = parseMove(card.move).map((d) => DISP_GLYPH[d] || "").join("");
+  const face = cardFace(card);
+  const special = cardSpecial(card);
+  const glyphs = [...new Set(card.displacements)].map((d) => DISP_GLYPH[d] || "").join("");
   const gone = left <= 0;
   const note = gone ? "played" : onPick && !canMove ? "cannot move the box" : left > 1 ? left + " copies left" : "";
   const body = html`
     <span class="bx-card-top"><span>#${card.number}</span><span class="bx-type" title="type">${card.type}</span></span>
-    <span class="bx-card-move"><span class="bx-card-glyph" aria-hidden="true">${glyphs}</span>${card.move}</span>
-    <span class="bx-card-special">${card.special || html`<span class="bx-card-note">no special</span>`}</span>
+    <span class="bx-card-move"><span class="bx-card-glyph" aria-hidden="true">${glyphs}</span>${face}</span>
+    <span class="bx-card-special">${special || html`<span class="bx-card-note">no special</span>`}</span>
     ${note ? html`<span class="bx-card-note">${note}</span>` : ""}`;
-  const label = "Card " + card.number + ", type " + card.type + ", " + card.move + (card.special ? ", " + card.special : "") + (note ? ", " + note : "");
+  const label = "Card " + card.number + ", type " + card.type + ", " + face + (special ? ", " + special : "") + (note ? ", " + note : "");
   if (onPick && !gone) {
     return html`<li><button type="button" class="bx-card" data-testid=${testid} aria-pressed=${selected ? "true" : "false"}
       aria-label=${label} disabled=${!canMove} tabindex=${stop ? 0 : -1} onClick=${onPick} onKeyDown=${cardKey}>${body}</button></li>`;
@@ -228,7 +246,7 @@ function PickPanel({ st, you, model, sel, setSel, send, localErr }) {
   const movable = pick.cards.filter((c) => c.moves.length);
   const boardWord = "board " + pick.board + (pick.board === you.board ? " (your own box)" : " (your opponent's box)");
   const tiles = parseBoard(st.boards[boardNo(pick.board)]);
-  const tileAt = (cell) => tileWords(String(tiles[cellIndex(cell)].number) + (tiles[cellIndex(cell)].black ? "b" : "w"));
+  const tileAt = (cell) => { const t = tiles[cellIndex(cell)]; return t.number + " " + (t.black ? "black" : "white"); };
   let body;
   if (!model) {
     body = html`<p data-testid="bx-pick-hint">${movable.length ? html`Tap a card to light up every cell the box can reach with it<span class="kbd-only"> (keyboard: the arrow keys walk the cards, Enter chooses)</span>.` : ""}</p>`;
@@ -276,7 +294,7 @@ function emptyRows(need, usage) {
 }
 
 function betProblem(rows, usage, points) {
-  const seen = new Set();
+  const seen = new Map();
   const uses = {};
   let total = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -284,18 +302,18 @@ function betProblem(rows, usage, points) {
     const n = i + 1;
     if (!r.a) return "BX-3: choose a trait for bet " + n;
     if (r.op && !r.b) return "BX-3: choose the second trait of bet " + n;
-    if (r.op && r.a === r.b) return "BX-3: bet " + n + " joins " + r.a + " with itself";
-    if (r.op === "or" && new Set([r.a, r.b]).size === 2 && [r.a, r.b].every((t) => t === "black" || t === "white")) return "BX-3: 'black or white' is not a condition";
+    if (r.op && r.a === r.b) return "BX-3: bet " + n + " joins " + traitWords(r.a) + " with itself";
+    if (r.op === "or" && new Set([r.a, r.b]).size === 2 && [r.a, r.b].every((t) => t === "black" || t === "white")) return "BX-3: black or white is not a condition: every tile is one of the two";
     const c = canon(r.a, r.op, r.b);
-    if (seen.has(c)) return "BX-4: bets " + n + " and another are the same condition (" + c + "); the conditions must all differ";
-    seen.add(c);
+    if (seen.has(c)) return "BX-4: bets " + seen.get(c) + " and " + n + " are on the same condition, " + conditionWords(conditionOf(r)) + "; the conditions must all differ";
+    seen.set(c, n);
     for (const t of r.op ? [r.a, r.b] : [r.a]) uses[t] = (uses[t] || 0) + 1;
     const s = Number(r.stake);
     if (!Number.isInteger(s) || s < 1) return "BX-4: the stake of bet " + n + " must be a whole number of at least 1";
     total += s;
   }
   for (const t of TRAITS) {
-    if ((usage[t] || 0) + (uses[t] || 0) > LIMIT(t)) return "BX-3: " + t + " would be used more often than allowed over the match (" + LIMIT(t) + " conditions)";
+    if ((usage[t] || 0) + (uses[t] || 0) > LIMIT(t)) return "BX-3: " + traitWords(t) + " would be in more of your conditions than allowed over the match (" + (LIMIT(t) === 2 ? "two" : "three") + ")";
   }
   if (total > points) return "BX-4: the stakes total " + fmtNum(total) + ", more than your " + fmtNum(points) + " points";
   return null;
@@ -365,7 +383,7 @@ function BetPanel({ st, you, rows, setRows, send }) {
       <button type="button" data-testid="bx-bet-submit" disabled=${!!problem} onClick=${() => send(text)}>Place bets</button>
       ${problem ? "" : html`<span class="muted small">sends <code data-testid="bx-bet-text">${text}</code></span>`}
     </div>
-    ${you.sealed ? html`<p class="muted small" data-testid="bx-sealed">Sealed so far: ${you.sealed.replace(/^bout \d+ sealed bets of [\s\S]*?: /, "")}</p>` : ""}
+    ${you.sealed ? html`<p class="muted small" data-testid="bx-sealed">Sealed so far: ${betsWords(you.sealed.bets)}</p>` : ""}
   </div>`;
 }
 
@@ -395,29 +413,112 @@ function OddsPanel({ st, view, api }) {
   </div>`;
 }
 
-/* ------------------------------------------------------------------ news */
-function playWords(view, p, own) {
-  const name = own != null && p.seat === own ? "You" : seatNameOf(view, p.seat);
-  if (p.card == null) return name + " could not move the box on board " + p.board + " (pass)";
-  const land = p.landed.length ? ", landing on " + p.landed.map((x) => x.cell + " (" + tileWords(x.tile) + ")").join(", ") : ", landing nowhere";
-  return name + " played card " + p.card + " (" + p.move.split(" ").slice(1).join(" ") + ") on board " + p.board + ": " +
-    [p.from].concat(p.path).join(" → ") + land;
+/* ------------------------------------------------------------------ words */
+const NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+const numberWord = (n) => NUMBER_WORDS[n] || fmtNum(n);
+const squares = (n) => numberWord(n) + (n === 1 ? " square" : " squares");
+const DIRECTIONS = { U: "up", D: "down", L: "left", R: "right", UL: "up and left", UR: "up and right", DL: "down and left", DR: "down and right" };
+const timesWords = (n) => (n === 1 ? "once" : n === 2 ? "twice" : numberWord(n) + " times");
+const pointsWords = (p) => pts(p) + (Number(p) === 1 ? " point" : " points");
+
+/* Names as the reader reads them: "You" for their own seat. */
+function whoOf(view, seat) {
+  return view && view.you === seat && view.role === "seat" ? "You" : seatNameOf(view, seat);
+}
+
+/* "and"-joined list: "a, b and c"; with ``serial`` "a, b, and c" (bets whose conditions
+   hold an "and" of their own read apart). */
+function listWords(items, serial) {
+  if (items.length <= 1) return items.join("");
+  if (items.length === 2) return items[0] + (serial ? ", and " : " and ") + items[1];
+  return items.slice(0, -1).join(", ") + (serial ? ", and " : " and ") + items[items.length - 1];
+}
+
+/* A trait as a host says it: a colour stays a colour, a number is a tile's number. */
+function traitWords(t) {
+  return t === "black" || t === "white" ? String(t) : "number " + t;
+}
+
+/* The builder's row as a condition's facts. */
+function conditionOf(r) {
+  return { traits: r.op ? [r.a, r.b] : [r.a], op: r.op || null };
+}
+
+/* A condition from its facts: "black and number 2", "number 7 or 9", "white", and "number 3
+   and number 9" (two numbers joined by "and" said in full: "number 3 and 9" reads as a list). */
+function conditionWords(c) {
+  const traits = c.traits || [];
+  if (traits.length === 2 && c.op === "or" && !traits.some((t) => t === "black" || t === "white")) return "number " + traits[0] + " or " + traits[1];
+  return traits.map(traitWords).join(" " + c.op + " ");
+}
+
+/* Bets from their facts: "3 on black and number 2, 1 on number 6 and 2 on number 7 or 9". */
+function betsWords(bets) {
+  if (!bets || !bets.length) return "nothing";
+  return listWords(bets.map((b) => fmtNum(b.stake) + " on " + conditionWords(b)), bets.some((b) => b.op === "and"));
+}
+
+/* One leg of a move: "down three squares", "a knight's jump, two right then one down". */
+function legWords(leg) {
+  if (leg.knight) {
+    const [a, b] = leg.knight;
+    const jumps = leg.jumps === 1 ? "a knight's jump" : numberWord(leg.jumps) + " knight's jumps";
+    return jumps + ", " + numberWord(a.squares) + " " + DIRECTIONS[a.dir] + " then " + numberWord(b.squares) + " " + DIRECTIONS[b.dir];
+  }
+  return DIRECTIONS[leg.dir] + " " + squares(leg.squares);
+}
+const legsWords = (legs) => legs.map(legWords).join(", then ");
+
+/* A Wrap card's box crosses an edge (BX-8): two cells in a row of its path lie further apart
+   than any step or knight's segment. */
+function wrapped(from, path) {
+  const cells = [from].concat(path);
+  for (let i = 1; i < cells.length; i++) {
+    const a = cellIndex(cells[i - 1]), b = cellIndex(cells[i]);
+    if (Math.abs((a % SIZE) - (b % SIZE)) > 2 || Math.abs(Math.floor(a / SIZE) - Math.floor(b / SIZE)) > 2) return true;
+  }
+  return false;
+}
+
+/* How the box moved: "down three squares, from D4 to D7" (", across the board's edge"). */
+function movedWords(m) {
+  const to = m.path && m.path.length ? m.path[m.path.length - 1] : m.from;
+  return "moving the box " + legsWords(m.legs) + (wrapped(m.from, m.path || []) ? " across the board's edge" : "") +
+    ", from " + m.from + (to === m.from ? " back to " : " to ") + to;
+}
+
+/* Where a box landed: "landing on a white 2 at D3 and a black 8 at D2". */
+function landedWords(landed) {
+  if (!landed.length) return "landing on no tile";
+  return "landing on " + listWords(landed.map((x) => tileWords(x.tile) + " at " + x.cell));
+}
+
+/* One seat's play of a round (BX-6, BX-13), from its facts. */
+function playWords(view, p) {
+  const name = whoOf(view, p.seat);
+  if (p.card == null) return name + " moved no box on board " + p.board + " this round";
+  return name + " played card " + p.card + " on board " + p.board + ", " + movedWords(p) + ", " + landedWords(p.landed);
+}
+
+/* One settled bet: the bet, how often the box landed on it, what it paid (BX-5). */
+function settledWords(x) {
+  const bet = fmtNum(x.stake) + " on " + conditionWords(x);
+  return bet + (x.hits ? " landed " + timesWords(x.hits) + " and paid " + pointsWords(x.payout) : " never landed and paid nothing");
 }
 
 function History({ st, view, api }) {
-  const own = api.seat;
   const last = st.last_round || [];
   const done = st.bouts_done || [];
   const sealed = (st.sealed || []).filter(Boolean);
   return html`${last.length ? html`<div class="bx-panel" data-testid="bx-last-round"><h3>Last round</h3>
-      <ul>${last.map((p) => html`<li>${playWords(view, p, own)}</li>`)}</ul></div>` : ""}
-    ${sealed.length ? html`<div class="bx-panel" data-testid="bx-host-sealed"><h3>Sealed bets (host)</h3><ul>${sealed.map((s) => html`<li>${capital(s)}</li>`)}</ul></div>` : ""}
+      <ul>${last.map((p) => html`<li>${playWords(view, p)}</li>`)}</ul></div>` : ""}
+    ${sealed.length ? html`<div class="bx-panel" data-testid="bx-host-sealed"><h3>Sealed bets (host)</h3><ul>${sealed.map((s) => html`<li>${seatNameOf(view, s.seat)}, bout ${s.bout}: ${betsWords(s.bets)}</li>`)}</ul></div>` : ""}
     ${done.length ? html`<div class="bx-panel" data-testid="bx-bouts"><h3>Finished bouts</h3>
       <div class="bx-scroll" tabindex="0" role="region" aria-label="bets of the finished bouts"><table class="bx-table">
         <thead><tr><th scope="col">Bout</th><th scope="col">Seat</th><th scope="col">Bet</th><th scope="col" class="n">Stake</th><th scope="col" class="n">Landings</th><th scope="col" class="n">Paid</th></tr></thead>
         <tbody>${done.map((b) => b.bets.map((side, s) => (side.length ? side : [null]).map((x, k) => html`<tr>
           <td>${k === 0 ? b.bout : ""}</td><td>${k === 0 ? seatNameOf(view, s) : ""}</td>
-          ${x ? html`<td>${x.condition}</td><td class="n">${fmtNum(x.stake)}</td><td class="n">${fmtNum(x.hits)}</td><td class="n">${pts(x.payout)}</td>`
+          ${x ? html`<td>${conditionWords(x)}</td><td class="n">${fmtNum(x.stake)}</td><td class="n">${fmtNum(x.hits)}</td><td class="n">${pts(x.payout)}</td>`
             : html`<td>no bets</td><td></td><td></td><td></td>`}</tr>`)))}</tbody>
       </table></div>
       <p class="small">Points after bout ${done[done.length - 1].bout}: ${done[done.length - 1].points.map((p, i) => seatNameOf(view, i) + " " + pts(p)).join(" · ")}</p>
@@ -491,7 +592,7 @@ function Board({ view, api }) {
       <button type="button" data-testid="bx-ready" onClick=${() => send("ready")}>Ready</button>
       <span class="small muted">${st.stage === "study boards" ? "Study the boards; the cards are drawn next." : "Study this bout's cards; betting comes next."}</span>
     </div>` : "";
-  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${you.sealed.replace(/^bout \d+ sealed bets of [\s\S]*?: /, "")}</p>` : "";
+  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${betsWords(you.sealed.bets)}</p>` : "";
   const rest = html`<${BoardKey}/><${Legend}/>${betting ? "" : html`<${OddsPanel} st=${st} view=${view} api=${api}/>`}<${History} st=${st} view=${view} api=${api}/>`;
   let body;
   if (picking) {
@@ -525,43 +626,64 @@ function phaseTitle(view) {
   }
 }
 
-/* A bet's condition as a host says it: a number is a tile's number ("black and number 5"),
-   not a bare "5" beside the stake and the count of landings. */
-function conditionWords(condition) {
-  return String(condition).replace(/\b(\d)\b/g, "number $1");
+/* A phase's name ("bout 2: round 3", "bout 2: bet") as a host says it. */
+const PHASE = /^bout (\d+): (study cards|bet|round (\d+))$/;
+function phaseName(name) {
+  if (name === "study boards") return "Studying the boards";
+  const m = PHASE.exec(String(name || ""));
+  if (!m) return null;
+  if (m[2] === "study cards") return "Studying the cards of bout " + m[1];
+  if (m[2] === "bet") return "Betting in bout " + m[1];
+  return "Round " + m[3] + " of bout " + m[1];
 }
 
-/* A bet as a host says it: its condition and its stake. */
-function betWords(condition, stake) {
-  return conditionWords(condition) + " (stake " + fmtNum(stake) + ")";
-}
-
-/* One settled bet: the bet, how often the box landed on it, what it paid. */
-function settledWords(x) {
-  const times = x.hits === 1 ? "once" : x.hits === 2 ? "twice" : fmtNum(x.hits) + " times";
-  return esc(betWords(x.condition, x.stake)) + " " +
-    (x.hits ? "landed " + times + ", paid " + esc(pts(x.payout)) + (Number(x.payout) === 1 ? " point" : " points")
-      : "never landed, paid nothing");
+/* A submission's facts in words: "ready", bets, a pick or a pass. */
+function moveWords(value) {
+  if (value === "ready") return "ready to go on";
+  if (value === "pass") return "a pass, as no card could move the box";
+  if (Array.isArray(value)) return value.length ? "bets of " + betsWords(value) : "no bets, having nothing to bet with";
+  if (value && typeof value === "object" && value.card != null) {
+    return "card " + value.card + " for board " + value.board + ", " + movedWords(value);
+  }
+  return null;
 }
 
 function describe(e, view) {
   const d = e.data || {};
-  const name = (seat) => esc(view && view.you === seat ? "You" : seatNameOf(view, seat));
+  const who = (seat) => whoOf(view, seat);
   switch (e.kind) {
-    case "bout_started":
-      return "<b>Bout " + d.bout + "</b> begins with cards " + d.cards.map((c) => "#" + c.number).join(", ") +
-        (d.bonus ? "; each seat gets " + fmtNum(d.bonus) + " points" : "") + " (points " + d.points.map((p) => esc(pts(p))).join(" and ") + ").";
-    case "betting_opened": return "Betting opens for bout " + d.bout + ".";
-    case "bets_sealed": return "Bets for bout " + d.bout + " are sealed; the rounds begin.";
-    case "your_bets": return name(d.seat) + (view && view.you === d.seat ? " bet" : " bets") + " on " + esc(d.bets === "none" ? "nothing" : d.bets.split("; ").map((b) => betWords(...b.split(": "))).join(", ")) + " in bout " + d.bout + ".";
-    case "round_played":
-      return "Bout " + d.bout + ", round " + d.round + ": " + d.plays.map((p) => esc(playWords(view, p, view ? view.you : null))).join("; ") + ".";
-    case "bout_settled": {
-      const sides = d.bets.map((side, s) => name(s) + ": " + (side.length ? side.map(settledWords).join("; ") : "no bets"));
-      return "Bout " + d.bout + " settled. " + sides.join(". ") + ". Points now " + d.points.map((p, s) => name(s) + " " + esc(pts(p))).join(", ") + ".";
+    case "phase_started": {
+      if (d.name === "study boards") return "Both seats study the boards before bout 1; the cards come next.";
+      const m = PHASE.exec(String(d.name || ""));
+      if (!m || !m[3]) return null; // the bout's cards and the betting have their own lines
+      const own = Number(m[3]) % 2 === 0;
+      const seat = view && view.role === "seat";
+      return "Round " + m[3] + " of bout " + m[1] + " begins: " + (seat ? (own ? "your card moves your own box" : "your card moves your opponent's box")
+        : (own ? "each seat's card moves its own box" : "each seat's card moves the other seat's box")) + " (BX-6).";
     }
-    default: return null;
+    case "accepted":
+      if (d.value !== "ready") return undefined; // words.js: "You sent <moveWords>."
+      if (view && view.role !== "host" && d.seat !== view.you) return null;
+      return who(d.seat) + (who(d.seat) === "You" ? " are" : " is") + " ready.";
+    case "phase_resolved": return d.missing && d.missing.length ? undefined : null; // the round's plays say it
+    case "bout_started": {
+      const numbers = [...new Set(d.cards.map((c) => c.number))];
+      const bonus = d.bonus ? "each seat gets " + pointsWords(d.bonus) + ", " : "";
+      return "Bout " + d.bout + " begins: " + bonus + listWords(d.points.map((p, s) => who(s) + (who(s) === "You" ? " have " : " has ") + pointsWords(p))) +
+        ". Its cards are " + listWords(numbers.map(String)) + ".";
+    }
+    case "betting_opened": return "Betting opens for bout " + d.bout + ": each seat bets on three different conditions (BX-4).";
+    case "bets_sealed": return "The bets of bout " + d.bout + " are sealed; the rounds begin.";
+    case "your_bets": return who(d.seat) + " bet " + betsWords(d.bets) + " in bout " + d.bout + ".";
+    case "round_played":
+      return "Round " + d.round + " of bout " + d.bout + ": " + d.plays.map((p) => playWords(view, p)).join("; ") + ".";
+    case "bout_settled": {
+      const sides = d.bets.map((side, s) => who(s) + ": " + (side.length ? side.map(settledWords).join("; ") : "no bets"));
+      return "Bout " + d.bout + " is settled (BX-5). " + sides.join(". ") + ". Points now: " +
+        listWords(d.points.map((p, s) => who(s) + " " + pts(p))) + ".";
+    }
+    default: return undefined;
   }
 }
 
-registerGame("boxes", { Board, describe, phaseTitle });
+registerGame("boxes", { Board, describe, moveWords, phaseName, phaseTitle });
