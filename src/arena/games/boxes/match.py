@@ -56,8 +56,8 @@ from arena.games.boxes.bets import (
 )
 from arena.games.boxes.board import (
     CENTRE,
+    SIZE,
     Board,
-    board_text,
     cell_name,
     draw_board,
     parse_board,
@@ -431,7 +431,9 @@ def public_view(state: BoxesState) -> dict[str, JSON]:
         "round": state.round,
         "moves_box": None if state.stage != PICK else
         ["AB"[state.target_board(s)] for s in (0, 1)],
-        "boards": [board_text(b).split("\n") for b in state.boards],
+        # Rows of tiles, each a number and a colour letter ("2w"): data the page draws.
+        "boards": [[[str(b[r * SIZE + c]) for c in range(SIZE)] for r in range(SIZE)]
+                   for b in state.boards],
         "boxes": [cell_name(x) for x in state.boxes],
         "points": [points_json(p) for p in state.points],
         "cards": [state.card(n).facts() for n in state.cards],

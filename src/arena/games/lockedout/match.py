@@ -497,7 +497,7 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
     def chat_channels(self, state: LockedOutState) -> list[ChatChannel]:
         """LO-12: the seats in a safe's bargain share a channel until it resolves; escaped
         seats, who may not talk to the seats inside, have one of their own."""
-        out = [ChatChannel(f"bargain-{SAFE_NAMES[b.safe]}", f"Bargain: Safe {SAFE_NAMES[b.safe]}",
+        out = [ChatChannel(f"bargain-{SAFE_NAMES[b.safe]}", f"Bargain over Safe {SAFE_NAMES[b.safe]}",
                            frozenset(b.seats)) for b in state.bargains]
         escaped = frozenset(state.escaped())
         if len(escaped) >= 2:

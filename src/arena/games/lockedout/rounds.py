@@ -55,7 +55,7 @@ def _close(state: LockedOutState, safe: int, events: list[GameEvent]) -> LockedO
     events.append(GameEvent("safe_closed", {"safe": SAFE_NAMES[safe], "combination": list(combo)}))
     state = replace(state, announced=tuple(announced))
     return _say(state, f"Safe {SAFE_NAMES[safe]} closed; its combination was "
-                       f"Left {combo[0]} Right {combo[1]}.")
+                       f"{combo[0]} on the left and {combo[1]} on the right.")
 
 
 def _escapes(state: LockedOutState, events: list[GameEvent]) -> LockedOutState:

@@ -78,11 +78,12 @@ class Light:
         fact the leak checks look for."""
         s = SAFE_NAMES[self.safe]
         if self.partner is None:
-            what = f"Safe {s}, Left {self.left} Right {self.right}"
+            what = f"{self.left} on the left and {self.right} on the right"
         else:
-            side, value = ("Left", self.left) if self.left is not None else ("Right", self.right)
-            what = f"Safe {s}, {side} {value} with {names[self.partner]}"
-        return f"{names[seat]}: {what} flashed {self.colour} (round {self.round})"
+            side, value = ("left", self.left) if self.left is not None else ("right", self.right)
+            what = f"{value} on the {side} with {names[self.partner]}"
+        return f"{names[seat]}'s try of {what} on Safe {s} flashed {self.colour} " \
+               f"(round {self.round})"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ const cellIndex = (name) => (Number(name.slice(1)) - 1) * SIZE + COLS.indexOf(na
 const parseTile = (tok) => ({ number: Number(tok[0]), black: tok[1] === "b" });
 /* A tile as a host says it: "a black 8". */
 const tileWords = (t) => "a " + t.colour + " " + t.number;
-const parseBoard = (rows) => rows.join(" ").split(/\s+/).filter(Boolean).map(parseTile);
+const parseBoard = (rows) => rows.flat().map(parseTile);
 /* Points come as numbers (20, 23.5), or "41/3" for a fraction no decimal writes. */
 const pts = (p) => (String(p).includes("/") ? String(p) : fmtNum(p));
 const pct = (p) => fmtNum(Math.round(Number(p) * 100)) + "%";
