@@ -50,7 +50,9 @@ class BoxesConfig(GameConfig):
     board: Annotated[str, text("BX-1: a host's board as text (empty: drawn from the seed)",
                                2_000, label="Custom board")] = ""
     # The shipped deck is 3,600 characters; 50,000 is room for a much larger host deck.
-    deck: Annotated[str, text("BX-10: a host's deck as TOML (empty: the shipped deck)",
+    deck: Annotated[str, text("BX-10: your own deck of cards, pasted from a deck file "
+                                   "(check it with 'arena boxes deck'; empty: the shipped "
+                                   "deck)",
                               50_000, label="Custom deck")] = ""
     odds_helper: Annotated[bool, Field(description="LO-12: the players see the odds "
                                                    "helper during the match (the helpers "
