@@ -8,7 +8,6 @@ was sent (``submissions[].text``) are notation on purpose, and only the drawer s
 from __future__ import annotations
 
 import importlib
-import random
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,10 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.core.clock import ManualClock
-from arena.core.errors import RuleError
-from arena.core.match import HOST, Match, MatchSettings
-from arena.core.registry import get_game
+from arena.core.match import HOST
+from playouts import random_steps
 
 GAMES = ["lockmaker", "boxes", "paint", "feather", "lockedout"]
 NAMES = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
@@ -48,38 +45,12 @@ def _sentences(value: Any, path: str) -> Iterator[tuple[str, str]]:
 
 def _views(name: str, seed: int) -> Iterator[tuple[str, dict[str, Any]]]:
     """The views of seat 1 and the host at each phase's start and at the end of a random
-    match (the random_playout loop, looking between phases)."""
-    game = get_game(name)
+    match."""
     seats = {"lockedout": 6}.get(name, 2)
-    clock = ManualClock(1000.0)
-    match = Match(game, game.default_config(), seed, clock, MatchSettings(),
-                  names=NAMES[:seats])
-    rng = random.Random(seed)
-    seen = -1
-    while True:
-        if match.phase_no != seen or match.finished:
-            seen = match.phase_no
+    for match, seat, _ in random_steps(name, seed, names=NAMES[:seats]):
+        if seat is None:
             for viewer, who in ((0, "seat 1"), (HOST, "host")):
                 yield f"{who} in phase {match.phase_no}", match.view(viewer, svg=False)
-        if match.finished:
-            return
-        acted = False
-        for seat in sorted(match.waiting_for()):
-            if match.finished or seat not in match.waiting_for():
-                continue
-            text = game.random_submission(match.state, seat, rng)
-            if text is None:
-                continue
-            try:
-                match.submit(seat, text, final=True)
-            except RuleError as exc:  # pragma: no cover - a failure is the finding
-                raise AssertionError(f"{name}: random {text!r} refused: {exc}") from exc
-            acted = True
-        if not acted and not match.finished:
-            when = match.next_deadline()
-            assert when is not None
-            clock.set(max(clock.now(), when))
-            match.advance()
 
 
 @pytest.mark.parametrize("game", GAMES)

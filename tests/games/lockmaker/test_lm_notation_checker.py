@@ -4,17 +4,14 @@ whole matches), and nothing in the sentences a host says of a match."""
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.core.clock import ManualClock
-from arena.core.match import Match, MatchSettings
 from arena.core.registry import get_game
 from arena.games.lockmaker.submissions import Lock, Solve, Take
 from arena.games.lockmaker.words import WHYS, Award, award_words, result_reason
 from games.lockmaker.lockmaker_notation import notation_in
+from playouts import random_steps
 
 SENTENCES = [
     "Study time: the round's board and pool are shown, 1:30 to look at them (LM-13).",
@@ -60,31 +57,16 @@ def test_handwritten_notation_is_found() -> None:
 @given(st.integers(0, 2**20))
 def test_the_notation_of_random_legal_moves_is_found(seed: int) -> None:
     game = get_game("lockmaker")
-    clock = ManualClock(1000.0)
-    match = Match(game, game.default_config(), seed, clock, MatchSettings())
-    rng = random.Random(seed)
     found = 0
-    while not match.finished:
-        acted = False
-        for seat in sorted(match.waiting_for()):
-            if match.finished or seat not in match.waiting_for():
-                continue
-            text = game.random_submission(match.state, seat, rng)
-            if text is None:
-                continue
-            move = game.parse(match.state, seat, text)
-            if (isinstance(move, Take) and move.pieces) or isinstance(move, Lock | Solve):
-                written = str(move)
-                assert notation_in(written), f"no notation found in {written!r}"
-                for line in written.splitlines():
-                    if len(line.strip()) >= 5:  # a short row may read as a word
-                        assert notation_in(line), f"no notation found in row {line!r}"
-                found += 1
-            match.submit(seat, text, final=True)
-            acted = True
-        if not acted and not match.finished:
-            when = match.next_deadline()
-            assert when is not None
-            clock.set(max(clock.now(), when))
-            match.advance()
+    for match, seat, text in random_steps("lockmaker", seed):
+        if seat is None or text is None:
+            continue
+        move = game.parse(match.state, seat, text)
+        if (isinstance(move, Take) and move.pieces) or isinstance(move, Lock | Solve):
+            written = str(move)
+            assert notation_in(written), f"no notation found in {written!r}"
+            for line in written.splitlines():
+                if len(line.strip()) >= 5:  # a short row may read as a word
+                    assert notation_in(line), f"no notation found in row {line!r}"
+            found += 1
     assert found
