@@ -38,7 +38,6 @@ from arena.core.game import BotLevel, Game
 from arena.core.match import INPUT_KINDS, Match, MatchSettings
 from arena.games.lockmaker import GAME as LOCKMAKER
 from arena.games.lockmaker.bot import cached_solve, solution_text
-from arena.games.lockmaker.lockfile import read_lock
 from arena.games.lockmaker.notation import replay
 from arena.games.lockmaker.position import Position
 from arena.server import thinkers
@@ -485,8 +484,8 @@ class LockmakerHuman:
         elif name == "build":
             text = LM_LOCKS[self.hand]
         elif name == "solve":
-            shown = next(e for e in log if e["kind"] == "locks_shown")["data"]
-            lock = read_lock(shown["lock_2"])
+            lock = m.state.locks[1]  # the bot's lock, shown to both seats now (LM-16)
+            assert lock is not None
             answer = solution_text(lock, cached_solve(lock, 100_000))
             text = padded(lock, answer) if self.pad else answer
         elif name == "decide":
@@ -520,7 +519,8 @@ def test_lockmaker_human_faster_than_the_bots_drawn_solve_time_gets_the_point(
     assert bot_time == pytest.approx(solve.offset, abs=EXACT)  # charged its wait (G-11)
     assert human_time < bot_time
     scored = next(e for e in log if e["kind"] == "round_scored")["data"]
-    assert "Ann solved faster: +1 (LM-19)" in scored["notes"]
+    awards = [(a["seat"], a["why"], a["points"], a["rule"]) for a in scored["awards"]]
+    assert (0, "faster", 1, "LM-19") in awards  # Ann solved faster
     # LM-17: the human's countersolve window is the bot's solve time, as against a human.
     counter = phases["counter"]
     window = counter["data"]["deadline"] - counter["t"]
@@ -555,7 +555,8 @@ def test_lockmaker_bot_countersolves_inside_its_own_window(sims: Callable[..., S
     countersolved = {e["data"]["seat"]: e["data"] for e in log if e["kind"] == "countersolved"}
     assert countersolved[1]["solved"] and countersolved[0]["solved"]
     scored = next(e for e in log if e["kind"] == "round_scored")["data"]
-    assert "Bot countersolved in fewer moves: +1 (LM-17)" in scored["notes"]
+    awards = [(a["seat"], a["why"], a["points"], a["rule"]) for a in scored["awards"]]
+    assert (1, "counter_fewer", 1, "LM-17") in awards  # the bot countersolved in fewer moves
 
 
 # ----------------------------------------------------------------------------- live server

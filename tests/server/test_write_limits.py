@@ -210,6 +210,10 @@ CASES: dict[str, tuple[object, str, Callable[[TestClient], Target], str]] = {
     "spectators": (api, "HOST_LIMIT", on_match(("host/spectators", {"open": False}),
                                                ("host/spectators", {"open": True})),
                    "/api/matches/{match_id}/host/spectators"),
+    # G-15: each accepted one mints or revokes a link (a row of its own, no log entry).
+    "broadcast": (api, "LINK_LIMIT", on_match(("host/broadcast", {"delay": 60}),
+                                              ("host/broadcast", {"open": False})),
+                  "/api/matches/{match_id}/host/broadcast"),
     "webhook": (api, "WEBHOOK_LIMIT", on_match(("host/webhook", {"url": None})),
                 "/api/matches/{match_id}/host/webhook"),
     "rematch": (api, "REMATCH_LIMIT", on_match(("host/rematch", {}), before=("host/end", {})),

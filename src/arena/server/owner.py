@@ -160,7 +160,7 @@ class MatchOwner:
                                     self.match, self.record.seat_names, new, self.record.settings)
             for e in new:
                 if e.kind == "server_pause":  # G-5: the match ran too fast; the host is told
-                    log.warning("match %s paused: %s", self.record.id, e.data["reason"])
+                    log.warning("match %s paused: %s", self.record.id, self.match.pause_reason)
         if self.match.finished and self._status != "finished":
             result = None if self.match.result is None else self.match.result.to_json()
             try:

@@ -72,7 +72,9 @@ def season_news(ctx: NewsContext, posts: Posts) -> None:
                 posts.new(f"{head}: {md(data.get('player'))} is eliminated.\n"
                           f"{standings(state)}")
         elif e.kind == "match_ended":
-            posts.new(f"{name} is over: {md(data.get('reason') or 'the season is over')}\n"
+            # The event holds the result's facts; its words are the season's own result.
+            said = data.get("reason") or (ctx.match.result.reason if ctx.match.result else "")
+            posts.new(f"{name} is over: {md(said or 'the season is over')}\n"
                       f"{final_standings(state, data)}")
         elif e.kind in ("ec_chosen", "tie_counted"):
             posts.add(f"{head}: {_said(e.kind, data, state)}")  # follows the vote or result

@@ -22,10 +22,13 @@ _ROW_RUN = re.compile(r"[.#@+A-Za-z/]{3,}")
 
 def _lock_row(token: str) -> bool:
     """A run of lock-file characters reads as a row when it has a blocked cell, the keyhole or
-    an axis, or open cells beside a piece (five characters or more, or ``..``); a word ending a sentence ("open."), an
-    abbreviation ("e.g.") or an ellipsis ("wait...") does not; four open cells or more do."""
+    an axis, open cells beside a piece (five characters or more, or ``..``), or five pieces
+    side by side; a word ending a sentence ("open."), an abbreviation ("e.g.") or an ellipsis
+    ("wait...") does not; four open cells or more do."""
     if "...." in token:
         return True
+    if len(token) >= 5 and token.isupper() and token.isalpha():
+        return True  # a row full of pieces ("DDDBCK"): no word of the log is five capitals
     if any(c in token for c in "#@+"):
         return any(c.isalpha() or c == "." for c in token)
     if len(token) >= 5 and (re.search(r"\.[A-Za-z]", token) or re.search(r"[A-Z]{2}\.\.", token)):

@@ -4,7 +4,7 @@ whole matches), and nothing in the sentences a host says of a match."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arena.core.registry import get_game
@@ -55,6 +55,7 @@ def test_handwritten_notation_is_found() -> None:
 
 @settings(max_examples=4, deadline=None)
 @given(st.integers(0, 2**20))
+@example(38094)  # a lock with a row full of pieces ("DDDBCK")
 def test_the_notation_of_random_legal_moves_is_found(seed: int) -> None:
     game = get_game("lockmaker")
     found = 0

@@ -388,7 +388,7 @@ function Clock() {
     </div>`;
 }
 
-/* Every seat's clock in the header, one box a seat (compact enough for Locked Out!'s six on a
+/* Every seat's clock in the header, one cell a seat (compact enough for six seats on a
    phone): the time the seat has left in the phase (its reserve's, once in it), or that it has
    sent, and its reserve periods. On a phone the chip row was 673 px wide in a 366 px box and
    the opponent's clock ("Bob: 16 re…") was cut. */
@@ -410,7 +410,7 @@ function seatClock(v, s) {
   return { time: fmtClock(left), short: shortClock(left), state: "running", words: fmtClock(left) + " left" };
 }
 
-/* A clock in at most four characters, for six boxes on a phone: "23 h", "42 m", "9:42". */
+/* A clock in at most four characters, for six cells on a phone: "23 h", "42 m", "9:42". */
 function shortClock(sec) {
   if (!(sec > 0)) sec = 0;
   if (sec >= 3600) return Math.floor(sec / 3600) + " h";
@@ -430,7 +430,7 @@ function SeatClocks() {
       const name = mine ? "You" : seatName(s.seat);
       const res = reserve ? s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left") : "";
       const full = name + ": " + c.words + (res ? ", " + res : "");
-      // Six boxes on a phone: the seat's number (as in the Seats panel) and a short clock; the
+      // Six cells on a phone: the seat's number (as in the Seats panel) and a short clock; the
       // whole is in the box's title and read out to a screen reader.
       return html`<li class=${mine ? "mine" : ""} data-testid=${"seat-clock-" + s.seat} data-state=${c.state} title=${full}>
         ${few ? "" : html`<span class="sc-no" aria-hidden="true">${s.seat + 1}</span>`}
@@ -1159,7 +1159,7 @@ function narrow() { return typeof matchMedia === "function" && !matchMedia("(min
 function momentKey(v) { return !v ? "" : v.result ? "result" : v.phase ? "phase-" + v.phase.no : "start"; }
 
 /* What the match asks of this seat now: the page scrolls or moves the focus only when this
-   changes. A phase number is not a task: Light as a Feather starts a phase at every tick, and
+   changes. A phase number is not a task: a real-time game starts a phase at every tick, and
    the page scrolled its Transfer button (with the focus on it) away at each one. A phase of
    the same name that asks the same seat again ("tick", "shove") is the same task; one that asks
    something new ("bout 1: round 2"), or starts asking this seat, is a new one. A game whose

@@ -11,7 +11,7 @@
    Each reader's links to the season's matches are asked of GET /api/seasons/{id} when the
    step changes (they are never in the log). Forms are plain and read on submit, so an update
    never takes a half-typed reason from under the host. */
-import { html, useState, useEffect, registerGame, RuleText, ErrorText, capital, fmtNum, plural, esc } from "/static/ui.js";
+import { html, useState, useEffect, registerGame, RuleText, ErrorText, capital, fmtNum, plural } from "/static/ui.js";
 import { MatchForm, loadOptionChoices } from "/static/matchform.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
@@ -533,37 +533,39 @@ function turnWords(view) {
   return what ? "Your " + what + " is on: play your seat from the button below." : null;
 }
 
-const B = (s) => "<b>" + esc(s) + "</b>";
+/* One season entry in words, as Preact nodes (names in bold); undefined leaves the shared
+   events (the clock, the host's notes) to the shell's words. */
+const B = (s) => html`<b>${s}</b>`;
 function describe(e) {
   const d = e.data || {};
-  const names = (xs) => esc(andList(xs || []));
+  const names = (xs) => andList(xs || []);
   const ep = d.episode != null ? "Episode " + d.episode + ": " : "";
   switch (e.kind) {
     case "main_started": return ep + "the Main Match starts with " + names(d.players) + ".";
     case "main_result": {
-      const escaped = (d.escaped || []).length ? esc(withBars(d.escaped, d.bars || {})) : "nobody";
-      return ep + "the Main Match (" + esc(d.how) + ") is over. Escaped: " + escaped + "; trapped: " + names(d.trapped) +
-        ((d.winners || []).length ? "; won by " + names(d.winners) : "") + (d.opal ? "; the opal went to " + esc(d.opal) : "") + ".";
+      const escaped = (d.escaped || []).length ? withBars(d.escaped, d.bars || {}) : "nobody";
+      return ep + "the Main Match (" + d.how + ") is over. Escaped: " + escaped + "; trapped: " + names(d.trapped) +
+        ((d.winners || []).length ? "; won by " + names(d.winners) : "") + (d.opal ? "; the opal went to " + d.opal : "") + ".";
     }
-    case "vote_counted": return ep + "the trapped voted (LO-9): " + esc(ballotWords(d.ballots || {})) + ". Count: " + esc(countWords(d.counts || {})) + "." +
+    case "vote_counted": return ep + "the trapped voted (LO-9): " + ballotWords(d.ballots || {}) + ". Count: " + countWords(d.counts || {}) + "." +
       ((d.tied || []).length ? " Tied: " + names(d.tied) + "." : "");
-    case "tie_counted": return ep + "the escaped broke the tie (LO-9): " + esc(ballotWords(d.ballots || {})) + ".";
-    case "ec_chosen": return ep + B(d.ec) + " is the Elimination Candidate — " + esc(d.how) + ".";
-    case "gift_given": return ep + (d.to ? "the Token of Life goes to " + B(d.to) + " — " + esc(d.how) : esc(d.how)) + ".";
-    case "nominated": return ep + esc(d.ec) + "'s Death Match Opponent is " + B(d.dmo) + " — " + esc(d.how) + ".";
-    case "death_started": return ep + "the " + (d.final ? "final " : "") + "Death Match starts: " + esc(gameTitle(d.game)) + ", " +
-      esc((d.seats || [])[0]) + " (seat 1) against " + esc((d.seats || [])[1]) + " (seat 2).";
-    case "death_result": return ep + B(d.winner) + " won the Death Match (" + esc(gameTitle(d.game)) + ") against " + esc(d.loser) +
-      (d.how && d.how !== "played here" ? ": " + esc(d.how) : "") + ".";
-    case "death_undecided": return ep + "the Death Match had no winner (" + esc(d.why) + "); the host decides who leaves (SE-4).";
-    case "eliminated": return ep + B(d.player + " is eliminated") + ".";
-    case "season_won": return B(d.winner + " wins the season") + ".";
-    case "adjusted": return ep + "the host adjusted " + esc(d.player) + "'s " + esc({ tol: "Tokens of Life", garnets: "garnets", opal: "opals" }[d.what] || d.what) +
-      " by " + (d.amount > 0 ? "+" : "") + fmtNum(d.amount) + ": " + esc(d.reason) + " (SE-5).";
-    case "mm_rounds": return d.max_rounds ? "The Main Matches still to start have a limit of " + esc(plural(d.max_rounds, "round")) + " (SE-6)."
+    case "tie_counted": return ep + "the escaped broke the tie (LO-9): " + ballotWords(d.ballots || {}) + ".";
+    case "ec_chosen": return html`${ep}${B(d.ec)} is the Elimination Candidate — <${RuleText} text=${String(d.how || "")}/>.`;
+    case "gift_given": return d.to ? html`${ep}the Token of Life goes to ${B(d.to)} — <${RuleText} text=${String(d.how || "")}/>.`
+      : ep + (d.how || "") + ".";
+    case "nominated": return html`${ep}${d.ec}'s Death Match Opponent is ${B(d.dmo)} — <${RuleText} text=${String(d.how || "")}/>.`;
+    case "death_started": return ep + "the " + (d.final ? "final " : "") + "Death Match starts: " + gameTitle(d.game) + ", " +
+      (d.seats || [])[0] + " (seat 1) against " + (d.seats || [])[1] + " (seat 2).";
+    case "death_result": return html`${ep}${B(d.winner)} won the Death Match (${gameTitle(d.game)}) against ${d.loser}${d.how && d.how !== "played here" ? html`: <${RuleText} text=${String(d.how)}/>` : ""}.`;
+    case "death_undecided": return ep + "the Death Match had no winner (" + d.why + "); the host decides who leaves (SE-4).";
+    case "eliminated": return html`${ep}${B(d.player + " is eliminated")}.`;
+    case "season_won": return html`${B(d.winner + " wins the season")}.`;
+    case "adjusted": return ep + "the host adjusted " + d.player + "'s " + ({ tol: "Tokens of Life", garnets: "garnets", opal: "opals" }[d.what] || d.what) +
+      " by " + (d.amount > 0 ? "+" : "") + fmtNum(d.amount) + ": " + d.reason + " (SE-5).";
+    case "mm_rounds": return d.max_rounds ? "The Main Matches still to start have a limit of " + plural(d.max_rounds, "round") + " (SE-6)."
       : "The Main Matches still to start have no round limit (SE-6).";
     case "act": return false; // the host's own entry: the season's events above say what it did
-    default: return null;
+    default: return undefined;
   }
 }
 
