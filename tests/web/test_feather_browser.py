@@ -137,9 +137,14 @@ def test_typing_survives_ticks(page: Any, live_server: str, new_match: Any) -> N
     assert prompt.get_attribute("data-verb") == "transfer"
     assert prompt.get_attribute("data-picks") == "A"
     assert page.get_by_test_id("feather-tap-0-A").get_attribute("aria-pressed") == "true"
-    # The composition finishes where it was left: one more tap sends it.
+    # The composition finishes where it was left: one more tap sends it. A tick lasts 1 s, so
+    # on a loaded machine the send may reach the server after its tick closed: then the board
+    # says so (G-2) instead; either way the tap sent the composed action.
     page.get_by_test_id("feather-tap-0-B").click()
-    page.get_by_test_id("feather-msg-ok").filter(has_text="Sent: pour bucket A into bucket B").wait_for()
+    sent = page.get_by_test_id("feather-msg-ok").filter(
+        has_text="Sent: pour bucket A into bucket B")
+    late = page.get_by_test_id("feather-msg").filter(has_text="arrived after tick")
+    sent.or_(late).wait_for()
 
 
 def test_whole_match_on_a_phone_by_taps(browser: Any, live_server: str, new_match: Any) -> None:
