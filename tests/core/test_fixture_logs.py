@@ -30,8 +30,8 @@ def test_there_is_a_stored_log_for_every_game() -> None:
     assert all(p.stat().st_size < 200_000 for p in FILES)
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_a_stored_log_replays_byte_equal(path: Path) -> None:
+def _rebuilt(path: Path) -> tuple[dict[str, Any], Match]:
+    """The stored file, and its match rebuilt from the log's inputs as a server would."""
     stored = json.loads(path.read_text(encoding="utf-8"))
     game = get_game(stored["game"])
     log = [Event.from_json(e) for e in stored["log"]]
@@ -39,6 +39,12 @@ def test_a_stored_log_replays_byte_equal(path: Path) -> None:
     match = Match.replay(game, game.config_from_record(stored["config"]), stored["seed"],
                          MatchSettings.from_json(stored["settings"]), stored["start"], inputs,
                          ManualClock(log[-1].t), until=log[-1].t, names=stored["names"])
+    return stored, match
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_a_stored_log_replays_byte_equal(path: Path) -> None:
+    stored, match = _rebuilt(path)
     assert match.finished
     rebuilt = [_line(e.to_json()) for e in match.log]
     expected = [_line(e) for e in stored["log"]]
@@ -64,13 +70,7 @@ def _skeleton(entry: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("path", OLDER_FILES, ids=[p.stem for p in OLDER_FILES])
 def test_a_log_stored_before_events_were_facts_resumes_in_step(path: Path) -> None:
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    game = get_game(stored["game"])
-    log = [Event.from_json(e) for e in stored["log"]]
-    inputs = [e for e in log if e.kind in INPUT_KINDS]
-    match = Match.replay(game, game.config_from_record(stored["config"]), stored["seed"],
-                         MatchSettings.from_json(stored["settings"]), stored["start"], inputs,
-                         ManualClock(log[-1].t), until=log[-1].t, names=stored["names"])
+    stored, match = _rebuilt(path)
     assert match.finished
     rebuilt = [_skeleton(e.to_json()) for e in match.log]
     expected = [_skeleton(e) for e in stored["log"]]

@@ -14,12 +14,10 @@ from starlette.responses import JSONResponse
 
 from arena.core.errors import RuleError
 from arena.server import api
-from arena.server.api import _owner, link_key, store_of
+from arena.server.api import link_key, store_of
 from arena.server.broadcast_views import MIN_DELAY
-from arena.server.errors import ApiError
-from arena.server.hosting import _page
+from arena.server.hosting import _host, _page
 from arena.server.limits import limited
-from arena.server.refusals import parse
 from arena.server.requests import Broadcast
 
 
@@ -27,11 +25,7 @@ from arena.server.requests import Broadcast
 async def open_broadcast(request: Request) -> JSONResponse:
     """Open, reissue or close the broadcast link (G-15). A new link replaces the old one,
     whose pages are told at once, like a reissued seat's."""
-    owner, access = await _owner(request)
-    if not access.is_host:
-        raise ApiError(403, "access", "only the host link may do this")
-    owner.check_owned()
-    body = await parse(Broadcast, request)
+    owner, body = await _host(request, Broadcast)
     running = not owner.match.finished
     if body.open and running and body.delay < MIN_DELAY:
         raise RuleError("G-15", f"while the match runs a broadcast is at least "

@@ -33,19 +33,26 @@ def cut(owner: MatchOwner, access: Access) -> tuple[float, Match | None]:
     return at, live.as_of(at)
 
 
+def _as_broadcast(owner: MatchOwner, shown: Match, cut_match: Match) -> dict[str, Any]:
+    """``shown`` as the host saw it, for a broadcast reader. The seed stays hidden until the
+    cut match is over: it would tell the chance still to come, which is newer than any
+    delay."""
+    view = view_for(owner.record, shown, HOST)
+    view["role"] = "broadcast"
+    if not cut_match.finished:
+        view["match"] = {**view["match"], "seed": None}
+    return view
+
+
 def broadcast_view(owner: MatchOwner, access: Access) -> dict[str, Any]:
     """The host's view of the cut, told the cut's time as its own (its clocks run one delay
-    behind). The seed stays hidden until the cut match is over: it would tell the chance still
-    to come, which is newer than any delay."""
+    behind)."""
     at, match = cut(owner, access)
     if match is None:
         raise ApiError(425, "access", "the broadcast starts one delay after the match began")
-    view = view_for(owner.record, match, HOST)
-    view["role"] = "broadcast"
+    view = _as_broadcast(owner, match, match)
     view["now"] = at
     view["broadcast"] = {"delay": access.delay, "as_of": at}
-    if not match.finished:
-        view["match"] = {**view["match"], "seed": None}
     return view
 
 
@@ -63,9 +70,6 @@ def broadcast_replay(owner: MatchOwner, access: Access, version: int) -> dict[st
     _, match = cut(owner, access)
     if match is None or not 1 <= version <= match.version:
         raise ApiError(400, "request", "'version' must be an entry of the broadcast so far")
-    view = view_for(owner.record, match.replay_to(version), HOST)
-    view["role"] = "broadcast"
+    view = _as_broadcast(owner, match.replay_to(version), match)
     view["version"] = view["replay_version"] = version
-    if not match.finished:
-        view["match"] = {**view["match"], "seed": None}
     return view

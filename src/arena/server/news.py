@@ -266,6 +266,14 @@ def clock_words(ctx: NewsContext, kind: str, data: Mapping[str, Any]) -> str:
     return f"has a new deadline: {moved}"
 
 
+def ended_reason(ctx: NewsContext, result: Mapping[str, Any]) -> str:
+    """Why the match (or season) ended, in words: a match_ended event holds the result's facts,
+    its words are the match's own result (an entry logged before events were facts still
+    carries them)."""
+    said = result.get("reason") or (ctx.match.result.reason if ctx.match.result else "")
+    return said if isinstance(said, str) else ""
+
+
 def result_words(ctx: NewsContext, result: Mapping[str, Any]) -> str:
     winner = result.get("winner")
     parts = [f"{ctx.seat(winner)} wins" if isinstance(winner, int) else "no single winner"]
@@ -273,8 +281,7 @@ def result_words(ctx: NewsContext, result: Mapping[str, Any]) -> str:
     if isinstance(scores, list) and len(scores) == len(ctx.names):
         parts.append("scores " + ", ".join(f"{md(n)} {s}"
                                            for n, s in zip(ctx.names, scores, strict=True)))
-    # The event holds the result's facts; its words are the match's own result.
-    reason = result.get("reason") or (ctx.match.result.reason if ctx.match.result else "")
-    if isinstance(reason, str) and reason:
+    reason = ended_reason(ctx, result)
+    if reason:
         parts.append(md(reason, 200))
     return "; ".join(parts)

@@ -29,6 +29,7 @@ from arena.server.news import (
     NewsContext,
     Posts,
     clock_words,
+    ended_reason,
     formatter,
     joined,
     listed,
@@ -72,9 +73,8 @@ def season_news(ctx: NewsContext, posts: Posts) -> None:
                 posts.new(f"{head}: {md(data.get('player'))} is eliminated.\n"
                           f"{standings(state)}")
         elif e.kind == "match_ended":
-            # The event holds the result's facts; its words are the season's own result.
-            said = data.get("reason") or (ctx.match.result.reason if ctx.match.result else "")
-            posts.new(f"{name} is over: {md(said or 'the season is over')}\n"
+            said = ended_reason(ctx, data) or "the season is over"
+            posts.new(f"{name} is over: {md(said)}\n"
                       f"{final_standings(state, data)}")
         elif e.kind in ("ec_chosen", "tie_counted"):
             posts.add(f"{head}: {_said(e.kind, data, state)}")  # follows the vote or result
