@@ -65,7 +65,7 @@ from arena.games.boxes.board import (
 from arena.games.boxes.conditions import TRAITS, add_usage, make_condition
 from arena.games.boxes.deck import Card, deck_from_text
 from arena.games.boxes.movement import leg_facts
-from arena.games.boxes.odds import after_move, condition_odds, roles_for_round
+from arena.games.boxes.odds import after_move, many_condition_odds, roles_for_round
 from arena.games.boxes.picks import PICK_HELP, Pick, moves_view, parse_pick, pick_help
 from arena.games.boxes.render import render_boards
 from arena.games.boxes.state import (
@@ -474,9 +474,10 @@ def board_odds(state: BoxesState, board: int) -> dict[str, JSON]:
 def _trait_odds(board: Board, box: int, cards: tuple[Card, ...], first_round: int
                 ) -> dict[str, JSON]:
     roles = roles_for_round(first_round)
+    conditions = [make_condition([trait]).matches for trait in TRAITS]
     out: dict[str, JSON] = {}
-    for trait in TRAITS:
-        odds = condition_odds(board, box, cards, make_condition([trait]).matches, roles)
+    for trait, odds in zip(TRAITS, many_condition_odds(board, box, cards, conditions, roles),
+                           strict=True):
         out[trait] = {"expected": round(odds.expected, 3), "p_any": round(odds.p_any, 3)}
     return out
 

@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from arena.core.errors import RuleError
 from arena.games.boxes.board import Board, Tile, change_tiles
 from arena.games.boxes.deck import Card, Deck
@@ -178,6 +180,86 @@ def condition_odds(board: Board, box: int, cards: Sequence[Card],
     search = Search(table, lambda t: 1.0 if matches(t) else 0.0, roles)
     e, p = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
     return Odds(e, p)
+
+
+class ManySearch:
+    """:class:`Search` for many weights at once, for the players' and the host's odds panels.
+
+    One walk of the tree serves every weight: the enumeration of cards, movements and changed
+    boards (most of the cost) is shared, and only the choice of the best or worst option is
+    made per weight. The choices are the scalar search's, float for float: each weight's gain
+    is added landing by landing in the same order and options are compared on (E, P).
+    Only the ``self`` and ``opp`` roles are needed by those panels (BX-6).
+    """
+
+    def __init__(self, cards: dict[int, Card], weights: Sequence[Callable[[Tile], float]],
+                 roles: Sequence[str]) -> None:
+        for r in roles:
+            if r not in ("self", "opp"):
+                raise ValueError(f"role {r!r} is not searched for many weights")
+        self.cards = cards
+        self.roles = tuple(roles)
+        self.memo: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.w = np.array([[weight(t) for weight in weights] for t in KINDS], dtype=float)
+        self.zero = np.zeros(len(weights))
+
+    def value(self, board: tuple[int, ...], pos: int, remaining: tuple[int, ...],
+              depth: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        if depth >= len(self.roles) or not remaining:
+            return self.zero, self.zero
+        key = (board, pos, remaining, depth)
+        hit_memo = self.memo.get(key)
+        if hit_memo is not None:
+            return hit_memo
+        es: list[np.ndarray] = []
+        ps: list[np.ndarray] = []
+        w = self.w
+        for number in sorted(set(remaining)):
+            card = self.cards[number]
+            outs = outcomes(card, pos)
+            if not outs:
+                continue
+            rest = list(remaining)
+            rest.remove(number)
+            rest_t = tuple(rest)
+            last = depth + 1 >= len(self.roles) or not rest_t
+            for m, _n in outs:
+                gain = self.zero
+                for c in m.landings:
+                    gain = gain + w[board[c]]
+                if last:
+                    e, p = self.zero, self.zero
+                else:
+                    e, p = self.value(_change_codes(board, card, m), m.path[-1], rest_t,
+                                      depth + 1)
+                es.append(gain + e)
+                ps.append(np.where(gain > 0, 1.0, p))
+        if not es:
+            # BX-7: nobody can move this box; the round passes with no landing.
+            result = self.value(board, pos, remaining, depth + 1)
+        else:
+            e_all = np.vstack(es)
+            p_all = np.vstack(ps)
+            if self.roles[depth] == "self":
+                e_best = e_all.max(axis=0)
+                p_best = np.where(e_all == e_best, p_all, -np.inf).max(axis=0)
+            else:
+                e_best = e_all.min(axis=0)
+                p_best = np.where(e_all == e_best, p_all, np.inf).min(axis=0)
+            result = (e_best, p_best)
+        self.memo[key] = result
+        return result
+
+
+def many_condition_odds(board: Board, box: int, cards: Sequence[Card],
+                        conditions: Sequence[Callable[[Tile], bool]],
+                        roles: Sequence[str]) -> list[Odds]:
+    """:func:`condition_odds` for several conditions in one search."""
+    table = {c.number: c for c in cards}
+    weights = [(lambda t, f=f: 1.0 if f(t) else 0.0) for f in conditions]
+    search = ManySearch(table, weights, roles)
+    e, p = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
+    return [Odds(float(x), float(y)) for x, y in zip(e, p, strict=True)]
 
 
 BOUT_CARDS = 8
