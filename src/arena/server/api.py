@@ -238,7 +238,9 @@ async def match_info(request: Request) -> JSONResponse:
 async def get_view(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     if access.role == "broadcast":  # G-15: the match cut one delay ago
-        return JSONResponse(await owner.read(lambda m: broadcast_view(owner, access)))
+        seat = _int_param(request, "as", -1)
+        return JSONResponse(await owner.read(
+            lambda m: broadcast_view(owner, access, None if seat == -1 else seat)))
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer))
     return JSONResponse(view)
 

@@ -9,6 +9,7 @@ match, like every duration)."""
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from arena.core.match import HOST, Match
@@ -27,10 +28,24 @@ def _scaled(owner: MatchOwner, delay: float) -> float:
 
 def cut(owner: MatchOwner, access: Access) -> tuple[float, Match | None]:
     """The match as a broadcast reader may see it now: its time, and the match as it stood
-    then (None before its first entry)."""
+    then (None before its first entry).
+
+    The cut is rebuilt only when an entry crosses the delay: an audience polling every
+    second reads the same cut many times, kept in the match's small replay cache."""
     live = owner.match
     at = live.clock.now() - _scaled(owner, access.delay or 0.0)
-    return at, live.as_of(at)
+    version = bisect.bisect_right(live.log, at, key=lambda e: e.t)
+    if version == 0:
+        return at, None
+    last = live.log[version - 1]
+    # The entry itself names the cut: a log rolled back and written again holds new entries.
+    key = ("cut", version, id(last), last.t, last.kind)
+    kept = owner.replay_cache.get(key)
+    if kept is None:
+        kept = {"match": live.replay_to(version)}
+        owner.replay_cache.put(key, kept)
+    match: Match = kept["match"]
+    return at, match
 
 
 def _as_broadcast(owner: MatchOwner, shown: Match, cut_match: Match) -> dict[str, Any]:
@@ -44,13 +59,23 @@ def _as_broadcast(owner: MatchOwner, shown: Match, cut_match: Match) -> dict[str
     return view
 
 
-def broadcast_view(owner: MatchOwner, access: Access) -> dict[str, Any]:
+def broadcast_view(owner: MatchOwner, access: Access, seat: int | None = None
+                   ) -> dict[str, Any]:
     """The host's view of the cut, told the cut's time as its own (its clocks run one delay
-    behind)."""
+    behind); with ``seat``, that seat's own view of the cut, its private state and its
+    drafts as it saw them then (G-15: the audience may follow any seat's board)."""
     at, match = cut(owner, access)
     if match is None:
         raise ApiError(425, "access", "the broadcast starts one delay after the match began")
-    view = _as_broadcast(owner, match, match)
+    if seat is not None and not 0 <= seat < match.seats:
+        raise ApiError(400, "request", f"'as' must be a seat index between 0 and "
+                                       f"{match.seats - 1}")
+    if seat is None:
+        view = _as_broadcast(owner, match, match)
+    else:
+        view = view_for(owner.record, match, seat)
+        if not match.finished:
+            view["match"] = {**view["match"], "seed": None}
     view["now"] = at
     view["broadcast"] = {"delay": access.delay, "as_of": at}
     return view

@@ -8,7 +8,7 @@
 import {
   html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
   fmtNum, fmtClock, capital, RuleText, markup, ErrorText, splitRule,
-  setGameForLinks,
+  setGameForLinks, seesAll,
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
 import { logLine, moveWords, phaseName, wordsContext } from "/static/words.js";
@@ -462,11 +462,19 @@ function Prefs() {
     </div></details>`;
 }
 
-const CONN_WORDS = { live: "Live", connecting: "Connecting…", reconnecting: "Reconnecting", closed: "Closed" };
+const CONN_WORDS = { live: "Live", connecting: "Connecting…", reconnecting: "Reconnecting", closed: "Closed", delayed: "Delayed" };
+
+/* "5 min behind": how far a broadcast runs behind the match (G-15), in match time. */
+function behindWords(v) {
+  const d = v && v.broadcast ? Number(v.broadcast.delay) : 0;
+  if (!d) return "behind the match";
+  return (d % 60 === 0 ? d / 60 + " min" : fmtNum(d) + " s") + " behind";
+}
 
 function Header() {
   const v = S.view;
-  const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host" : "Spectator";
+  const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host"
+    : v.role === "broadcast" ? "Broadcast · " + behindWords(v) : "Spectator";
   // A game with a board says on the board what to do; its notation prompt stays in the drawer.
   const impl = gameImpl();
   const prompt = v && v.phase && !v.result && !(impl && impl.Board) ? v.phase.prompt : "";
@@ -583,15 +591,48 @@ function FallbackBoard({ view }) {
 
 function GameBoard() {
   const view = S.replay || S.view;
-  if (!view) return html`<p class="muted">Loading the match…</p>`;
+  if (!view) return html`<p class="muted" data-testid="board-loading">${S.bcast && S.bcast.waiting
+    ? "The broadcast runs " + S.bcast.waiting.replace(/^.*?one delay/, "one delay") + ": nothing to show yet. This page fills in by itself."
+    : "Loading the match…"}</p>`;
   const impl = gameImpl();
-  const api = makeApi(view, !!S.replay);
+  if (view.role === "broadcast" && !S.replay && impl && impl.Board) return html`<${BroadcastBoards} view=${view} impl=${impl}/>`;
+  const api = makeApi(view, !!S.replay || view.role === "broadcast");
   let board;
   if (impl && impl.Board) board = html`<${impl.Board} view=${view} api=${api}/>`;
   else if (impl && impl.render) board = html`<${LegacyBoard} impl=${impl} view=${view} api=${api}/>`;
   else board = html`<${FallbackBoard} view=${view}/>`;
   return html`<div class="game-root" data-testid="game-root" aria-busy=${S.lastSend && !S.lastSend.settled ? "true" : "false"}>${board}</div>
     ${impl && impl.render && !impl.Board ? html`<${Msg} source="board" testid="board-error" okTestid="board-status"/>` : ""}`;
+}
+
+/* G-15: the audience picks what to follow: the host's table (everything on one board), every
+   seat's own board side by side, or one seat's. A seat's board is drawn from that seat's view
+   of the same moment, read-only, on the same components the seat itself plays on. */
+function BroadcastBoards({ view, impl }) {
+  const B = S.bcast;
+  const seats = view.seats.map((s) => s.seat);
+  const picks = [["table", "Host's table"], ["side", "Side by side"], ...seats.map((i) => [String(i), seatName(i)])];
+  const board = (v) => {
+    const api = Object.assign(makeApi(v, true), { seat: v.you, role: v.role });
+    return html`<${impl.Board} view=${v} api=${api}/>`;
+  };
+  const seatBoard = (i) => {
+    const v = B.seatViews[i];
+    return html`<section class="bcast-seat" data-testid=${"broadcast-board-" + i} aria-label=${seatName(i) + "'s board"}>
+      <h2 class="bcast-seat-name">${seatName(i)}</h2>
+      ${v ? board(v) : html`<p class="muted">Loading ${seatName(i)}'s board…</p>`}</section>`;
+  };
+  let body;
+  if (B.mode === "table") body = board(view);
+  else if (B.mode === "side") body = html`<div class="bcast-side" data-testid="broadcast-side">${seats.map(seatBoard)}</div>`;
+  else body = seatBoard(Number(B.mode));
+  return html`<div class="game-root" data-testid="game-root">
+    <div class="bcast-picker" role="group" aria-label="What to follow" data-testid="broadcast-picker">
+      ${picks.map(([key, label]) => html`<button type="button" class=${"secondary small" + (B.mode === key ? " on" : "")}
+        aria-pressed=${B.mode === key ? "true" : "false"} data-testid=${"broadcast-pick-" + key}
+        onClick=${() => pickBroadcast(key)}>${label}</button>`)}
+    </div>
+    ${body}</div>`;
 }
 
 function NotationDrawer() {
@@ -760,8 +801,31 @@ function HostLinks() {
             onClick=${() => act("/host/spectators", { open: !L.spectators_open })}>${L.spectators_open ? "Close to spectators" : "Open to spectators"}</button>
         </span></li>
     </ul>
+    <${BroadcastLink} L=${L} act=${act}/>
     <p class="muted small">To announce something, post in the Table chat: every seat and spectator reads it.</p>
   </div>`;
+}
+
+/* G-15: the audience's link, which sees everything one delay behind the match. */
+function BroadcastLink({ L, act }) {
+  const b = L.broadcast;
+  const [minutes, setMinutes] = useState(b ? String(b.delay / 60) : "5");
+  const open = () => act("/host/broadcast", { open: true, delay: Math.round(Number(minutes) * 60) },
+    b ? "Make a new broadcast link? The old one stops working at once." : null);
+  return html`<div class="bcast-host" data-testid="broadcast-host">
+    <h3>Broadcast</h3>
+    <p class="muted small">An audience link that sees everything, every seat's private state and
+      channels included, a delay behind the match, so nobody watching can help a player (<${RuleText} text="G-15"/>).</p>
+    ${b ? html`<p><a href=${b.link} data-testid="broadcast-link" target="_blank" rel="noopener">${b.link}</a></p>
+      <p class="control-row"><${CopyButton} text=${b.link} testid="copy-broadcast" label="Copy the broadcast link"/>
+        <span class="muted small" data-testid="broadcast-delay-now">${fmtNum(b.delay / 60)} min behind</span></p>` : ""}
+    <div class="control-row">
+      <label class="inline">Delay <input type="number" min="1" max="1440" step="1" value=${minutes} data-testid="broadcast-delay"
+        onInput=${(e) => setMinutes(e.currentTarget.value)}/> min</label>
+      <button type="button" class="secondary small" data-testid="broadcast-open" onClick=${open}>${b ? "New broadcast link" : "Open a broadcast"}</button>
+      ${b ? html`<button type="button" class="secondary small" data-testid="broadcast-close"
+        onClick=${() => act("/host/broadcast", { open: false, delay: 0 }, "Close the broadcast? Its link stops working at once.")}>Close the broadcast</button>` : ""}
+    </div></div>`;
 }
 
 /* A side panel: open on a wide screen, folded on a phone until the player opens it. */
@@ -814,17 +878,18 @@ function Private() {
   const v = S.view;
   if (!v) return null;
   if (v.role === "spectator") return html`<p class="muted">Spectators see what is public; everything hidden is shown when the match ends (rule <${RuleText} text="G-9"/>).</p>`;
-  const seats = v.role === "host" ? v.seats : v.seats.filter((s) => s.seat === v.you);
+  const seats = seesAll(v) ? v.seats : v.seats.filter((s) => s.seat === v.you);
   const blocks = [];
   if (v.role === "host") blocks.push(html`<p class="muted small">As host you see every seat's private state (<${RuleText} text="G-9"/>) and who has submitted (<${RuleText} text="G-10"/>).</p>`);
+  if (v.role === "broadcast") blocks.push(html`<p class="muted small">The broadcast shows every seat's private state and what each sent, ${behindWords(v)} (<${RuleText} text="G-15"/>).</p>`);
   for (const s of seats) {
     const subs = s.submissions || [];
     if (!subs.length) {
       // Once the match is over there is no phase to submit in.
-      if (v.role !== "host" && !v.result) blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
+      if (!seesAll(v) && !v.result) blocks.push(html`<p class="muted">You have not submitted in this phase.</p>`);
       continue;
     }
-    blocks.push(html`<h3>${v.role === "host" ? seatName(s.seat) : "Your submissions this phase"}</h3>
+    blocks.push(html`<h3>${seesAll(v) ? seatName(s.seat) : "Your submissions this phase"}</h3>
       <ul class="subs">${subs.map((x) => html`<li><${LogText} text=${capitalWords(moveWords(x.value, v.phase ? v.phase.name : "", v, gameImpl()))}/> <span class="muted">at ${fmtNum(Math.round(x.at * 10) / 10)} s${x.final ? " · final" : ""}</span></li>`)}</ul>`);
   }
   if (v.role === "seat" && ((v.phase && v.phase.reserve) || v.seats.some((s) => s.reserve_left > 0))) {
@@ -990,7 +1055,7 @@ function channelTitle(id) {
   if (id === "table") return "Table";
   if (id === "spectators") return "Spectators";
   if (String(id).startsWith(PRIVATE)) {
-    return S.view && S.view.role === "host" ? "Private: " + seatName(Number(String(id).slice(PRIVATE.length))) : "Host (private)";
+    return seesAll(S.view) ? "Private: " + seatName(Number(String(id).slice(PRIVATE.length))) : "Host (private)";
   }
   return capital(String(id).replace(/-/g, " "));
 }
@@ -1078,7 +1143,8 @@ function Chat() {
         <span class="t muted small">${new Date(e.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}</span></li>`)
         : html`<li class="muted small">No messages in ${channelTitle(current)} yet.</li>`}
     </ol>
-    ${replaying ? html`<p class="muted small">Replay: the chat as it stood at that moment.</p>` : html`
+    ${replaying ? html`<p class="muted small">Replay: the chat as it stood at that moment.</p>`
+      : v && v.role === "broadcast" ? html`<p class="muted small" data-testid="broadcast-chat-note">Every channel, private ones too, ${behindWords(v)}; the audience cannot write.</p>` : html`
     ${canOpen ? html`<div class="control-row"><button type="button" class="secondary small" data-testid="chat-open-host"
       onClick=${writeToHost}>Write to the host</button></div>` : ""}
     <form class="chat-form" onSubmit=${(e) => { e.preventDefault(); send(); }}>
@@ -1604,6 +1670,69 @@ function addSkipLink() {
   document.body.prepend(a);
 }
 
+/* ------------------------------------------------------------------ the delayed broadcast */
+/* A broadcast link has no socket (the server cuts the match at each read, G-15): the page asks
+   for the log's new entries every POLL_EVERY ms and, when there are any, for the views. */
+const POLL_EVERY = 1500;
+
+function pickBroadcast(key) {
+  S.bcast.mode = key;
+  update();
+  refreshSeatViews();
+}
+
+async function refreshSeatViews() {
+  const v = S.view;
+  if (!v || v.role !== "broadcast") return;
+  const mode = S.bcast.mode;
+  const wanted = mode === "side" ? v.seats.map((s) => s.seat) : mode === "table" ? [] : [Number(mode)];
+  await Promise.all(wanted.map(async (i) => {
+    const r = await call("GET", "/view?as=" + i);
+    if (r.ok) { delete r.ok; delete r.status; S.bcast.seatViews[i] = r; }
+  }));
+  update();
+}
+
+/* The view of the moment the broadcast stands at, then the log up to that same moment: the
+   page never holds an entry the view has not reached (a poll of the log alone only says
+   whether anything is new). */
+async function refreshBroadcast() {
+  const r = await call("GET", "/view");
+  if (r.status === 425) { S.bcast.waiting = r.error; update(); return; }
+  if (!r.ok) { if (r.status >= 400 && r.status < 500 && r.status !== 429) linkFailed(r.error); return; }
+  delete r.ok;
+  delete r.status;
+  const log = await call("GET", "/events?since=" + S.version);
+  if (!log.ok) return;
+  absorb(log.events.filter((e) => e.version <= r.version));
+  S.version = r.version;
+  const old = phaseNo();
+  S.bcast.waiting = null;
+  S.view = r;
+  S.offset = r.now - Date.now() / 1000;
+  if (phaseNo() !== old) phaseMoved();
+  await refreshSeatViews();
+}
+
+async function pollBroadcast() {
+  const r = await call("GET", "/events?since=" + S.version);
+  if (!r.ok && r.status >= 400 && r.status < 500 && r.status !== 429) { linkFailed(r.error); return; }
+  if (!r.ok) { S.conn = "reconnecting"; update(); }
+  else {
+    S.conn = "delayed";
+    if (r.version !== S.version || !S.view) await refreshBroadcast();
+    update();
+  }
+  if (!S.linkError) S.bcastTimer = setTimeout(pollBroadcast, POLL_EVERY);
+}
+
+function startBroadcast() {
+  S.bcast = { mode: "table", seatViews: {}, waiting: null };
+  S.conn = "delayed";
+  update();
+  pollBroadcast();
+}
+
 async function start() {
   const main = document.getElementById("arena-match");
   if (!main) return;
@@ -1616,6 +1745,12 @@ async function start() {
   update();
   // A bad, revoked or expired link is said at once, not left "connecting".
   const first = await call("GET", "/view");
+  // G-15: a broadcast before its first delay has passed has nothing to show yet; it waits.
+  if (first.status === 425 || first.role === "broadcast") {
+    setInterval(() => { if (S.view && !S.view.result) update(); }, 250);
+    startBroadcast();
+    return;
+  }
   if (!first.ok && first.status >= 400 && first.status < 500) { linkFailed(first.error); return; }
   if (first.ok) {
     delete first.ok;

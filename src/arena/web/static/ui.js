@@ -136,3 +136,8 @@ export function ErrorText({ message, game }) {
   const { rule, text } = splitRule(message);
   return html`<span>${capital(text)}${rule ? html` <span class="rule-ref">(rule <${RuleText} text=${rule} game=${game}/>)</span>` : ""}</span>`;
 }
+
+/* The host, and a delayed broadcast's audience (G-15), read every seat's private entries. */
+export function seesAll(view) {
+  return !!view && (view.role === "host" || view.role === "broadcast");
+}

@@ -5,7 +5,7 @@
 
    Kept apart from shell.js so that the same function the page uses can be run over the events
    of whole matches by the tests (every line in words, no notation, no internal name). */
-import { html, capital, fmtSeconds, plainData } from "/static/ui.js";
+import { html, capital, fmtSeconds, plainData, seesAll } from "/static/ui.js";
 
 const PRIVATE = "host-private-"; // as shell.js names the host's private channels
 
@@ -52,7 +52,7 @@ function channelTitle(id, view, ctx) {
   if (id === "table") return "Table";
   if (id === "spectators") return "Spectators";
   if (String(id).startsWith(PRIVATE)) {
-    return view && view.role === "host" ? "Private: " + ctx.seatName(Number(String(id).slice(PRIVATE.length))) : "Host (private)";
+    return seesAll(view) ? "Private: " + ctx.seatName(Number(String(id).slice(PRIVATE.length))) : "Host (private)";
   }
   return capital(String(id));
 }
@@ -94,13 +94,13 @@ export function logLine(e, view, impl, events) {
     case "phase_started": return phase(d.name) + ": it begins.";
     // Who sent their own answer, and the host, read it in the "accepted" line below.
     case "seat_acted":
-      if ((view && view.role === "host") || d.seat === ctx.you) return null;
+      if (seesAll(view) || d.seat === ctx.you) return null;
       return ctx.seatName(d.seat) + (d.final ? " sent a final answer." : " sent an answer.");
     // The notation a player typed is the replay's record, not the log's words (the notation
     // drawer shows it); the accepted move is said from its facts.
     case "submit": return null;
     case "accepted": {
-      if (view && view.role !== "host" && d.seat !== ctx.you) return null;
+      if (view && !seesAll(view) && d.seat !== ctx.you) return null;
       const what = moveWords(d.value, d.phase, view, impl);
       return html`${d.seat === ctx.you ? "You sent " : ctx.seatName(d.seat) + " sent "}${what}${d.final ? " as final." : "."}`;
     }
@@ -123,11 +123,12 @@ export function logLine(e, view, impl, events) {
     case "host_option": return "The host turned " + optionLabel(d.name, view).toLowerCase() + (d.value ? " on." : " off.");
     case "host_note":
       if (d.what === "seat") return "The host handed " + ctx.seatName(d.seat) + "'s seat to " + (d.bot ? "a bot." : "a person.");
-      if (d.what === "reissue") return "You gave " + ctx.seatName(d.seat) + " a new link.";
+      if (d.what === "reissue") return (view && view.role === "broadcast" ? "The host gave " : "You gave ") + ctx.seatName(d.seat) + " a new link.";
       if (d.what === "spectators") return "The host " + (d.open ? "opened the match to" : "closed the match to") + " spectators.";
       return null;
     case "private":
       // G-13: either of the two may open it ("by" names a seat that did); only the host closes.
+      if (view && view.role === "broadcast") return d.by != null ? ctx.seatName(d.seat) + " opened a private channel with the host." : "The host " + (d.open ? "opened" : "closed") + " a private channel with " + ctx.seatName(d.seat) + ".";
       if (view && view.role === "host") return d.by != null ? ctx.seatName(d.seat) + " opened a private channel with you." : "You " + (d.open ? "opened" : "closed") + " a private channel with " + ctx.seatName(d.seat) + ".";
       if (d.by != null) return "You opened a private channel with the host (only the two of you read it).";
       return "The host " + (d.open ? "opened a private channel with you (only the two of you read it)." : "closed the private channel with you.");

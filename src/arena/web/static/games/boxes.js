@@ -15,7 +15,7 @@
      sends (cards as legs and figures, bets as traits and stakes, plays as legs and tiles):
      "Bob bet 2 on black", "You played card 8 on board B, moving the box down three squares".
    Choices live in component state, so live updates never rebuild a control under the player. */
-import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText } from "/static/ui.js";
+import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, seesAll } from "/static/ui.js";
 
 const COLS = "ABCDEFG";
 const SIZE = 7;
@@ -663,7 +663,7 @@ function describe(e, view) {
     }
     case "accepted":
       if (d.value !== "ready") return undefined; // words.js: "You sent <moveWords>."
-      if (view && view.role !== "host" && d.seat !== view.you) return null;
+      if (view && !seesAll(view) && d.seat !== view.you) return null;
       return who(d.seat) + (who(d.seat) === "You" ? " are" : " is") + " ready.";
     case "phase_resolved": return d.missing && d.missing.length ? undefined : null; // the round's plays say it
     case "bout_started": {

@@ -11,7 +11,7 @@
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
    under the player. */
-import { html, useState, useEffect, useRef, RuleText, registerGame, fmtNum, plural, capital } from "/static/ui.js";
+import { html, useState, useEffect, useRef, RuleText, registerGame, fmtNum, plural, capital, seesAll } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
 const VALUES = [1, 2, 3, 4];
@@ -773,7 +773,7 @@ function describe(e, view, ctx) {
     case "ec_chosen": return is(d.seat) + " the Elimination Candidate: " + howWords(d) + ".";
     case "accepted": {
       if (!VOTE_PHASES.includes(d.phase)) return undefined;
-      if (view && view.role !== "host" && d.seat !== you) return null;
+      if (view && !seesAll(view) && d.seat !== you) return null;
       const pick = (Array.isArray(d.value) ? d.value : []).find((c) => c.kind === "vote");
       const by = ctx.who(d.seat);
       if (!pick) return by + " sent no ballot.";

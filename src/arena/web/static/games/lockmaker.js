@@ -14,7 +14,7 @@
    - pick and decide: which solution counts, countersolve or pass (LM-16, LM-17).
    Spectators see both locks and the public move counts. No solver output is ever shown.
    Choices live in component state, so a clock tick never rebuilds a control under the player. */
-import { html, useState, useEffect, useRef, fmtNum, fmtSeconds, RuleText, registerGame, capital } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtSeconds, RuleText, registerGame, capital, seesAll } from "/static/ui.js";
 
 const LETTERS = "ABCDEFGHIJK";
 const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -1036,7 +1036,7 @@ function describe(e, view, ctx) {
       if (d.name === "draft" && !(d.missing || []).length) return null; // the drafted line says it
       return undefined;
     case "accepted": {
-      if (view && view.role !== "host" && d.seat !== ctx.you) return null;
+      if (view && !seesAll(view) && d.seat !== ctx.you) return null;
       const v = d.value;
       const who = Name(d.seat);
       const fin = d.final ? "." : " (not final yet).";
