@@ -21,6 +21,7 @@ from arena.server import (
     announce,
     api,
     broadcast,
+    cards,
     cluster,
     collector,
     damage,
@@ -188,6 +189,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/", pages.lobby),
         Route("/games/{name}", pages.rules_page),
         Route("/m/{match_id}", pages.match_page),
+        Route("/m/{match_id}/card.png", cards.match_card),
         Route("/rulings", pages.rulings_page),
         Route("/favicon.ico", pages.favicon),
         Route("/api/openapi.json", openapi),
@@ -258,4 +260,6 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
     app.state.socket_counts = SocketCounts.from_env()
     # The pages read a game's shelf (its lobby card's note) through this, never the store.
     app.state.shelf_of = lambda game: extras.StoreShelf(app.state.store, game)
+    # And a match page's preview tags (a link pasted in a chat unfurls) through this.
+    app.state.unfurl = cards.page_head
     return app

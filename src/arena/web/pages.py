@@ -171,7 +171,11 @@ async def match_page(request: Request) -> HTMLResponse:
              if game.board_sheet else "")
     board = (f'<script type="module" src="{html.escape(game.board_script)}"></script>'
              if game.board_script else "")
-    head = (f'<script type="importmap">{IMPORT_MAP}</script>{sheet}'
+    # The tags a link preview reads (web/unfurl.py), made by the server, which knows what the
+    # link may show; a page served without them still works.
+    unfurl = getattr(request.app.state, "unfurl", None)
+    tags: str = await unfurl(request, match_id) if unfurl is not None else ""
+    head = (f'{tags}<script type="importmap">{IMPORT_MAP}</script>{sheet}'
             f'<script type="module" src="/static/shell.js"></script>{board}')
     return _page(game.title, body, head=head, body_class="match-body")
 
