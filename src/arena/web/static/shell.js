@@ -12,6 +12,7 @@ import {
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
 import { logLine, moveWords, phaseName, wordsContext } from "/static/words.js";
+import { createPlayback } from "/static/playback.js";
 
 const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
@@ -1032,7 +1033,9 @@ function LogText({ text }) {
 
 function Log() {
   const items = [];
+  const upTo = playback.upTo(); // playing back: the log as it stood then
   for (const e of S.events) {
+    if (upTo != null && e.version > upTo) continue;
     const text = describe(e);
     if (text == null) continue;
     const priv = e.to !== null && e.to !== undefined;
@@ -1165,6 +1168,14 @@ function Chat() {
 }
 
 /* ------------------------------------------------------------------ replay viewer */
+/* Playback (playback.js): the match watched as it unfolded, at 1x to 60x, driving the same
+   S.replayIndex and S.replay as the replay's steps; its controls head the board card. */
+const playback = createPlayback({
+  state: S, update, impl: () => gameImpl(),
+  load: (version) => call("GET", "/replay?version=" + version),
+});
+window.Arena.playback = playback;
+
 async function showReplay(index) {
   if (!S.events.length) return;
   index = Math.max(0, Math.min(S.events.length - 1, index));
@@ -1190,6 +1201,7 @@ function phaseStep(from, dir) {
 }
 
 function exitReplay() {
+  playback.stop();
   S.replay = null;
   S.replayIndex = null;
   S.replayCaption = null;
@@ -1414,6 +1426,7 @@ function App() {
             Replay: the match as it stood after entry ${S.replayIndex + 1}.
             <button type="button" class="secondary small" data-testid="replay-exit" onClick=${exitReplay}>Back to live</button>
           </div>` : ""}
+          <${playback.Controls}/>
           <div class="board-lock" ref=${lock} data-testid="board-lock" data-moment=${moment}
             data-over=${over ? "1" : null}>
             <${GameBoard}/>
