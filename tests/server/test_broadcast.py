@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from arena.core.clock import ManualClock
 from arena.core.match import HOST, INPUT_KINDS, Match
-from arena.server import api, creating, rebuild
+from arena.server import api, children, creating, rebuild
 from arena.server.app import create_app
 from arena.server.limits import RateLimit
 
@@ -34,7 +34,7 @@ CLOCK = ManualClock(float(int(time.time())))
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder: Path = tmp_path_factory.mktemp("broadcast")
     patch = pytest.MonkeyPatch()
-    for module in (creating, rebuild):
+    for module in (creating, rebuild, children):
         patch.setattr(module, "SystemClock", lambda: CLOCK)
         patch.setattr(module, "time", types.SimpleNamespace(
             time=CLOCK.now, monotonic=time.monotonic, sleep=time.sleep,
@@ -159,3 +159,44 @@ def test_the_cut_equals_a_fresh_replay_of_the_log_up_to_it() -> None:
         a, b = cut.view(HOST, svg=False), fresh.view(HOST, svg=False)
         a.pop("now"), b.pop("now")
         assert a == b
+
+
+def test_a_season_broadcast_follows_the_season_and_its_matches(client: TestClient) -> None:
+    """G-15 for a season: its broadcast link reads the season one delay behind, lists only
+    the matches the season had started by then, and opens each of them one delay behind."""
+    from server.seasonkit import Season
+
+    cast = [{"name": n, "bot": False} for n in ("Ann", "Ben", "Cat", "Dan")]
+    s = Season.create(client, {"cast": cast, "seed": 4, "settings": {"time_scale": 1.0}})
+    start = CLOCK.now()
+    r = client.post(f"/api/matches/{s.id}/host/broadcast", params={"token": s.host},
+                    json={"delay": 60})
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    assert client.get(f"/api/seasons/{s.id}", params={"token": token}).status_code == 425
+    CLOCK.set(start + 61)
+    before = client.get(f"/api/seasons/{s.id}", params={"token": token}).json()
+    assert before["role"] == "broadcast" and before["links"] == {}
+    s.ok("start_main")
+    key = next(iter(s.get(s.host)["links"]))
+    child = f"{s.id}-{key}"
+    # The Main Match is newer than a minute: neither listed nor readable yet.
+    now = client.get(f"/api/seasons/{s.id}", params={"token": token}).json()
+    assert now["links"] == {} and now["state"] == before["state"]
+    assert client.get(f"/api/matches/{child}/view",
+                      params={"token": token}).status_code == 425
+    CLOCK.set(start + 122)
+    later = client.get(f"/api/seasons/{s.id}", params={"token": token}).json()
+    assert list(later["links"]) == [key] and token in later["links"][key]["watch"]
+    r = client.get(f"/api/matches/{child}/view", params={"token": token})
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["role"] == "broadcast" and view["broadcast"]["delay"] == 60
+    assert view["now"] == start + 62
+    # Still a reader only, there as anywhere; and no other match opens with it.
+    r = client.post(f"/api/matches/{child}/submit", params={"token": token},
+                    json={"text": "x"})
+    assert r.status_code == 403
+    other = _match(client)
+    assert client.get(f"/api/matches/{other['id']}/view",
+                      params={"token": token}).status_code == 403

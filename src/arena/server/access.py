@@ -61,6 +61,16 @@ async def resolve(store: AsyncStore, match_id: str, token: str | None) -> Access
     if len(token) > 128:
         raise ApiError(401, "access", "unknown token")
     record: TokenRecord | None = await store.token(token)
+    if record is not None and record.role == "broadcast" and record.match_id != match_id \
+            and await _child_of(store, match_id, record.match_id):
+        # G-15: a season's broadcast follows every match of the season, with the same delay.
+        return Access(match_id, "broadcast", None, record.delay)
     if record is None or record.match_id != match_id:
         raise ApiError(403, "access", "this token does not belong to this match")
     return Access(record.match_id, record.role, record.seat, record.delay)
+
+
+async def _child_of(store: AsyncStore, match_id: str, parent_id: str) -> bool:
+    child = await store.get_match(match_id)
+    parent = child.settings.get("parent") if child is not None else None
+    return isinstance(parent, dict) and parent.get("id") == parent_id

@@ -19,12 +19,14 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from arena.core.chat import private_channel
 from arena.core.errors import RuleError
+from arena.core.game import ChildSpec
 from arena.core.match import HOST, Match
 from arena.season.game import SEASON
 from arena.season.state import DM_PLAY, MM_PLAY, SeasonState
 from arena.server import api as match_api
 from arena.server import hosting
 from arena.server.access import Access, resolve, token_of
+from arena.server.broadcast_views import broadcast_view, cut
 from arena.server.children import spec_id, specs
 from arena.server.errors import ApiError
 from arena.server.limits import (
@@ -223,6 +225,20 @@ async def get_season(request: Request) -> JSONResponse:
     """The season as this link sees it (the match view of the season), with the links of
     its matches this reader may use."""
     owner, access = await _season(request, public=True)
+    if access.role == "broadcast":  # G-15: the season cut one delay ago, and its matches
+        def read(m: Match) -> tuple[dict[str, Any], tuple[ChildSpec, ...]]:
+            _, then = cut(owner, access)
+            view = broadcast_view(owner, access)
+            return view, () if then is None else then.game.children(then.state)
+
+        view, kids = await owner.read(read)
+        # The season's broadcast link follows its matches too (resolve): the matches the
+        # season had started by the cut, each one delay behind.
+        token = token_of(request) or ""
+        view["links"] = {spec.key: {"watch": _page(request, spec_id(owner.record.id, spec),
+                                                   token)} for spec in kids}
+        view["name"] = season_name(owner.record.settings, owner.record.id)
+        return JSONResponse(view)
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer, svg=False))
     view["links"] = await child_links(request, owner, access)
     settings = owner.record.settings

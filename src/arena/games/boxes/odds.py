@@ -18,8 +18,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from arena.core.errors import RuleError
 from arena.games.boxes.board import Board, Tile, change_tiles
@@ -197,11 +199,16 @@ class ManySearch:
         for r in roles:
             if r not in ("self", "opp"):
                 raise ValueError(f"role {r!r} is not searched for many weights")
+        # Imported here: listing the games (``arena games``) loads this module and must not
+        # pay for numpy.
+        import numpy
+
+        self.np = numpy
         self.cards = cards
         self.roles = tuple(roles)
         self.memo: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self.w = np.array([[weight(t) for weight in weights] for t in KINDS], dtype=float)
-        self.zero = np.zeros(len(weights))
+        self.w = numpy.array([[weight(t) for weight in weights] for t in KINDS], dtype=float)
+        self.zero = numpy.zeros(len(weights))
 
     def value(self, board: tuple[int, ...], pos: int, remaining: tuple[int, ...],
               depth: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -211,6 +218,7 @@ class ManySearch:
         hit_memo = self.memo.get(key)
         if hit_memo is not None:
             return hit_memo
+        nx = self.np
         es: list[np.ndarray] = []
         ps: list[np.ndarray] = []
         w = self.w
@@ -233,19 +241,19 @@ class ManySearch:
                     e, p = self.value(_change_codes(board, card, m), m.path[-1], rest_t,
                                       depth + 1)
                 es.append(gain + e)
-                ps.append(np.where(gain > 0, 1.0, p))
+                ps.append(nx.where(gain > 0, 1.0, p))
         if not es:
             # BX-7: nobody can move this box; the round passes with no landing.
             result = self.value(board, pos, remaining, depth + 1)
         else:
-            e_all = np.vstack(es)
-            p_all = np.vstack(ps)
+            e_all = nx.vstack(es)
+            p_all = nx.vstack(ps)
             if self.roles[depth] == "self":
                 e_best = e_all.max(axis=0)
-                p_best = np.where(e_all == e_best, p_all, -np.inf).max(axis=0)
+                p_best = nx.where(e_all == e_best, p_all, -nx.inf).max(axis=0)
             else:
                 e_best = e_all.min(axis=0)
-                p_best = np.where(e_all == e_best, p_all, np.inf).min(axis=0)
+                p_best = nx.where(e_all == e_best, p_all, nx.inf).min(axis=0)
             result = (e_best, p_best)
         self.memo[key] = result
         return result

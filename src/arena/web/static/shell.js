@@ -369,7 +369,10 @@ window.Arena.Msg = Msg;
 function Clock() {
   const v = S.view;
   let text = "--:--", state = "idle", low = false, note = "";
-  if (v && v.result) { text = "Final"; state = "finished"; }
+  // Playing back: the clock as it stood at the moment the playback has reached.
+  const back = S.replay ? playback.clock() : null;
+  if (back) { text = back.text; state = back.state; note = back.note; low = back.left != null && back.left < 10; }
+  else if (v && v.result) { text = "Final"; state = "finished"; }
   else if (v && v.paused) { text = "Paused"; state = "paused"; }
   else if (v && v.phase && !clockKnown()) { text = "—"; state = "unknown"; note = "clock unknown while reconnecting"; }
   else if (v && v.phase) {
