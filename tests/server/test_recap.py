@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 
 from arena.core.chat import private_channel
 from arena.core.clock import ManualClock
-from arena.core.match import HOST, SPECTATOR, Match, MatchSettings
+from arena.core.match import HOST, INPUT_KINDS, SPECTATOR, Match, MatchSettings
 from arena.season import flow
 from arena.season.game import SEASON
 from arena.season.recap import gather
@@ -51,7 +51,7 @@ from arena.season.state import (
     TIE,
     VOTE,
 )
-from arena.server import season_recap
+from arena.server import season_import, season_recap
 from arena.web import recap as recap_web
 from arena.web.pages import all_rulings
 from server.inprocess import TestClient, in_process_server
@@ -497,6 +497,30 @@ def test_a_recap_never_shows_a_private_fact(data: st.DataObject) -> None:
         assert (end.tols, end.garnets, end.opals) == (s["tols"], s["garnets"], s["opals"])
         assert line.eliminated_in == s["eliminated_in"]
         assert len(line.points) == number + 1
+
+
+@pytest.mark.parametrize("name", ["finished", "gift", "dm_pick"])
+def test_a_season_the_old_engine_stored_has_its_recap(name: str) -> None:
+    """A season brought over from the old season engine (SE-5) has its earlier steps in its
+    record only: the recap tells them from there, without times."""
+    from server.test_season_import import old_season
+
+    record, _, log = season_import.build(old_season(name), [], "spectator-token")
+    m = Match.replay(SEASON, SEASON.config_from_record(record.config), record.seed,
+                     MatchSettings.from_json(record.settings), record.start,
+                     [e for e in log if e.kind in INPUT_KINDS], ManualClock(log[-1].t),
+                     until=log[-1].t, names=record.seat_names)
+    seen = gather(m.view(SPECTATOR, svg=False),
+                  [e.to_json() for _, e in m.events_seen(SPECTATOR)])
+    page = tree(recap_web.body(seen, name="Old", season_id="s1", links={},
+                               codes=all_rulings().codes()))
+    first = steps(page, 1)
+    assert "ec_chosen" in first, set(first)
+    assert "imported" in steps(page, seen.episodes[-1].number)  # where it was brought over
+    assert "before this record" in first["ec_chosen"].text()
+    assert len(series(chart_of(str(recap_web.chart(seen))))["garnets"]) == len(record.seat_names)
+    if name == "finished":
+        assert seen.winner == "Ann" and "Ann won the season" in seen.lead
 
 
 def test_the_recap_module_needs_no_server() -> None:

@@ -212,7 +212,9 @@ def gather(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Reca
     final_text: str | None = None
     for ep in episodes:
         n = int(ep["episode"])
-        steps = tuple(s for s in story.steps if s.episode == n) or tuple(untimed(ep))
+        steps = tuple(s for s in story.steps if s.episode == n)
+        if all(s.kind == "imported" for s in steps):  # its steps are in its record only
+            steps = (*untimed(ep), *steps)
         matches = _matches(ep, story.mm_title)
         stories.append(EpisodeStory(n, bool(ep.get("final")), not over and n == len(episodes)
                                     and not ep.get("eliminated"), ep.get("eliminated"),

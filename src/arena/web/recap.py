@@ -79,8 +79,10 @@ def chart(recap: Recap) -> str:
                 f" Eliminated in episode {line.eliminated_in}." if line.eliminated_in else "")
         said.append(f"{line.name}: {plural(end.tols, 'Token of Life', 'Tokens of Life')}, "
                     f"{plural(end.garnets, 'garnet')}, {plural(end.opals, 'opal')}.{fate}")
+    going = next((ep.number for ep in recap.episodes[-1:] if ep.under_way), None)
     desc = ("Three panels, Tokens of Life, garnets and opals, each with one line per player "
-            f"from the start to {'the end' if recap.over else 'now'}. " + " ".join(said))
+            f"from the start to {'the end' if recap.over else 'now'}"
+            + (f" (episode {going} so far)" if going else "") + ". " + " ".join(said))
     return line_chart(recap.labels, PANELS, series, ident="recap-chart",
                       title="Standings after each episode", desc=desc, axis="after episode")
 
@@ -107,8 +109,11 @@ def numbers(recap: Recap) -> str:
               f'<th scope="col">Status</th><th scope="col">Tokens of Life</th>'
               f'<th scope="col">Garnets</th><th scope="col">Opals</th></tr></thead>'
               f"<tbody>{rows}</tbody></table></div>"]
-    episodes = recap.labels[1:]
-    head = "".join(f'<th scope="col">{_esc(e)}</th>' for e in episodes)
+    under_way = any(ep.under_way for ep in recap.episodes[-1:])
+    head = "".join(
+        f'<th scope="col">{"Ep. " if label.isdigit() else ""}{_esc(label)}'
+        f'{" (so far)" if under_way and k == len(recap.labels) - 1 else ""}</th>'
+        for k, label in enumerate(recap.labels) if k)
     for key, _ in COUNTED:
         body = []
         for ln in recap.lines:
