@@ -151,6 +151,50 @@ def check_answer(r: Any, what: str) -> None:
             assert RULE.match(rule) or rule in ("host", "api"), f"{what}: {r.text}"
 
 
+FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+def two_recorded_episodes(s: Season) -> None:
+    """Two episodes of a season of :data:`FIVE` (people, no bots), results recorded by hand
+    (SE-2, SE-4) and every choice made from the players' links. Episode 1: Ann (5 bars, the
+    opal) and Ben (3 bars) escape, the trapped vote Eve the Elimination Candidate, Ann gives
+    her Token of Life to Ben, Eve nominates Dan, who loses at Chess. Episode 2: Cat (4 bars)
+    and Eve (2) escape, Ann is the EC named in the record, Cat gives her token to Eve, Ann
+    nominates Cat and beats her. In episode 3 the host takes one of Ann's garnets (SE-5)."""
+    def at(step: str) -> None:
+        s.wait(lambda st: st["step"] == step)
+
+    def choose(who: str, verb: str, name: str) -> None:
+        r = s.choose(who, verb, name)
+        assert r.status_code == 200, r.text
+
+    s.ok("record_main", {"reason": "played on the stage", "result": {
+        "escaped": ["Ann", "Ben"], "trapped": ["Cat", "Dan", "Eve"],
+        "bars": {"Ann": 5, "Ben": 3}, "opal": "Ann"}})
+    at("vote")
+    for voter, target in (("Cat", "Eve"), ("Dan", "Eve"), ("Eve", "Cat")):
+        choose(voter, "vote", target)
+    at("gift")
+    choose("Ann", "gift", "Ben")
+    at("nominate")
+    choose("Eve", "nominate", "Dan")
+    at("dm_next")
+    s.ok("record_death", {"loser": "Dan", "game": "Chess", "reason": "played at the club"})
+    at("main_next")
+    s.ok("record_main", {"reason": "stage two", "result": {
+        "escaped": ["Cat", "Eve"], "trapped": ["Ann", "Ben"], "bars": {"Cat": 4, "Eve": 2},
+        "ec": "Ann"}})
+    at("gift")
+    choose("Cat", "gift", "Eve")
+    at("nominate")
+    choose("Ann", "nominate", "Cat")
+    at("dm_next")
+    s.ok("record_death", {"winner": "Ann", "reason": "a coin, watched by all"})
+    at("main_next")
+    s.ok("adjust", {"player": "Ann", "what": "garnets", "amount": -1,
+                    "reason": "spent on a hint"})
+
+
 def by_name(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {s["name"]: s for s in state["standings"]}
 

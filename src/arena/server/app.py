@@ -30,6 +30,7 @@ from arena.server import (
     loopmon,
     season_api,
     season_import,
+    season_recap,
     thinkers,
 )
 from arena.server.errors import NOT_READ, NOT_SAVED, ApiError, StoreDown
@@ -224,6 +225,7 @@ def create_app(database_url: str | None = None, *, store: Store | None = None,
         Route("/api/matches/{match_id}/host/{action}", cluster.routed(api.host_action),
               methods=["POST"]),
         Route("/s/{match_id}", season_api.season_page),
+        Route("/s/{match_id}/recap", season_recap.recap_page),
         Route("/api/seasons", season_api.list_seasons, methods=["GET"]),
         Route("/api/seasons", season_api.create_season, methods=["POST"]),
         Route("/api/seasons/{match_id}", season_api.get_season),

@@ -165,8 +165,8 @@ BASE_ROUTES: tuple[Op, ...] = (
     Op("/api/seasons", "post", "create a season from a cast of 3 or more named players "
        "(SE-1); answers its id and one link per player and for the host", CreateSeason,
        created=True),
-    Op(SEASON, "get", "the season as the link's holder may see it (public without a token)",
-       token="optional"),
+    Op(SEASON, "get", "the season as the link's holder may see it (public without a token), "
+       "with the address of its public recap page (`recap`)", token="optional"),
     Op(f"{SEASON}/vote", "post", "a trapped player votes for the Elimination Candidate, or "
        "an escaped one chooses among the tied (LO-9, SE-6)", Vote, token="required"),
     Op(f"{SEASON}/gift", "post", "the solo winner gives the ToL to a player (SE-3)", Gift,

@@ -81,6 +81,11 @@ def _page(request: Request, match_id: str, token: str, prefix: str = "m") -> str
     return f"{str(request.base_url).rstrip('/')}/{prefix}/{match_id}?token={token}"
 
 
+def recap_url(request: Request, season_id: str) -> str:
+    """The season's recap to share (``/s/{id}/recap``): public, so no link in it."""
+    return f"{str(request.base_url).rstrip('/')}/s/{season_id}/recap"
+
+
 async def _season(request: Request, *, public: bool = False) -> tuple[MatchOwner, Access]:
     """The season and who asks. ``public``: a read without a link reads as a spectator (a
     season's record is public, as its page is), while the host keeps it open to them."""
@@ -243,6 +248,7 @@ async def get_season(request: Request) -> JSONResponse:
     view["links"] = await child_links(request, owner, access)
     settings = owner.record.settings
     view["name"] = season_name(settings, owner.record.id)
+    view["recap"] = recap_url(request, owner.record.id)
     if access.is_host:  # G-14: whether news goes out and how much; never the URL
         view["webhook"] = bool(settings.get("webhook"))
         view["news"] = season_level(settings)

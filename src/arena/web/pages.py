@@ -46,14 +46,24 @@ def all_rulings() -> Rulings:
     return rulings(all_games(include_extra=True).values())
 
 
+YOURS = '<script type="module" src="/static/yours.js"></script>'
+"""Every page with a link records it in this browser's list (yours.js); a page that needs no
+script at all (a season's recap) leaves it out."""
+
+
 def _page(title: str, body: str, *, head: str = "", body_class: str = "",
-          status: int = 200) -> HTMLResponse:
+          status: int = 200, scripts: str = YOURS) -> HTMLResponse:
     # The ruling prefixes go to every page's scripts (ui.js links a ruling id to /rulings
     # and any other rule id to its game's rules page), read from the games.
     text = _template("base.html").substitute(
         title=html.escape(title), head=head, body=body, body_class=body_class,
-        rulings=html.escape(" ".join(all_rulings().codes())))
+        rulings=html.escape(" ".join(all_rulings().codes())), scripts=scripts)
     return HTMLResponse(text, status_code=status)
+
+
+def scriptless_page(title: str, body: str, *, head: str = "") -> HTMLResponse:
+    """A page that runs no script at all (a season's recap): what it shows is its HTML."""
+    return _page(title, body, head=head, scripts="")
 
 
 def error_page(status: int, message: str) -> HTMLResponse:

@@ -751,6 +751,7 @@ function CopyButton({ text, testid, label }) {
   };
   return html`<button type="button" class="secondary small" data-testid=${testid} aria-label=${label} onClick=${copy}>${done ? "Copied" : "Copy"}</button>`;
 }
+window.Arena.CopyButton = CopyButton; // a board's own links (a season's recap) copy alike
 
 /* G-13: the host's private channel with one seat; only the two of them read it. */
 const PRIVATE = "host-private-";

@@ -208,12 +208,22 @@ function statusWords(s) {
   return s.in ? "In" : "Eliminated in episode " + s.eliminated_in;
 }
 
+/* The season's recap (/s/{id}/recap): public, so any reader may share it; the host first. */
+function RecapLink({ view }) {
+  const url = location.origin + "/s/" + encodeURIComponent(view.match.id) + "/recap";
+  const Copy = window.Arena && window.Arena.CopyButton;
+  return html`<p class="se-recap small">Recap to share:${" "}
+    <a href=${url} data-testid="recap-link">Season recap</a>${" "}
+    ${Copy ? html`<${Copy} text=${url} testid="recap-copy" label="Copy the link of the season's recap"/>` : ""}</p>`;
+}
+
 function Standings({ view }) {
   const st = view.state;
   const bots = view.match.bots || [];
   const me = st.me && st.me.name;
   return html`<section class="se-section" aria-labelledby="se-standings-title">
     <h2 id="se-standings-title">Standings</h2>
+    <${RecapLink} view=${view}/>
     <div class="table-wrap" tabindex="0" role="region" aria-label="standings">
       <table class="se-table" data-testid="season-standings">
         <thead><tr><th scope="col">Player</th><th scope="col">Status</th>
