@@ -527,3 +527,21 @@ def test_the_recap_module_needs_no_server() -> None:
     """season/ never imports the server or the web (tests/test_layers.py holds the rule)."""
     source = Path(gather.__code__.co_filename).read_text(encoding="utf-8")
     assert "arena.server" not in source and "arena.web" not in source
+
+
+def test_a_posted_recap_unfurls_with_the_standings_card(client: TestClient,
+                                                        recorded: Season) -> None:
+    """The recap is the page a host posts: its preview names the season and shows the
+    standings card, fetched by the season's public link."""
+    import re
+
+    text = recap(client, recorded).text
+    tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"', text))
+    assert tags["og:title"].endswith("season recap") and tags["og:description"]
+    assert tags["twitter:card"] == "summary_large_image"
+    image = tags["og:image"].replace("&amp;", "&")
+    assert f"/m/{recorded.id}/card.png?token={recorded.spectator}" in image
+    png = client.get(image)
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert png.content[16:24] == (1200).to_bytes(4, "big") + (630).to_bytes(4, "big")
+    assert len(png.content) <= 200_000

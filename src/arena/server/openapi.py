@@ -121,7 +121,10 @@ BASE_ROUTES: tuple[Op, ...] = (
     Op("/api/matches", "post", "create a match; answers its id and one link per seat, a "
        "spectator link and a host link", CreateMatch, created=True),
     Op(MATCH, "get", "public facts of one match"),
-    Op(f"{MATCH}/view", "get", "what the token's viewer sees now", token="required"),
+    Op(f"{MATCH}/view", "get", "what the token's viewer sees now (a broadcast link: the "
+       "host's view one delay ago, G-15)", token="required",
+       query=(("as", "integer", "a broadcast link only: that seat's own view of the same "
+               "moment, the seat counted from 0"),)),
     Op(f"{MATCH}/events", "get", "the log entries the viewer may see, after 'since'",
        token="required", query=(("since", "integer", "the viewer's version last seen"),)),
     Op(f"{MATCH}/replay", "get", "the viewer's view right after log entry 'version'",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from typing import Any
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -86,4 +87,17 @@ async def _recap(request: Request, season_id: str) -> HTMLResponse:
     links = await child_links(request, owner, Access(season_id, "spectator", None))
     return recap_web.page(recap, name=season_name(owner.record.settings, season_id),
                           season_id=season_id, page_url=recap_url(request, season_id),
-                          links=links)
+                          links=links, image_url=await _card_url(request, season_id))
+
+
+async def _card_url(request: Request, season_id: str) -> str | None:
+    """The season's standings card (arena.server.cards) for the preview, by the season's
+    public link: the recap shows what a spectator sees, and so does its picture."""
+    try:
+        token = (await match_api.store_of(request).spectator_tokens([season_id])).get(season_id)
+    except StoreUnavailable:
+        return None
+    if token is None:
+        return None
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/m/{quote(season_id, safe='')}/card.png?token={quote(token, safe='')}"

@@ -42,10 +42,14 @@ def _time(t: float | None, *, day: bool = False) -> str:
     return f'<time class="recap-when" datetime="{when.isoformat()}">{_esc(shown)}</time>'
 
 
-def _recap_head(title: str, description: str, page_url: str) -> str:
-    """The link preview's tags of the page (title, description, its picture, its address)."""
-    # unfurl tags: arena.web.unfurl
-    return ""
+def _recap_head(title: str, description: str, page_url: str, image_url: str | None) -> str:
+    """The link preview's tags of the page (title, description, its picture, its address):
+    a recap is the page a host posts where the community talks."""
+    if image_url is None:
+        return ""
+    from arena.web.unfurl import unfurl_head
+
+    return unfurl_head(title, description, image_url, page_url)
 
 
 class _Words:
@@ -224,15 +228,16 @@ def body(recap: Recap, *, name: str, season_id: str,
         f"it, why, and the rulings it followed.</p>{episodes}</section></main>")
 
 
-def head(name: str, recap: Recap, page_url: str) -> str:
-    return SHEET + _recap_head(f"{name}: season recap", recap.lead, page_url)
+def head(name: str, recap: Recap, page_url: str, image_url: str | None = None) -> str:
+    return SHEET + _recap_head(f"{name}: season recap", recap.lead, page_url, image_url)
 
 
 def page(recap: Recap, *, name: str, season_id: str, page_url: str,
-         links: Mapping[str, Mapping[str, str]]) -> HTMLResponse:
+         links: Mapping[str, Mapping[str, str]], image_url: str | None = None
+         ) -> HTMLResponse:
     """The whole page, with the site's header and no script."""
     from arena.web.pages import all_rulings, scriptless_page
 
     text = body(recap, name=name, season_id=season_id, links=links,
                 codes=all_rulings().codes())
-    return scriptless_page(f"{name}: recap", text, head=head(name, recap, page_url))
+    return scriptless_page(f"{name}: recap", text, head=head(name, recap, page_url, image_url))
