@@ -631,7 +631,7 @@ function BroadcastBoards({ view, impl }) {
   else if (B.mode === "side") body = html`<div class="bcast-side" data-testid="broadcast-side">${seats.map(seatBoard)}</div>`;
   else body = seatBoard(Number(B.mode));
   return html`<div class="game-root" data-testid="game-root">
-    <div class="bcast-picker" role="group" aria-label="What to follow" data-testid="broadcast-picker">
+    <div class="bcast-picker" role="group" aria-label="What to follow" data-testid="broadcast-picker" data-keep-live="1">
       ${picks.map(([key, label]) => html`<button type="button" class=${"secondary small" + (B.mode === key ? " on" : "")}
         aria-pressed=${B.mode === key ? "true" : "false"} data-testid=${"broadcast-pick-" + key}
         onClick=${() => pickBroadcast(key)}>${label}</button>`)}
@@ -1408,7 +1408,8 @@ function App() {
   const lock = useRef(null);
   useLayoutEffect(() => {
     if (over && lock.current) {
-      for (const el of lock.current.querySelectorAll("button, input, select, textarea")) el.disabled = true;
+      // What only chooses how to look (the broadcast's picker) stays usable.
+      for (const el of lock.current.querySelectorAll("button, input, select, textarea")) if (!el.closest("[data-keep-live]")) el.disabled = true;
     }
     keepFocus(v);
     // Tab scrolls a focused control into view; the sticky header must not cover it.
@@ -1719,8 +1720,11 @@ async function refreshBroadcast() {
   if (!r.ok) { if (r.status >= 400 && r.status < 500 && r.status !== 429) linkFailed(r.error); return; }
   delete r.ok;
   delete r.status;
-  const log = await call("GET", "/events?since=" + S.version);
+  // At the end of what it shows, the seed joins the log (G-7, G-15): read again whole.
+  const whole = !!r.result && !(S.view && S.view.result);
+  const log = await call("GET", "/events?since=" + (whole ? 0 : S.version));
   if (!log.ok) return;
+  if (whole) { S.events = []; S.seen = new Set(); }
   absorb(log.events.filter((e) => e.version <= r.version));
   S.version = r.version;
   const old = phaseNo();
