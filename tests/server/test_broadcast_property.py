@@ -210,7 +210,7 @@ def test_a_broadcast_reads_the_host_and_seats_of_one_delay_ago(client: TestClien
                                                                 game: str) -> None:
     checked: list[int] = []
 
-    @settings(max_examples=4, deadline=None, database=None,
+    @settings(max_examples=6, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(seed=st.integers(1, 10**6), delay=st.sampled_from([60.0, 90.0, 300.0]),
            steps=st.lists(ACTIONS, min_size=4, max_size=30))

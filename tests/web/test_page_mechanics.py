@@ -159,7 +159,8 @@ def test_a_late_refusal_is_kept_in_view_until_dismissed(sized: Any, new_match: A
     page.context.set_offline(False)
     refusal = page.get_by_test_id("refusal")
     refusal.filter(has_text="closed before").wait_for()
-    assert page.evaluate("() => window.Arena.state.view.phase.no") > phase
+    # The page reads the view again after the refusal; the new phase arrives with it.
+    page.wait_for_function("p => window.Arena.state.view.phase.no > p", arg=phase)
     link = refusal.locator("a", has_text="G-2")
     assert link.count() == 1, refusal.inner_html()
     box = page.get_by_test_id("refusals").bounding_box()
