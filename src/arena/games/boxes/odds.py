@@ -18,10 +18,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import numpy as np
 
 from arena.core.errors import RuleError
 from arena.games.boxes.board import Board, Tile, change_tiles
@@ -185,43 +181,41 @@ def condition_odds(board: Board, box: int, cards: Sequence[Card],
 
 
 class ManySearch:
-    """:class:`Search` for many weights at once, for the players' and the host's odds panels.
+    """:func:`condition_odds` for many conditions at once, for the players' and the host's
+    odds panels (BX-6: the opponent steers in rounds 1 and 3, the owner in 2 and 4).
 
-    One walk of the tree serves every weight: the enumeration of cards, movements and changed
-    boards (most of the cost) is shared, and only the choice of the best or worst option is
-    made per weight. The choices are the scalar search's, float for float: each weight's gain
-    is added landing by landing in the same order and options are compared on (E, P).
-    Only the ``self`` and ``opp`` roles are needed by those panels (BX-6).
+    One walk of the tree serves every condition: the enumeration of cards, movements and
+    changed boards is shared, and only the choice of the best or worst option is made per
+    condition. With only the ``self`` and ``opp`` roles every value is that of one path: the
+    expected count is a whole number and the chance of a landing is 0 or 1, so a condition's
+    value is kept as the one number ``2 * E + P``, whose order is the scalar search's order on
+    (E, P); the best option of every condition is then one ``max`` over the options, float for
+    float the scalar search's choice (a property test checks equality).
     """
 
-    def __init__(self, cards: dict[int, Card], weights: Sequence[Callable[[Tile], float]],
+    def __init__(self, cards: dict[int, Card], conditions: Sequence[Callable[[Tile], bool]],
                  roles: Sequence[str]) -> None:
         for r in roles:
             if r not in ("self", "opp"):
-                raise ValueError(f"role {r!r} is not searched for many weights")
-        # Imported here: listing the games (``arena games``) loads this module and must not
-        # pay for numpy.
-        import numpy
-
-        self.np = numpy
+                raise ValueError(f"role {r!r} is not searched for many conditions")
         self.cards = cards
         self.roles = tuple(roles)
-        self.memo: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self.w = numpy.array([[weight(t) for weight in weights] for t in KINDS], dtype=float)
-        self.zero = numpy.zeros(len(weights))
+        self.memo: dict[tuple[object, ...], tuple[float, ...]] = {}
+        # For each tile kind, the conditions a landing on it meets.
+        self.hits = tuple(tuple(i for i, f in enumerate(conditions) if f(t)) for t in KINDS)
+        self.zero: tuple[float, ...] = (0.0,) * len(conditions)
 
     def value(self, board: tuple[int, ...], pos: int, remaining: tuple[int, ...],
-              depth: int = 0) -> tuple[np.ndarray, np.ndarray]:
+              depth: int = 0) -> tuple[float, ...]:
+        """``2 * E + P`` per condition over the rounds from ``depth`` on."""
         if depth >= len(self.roles) or not remaining:
-            return self.zero, self.zero
+            return self.zero
         key = (board, pos, remaining, depth)
-        hit_memo = self.memo.get(key)
-        if hit_memo is not None:
-            return hit_memo
-        nx = self.np
-        es: list[np.ndarray] = []
-        ps: list[np.ndarray] = []
-        w = self.w
+        kept = self.memo.get(key)
+        if kept is not None:
+            return kept
+        options: list[tuple[float, ...]] = []
+        hits = self.hits
         for number in sorted(set(remaining)):
             card = self.cards[number]
             outs = outcomes(card, pos)
@@ -232,29 +226,27 @@ class ManySearch:
             rest_t = tuple(rest)
             last = depth + 1 >= len(self.roles) or not rest_t
             for m, _n in outs:
-                gain = self.zero
+                after = self.zero if last else self.value(
+                    _change_codes(board, card, m), m.path[-1], rest_t, depth + 1)
+                gains: dict[int, float] = {}
                 for c in m.landings:
-                    gain = gain + w[board[c]]
-                if last:
-                    e, p = self.zero, self.zero
-                else:
-                    e, p = self.value(_change_codes(board, card, m), m.path[-1], rest_t,
-                                      depth + 1)
-                es.append(gain + e)
-                ps.append(nx.where(gain > 0, 1.0, p))
-        if not es:
+                    for i in hits[board[c]]:
+                        gains[i] = gains.get(i, 0.0) + 1.0
+                if not gains:
+                    options.append(after)
+                    continue
+                mine = list(after)
+                for i, g in gains.items():
+                    # A landing here: E grows by the landings, P is 1 (a hit).
+                    mine[i] = 2.0 * (g + (after[i] // 2)) + 1.0
+                options.append(tuple(mine))
+        if not options:
             # BX-7: nobody can move this box; the round passes with no landing.
             result = self.value(board, pos, remaining, depth + 1)
+        elif self.roles[depth] == "self":
+            result = tuple(map(max, *options)) if len(options) > 1 else options[0]
         else:
-            e_all = nx.vstack(es)
-            p_all = nx.vstack(ps)
-            if self.roles[depth] == "self":
-                e_best = e_all.max(axis=0)
-                p_best = nx.where(e_all == e_best, p_all, -nx.inf).max(axis=0)
-            else:
-                e_best = e_all.min(axis=0)
-                p_best = nx.where(e_all == e_best, p_all, nx.inf).min(axis=0)
-            result = (e_best, p_best)
+            result = tuple(map(min, *options)) if len(options) > 1 else options[0]
         self.memo[key] = result
         return result
 
@@ -262,12 +254,11 @@ class ManySearch:
 def many_condition_odds(board: Board, box: int, cards: Sequence[Card],
                         conditions: Sequence[Callable[[Tile], bool]],
                         roles: Sequence[str]) -> list[Odds]:
-    """:func:`condition_odds` for several conditions in one search."""
+    """:func:`condition_odds` for several conditions in one search (roles ``self``/``opp``)."""
     table = {c.number: c for c in cards}
-    weights = [(lambda t, f=f: 1.0 if f(t) else 0.0) for f in conditions]
-    search = ManySearch(table, weights, roles)
-    e, p = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
-    return [Odds(float(x), float(y)) for x, y in zip(e, p, strict=True)]
+    search = ManySearch(table, conditions, roles)
+    values = search.value(codes(board), box, tuple(sorted(c.number for c in cards)))
+    return [Odds(v // 2, v % 2) for v in values]
 
 
 BOUT_CARDS = 8
