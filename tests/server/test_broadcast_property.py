@@ -1,12 +1,14 @@
 """G-15 as a property over any sequence of play: submissions (sealed ones included), chat,
-the host's pause, resume and extend, and moves of the clock, in every game.
+the host's pause, resume and extend (and, in a season, a Main Match recorded by hand), and
+moves of the clock, in every game and in a season.
 
 Two identical matches run side by side on one server and one frozen clock; only the first
 has a broadcast open. At chosen moments T the test keeps what the host and every seat read;
 when the clock later stands exactly at T + delay, the broadcast must read the same bytes
-(the host's view and log, each seat's view, any replay entry), bar the fields that name the
-reader and its time. Nothing newer reaches it: its log stops at T. And whatever the
-broadcast, every seat and the spectators read the same bytes from both matches.
+(the host's view and log, each seat's view, any replay entry, the link preview's picture),
+bar the fields that name the reader and its time. Nothing newer reaches it: its log stops
+at T. And whatever the broadcast, every seat and the spectators read the same bytes from
+both matches.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ from server.inprocess import TestClient, in_process_server
 from server.seasonkit import frozen_clock, unlimited
 
 CLOCK = ManualClock(float(int(time.time())))
-GAMES = ("lockmaker", "boxes", "paint", "feather", "lockedout")
+SEASON = "season"
+GAMES = ("lockmaker", "boxes", "paint", "feather", "lockedout", SEASON)
+CAST = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+# The host records a Main Match played elsewhere (SE-2): the trapped then vote (sealed).
+RECORDED = {"escaped": ["Ann"], "trapped": ["Ben", "Cat", "Dan", "Eve"], "bars": {"Ann": 3}}
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +57,8 @@ class Kept:
     host_view: dict[str, Any]
     host_events: list[dict[str, Any]]
     seat_views: list[dict[str, Any]]
+    card: bytes
+    """The link preview's picture a spectator got (G-9)."""
 
 
 @dataclass
@@ -65,13 +73,32 @@ class Pair:
     checked: int = 0
 
     def create(self, seed: int) -> None:
-        seats = get_game(self.game).seats
-        body = {"game": self.game, "seed": seed, "settings": {"time_scale": 1.0},
-                "seats": [{"name": f"P{i + 1}", "bot": False} for i in range(seats)]}
+        if self.game == SEASON:
+            self.create_seasons(seed)
+        else:
+            seats = get_game(self.game).seats
+            body = {"game": self.game, "seed": seed, "settings": {"time_scale": 1.0},
+                    "seats": [{"name": f"P{i + 1}", "bot": False} for i in range(seats)]}
+            for name in ("a", "b"):
+                r = self.client.post("/api/matches", json=body)
+                assert r.status_code == 201, r.text
+                setattr(self, name, r.json())
+        self.open_broadcast()
+
+    def create_seasons(self, seed: int) -> None:
+        """Two seasons of people only: nothing moves but what the test does."""
+        body = {"cast": [{"name": n, "bot": False} for n in CAST], "seed": seed,
+                "settings": {"time_scale": 1.0}}
         for name in ("a", "b"):
-            r = self.client.post("/api/matches", json=body)
+            r = self.client.post("/api/seasons", json=body)
             assert r.status_code == 201, r.text
-            setattr(self, name, r.json())
+            made = r.json()
+            tokens = made["tokens"]
+            made["tokens"] = {"host": tokens["host"], "spectator": tokens["spectator"],
+                              "seats": [tokens["players"][n] for n in CAST]}
+            setattr(self, name, made)
+
+    def open_broadcast(self) -> None:
         r = self.client.post(f"/api/matches/{self.a['id']}/host/broadcast",
                              params={"token": self.a["tokens"]["host"]},
                              json={"delay": self.delay})
@@ -86,6 +113,11 @@ class Pair:
 
     def owner(self, m: dict[str, Any]) -> Any:
         return self.client.app.state.matches.owners[m["id"]]  # type: ignore[attr-defined]
+
+    def card(self, token: str) -> bytes:
+        r = self.client.get(f"/m/{self.a['id']}/card.png", params={"token": token})
+        assert r.status_code == 200, r.text
+        return r.content
 
     def settle(self) -> None:
         """Both matches take every deadline the clock has passed, as their scheduler would."""
@@ -123,7 +155,21 @@ class Pair:
 
     def host(self, action: str) -> None:
         body = {"seconds": 60} if action == "extend" else {}
-        self.both(f"host/{action}", lambda m: m["tokens"]["host"], body)
+        if self.game == SEASON:
+            if action == "record":
+                action, body = "record_main", RECORDED
+            self.both_season(f"host/{action}", lambda m: m["tokens"]["host"], body)
+        elif action != "record":
+            self.both(f"host/{action}", lambda m: m["tokens"]["host"], body)
+
+    def both_season(self, path: str, token_of: Any, body: dict[str, Any]) -> None:
+        answers = []
+        for m in (self.a, self.b):
+            r = self.client.post(f"/api/seasons/{m['id']}/{path}",
+                                 params={"token": token_of(m)}, json=body)
+            assert r.status_code < 500, r.text
+            answers.append((r.status_code, r.json().get("error")))
+        assert answers[0] == answers[1], (path, body, answers)
 
     def move_clock(self, seconds: float) -> None:
         """Forward, stopping at every moment a kept read comes due for the broadcast."""
@@ -147,7 +193,8 @@ class Pair:
         self.kept.append(Kept(
             CLOCK.now(), self.get(self.a, "/view", host).json(),
             self.get(self.a, "/events", host).json()["events"],
-            [self.get(self.a, "/view", t).json() for t in self.a["tokens"]["seats"]]))
+            [self.get(self.a, "/view", t).json() for t in self.a["tokens"]["seats"]],
+            self.card(self.a["tokens"]["spectator"])))
         self.twins_read_alike()
         CLOCK.set(CLOCK.now() + 0.5)
         self.settle()
@@ -162,6 +209,8 @@ class Pair:
         if not finished:
             assert got["match"]["seed"] is None
         assert _plain(got) == _plain(kept.host_view)
+        # The preview's picture of the broadcast is the spectators' one of that moment.
+        assert self.card(self.token) == kept.card
         events = self.get(self.a, "/events", self.token).json()["events"]
         assert events == [e for e in kept.host_events if finished or e["kind"] != "seed"]
         for seat, seat_view in enumerate(kept.seat_views):
@@ -184,7 +233,8 @@ class Pair:
         for ta, tb in readers:
             for path in ("/view", "/events"):
                 left = self.get(self.a, path, ta).text
-                right = self.get(self.b, path, tb).text.replace(self.b["id"], self.a["id"])
+                right = self.get(self.b, path, tb).text.replace(self.b["id"], self.a["id"]) \
+                    .replace(self.b["id"][:6], self.a["id"][:6])  # a season's default name
                 assert left == right, path
 
 
@@ -198,7 +248,8 @@ def _plain(view: dict[str, Any]) -> str:
 ACTIONS = st.one_of(
     st.tuples(st.just("submit"), st.integers(0, 99), st.booleans()),
     st.tuples(st.just("chat"), st.integers(0, 99), st.just(False)),
-    st.tuples(st.just("host"), st.sampled_from(["pause", "resume", "extend"]), st.just(False)),
+    st.tuples(st.just("host"), st.sampled_from(["pause", "resume", "extend", "record"]),
+              st.just(False)),
     st.tuples(st.just("clock"), st.sampled_from([1, 7, 30, 61, 150, 400, 1000]), st.just(False)),
     st.tuples(st.just("keep"), st.just(0), st.just(False)),
 )
