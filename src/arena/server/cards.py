@@ -32,7 +32,7 @@ from arena.core.match import SPECTATOR, Match, phase_label
 from arena.core.wording import counted
 from arena.season.game import SEASON
 from arena.server.access import Access, resolve, token_of
-from arena.server.api import check_spectating, link_key, matches_of, store_of
+from arena.server.api import _owner, check_spectating, link_key, matches_of, store_of
 from arena.server.broadcast_views import cut
 from arena.server.envsetting import env_number
 from arena.server.errors import ApiError
@@ -201,16 +201,6 @@ def shown(owner: MatchOwner, access: Access, *, svg: bool = True
 
 
 # ---------------------------------------------------------------------- the endpoint
-async def _owner(request: Request) -> tuple[MatchOwner, Access]:
-    match_id = request.path_params["match_id"]
-    access = await resolve(store_of(request), match_id, token_of(request))
-    owner = await matches_of(request).get(match_id)
-    if owner is None:
-        raise ApiError(404, "access", "no such match")
-    check_spectating(owner, access)
-    return owner, access
-
-
 @limited(lambda r: CARD_LIMIT, link_key, methods=("GET", "HEAD"))
 async def match_card(request: Request) -> Response:
     """``GET /m/{id}/card.png?token=T``: the link's card as a PNG. Any link of the match
