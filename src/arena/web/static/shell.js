@@ -500,7 +500,7 @@ function Header() {
         <span class="badge" data-testid="role">${role}</span>
         <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
           <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
-        <${Prefs}/>
+        ${v && v.role === "broadcast" ? "" : html`<${Prefs}/>`}
       </div>
       <${SeatClocks}/>
     </header>`;
