@@ -120,6 +120,9 @@ def test_a_broadcast_link_reads_and_does_nothing_else(client: TestClient) -> Non
         r = client.post(f"/api/matches/{m['id']}/{path}", params={"token": token}, json=body)
         assert r.status_code == 403, (path, r.text)
     assert _get(client, m, "/notes", token).status_code == 403
+    # Whether the host has made a rematch is news of now, not of a delay ago.
+    assert _get(client, m, "/next", token).json()["error"] == \
+        "host: a broadcast link follows its own match only"
     assert _get(client, m, "/host/links", token).status_code == 403
     with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
             f"/ws/{m['id']}?token={token}") as ws:

@@ -205,6 +205,9 @@ async def next_match(request: Request) -> JSONResponse:
     match_id = request.path_params["match_id"]
     store = store_of(request)
     access: Access = await resolve(store, match_id, token_of(request))
+    if access.role == "broadcast":
+        # G-15: whether a rematch exists is as new as the host's act that made it.
+        raise ApiError(404, "host", "a broadcast link follows its own match only")
     record = await store.get_match(match_id)
     new_id = None if record is None else record.settings.get("rematch")
     if not new_id:
