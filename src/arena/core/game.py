@@ -22,6 +22,7 @@ from arena.core.chat import ChatChannel
 from arena.core.errors import RuleError
 from arena.core.facts import GameFacts
 from arena.core.frozen import fast_init
+from arena.core.judging import Judgement, Step
 from arena.core.moves import JSON as JSON
 from arena.core.moves import READY as READY
 from arena.core.moves import M as M
@@ -417,6 +418,12 @@ class Game(GameFacts, ABC, Generic[S, C, M]):
         every match played before levels replays unchanged; a game with weaker bots
         overrides this for ``easy`` and ``normal`` (a game without them plays ``hard``)."""
         return self.bot(state, seat, rng)
+
+    def review(self, steps: Sequence[Step[S]], final: S) -> list[Judgement]:
+        """Each seat's decisions in a finished match, judged against the best one the rules
+        allowed (the post-match review, :mod:`arena.core.review`); a game judges only where
+        it can compute the truth, and none by default."""
+        return []
 
     def host_options(self, state: S) -> dict[str, tuple[bool, str]]:
         """Switches the host may flip during a live match, by name: (value, words for the host
