@@ -11,6 +11,7 @@ default) shows the new buckets, basins and objectives; it ends early when both s
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
@@ -33,10 +34,12 @@ from arena.core.game import (
     Word,
     seat_label,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.settings import count, seconds, text
 from arena.games.feather import bot as botmod
 from arena.games.feather import generate as gen
 from arena.games.feather import randomplay
+from arena.games.feather import review as reviewing
 from arena.games.feather.actions import Action, parse_action
 from arena.games.feather.render import render_svg
 from arena.games.feather.scenario import (
@@ -300,6 +303,10 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
             events.append(GameEvent("session_started", _session_facts(state, index)))
         return replace(state, index=index, stage=stage, board=new, banked=banked,
                        ended=board), events
+
+    def review(self, steps: Sequence[Step[FeatherState]], final: FeatherState
+               ) -> list[Judgement]:
+        return reviewing.review(steps)
 
     def scores(self, state: FeatherState) -> tuple[float, ...]:
         if state.session.practice and state.stage != "over":

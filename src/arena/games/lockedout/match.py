@@ -9,6 +9,7 @@ set of commands for the round; the last valid one stands (G-2).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +25,9 @@ from arena.core.game import (
     Result,
     SubmitContext,
 )
+from arena.core.judging import Judgement, Step
 from arena.games.lockedout import commands as cmds
-from arena.games.lockedout import vote
+from arena.games.lockedout import review, vote
 from arena.games.lockedout.bot import bot_text, claims_for, level_text, random_text, vote_target
 from arena.games.lockedout.commands import Claim, Command, Dual, Plan, Solo, Vote
 from arena.games.lockedout.deduce import suggest
@@ -508,6 +510,10 @@ class LockedOutGame(Game[LockedOutState, LockedOutConfig, Plan]):
         if channel == TABLE and not state.seats[seat].inside and state.inside():
             return "LO-12: you have escaped, so you may not message the seats still inside"
         return None
+
+    def review(self, steps: Sequence[Step[LockedOutState]], final: LockedOutState
+               ) -> list[Judgement]:
+        return review.review(steps)
 
     def host_options(self, state: LockedOutState) -> dict[str, tuple[bool, str]]:
         return {"helper": (state.config.helper, "The deduction helper for seats (LO-12)")}
