@@ -70,7 +70,7 @@ def judge(match: Any) -> list[Judgement]:
     return list(game.review(steps(match), match.state))
 
 
-def report(match: Any, judgements: list[Judgement], viewer: Viewer) -> JSON:
+def report(match: Any, judgements: list[Judgement], viewer: Viewer) -> dict[str, Any]:
     """The review as ``viewer`` may read it (G-9): per seat, its judged decisions in match
     order and the indices of its costliest, plus what the whole seat gave away."""
     reveal = viewer == HOST or match.settings.reveal_at_end

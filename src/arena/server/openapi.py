@@ -129,6 +129,9 @@ BASE_ROUTES: tuple[Op, ...] = (
        token="required", query=(("since", "integer", "the viewer's version last seen"),)),
     Op(f"{MATCH}/replay", "get", "the viewer's view right after log entry 'version'",
        token="required", query=(("version", "integer", "the viewer's own entry number"),)),
+    Op(f"{MATCH}/review", "get", "after the match: each seat's decisions judged against "
+       "the best one, the costliest first, as far as the viewer may see them (G-9); 409 "
+       "while the match runs", token="required"),
     Op(f"{MATCH}/submit", "post", "submit text in the game's notation for the token's seat; "
        "'phase' is the phase number it answers (G-2): if that phase has closed, 409 and "
        "nothing is applied; without it, the phase open now takes it. The answer names the "
