@@ -306,7 +306,7 @@ class FeatherGame(Game[FeatherState, FeatherConfig, FeatherMove]):
 
     def review(self, steps: Sequence[Step[FeatherState]], final: FeatherState
                ) -> list[Judgement]:
-        return reviewing.review(steps)
+        return reviewing.review(steps, [self.seat_name(final, s) for s in (0, 1)])
 
     def scores(self, state: FeatherState) -> tuple[float, ...]:
         if state.session.practice and state.stage != "over":

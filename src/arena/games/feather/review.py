@@ -41,7 +41,7 @@ def _buckets(chosen: tuple[int, ...]) -> str:
     return "buckets " + ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def review(steps: Sequence[Step[FeatherState]]) -> list[Judgement]:
+def review(steps: Sequence[Step[FeatherState]], names: Sequence[str]) -> list[Judgement]:
     """One judgement per objective a seat could have completed and never did."""
     out: list[Judgement] = []
     # (seat, session, objective) -> (step, buckets) where the seat could first complete it
@@ -72,9 +72,9 @@ def review(steps: Sequence[Step[FeatherState]]) -> list[Judgement]:
         points = obj.reward.points
         out.append(Judgement(
             seat=seat, version=step.version, phase=step.name,
-            did=(f"At tick {step.before.board.tick} of {spec.name}, your "
-                 f"{_buckets(chosen)} met objective {oid} ({obj.describe()}), and you never "
-                 f"completed it."),
+            did=(f"At tick {step.before.board.tick} of {spec.name}, {names[seat]}'s "
+                 f"{_buckets(chosen)} met objective {oid} ({obj.describe()}), and "
+                 f"{names[seat]} never completed it."),
             better=(f"Completing it then would have won {obj.reward.describe()}."),
             value=0, best=points, unit="points", cost=points, exact=True, public=True))
     out.sort(key=lambda j: (j.version, j.seat))

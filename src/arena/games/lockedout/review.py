@@ -68,12 +68,12 @@ def _odds(p: Fraction) -> str:
     return f"a {float(p):.0%} chance"
 
 
-def _did(cmd: Solo | Dual, names: Sequence[str]) -> str:
-    safe = SAFE_NAMES[cmd.safe]
+def _did(cmd: Solo | Dual, names: Sequence[str], seat: int) -> str:
+    """The attempt in words that read the same to its seat, the host and the audience."""
+    safe, who = SAFE_NAMES[cmd.safe], names[seat]
     if isinstance(cmd, Solo):
-        return f"You tried {cmd.left} on the left and {cmd.right} on the right of Safe {safe}"
-    return (f"You tried {cmd.value} on the {cmd.side} of Safe {safe} with "
-            f"{names[cmd.partner]}")
+        return f"{who} tried {cmd.left} on the left and {cmd.right} on the right of Safe {safe}"
+    return f"{who} tried {cmd.value} on the {cmd.side} of Safe {safe} with {names[cmd.partner]}"
 
 
 def _judge(step: Step[LockedOutState], seat: int, cmd: Solo | Dual) -> Judgement:
@@ -86,14 +86,15 @@ def _judge(step: Step[LockedOutState], seat: int, cmd: Solo | Dual) -> Judgement
         p = _chance(ded, cmd.safe, left, right)
     best, numbers = _best(ded, state, seat, cmd)
     best = max(best, p)
-    did = f"{_did(cmd, state.names)}: {_odds(p)}"
+    did = f"{_did(cmd, state.names, seat)}: {_odds(p)}"
     if p == 0:
-        did += ", as the lights you had seen already ruled it out"
+        did += f", as the lights {state.names[seat]} had seen already ruled it out"
     if best > p:
-        better = (f"{numbers.capitalize()} was {_odds(best)}, from what you knew of Safe "
-                  f"{SAFE_NAMES[cmd.safe]} then")
+        better = (f"{numbers.capitalize()} was {_odds(best)}, from what {state.names[seat]} knew "
+                  f"of Safe {SAFE_NAMES[cmd.safe]} then")
     else:
-        better = f"None of your cards gave a better chance on Safe {SAFE_NAMES[cmd.safe]}"
+        better = (f"No card {state.names[seat]} held gave a better chance on Safe "
+                  f"{SAFE_NAMES[cmd.safe]}")
     return Judgement(
         seat=seat, version=step.version, phase=step.name, did=did + ".", better=better + ".",
         value=round(float(p) * 100, 1), best=round(float(best) * 100, 1), unit=UNIT,

@@ -13,6 +13,7 @@ import {
 import { applyPatch } from "/static/patch.js";
 import { logLine, moveWords, phaseName, wordsContext } from "/static/words.js";
 import { createPlayback } from "/static/playback.js";
+import { ReviewPanel } from "/static/review.js";
 
 const S = {
   boot: null, token: "", view: null, events: [], seen: new Set(), version: 0, offset: 0,
@@ -997,7 +998,18 @@ function Result() {
     ${S.rematchUrl ? html`<p class="banner" data-testid="rematch-banner">A rematch has started.
       <a class="button" href=${S.rematchUrl} data-testid="rematch-go">Go to the rematch</a></p>` : ""}
     <p class="error-text" data-testid="rematch-error" role="alert">${S.rematchError ? html`<${ErrorText} message=${S.rematchError}/>` : ""}</p>
-  </section>`;
+  </section>
+  ${v.role !== "broadcast" ? html`<${ReviewPanel} view=${v} call=${call} goto=${gotoReplay}/>` : ""}`;
+}
+
+/* A review's link: the reader's own entry ``version`` shown in the replay, its panel open. */
+function gotoReplay(version) {
+  const i = S.events.findIndex((e) => e.version === version);
+  showReplay(i < 0 ? 0 : i);
+  const el = document.querySelector("[data-testid=replay-panel]");
+  if (el) el.open = true;
+  const board = document.getElementById("board");
+  if (board) board.scrollIntoView({ block: "start" });
 }
 
 async function startRematch() {
