@@ -30,9 +30,11 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from arena.core.errors import ParseError, RuleError
+from arena.core.judging import Judgement, Step
 from arena.core.game import (
     JSON,
     READY,
@@ -344,6 +346,13 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         if level == "hard":
             return botmod.decide(state, seat, rng)
         return botmod.decide_level(state, seat, rng, level)
+
+    def review(self, steps: Sequence[Step[BoxesState]], final: BoxesState) -> list[Judgement]:
+        """Each bet and pick in expected points against the expectimax's best
+        (:mod:`arena.games.boxes.review`)."""
+        from arena.games.boxes import review  # NumPy and the search load on first use
+
+        return review.review(steps, final)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
         from arena.games.boxes import randomplay  # not the bot's module: no NumPy
