@@ -143,7 +143,7 @@ def report(rows: list[Played], rng: np.random.Generator, worst: int) -> None:
     print(f"stake-weighted ratio: {weighted(rows):.2%}  95% bootstrap over matches "
           f"{lo:.2%} - {hi:.2%} (width {100 * (hi - lo):.2f} points)")
     below = sorted(ds, key=lambda d: d.value / d.best if d.best > 0 else 1.0)[:worst]
-    print(f"worst picks (seed, bout, round, seat: share of the best, stake):")
+    print("worst picks (seed, bout, round, seat: share of the best, stake):")
     for d in below:
         share = d.value / d.best if d.best > 0 else 1.0
         if share >= 1.0:

@@ -257,9 +257,14 @@ class Expectimax:
         if mode == "random":
             return np.asarray(mean)
         assert per is not None
-        stacked = np.stack([np.max([t[0][pos] for _, t in found], axis=0),
-                            np.min([t[1][pos] for _, t in found], axis=0), mean])
-        return np.asarray(stacked[per, np.arange(self.columns)])
+        out = np.array(mean)
+        mask = per == 0
+        if mask.any():
+            out[mask] = np.max([t[0][pos] for _, t in found], axis=0)[mask]
+        mask = per == 1
+        if mask.any():
+            out[mask] = np.min([t[1][pos] for _, t in found], axis=0)[mask]
+        return out
 
     def _reduce(self, opts: Options, depth: int) -> np.ndarray:
         mode, per = self.modes[depth]

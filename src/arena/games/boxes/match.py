@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from arena.core.errors import ParseError, RuleError
-from arena.core.judging import Judgement, Step
 from arena.core.game import (
     JSON,
     READY,
@@ -46,6 +45,7 @@ from arena.core.game import (
     Result,
     Word,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.wording import counted
 from arena.games.boxes.bets import (
     Bet,
