@@ -148,25 +148,12 @@ def _measure(game_name: str, match: Match, seat: int, level: str, out: Played) -
 def _boxes_decision(state: Any, seat: int, match: Match) -> tuple[float, float, float]:
     """(stake, expectimax value of the bot's pick, the best pick's value) for one decision on
     the bot's own box: its rounds maximise, the opponent's are the deck's odds (every playable
-    card and movement alike), weights are the bets' stakes times their multipliers."""
+    card and movement alike), weights are the bets' stakes times their multipliers (the
+    review's and ``bench/yardstick_boxes.py``'s yardstick)."""
     from arena.games.boxes import bot as bxbot
-    from arena.games.boxes.odds import Search, codes, outcomes, roles_for_round
+    from arena.games.boxes.review import own_pick_values
 
-    weight = bxbot.bet_weight(state.bets[seat])
-    roles = tuple("random" if r == "opp" else r for r in roles_for_round(state.round))
-    cards = {n: state.card(n) for n in state.hand}
-    search = Search(cards, lambda t: weight[t], roles)
-    board = codes(state.boards[seat])
-    hand = tuple(sorted(state.hand))
-    values: dict[str, float] = {}
-    for number in dict.fromkeys(hand):
-        card = cards[number]
-        rest = list(hand)
-        rest.remove(number)
-        for m, _ in outcomes(card, state.boxes[seat]):
-            gain, _, nb = search.step(board, m, card)
-            e, _ = search.value(nb, m.final, tuple(rest), 1)
-            values[str(m)] = gain + e
+    values = own_pick_values(state, seat)
     chosen = bxbot.decide(state, seat, rngmod.derive(match.seed, "bot", match.phase_no, seat))
     stake = float(sum(b.stake for b in state.bets[seat]))
     best = max(values.values(), default=0.0)
@@ -246,7 +233,7 @@ def report_boxes(rows: list[Played]) -> None:
     weighted = sum(s * v for s, v, _ in ds) / max(1e-9, sum(s * b for s, _, b in ds))
     print(f"  Boxes: {len(ds)} own-box decisions of the hard bot: {plain:.1%} of the "
           f"expectimax-optimal value per decision, {weighted:.1%} stake-weighted "
-          f"(acceptance: >= 99% over >= 200)")
+          f"(acceptance: >= 99% over >= 200; bench/yardstick_boxes.py gives the interval)")
 
 
 def _paint_pair(task: tuple[tuple[str, ...], int, int]) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
@@ -44,6 +45,7 @@ from arena.core.game import (
     Result,
     Word,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.wording import counted
 from arena.games.boxes.bets import (
     Bet,
@@ -344,6 +346,13 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         if level == "hard":
             return botmod.decide(state, seat, rng)
         return botmod.decide_level(state, seat, rng, level)
+
+    def review(self, steps: Sequence[Step[BoxesState]], final: BoxesState) -> list[Judgement]:
+        """Each bet and pick in expected points against the expectimax's best
+        (:mod:`arena.games.boxes.review`)."""
+        from arena.games.boxes import review  # NumPy and the search load on first use
+
+        return review.review(steps, final)
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
         from arena.games.boxes import randomplay  # not the bot's module: no NumPy
