@@ -21,7 +21,8 @@ any of them reaches, until one meets the ceiling (then the score is proven best:
 or the widths run out. A beam is not monotone in its width (a wider one can prune the line a
 narrower one kept), hence the portfolio. Last, :meth:`Yardstick.solve` takes the better of its
 search and any grids it is handed (the bench hands it the bot's own episode on the same sets
-and showings), so it is never below the bot; :class:`Solution` says which one won.
+and showings), so it is never below the bot; :class:`Solution` says which one won. A grid
+handed in that already meets the ceiling is proven best, and no search runs.
 
 Everything is fixed by counts, never by the clock: the same sets and seed give the same
 solution on any machine.
@@ -238,25 +239,23 @@ class Yardstick:
         are full grids played on the same sets and showings (the bot's), taken if better."""
         oracle = episode_oracle(seed)
         ceiling = colour_ceiling(sets, oracle)
-        values = Values()
-        best = (-1, EMPTY_GRID)
-        tried: list[int] = []
-        exhaustive = False
-        for width in self.widths:
-            tried.append(width)
-            res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1, width,
-                       values)
-            if res.score > best[0]:
-                best = (res.score, res.grid)
-            if not res.pruned:
-                exhaustive = True
-            if best[0] >= ceiling or exhaustive:
-                break
-        source = "search"
+        best, source = (-1, EMPTY_GRID), "search"
         for grid in given:
             s = score_value(grid)
             if s > best[0]:
                 best, source = (s, grid), "given"
+        values = Values()
+        tried: list[int] = []
+        exhaustive = False
+        for width in self.widths:
+            if best[0] >= ceiling or exhaustive:
+                break  # proven best: no grid scores more
+            tried.append(width)
+            res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1, width,
+                       values)
+            if res.score > best[0]:
+                best, source = (res.score, res.grid), "search"
+            exhaustive = not res.pruned
         return Solution(best[1], best[0], ceiling, best[0] >= ceiling or exhaustive,
                         tuple(tried), source)
 
