@@ -3,6 +3,7 @@ the yardstick's search, consistent, deterministic, and harsher on a weak seat.""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -40,7 +41,7 @@ def test_every_decision_is_judged_consistently(match: Match) -> None:
                 assert not re.search(r"\b[RGB]{2,4}\b", text), text  # colours in words
         # within reach never rises along the match: each figure is the next one's best
         plays = [j for j in mine if j.phase != "design"]
-        for a, b in zip(plays, plays[1:], strict=False):
+        for a, b in itertools.pairwise(plays):
             assert a.value == b.best
 
 

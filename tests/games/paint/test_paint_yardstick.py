@@ -18,7 +18,7 @@ from arena.games.paint.yardstick import (
     episode_oracle,
 )
 
-EXAMPLE = tuple("RRBG,BBGR,GGBR,BRGB,RGBR,BGBR,GRRB,GBBR".split(","))
+EXAMPLE = ("RRBG", "BBGR", "GGBR", "BRGB", "RGBR", "BGBR", "GRRB", "GBBR")
 EXAMPLE_SEED = 859859908
 
 
