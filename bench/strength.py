@@ -15,8 +15,8 @@ can be repeated with ``--seed``. For each game it prints:
   weighted by its stake, over every such decision of the level matches (acceptance: >= 99%
   over >= 200 decisions). Expectimax here: the bot maximises in its own rounds and the
   opponent plays every card and movement alike (the deck's odds, no knowledge of the bets).
-- **Paint**: the hard bot's mean score against the clairvoyant beam on the same sets and
-  presentation seed (``bench/paint_bots.py``'s measure; acceptance: >= 0.95).
+- **Paint**: the hard bot's mean score against the clairvoyant yardstick on the same sets and
+  presentation seed (``bench/yardstick_paint.py``'s measure; acceptance: >= 0.95).
 - **Lockmaker**: the moves the hard bot's built locks need against the generator's lock for
   the same board and hand in ``--lm-seconds`` (``arena lockmaker generate --seconds 10``;
   acceptance: median >= 90% over >= 50 hands), hands taken from the level matches.
@@ -236,40 +236,44 @@ def report_boxes(rows: list[Played]) -> None:
           f"(acceptance: >= 99% over >= 200; bench/yardstick_boxes.py gives the interval)")
 
 
-def _paint_pair(task: tuple[tuple[str, ...], int, int]) -> tuple[int, int]:
+def _paint_pair(task: tuple[tuple[str, ...], int]) -> tuple[int, int, bool]:
+    """The hard bot's score, the yardstick's (handed the bot's grid, so never below it), and
+    whether the yardstick proved its score best."""
     from arena.games.paint.bot import HARD
     from arena.games.paint.episode import play_episode
-    from arena.games.paint.planner import BeamClairvoyant
     from arena.games.paint.scoring import score_value
-    sets, seed, width = task
-    bot = score_value(play_episode(HARD, sets, seed).grid)
-    return bot, max(bot, score_value(BeamClairvoyant(width).play(sets, seed)))
+    from arena.games.paint.yardstick import Yardstick
+    sets, seed = task
+    grid = play_episode(HARD, sets, seed).grid
+    sol = Yardstick().solve(sets, seed, given=[grid])
+    return score_value(grid), sol.score, sol.proven
 
 
-def report_paint(rows: list[Played], width: int, jobs: int, seeds: int = 1) -> None:
+def report_paint(rows: list[Played], jobs: int, seeds: int = 1) -> None:
     """The match bot's planner on the sets its opponent designed in the level matches, and
-    the clairvoyant beam on the same sets and showings (the episode oracle of
-    ``bench/paint_bots.py``: a match draws its showings from the match's own chance, which
-    the clairvoyant cannot be handed, so both play one fresh presentation seed)."""
-    got = [(p[0], p[1] if k == 0 else rngmod.derive(p[1], "again", k).randrange(2**31), width)
+    the clairvoyant yardstick (:class:`arena.games.paint.yardstick.Yardstick`) on the same
+    sets and showings (a match draws its showings from the match's own chance, which the
+    yardstick cannot be handed, so both play one fresh presentation seed;
+    ``bench/yardstick_paint.py`` is the fuller bench)."""
+    got = [(p[0], p[1] if k == 0 else rngmod.derive(p[1], "again", k).randrange(2**31))
            for r in rows for p in r.paint if p[0] for k in range(seeds)]
     if not got:
         return
     with ProcessPoolExecutor(jobs) as pool:
-        pairs = list(pool.map(_paint_pair, got))
+        triples = list(pool.map(_paint_pair, got))
+    pairs = [(b, y) for b, y, _ in triples]
+    proven = sum(1 for _, _, p in triples if p)
     bots = [b for b, _ in pairs]
-    clairs = [c for _, c in pairs]
-    bot, clair = statistics.mean(bots), statistics.mean(clairs)
-    ratio = bot / clair
+    yards = [y for _, y in pairs]
+    bot, yard = statistics.mean(bots), statistics.mean(yards)
+    ratio = bot / yard
     n = len(pairs)
     # the ratio's standard error by the delta method over the paired designs
-    se = (statistics.stdev([b - ratio * c for b, c in pairs]) / clair / math.sqrt(n)
+    se = (statistics.stdev([b - ratio * y for b, y in pairs]) / yard / math.sqrt(n)
           if n > 1 else math.nan)
-    sd = statistics.stdev(bots) / math.sqrt(n) if n > 1 else math.nan
-    sc = statistics.stdev(clairs) / math.sqrt(n) if n > 1 else math.nan
-    print(f"  Paint: hard bot mean {bot:.1f} +- {sd:.1f} vs clairvoyant beam (width {width}) "
-          f"{clair:.1f} +- {sc:.1f} over {n} episodes ({seeds} per design): {ratio:.3f} +- {se:.3f} (standard "
-          f"errors; acceptance >= 0.95)")
+    print(f"  Paint: hard bot mean {bot:.1f} vs yardstick {yard:.1f} over {n} episodes "
+          f"({seeds} per design; {proven} proven best): {ratio:.3f} (95% "
+          f"{ratio - 1.96 * se:.3f}-{ratio + 1.96 * se:.3f}; acceptance >= 0.95)")
 
 
 def _generated(args: tuple[str, str, float, int]) -> int:
@@ -329,7 +333,6 @@ def main() -> None:
     ap.add_argument("--lm-seconds", type=float, default=10.0,
                     help="the generator's seconds per Lockmaker hand (10)")
     ap.add_argument("--lm-hands", type=int, default=50, help="Lockmaker hands compared (50)")
-    ap.add_argument("--paint-width", type=int, default=100, help="clairvoyant beam width")
     ap.add_argument("--paint-seeds", type=int, default=1,
                     help="fresh presentation seeds per Paint design (1; more: a tighter figure)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
@@ -357,7 +360,7 @@ def main() -> None:
         if game == "boxes":
             report_boxes(rows)
         if game == "paint":
-            report_paint(rows, args.paint_width, args.jobs, args.paint_seeds)
+            report_paint(rows, args.jobs, args.paint_seeds)
         if game == "lockmaker":
             report_lockmaker(rows, args.lm_seconds, args.lm_hands, args.jobs, seed)
         report_latency(rows)

@@ -4,7 +4,7 @@ The ``hard`` bot (:data:`HARD`) plans against the showings to come as the seat k
 : every pick plays each shown set out and then a sampled next showing, every
 shove weighs its grids over the same sampled futures. Its work is fixed by counts (samples,
 beam width), never by the clock, so a state and its chance always give the same decision
-(G-7); it takes well under a second a decision on a loaded machine, far inside PF-8's two
+(G-7); it takes under a second a decision on a loaded machine, far inside PF-8's two
 minutes (``bench/strength.py --game paint`` prints the p99).
 """
 
@@ -21,11 +21,14 @@ from arena.games.paint.sets import format_design
 if TYPE_CHECKING:
     from arena.games.paint.match import PaintState
 
-HARD = Planner(samples=4, width=32, budget=None, faithful=True, pick_futures=True)
+HARD = Planner(samples=4, width=96, budget=None, faithful=True, pick_futures=True)
 """The ``hard`` player. Before (``samples=1, width=6``, picks blind to the next showing,
 showings drawn from seen sets only) it reached about 0.8 of the clairvoyant beam's mean score;
-the figures before and after are in bench/README.md. More samples (8) or a wider beam (48)
-measured no better than these."""
+the figures before and after are in bench/README.md. Against the clairvoyant yardstick
+(:class:`arena.games.paint.yardstick.Yardstick`, ``bench/yardstick_paint.py``) the beam's
+width is what counts: 32 grids per sampled future fell short of the yardstick by a tenth of its
+score, 96 closes most of that at about three times the work (well under a second a decision);
+more samples (8) at width 64 measured weaker than 4 at 96."""
 
 
 def match_bot(state: PaintState, seat: int, rng: random.Random) -> str | None:

@@ -21,6 +21,7 @@ Notation: ``GRBR,RGBB,...`` (design), ``pick 5`` (pick), ``B then 1`` / ``1`` / 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, TypeVar
 
@@ -39,6 +40,7 @@ from arena.core.game import (
     SubmitContext,
     seat_label,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.settings import seconds
 from arena.games.paint.designer import DEFAULT_DESIGN, random_design
 from arena.games.paint.grid import (
@@ -470,6 +472,13 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         from arena.games.paint.render import render_state
 
         return render_state(state, None, reveal=True)
+
+    def review(self, steps: Sequence[Step[PaintState]], final: PaintState) -> list[Judgement]:
+        """Each seat's design, picks, shoves and last colour against the yardstick's search
+        with hindsight (:mod:`arena.games.paint.review`)."""
+        from arena.games.paint.review import review
+
+        return review(steps, final)
 
     # ------------------------------------------------------------------ players
     def bot(self, state: PaintState, seat: int, rng: random.Random) -> str | None:
