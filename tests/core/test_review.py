@@ -3,6 +3,8 @@ reader sees only the judgements G-9 lets it see."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from arena.core import review
@@ -22,7 +24,7 @@ def test_steps_are_the_match_s_own_resolutions(name: str) -> None:
     assert [s.version for s in steps] == [n for n, _ in resolved]
     assert [s.name for s in steps] == [e.data["name"] for _, e in resolved]
     # each phase starts where the one before ended, and the last ends in the final state
-    for a, b in zip(steps, steps[1:], strict=False):
+    for a, b in itertools.pairwise(steps):
         assert a.after == b.before
     assert steps[-1].after == match.state
     assert all(s.outcome.standing for s in steps[1:]) or name == "feather"

@@ -478,7 +478,7 @@ class PaintGame(Game[PaintState, PaintConfig, PaintMove]):
         with hindsight (:mod:`arena.games.paint.review`)."""
         from arena.games.paint.review import review
 
-        return review(steps, final)
+        return review(steps, final, [self.seat_name(final, s) for s in (0, 1)])
 
     # ------------------------------------------------------------------ players
     def bot(self, state: PaintState, seat: int, rng: random.Random) -> str | None:

@@ -206,8 +206,10 @@ def showings_of(steps: Sequence[Step[PaintState]], seat: int) -> list[tuple[int,
             for step in steps if step.name == "pick"]
 
 
-def review(steps: Sequence[Step[PaintState]], final: PaintState) -> list[Judgement]:
-    """Every decision of both seats judged (see the module text), in match order per seat."""
+def review(steps: Sequence[Step[PaintState]], final: PaintState,
+           names: Sequence[str] = ("Seat 1", "Seat 2")) -> list[Judgement]:
+    """Every decision of both seats judged (see the module text), in match order per seat.
+    The words name the seats: the seat, the host and the audience read the same ones."""
     boards = final.boards
     designs = final.designs
     if not designs or len(showings_of(steps, 0)) < SHOWINGS:
@@ -217,17 +219,18 @@ def review(steps: Sequence[Step[PaintState]], final: PaintState) -> list[Judgeme
     design = [s for s in steps if s.name == "design"]
     for seat in (0, 1):
         if design:
-            out.append(_design(seat, design[0].version, steps, boards, values))
+            out.append(_design(seat, design[0].version, steps, boards, values, names))
         board = boards[seat]
         ds = decisions(steps, seat)
         judged = SeatReview(board.sets, showings_of(steps, seat), board.grid,
                             values).judge(ds)
-        out.extend(_words(d, j, seat, board.sets) for d, j in zip(ds, judged, strict=True))
+        out.extend(_words(d, j, seat, board.sets, names[seat])
+                   for d, j in zip(ds, judged, strict=True))
     return out
 
 
 def _design(seat: int, version: int, steps: Sequence[Step[PaintState]], boards: Sequence[Board],
-            values: Values) -> Judgement:
+            values: Values, names: Sequence[str]) -> Judgement:
     """The seat's design against the design bot's hardest ones, on the showings the
     opponent had, each searched alike (see the module text)."""
     opp = 1 - seat
@@ -237,8 +240,9 @@ def _design(seat: int, version: int, steps: Sequence[Step[PaintState]], boards: 
                     values).score
                for design in (boards[opp].sets, *HARD_DESIGNS)]
     own, lowest = reached[0], min(reached)
-    did = (f"On the 8 sets you designed, a search with hindsight reached {points(own)} with "
-           f"the showings your opponent had; your opponent scored {points(scored)}.")
+    did = (f"On the 8 sets {names[seat]} designed, a search with hindsight reached "
+           f"{points(own)} with the showings {names[opp]} had; {names[opp]} scored "
+           f"{points(scored)}.")
     if lowest < own:
         better = (f"On the design bot's hardest sets the same search reached only "
                   f"{points(lowest)} with those showings.")
@@ -250,11 +254,11 @@ def _design(seat: int, version: int, steps: Sequence[Step[PaintState]], boards: 
                      exact=False, public=False)
 
 
-def _words(d: Decision, j: Judged, seat: int, sets: Sequence[str]) -> Judgement:
+def _words(d: Decision, j: Judged, seat: int, sets: Sequence[str], who: str) -> Judgement:
     cost = j.before - j.after
     if d.phase == "pick":
         picked = int(d.text.split()[-1])
-        did = (f"Showing {d.number}: you picked {set_words(picked, sets)}, which left "
+        did = (f"Showing {d.number}: {who} picked {set_words(picked, sets)}, which left "
                f"{points(j.after)} within reach with the showings as they came.")
         if cost > 0 and j.best:
             better = (f"Picking {set_words(int(j.best), sets)} would have kept "
@@ -263,7 +267,7 @@ def _words(d: Decision, j: Judged, seat: int, sets: Sequence[str]) -> Judgement:
             better = "No other set shown would have kept more within reach."
     elif d.phase == "shove":
         colour = COLOUR_NAMES.get(d.grid[0], d.grid[0])
-        did = (f"Turn {d.number}: with {colour} on A1 you shoved "
+        did = (f"Turn {d.number}: with {colour} on A1 {who} shoved "
                f"{parse_action(d.text).words()}, which left {points(j.after)} within reach "
                "with the containers that came.")
         if cost > 0 and j.best:
@@ -273,7 +277,7 @@ def _words(d: Decision, j: Judged, seat: int, sets: Sequence[str]) -> Judgement:
             better = "No other shove would have kept more within reach."
     else:
         colour = COLOUR_NAMES.get(d.text, d.text)
-        did = f"Turn 25: you chose {colour} for the last container: {points(j.after)}."
+        did = f"Turn 25: {who} chose {colour} for the last container: {points(j.after)}."
         if cost > 0:
             better = (f"{COLOUR_NAMES[j.best].capitalize()} would have scored "
                       f"{points(j.before)}.")
