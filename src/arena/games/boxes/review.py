@@ -11,10 +11,11 @@ the pool are not modelled). What it knows:
   bets, the public board, box and remaining cards. A landing is worth its stakes times the
   multipliers of the bets it meets (BX-5); the value is the bets' expected payout from this
   round to the bout's end. The search is exact.
-- **picks on the opponent's box** (rounds 1 and 3): the full state, the opponent's bets as
-  the bout's end revealed them (BX-13): what the pick cost is the payout it let the opponent
-  expect, so the value is minus that payout (the seat minimises it in its own later rounds,
-  the opponent's rounds are the deck's odds). Exact.
+- **picks on the opponent's box** (rounds 1 and 3) are not judged: their worth hangs on the
+  opponent's bets, sealed while the seat picked (BX-13). Judged with the bets the bout's end
+  revealed, every careful pick looked costly (hindsight the seat never had, in amounts that
+  buried its real mistakes), so the review leaves them out. ``_judge_round`` can still judge
+  them, for a yardstick that wants hindsight.
 - **bets**: what the seat knew then (boards, box, the bout's cards, its usage). A bet's
   value is the expected payout of the bout's four rounds, the seat steering its box for its
   own bets, minus the stakes. The best is searched among bets that stake **the same total**:
@@ -210,7 +211,7 @@ def _pick_judgement(seat: int, step: Step[BoxesState], opts: Options, col: int, 
 
 
 def _judge_round(seat: int, step: Step[BoxesState], revealed: bool,
-                 first: _BoxSearch | None) -> Judgement | None:
+                 first: _BoxSearch | None, *, hindsight: bool = False) -> Judgement | None:
     state = step.before
     b = state.target_board(seat)
     own = b == seat
@@ -221,6 +222,8 @@ def _judge_round(seat: int, step: Step[BoxesState], revealed: bool,
         return None  # a pass: no card could move the box (BX-7), nothing to choose
     if not paying:
         return None  # nothing rides on this box's landings
+    if not own and not hindsight:
+        return None  # the opponent's bets were sealed when it picked (see the module text)
     if state.round == 1 and first is not None and first.pick_column is not None:
         search, col = first.search, first.pick_column
     else:
