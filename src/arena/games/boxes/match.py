@@ -352,7 +352,7 @@ class BoxesGame(Game[BoxesState, BoxesConfig, BoxesMove]):
         (:mod:`arena.games.boxes.review`)."""
         from arena.games.boxes import review  # NumPy and the search load on first use
 
-        return review.review(steps, final)
+        return review.review(steps, final, [self.seat_name(final, s) for s in (0, 1)])
 
     def random_submission(self, state: BoxesState, seat: int, rng: random.Random) -> str | None:
         from arena.games.boxes import randomplay  # not the bot's module: no NumPy

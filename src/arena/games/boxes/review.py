@@ -33,7 +33,7 @@ sealed until the bout's end, so never.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -241,7 +241,17 @@ def _judge_round(seat: int, step: Step[BoxesState], revealed: bool,
                            revealed)
 
 
-def review(steps: Sequence[Step[BoxesState]], final: BoxesState) -> list[Judgement]:
+def _named(j: Judgement | None, names: Sequence[str]) -> Judgement | None:
+    """The words as a sentence that names the seat: the seat, the host and the audience read
+    the same ones."""
+    if j is None:
+        return None
+    did, better = f"{names[j.seat]} {j.did}.", f"{j.better}."
+    return replace(j, did=did[:1].upper() + did[1:], better=better[:1].upper() + better[1:])
+
+
+def review(steps: Sequence[Step[BoxesState]], final: BoxesState,
+           names: Sequence[str] = ("Seat 1", "Seat 2")) -> list[Judgement]:
     """Every seat's bets and picks, in match order (see the module's docstring)."""
     settled = {r.bout for r in final.records}
     out: list[Judgement] = []
@@ -258,13 +268,13 @@ def review(steps: Sequence[Step[BoxesState]], final: BoxesState) -> list[Judgeme
             for owner in (0, 1):
                 box = _box_search(state, owner, mine[owner], mine[owner])
                 firsts[(state.bout, owner)] = box
-                judged = _judge_bets(owner, step, box)
+                judged = _named(_judge_bets(owner, step, box), names)
                 if judged is not None:
                     out.append(judged)
         elif state.stage == PICK and 1 <= state.round <= ROUNDS:
             for seat in (0, 1):
                 first = firsts.get((state.bout, state.target_board(seat)))
-                judged = _judge_round(seat, step, state.bout in settled, first)
+                judged = _named(_judge_round(seat, step, state.bout in settled, first), names)
                 if judged is not None:
                     out.append(judged)
     return out
