@@ -21,14 +21,16 @@ from arena.games.paint.sets import format_design
 if TYPE_CHECKING:
     from arena.games.paint.match import PaintState
 
-HARD = Planner(samples=4, width=96, budget=None, faithful=True, pick_futures=True)
+HARD = Planner(samples=4, width=32, budget=None, faithful=True, pick_futures=True)
 """The ``hard`` player. Before (``samples=1, width=6``, picks blind to the next showing,
 showings drawn from seen sets only) it reached about 0.8 of the clairvoyant beam's mean score;
 the figures before and after are in bench/README.md. Against the clairvoyant yardstick
 (:class:`arena.games.paint.yardstick.Yardstick`, ``bench/yardstick_paint.py``) the beam's
-width is what counts: 32 grids per sampled future fell short of the yardstick by a tenth of its
-score, 96 closes most of that at about three times the work (well under a second a decision);
-more samples (8) at width 64 measured weaker than 4 at 96."""
+width is what counts: 32 grids per sampled future fall short of the yardstick by about a tenth
+of its score; 96 reached 0.92 of it (24 designs, interval 0.88-0.96) at three times the work
+of every decision, which every simulated season, Death Match and test pays too; more samples
+(8) at width 64 measured weaker than 4 at 96. Kept at 32 until a better evaluation, not more
+width, closes the gap."""
 
 
 def match_bot(state: PaintState, seat: int, rng: random.Random) -> str | None:
