@@ -32,9 +32,12 @@ def _create(server: ServerProcess, game: str, **settings: Any) -> dict[str, Any]
     if game == "lockedout":
         return server.create(game, seats=SIX, settings=settings, config={"max_rounds": 4},
                              seed=3)
-    # a real-time game's ticks are match time: a short scale plays it in seconds
-    scale = {"time_scale": 0.05} if game == "feather" else {}
-    return server.create(game, seats=PAIR, settings={**scale, **settings}, seed=3)
+    # a real-time game's ticks are match time: short ticks and sessions play it in seconds
+    scale = {"time_scale": 0.1} if game == "feather" else {}
+    config = {"feather": {"tick": 2.0, "study": 0, "practice": False, "session_ticks": 20},
+              "boxes": {"bouts": 2}}.get(game, {})
+    return server.create(game, seats=PAIR, settings={**scale, **settings}, config=config,
+                         seed=3)
 
 
 @pytest.fixture(scope="module")
