@@ -72,3 +72,23 @@ def test_view_sentences_hold_no_notation(game: str) -> None:
         assert not found, f"{game}, seed {seed}:\n" + "\n".join(sorted(set(found))[:20])
 
     check()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_review_sentences_hold_no_notation(game: str) -> None:
+    """The post-match review is read by players: what each seat did and what was better are
+    words, never the notation a seat typed."""
+    from arena.core import review
+    from arena.core.driver import simulate
+    from arena.core.registry import get_game
+    from wording import ONE_OF_MANY
+
+    module = importlib.import_module(f"games.{game}.{game}_notation")
+    notation_in: Callable[[str], str | None] = module.notation_in
+    g = get_game(game)
+    config = g.make_config({"bouts": 3} if game == "boxes" else {})
+    judged = review.judge(simulate(g, 9, config=config, levels={0: "easy"}))
+    assert judged, f"{game}: nothing judged"
+    found = [f"{j.phase}: {text!r}" for j in judged for text in (j.did, j.better)
+             if notation_in(text) or INTERNAL.search(text) or ONE_OF_MANY.search(text)]
+    assert not found, f"{game}:\n" + "\n".join(found[:20])
