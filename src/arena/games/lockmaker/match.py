@@ -25,10 +25,12 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field, fields
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.frozen import evolve
+from arena.core.judging import Judgement, Step
 from arena.core.game import (
     JSON,
     READY,
@@ -812,6 +814,13 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         if level == "hard":
             return botmod.bot_move(self, state, seat, rng)
         return botmod.level_move(self, state, seat, rng, level)
+
+    def review(self, steps: Sequence[Step[LMState]], final: LMState) -> list[Judgement]:
+        """Each seat's locks, solutions and calls against the best (the post-match review,
+        :mod:`arena.games.lockmaker.review`)."""
+        from arena.games.lockmaker.review import review  # the solvers load on first use
+
+        return review(steps)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
         from arena.games.lockmaker.randomplay import random_move  # the solvers load on first use

@@ -481,9 +481,10 @@ def is_minimal(pos: Position) -> bool:
     return True
 
 
-PROPOSAL_WORK = 50
+PROPOSAL_WORK = 200
 """Work (in states) charged for every candidate the search proposes, on top of the states its
-scoring visits: a candidate the cache or the set registry answers still costs a little, so a
+scoring visits: compiling a candidate's tables costs about as much as walking this many
+states, and a candidate the cache or the set registry answers still costs a little, so a
 work budget always ends."""
 LINES_WORK = 800
 """Work (in states) charged for scoring one line set (:mod:`.linesets`: NumPy over every lock
