@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field, fields
 from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, TypeVar
 
 from arena.core.errors import ParseError, RuleError
 from arena.core.frozen import evolve
-from arena.core.judging import Judgement, Step
 from arena.core.game import (
     JSON,
     READY,
@@ -47,6 +46,7 @@ from arena.core.game import (
     Word,
     seat_label,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.settings import count, seconds, text
 from arena.core.wording import counted
 from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS

@@ -82,7 +82,8 @@ def hardest_for(board: Board, hand: Sequence[PieceKind], built: Position | None 
     ``built`` (the seat's own lock) the hardest lock a maker could build in that lock's own
     reachable set counts too (one cluster walk: a lock one slide from a harder one of the
     same pieces). None when neither finds a solvable lock."""
-    key = f"{write_board(board)}|{format_piece_list(sorted(hand, key=str))}"
+    hand = sorted(hand, key=str)  # the same pieces in any order: the same search
+    key = f"{write_board(board)}|{format_piece_list(hand)}"
     rng = random.Random(zlib.crc32(key.encode()))
     best: tuple[int, Position] | None = None
     try:
