@@ -110,15 +110,16 @@ class LockmakerConfig(GameConfig):
     setup: Annotated[str, text("LM-13: the host's rounds (a board and a pool each, "
                                "separated by ---); empty: the five default rounds",
                                20_000, label="Custom rounds")] = ""
-    # The bot's construction time grows with it (bench/lockmaker_builder.py: the default
-    # builds in seconds, far inside the build phase; the bound about eight times that).
+    # The bot's construction time grows with it (bench/yardstick_lockmaker.py: the default
+    # builds in a few to about twenty CPU seconds, inside the build phase; the bound five
+    # times that).
     bot_placements: Annotated[int, count(
         "G-11: how hard the bot searches for a difficult lock, in generator walks (more is "
         "harder and slower; 0: no search)",
         0, MAX_WALKS, label="Bot building effort")] = BUILD_WALKS
-    """The bot's construction budget: cluster walks of the hardest-lock search
-    (:mod:`arena.games.lockmaker.builder`; a count, not seconds, so a simulated match replays
-    exactly; 0 skips the search)."""
+    """The bot's construction budget: cluster walks of the hardest-lock search, and the
+    states it may visit in proportion (:mod:`arena.games.lockmaker.builder`; counts, not
+    seconds, so a simulated match replays exactly; 0 skips the search)."""
 
 
 @dataclass(frozen=True)
