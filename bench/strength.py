@@ -286,6 +286,15 @@ def _generated(args: tuple[str, str, float, int]) -> int:
     return int(gen.moves)
 
 
+def _lm_default_seconds() -> float:
+    """The generator's own default budget (``arena lockmaker generate``'s), so the yardstick
+    follows it if it changes."""
+    import inspect
+
+    from arena.games.lockmaker.fast.generator import generate
+    return float(inspect.signature(generate).parameters["seconds"].default)
+
+
 def report_lockmaker(rows: list[Played], seconds: float, hands: int, jobs: int, seed: int
                      ) -> None:
     builds = [b for r in rows for b in r.builds][:hands]
@@ -295,11 +304,13 @@ def report_lockmaker(rows: list[Played], seconds: float, hands: int, jobs: int, 
         gens = list(pool.map(_generated, [(b, h, seconds, seed + i)
                                           for i, (b, h, _) in enumerate(builds)]))
     ratios = [m / g for (_, _, m), g in zip(builds, gens, strict=True) if g > 0]
-    print(f"  Lockmaker: {len(ratios)} hands: bot locks need a median of "
-          f"{statistics.median(m for _, _, m in builds):g} moves, the generator's in "
-          f"{seconds:g} s {statistics.median(gens):g}; bot / generator median "
+    distinct = len({(b, h) for b, h, _ in builds})
+    print(f"  Lockmaker: {len(ratios)} hands ({distinct} distinct board-and-hand pairs): bot "
+          f"locks need a median of {statistics.median(m for _, _, m in builds):g} moves, the "
+          f"generator's in {seconds:g} s {statistics.median(gens):g}; bot / generator median "
           f"{statistics.median(ratios):.0%}, lowest {min(ratios):.0%} (acceptance: median "
-          f">= 90% over >= 50 hands with --lm-seconds 10)")
+          f">= 90% at the generator's default; the level matches' default rounds repeat "
+          f"hands: bench/yardstick_lockmaker.py draws 100+ distinct ones)")
 
 
 # ------------------------------------------------------------------------------ main
@@ -330,8 +341,8 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=40, help="matches per level pair (40)")
     ap.add_argument("--lo-matches", type=int, default=300,
                     help="six-bot Locked Out! matches for the fair-seats figure (300)")
-    ap.add_argument("--lm-seconds", type=float, default=10.0,
-                    help="the generator's seconds per Lockmaker hand (10)")
+    ap.add_argument("--lm-seconds", type=float, default=_lm_default_seconds(),
+                    help="the generator's seconds per Lockmaker hand (its default)")
     ap.add_argument("--lm-hands", type=int, default=50, help="Lockmaker hands compared (50)")
     ap.add_argument("--paint-seeds", type=int, default=1,
                     help="fresh presentation seeds per Paint design (1; more: a tighter figure)")

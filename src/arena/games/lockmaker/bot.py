@@ -3,9 +3,10 @@
 The bot drafts as many pieces as it can, long bars first and at most one axis (a hand it can
 always build; more and longer bars make harder locks), builds its lock with the hardest-lock
 search (:mod:`arena.games.lockmaker.builder`: the generator's cluster walks, Fogleman's
-method, in two independent searches) under a budget counted in cluster walks, not seconds, so
-that a simulated match replays exactly for its seed (the config's ``bot_placements``, 600 by
-default: a few seconds, far inside the build phase; 0, or a hand the search cannot
+method, in two independent searches) under a budget counted in cluster walks and states
+visited, not seconds, so that a simulated match replays exactly for its seed (the config's
+``bot_placements`` and the work it scales: a few to about twenty CPU seconds by default, far
+inside the build phase; 0, or a hand the search cannot
 place, falls back to the best of a few random locks climbed a little). It solves the
 opponent's lock with the fast solver (same optimum as the reference solver, LM-9), declares
 impossible only when the whole reachable set was explored, and countersolves only when its

@@ -2,16 +2,19 @@
 
 A strong builder makes the solver work, so the bot builds with the same search as ``arena
 lockmaker generate`` (:mod:`arena.games.lockmaker.fast.generator`: cluster walks, restarts,
-kicks). The search is stopped by a count of cluster walks, never by the wall clock: a match
-must replay exactly from its seed (G-7), and a time budget would give a slower machine (or a
-busier one) a different lock. :data:`BUILD_WALKS` is calibrated on this project's reference
-machine so that a build fits well inside the build phase's thinking budget
-(:func:`thinking_budget`), and ``bench/lockmaker_builder.py`` prints both the walk count and
-the build times it costs, next to the locks the timed generator finds for the same pieces.
+kicks). The search is stopped by counts, never by the wall clock: a match must replay exactly
+from its seed (G-7), and a time budget would give a slower machine (or a busier one) a
+different lock. Two counts bound it: cluster walks (:data:`BUILD_WALKS`) and work, the states
+those walks visit (:data:`BUILD_WORK`). Work is what tracks time: a walk of a tight set on a
+small board costs a hundredth of a loose one on a big board, so a walk budget alone left the
+dense hands (most hands with an axis) with a fraction of the generator's search and gave the
+sparse ones more. Both are calibrated on this project's reference machine so that a build
+fits well inside the build phase's thinking budget (:func:`thinking_budget`) and reaches the
+generator at its default (``bench/yardstick_lockmaker.py`` prints both figures).
 
-The config's ``bot_placements`` is this budget (the host may lower it for quick bots, LM-15
-holds whatever it is); 0 skips the search, and a hand the search cannot place falls back to
-the caller's simpler builder.
+The config's ``bot_placements`` is the walk budget, and the work budget scales with it (the
+host may lower it for quick bots, LM-15 holds whatever it is); 0 skips the search, and a
+hand the search cannot place falls back to the caller's simpler builder.
 """
 
 from __future__ import annotations
@@ -26,10 +29,16 @@ from arena.games.lockmaker.fast.generator import generate
 from arena.games.lockmaker.pieces import PieceKind
 from arena.games.lockmaker.position import Position
 
-BUILD_WALKS = 600
-"""The default budget in cluster walks (the config's ``bot_placements`` default). Measured
-by ``bench/lockmaker_builder.py``: enough to reach at least 90 % of the moves of a 10-second
-generator run on the same pieces (median over 50 hands) in well under the thinking budget."""
+BUILD_WALKS = 8000
+"""The default budget in cluster walks (the config's ``bot_placements`` default): high enough
+that on most hands the work budget ends the search first (a dense hand walks about 500 sets
+a CPU second)."""
+
+BUILD_WORK = 2_000_000
+"""States the default budget may visit (:class:`arena.games.lockmaker.fast.generator._Budget`
+counts them), scaled by ``walks / BUILD_WALKS`` for another walk budget. Measured by
+``bench/yardstick_lockmaker.py``: a few CPU seconds a build, up to about 25 on the slowest
+hands, against the generator's 10 s by default."""
 
 SEARCHES = 2
 """Independent searches the budget is shared by, best lock wins (ties to the first). Which
@@ -37,8 +46,8 @@ restart lands in the set of a hard lock is largely luck, and one search can spen
 budget kicking a lock it is stuck on; ``arena lockmaker generate`` runs one search per core
 (two here) for the same reason (:mod:`arena.games.lockmaker.fast.jobs`)."""
 
-MAX_WALKS = 5000
-"""The largest budget a host may set: about ten times the default, tens of seconds a build."""
+MAX_WALKS = 40_000
+"""The largest budget a host may set: five times the default, a minute or two a build."""
 
 
 @dataclass(frozen=True)
@@ -59,27 +68,36 @@ def thinking_budget(build_seconds: float, think_low: float) -> float:
 
 
 def build_hardest(board: Board, hand: Sequence[PieceKind], rng: random.Random,
-                  walks: int = BUILD_WALKS, searches: int = SEARCHES) -> Built | None:
+                  walks: int = BUILD_WALKS, searches: int = SEARCHES,
+                  work: int | None = None) -> Built | None:
     """The hardest lock for ``hand`` on ``board`` the searches find in ``walks`` cluster walks
-    in all (legal for the hand, LM-15, and solvable); a pure function of ``rng``'s state
-    (G-7: each search's seed is drawn from it, never from the clock). None when the budget is
-    0 or no search finds a solvable placement of the hand. The walks stay within the budget
-    once some lock is found (a search with no solvable lock yet walks on until it has one)."""
+    and ``work`` states visited in all (legal for the hand, LM-15, and solvable; ``work``
+    defaults to :data:`BUILD_WORK` scaled by ``walks / BUILD_WALKS``); a pure function of
+    ``rng``'s state (G-7: each search's seed is drawn from it, never from the clock). None
+    when the budget is 0 or no search finds a solvable placement of the hand. The walks stay
+    within the budget once some lock is found (a search with no solvable lock yet walks on
+    until it has one)."""
     if walks <= 0:
         return None
+    if work is None:
+        work = max(1, BUILD_WORK * walks // BUILD_WALKS)
     searches = max(1, min(searches, walks))
     seeds = [rng.getrandbits(63) for _ in range(searches)]
     best: Built | None = None
     spent = 0
+    used = 0
     for i, seed in enumerate(seeds):
         share = (walks - spent) // (searches - i)  # what the earlier searches left, shared
-        if share <= 0 and best is not None:
+        effort = max(1, (work - used) // (searches - i))
+        if (share <= 0 or used >= work) and best is not None:
             break  # a search walks on past its share only until it has a lock at all
         try:
-            res = generate(board, hand, seconds=None, rng=random.Random(seed), placements=share)
+            res = generate(board, hand, seconds=None, rng=random.Random(seed), placements=share,
+                           work=effort)
         except RuleError:
             continue
         spent += res.searched
+        used += res.work
         if best is None or res.moves > best.moves:
             best = Built(res.lock, res.moves, 0)
     return None if best is None else Built(best.lock, best.moves, spent)

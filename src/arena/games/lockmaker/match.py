@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, ClassVar, TypeVar
 
@@ -45,6 +46,7 @@ from arena.core.game import (
     Word,
     seat_label,
 )
+from arena.core.judging import Judgement, Step
 from arena.core.settings import count, seconds, text
 from arena.core.wording import counted
 from arena.games.lockmaker.builder import BUILD_WALKS, MAX_WALKS
@@ -108,15 +110,16 @@ class LockmakerConfig(GameConfig):
     setup: Annotated[str, text("LM-13: the host's rounds (a board and a pool each, "
                                "separated by ---); empty: the five default rounds",
                                20_000, label="Custom rounds")] = ""
-    # The bot's construction time grows with it (bench/lockmaker_builder.py: the default
-    # builds in seconds, far inside the build phase; the bound about eight times that).
+    # The bot's construction time grows with it (bench/yardstick_lockmaker.py: the default
+    # builds in a few to about twenty CPU seconds, inside the build phase; the bound five
+    # times that).
     bot_placements: Annotated[int, count(
         "G-11: how hard the bot searches for a difficult lock, in generator walks (more is "
         "harder and slower; 0: no search)",
         0, MAX_WALKS, label="Bot building effort")] = BUILD_WALKS
-    """The bot's construction budget: cluster walks of the hardest-lock search
-    (:mod:`arena.games.lockmaker.builder`; a count, not seconds, so a simulated match replays
-    exactly; 0 skips the search)."""
+    """The bot's construction budget: cluster walks of the hardest-lock search, and the
+    states it may visit in proportion (:mod:`arena.games.lockmaker.builder`; counts, not
+    seconds, so a simulated match replays exactly; 0 skips the search)."""
 
 
 @dataclass(frozen=True)
@@ -812,6 +815,13 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         if level == "hard":
             return botmod.bot_move(self, state, seat, rng)
         return botmod.level_move(self, state, seat, rng, level)
+
+    def review(self, steps: Sequence[Step[LMState]], final: LMState) -> list[Judgement]:
+        """Each seat's locks, solutions and calls against the best (the post-match review,
+        :mod:`arena.games.lockmaker.review`)."""
+        from arena.games.lockmaker.review import review  # the solvers load on first use
+
+        return review(steps)
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
         from arena.games.lockmaker.randomplay import random_move  # the solvers load on first use

@@ -100,6 +100,8 @@ class Generated:
     cpu_trajectory: tuple[tuple[float, int], ...] = ()
     """The same with the search's own CPU seconds (this process's, so that a busy machine's
     waits are not counted: the bench reports both)."""
+    work: int = 0
+    """States visited, as the work budget counts them (:class:`_Budget`)."""
 
 
 def keyhole_cells(board: Board) -> list[int]:
@@ -385,28 +387,30 @@ cleared when full, so a long run's memory stays bounded (tens of MB)."""
 
 def score(pos: Position, cache: dict[Position, tuple[int, Position]] | None = None,
           members: Members | None = None,
-          walked: SetRegistry[tuple[int, Position]] | None = None) -> tuple[int, Position]:
+          walked: SetRegistry[tuple[int, Position]] | None = None,
+          work: list[int] | None = None) -> tuple[int, Position]:
     """Cluster walk of a candidate: (largest optimal move count in its set, that position).
 
     With ``cache``, a placement already scored (the climb proposes the same one again and
     again: two thirds of its candidates, measured on fog51's hand) costs a dictionary look-up,
     and every scored cluster's hardest member is remembered too, since restarts and kicks
     come back to it. With ``members``, each solvable set's sample members are recorded there
-    (and cached: they lie in the same set)."""
+    (and cached: they lie in the same set). With ``work``, the states the scoring visited
+    are added to ``work[0]`` (:data:`PROPOSAL_WORK` at least: the generator's work budget)."""
     if cache is not None:
         got = cache.get(pos)
         if got is not None:
             return got
         if len(cache) > SCORE_CACHE:
             cache.clear()
-        out = _score(pos, members, walked)
+        out = _score(pos, members, walked, work)
         cache[pos] = out
         if out[0] >= 0:
             cache.setdefault(out[1], out)
             for m in (members or {}).get(out[1], ()):
                 cache.setdefault(m, out)
         return out
-    return _score(pos, members, walked)
+    return _score(pos, members, walked, work)
 
 
 REMEMBER_SETS = True
@@ -415,7 +419,8 @@ MEMBERS = 8
 """Members of each solvable set kept as places to mutate from (besides its hardest one)."""
 
 def _score(pos: Position, members: Members | None = None,
-           walked: SetRegistry[tuple[int, Position]] | None = None) -> tuple[int, Position]:
+           walked: SetRegistry[tuple[int, Position]] | None = None,
+           work: list[int] | None = None) -> tuple[int, Position]:
     c = Compiled(from_position(pos))
     if not c.goal_indices:
         return -1, pos  # proved impossible without a walk (no reachable target, line order)
@@ -426,6 +431,8 @@ def _score(pos: Position, members: Members | None = None,
     res = cluster_walk(c, buildable=True, cap=CLUSTER_CAP,
                        sample=MEMBERS if members is not None else 0,
                        members=walked is not None)
+    if work is not None:
+        work[0] += CLUSTER_CAP if res.moves == TOO_BIG.moves else res.states
     if res.moves == TOO_BIG.moves:
         if pos.occupied.bit_count() * 2 > len(pos.board.open_cells()):
             if walked is not None:  # near candidates often fall in the same loose set
@@ -434,6 +441,8 @@ def _score(pos: Position, members: Members | None = None,
         # A loose set (few pieces on a big board): too costly to walk whole, so the candidate
         # is scored by its own optimum instead (the climb still improves it, only slower).
         own = solve(c, max_states=CLUSTER_CAP)
+        if work is not None:
+            work[0] += own.states
         return (-1, pos) if own.moves is None else (own.moves, pos)
     if res.moves < 0:
         return -1, pos
@@ -472,27 +481,50 @@ def is_minimal(pos: Position) -> bool:
     return True
 
 
-class _Budget:
-    """Wall time and/or scored placements. A placement budget alone makes a run a pure
-    function of its random generator (the bot's matches replay exactly); time is checked
-    only when ``seconds`` is given."""
+PROPOSAL_WORK = 200
+"""Work (in states) charged for every candidate the search proposes, on top of the states its
+scoring visits: compiling a candidate's tables costs about as much as walking this many
+states, and a candidate the cache or the set registry answers still costs a little, so a
+work budget always ends."""
+LINES_WORK = 800
+"""Work (in states) charged for scoring one line set (:mod:`.linesets`: NumPy over every lock
+of the set at once), about the CPU time of walking that many states one lock at a time."""
 
-    def __init__(self, seconds: float | None, placements: int | None) -> None:
-        if seconds is None and placements is None:
-            raise ValueError("give the generator seconds or placements")
+
+class _Budget:
+    """Wall time, scored placements and/or work. A placement or work budget alone makes a run
+    a pure function of its random generator (the bot's matches replay exactly); time is
+    checked only when ``seconds`` is given. Work counts the states the search visited
+    (:func:`score`'s ``work``): unlike walks, whose cost ranges over a hundredfold (a tight
+    set of a few dozen states against a loose one abandoned at :data:`CLUSTER_CAP`), it tracks
+    the CPU time a search takes."""
+
+    def __init__(self, seconds: float | None, placements: int | None,
+                 work: int | None = None) -> None:
+        if seconds is None and placements is None and work is None:
+            raise ValueError("give the generator seconds, placements or work")
         self.t0 = time.monotonic()
         self.seconds = seconds
         self.placements = placements
+        self.work = work
         self.walks = 0
         self.proposals = 0
+        self.spent = [0]
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
+
+    def propose(self) -> None:
+        """One more candidate proposed (scored, recognised or refused)."""
+        self.proposals += 1
+        self.spent[0] += PROPOSAL_WORK
 
     def left(self, slack: float = 1.0) -> bool:
         """Budget left (``slack`` times the budget, for a first lock that is still missing)."""
         if self.placements is not None and (self.walks >= slack * self.placements
                                             or self.proposals >= 20 * slack * self.placements):
+            return False
+        if self.work is not None and self.spent[0] >= slack * self.work:
             return False
         return self.seconds is None or self.elapsed() < slack * self.seconds
 
@@ -500,15 +532,16 @@ class _Budget:
 def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None = 10.0,
              rng: random.Random | None = None, keyhole: int | None = None,
              minimal: bool = False, progress: Callable[[float, int, int], None] | None = None,
-             placements: int | None = None, library: bool = True) -> Generated:
-    """The hardest lock found for ``hand`` on ``board`` within ``seconds`` and/or
-    ``placements`` cluster walks (LM-15 legal, solvable; placements already scored come from
-    a cache and are not counted). Raises RuleError when the hand cannot be placed at all.
+             placements: int | None = None, library: bool = True,
+             work: int | None = None) -> Generated:
+    """The hardest lock found for ``hand`` on ``board`` within ``seconds``, ``placements``
+    cluster walks and/or ``work`` states visited (:class:`_Budget`; LM-15 legal, solvable;
+    placements already scored come from a cache and are not counted as walks). Raises RuleError when the hand cannot be placed at all.
     With ``library`` the first restart (and :data:`LIBRARY_SHARE` of the others) starts from
     a library shape that fits (:mod:`.library`); without one, or with ``library=False``,
     nothing changes (not even the random draws)."""
     rng = rng or random.Random()
-    budget = _Budget(seconds, placements)
+    budget = _Budget(seconds, placements, work)
     cpu0 = time.process_time()
     shapes = shapes_for(board, hand, keyhole) if library else []
     cache: dict[Position, tuple[int, Position]] = {}
@@ -529,9 +562,9 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
             cpu_trajectory.append((time.process_time() - cpu0, s))
 
     def scored(p: Position) -> tuple[int, Position]:
-        budget.proposals += 1
+        budget.propose()
         before, hits = len(cache), walked.hits
-        out = score(p, cache, sets, walked if REMEMBER_SETS else None)
+        out = score(p, cache, sets, walked if REMEMBER_SETS else None, budget.spent)
         if len(cache) != before and walked.hits == hits:
             budget.walks += 1  # recognised sets cost no walk
         return out
@@ -544,12 +577,13 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
     barren = 0  # line climbs in a row that met no solvable lock (a loose hand: placements)
 
     def lines_scored(frame_no: int, lines: linesets.LineSet) -> linesets.Scored:
-        budget.proposals += 1
+        budget.propose()
         got = lines_cache.get((frame_no, lines))
         if got is None:
             if len(lines_cache) > SCORE_CACHE:
                 lines_cache.clear()
             budget.walks += 1
+            budget.spent[0] += LINES_WORK
             got = lines_cache[(frame_no, lines)] = linesets.evaluate(frames[frame_no], lines)
         if progress is not None:
             progress(budget.elapsed(), best[0] if best else -1, budget.walks)
@@ -599,7 +633,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
                     break  # a walk budget is a bound, not a target (the bot's, G-7)
                 start = random_placement(board, hand, rng, keyhole)
                 if start is None:
-                    budget.proposals += 1
+                    budget.propose()
                     failures += 1
                     if best is None and failures > 50:
                         raise RuleError("LM-15",
@@ -624,7 +658,7 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
                 cand = None  # the same set as the current lock: nothing new to learn
             if cand is None:
                 stall += 1
-                budget.proposals += 1
+                budget.propose()
                 continue
             sc, hard = scored(cand)
             # simulated annealing: always take equal or better, sometimes a little worse
@@ -638,7 +672,8 @@ def generate(board: Board, hand: Sequence[PieceKind], *, seconds: float | None =
             if progress is not None:
                 progress(budget.elapsed(), best[0] if best else -1, budget.walks)
     assert best is not None
-    return Generated(best[0], best[1], budget.walks, tuple(trajectory), tuple(cpu_trajectory))
+    return Generated(best[0], best[1], budget.walks, tuple(trajectory), tuple(cpu_trajectory),
+                     budget.spent[0])
 
 
 def build_hard_lock(board: Board, pieces: Sequence[PieceKind], seconds: float | None,
