@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 SHOTS = Path("/tmp/arena-screens/review")
 SIZES = [(390, 844), (1280, 800)]
-GAMES = ["lockmaker", "boxes", "paint", "feather", "lockedout"]
+GAMES = ["boxes", "paint", "lockedout", "feather", "lockmaker"]
 PAIR = [{"name": "Ann", "bot": True, "level": "easy"}, {"name": "Bob", "bot": True}]
 SIX = [{"name": n, "bot": True, "level": "easy" if i % 2 else "hard"}
        for i, n in enumerate(["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay"])]
@@ -32,10 +32,11 @@ def _create(server: ServerProcess, game: str, **settings: Any) -> dict[str, Any]
     if game == "lockedout":
         return server.create(game, seats=SIX, settings=settings, config={"max_rounds": 4},
                              seed=3)
-    # a real-time game's ticks are match time: short ticks and sessions play it in seconds
-    scale = {"time_scale": 0.1} if game == "feather" else {}
+    # a real-time game's ticks are match time: short ticks and sessions play it in seconds;
+    # Lockmaker's countersolve window waits out its clock when nobody countersolves (LM-17)
+    scale = {"time_scale": 0.1} if game in ("feather", "lockmaker") else {}
     config = {"feather": {"tick": 2.0, "study": 0, "practice": False, "session_ticks": 20},
-              "boxes": {"bouts": 2}}.get(game, {})
+              "boxes": {"bouts": 2}, "lockmaker": {"rounds": 2}}.get(game, {})
     return server.create(game, seats=PAIR, settings={**scale, **settings}, config=config,
                          seed=3)
 

@@ -821,7 +821,7 @@ class LockmakerGame(Game[LMState, LockmakerConfig, LMMove]):
         :mod:`arena.games.lockmaker.review`)."""
         from arena.games.lockmaker.review import review  # the solvers load on first use
 
-        return review(steps)
+        return review(steps, [self.seat_name(final, s) for s in (0, 1)])
 
     def random_submission(self, state: LMState, seat: int, rng: random.Random) -> str | None:
         from arena.games.lockmaker.randomplay import random_move  # the solvers load on first use

@@ -57,9 +57,11 @@ of a correct call (LM-18)."""
 _NAMES = {"H": "horizontal", "V": "vertical"}
 
 
-def review(steps: Sequence[Step[LMState]]) -> list[Judgement]:
-    """Every seat's judged decisions in match order (the engine ranks and filters them)."""
-    judge = _Judge()
+def review(steps: Sequence[Step[LMState]], names: Sequence[str] = ("Seat 1", "Seat 2")
+           ) -> list[Judgement]:
+    """Every seat's judged decisions in match order (the engine ranks and filters them). The
+    words name the seats: the seat, the host and the audience read the same ones."""
+    judge = _Judge(names)
     out: list[Judgement] = []
     for step in steps:
         before, after = step.before, step.after
@@ -120,8 +122,9 @@ class _Judge:
     """The review of one match: the solver's answers remembered per lock (one lock is judged
     for its maker and for each solution sent on it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: Sequence[str]) -> None:
         self._solved: dict[Position, int | None] = {}
+        self.names = names
 
     def optimum(self, lock: Position) -> tuple[bool, int | None]:
         """(settled, shortest solution's moves or None when the lock cannot be opened)."""
@@ -141,15 +144,15 @@ class _Judge:
             return None
         value = moves or 0
         best = max(found[0], value)
-        pieces = pieces_words(hand)
-        did = (f"Round {rnd + 1}: your lock opens in {counted(value, 'move')}." if moves
-               else f"Round {rnd + 1}: your lock cannot be opened, so a correct "
+        pieces, who = pieces_words(hand), self.names[seat]
+        did = (f"Round {rnd + 1}: {who}'s lock opens in {counted(value, 'move')}." if moves
+               else f"Round {rnd + 1}: {who}'s lock cannot be opened, so a correct "
                     "\"impossible\" call against it scores 5.")
         if value >= found[0]:
-            better = (f"The hardest lock the review found for your pieces ({pieces}) opens "
-                      f"in {counted(found[0], 'move')}: yours is at least as hard.")
+            better = (f"The hardest lock the review found for those pieces ({pieces}) opens "
+                      f"in {counted(found[0], 'move')}: {who}'s is at least as hard.")
         else:
-            better = (f"The hardest lock the review found for your pieces ({pieces}) opens "
+            better = (f"The hardest lock the review found for those pieces ({pieces}) opens "
                       f"in {counted(found[0], 'move')}.")
         return Judgement(seat, step.version, step.name, did, better, value, best, "moves",
                          best - value, exact=False, public=False)
@@ -158,6 +161,7 @@ class _Judge:
         """The seat's solutions, countersolves and call in one phase."""
         out: list[Judgement] = []
         rnd = before.round + 1
+        who, opp = self.names[seat], self.names[1 - seat]
         subs = step.outcome.history.get(seat, ())
         sent = 0
         called = False
@@ -174,12 +178,12 @@ class _Judge:
                 if moves is None:
                     out.append(Judgement(
                         seat, step.version, step.name,
-                        f"Round {rnd}: you called your opponent's lock impossible.",
+                        f"Round {rnd}: {who} called {opp}'s lock impossible.",
                         "Right: it cannot be opened.", 0, 0, "moves", 0))
                 else:
                     out.append(Judgement(
                         seat, step.version, step.name,
-                        f"Round {rnd}: you called your opponent's lock impossible.",
+                        f"Round {rnd}: {who} called {opp}'s lock impossible.",
                         f"It opens in {counted(moves, 'move')}: a solution would have "
                         "scored, and the call gives its maker a point.",
                         0, moves, "moves", moves))
@@ -192,8 +196,8 @@ class _Judge:
                 if not settled or moves is None:
                     continue
                 sent += 1
-                whose = "your own lock (a countersolve)" if own else "your opponent's lock"
-                did = (f"Round {rnd}: your solution of {whose} took "
+                whose = f"{who}'s own lock (a countersolve)" if own else f"{opp}'s lock"
+                did = (f"Round {rnd}: {who}'s solution of {whose} took "
                        f"{counted(value.moves, 'move')}.")
                 better = ("That is the shortest possible." if value.moves <= moves else
                           f"The shortest solution takes {counted(moves, 'move')}.")
@@ -206,12 +210,12 @@ class _Judge:
                 if settled and moves is None:
                     out.append(Judgement(
                         seat, step.version, step.name,
-                        f"Round {rnd}: you did not call your opponent's lock impossible.",
+                        f"Round {rnd}: {who} did not call {opp}'s lock impossible.",
                         "It cannot be opened: calling it impossible scores 5 unless its "
                         "maker opens it.", 0, MISSED_CALL, "points", MISSED_CALL))
                 elif settled and moves is not None:
                     out.append(Judgement(
                         seat, step.version, step.name,
-                        f"Round {rnd}: you sent no solution of your opponent's lock.",
+                        f"Round {rnd}: {who} sent no solution of {opp}'s lock.",
                         f"It opens in {counted(moves, 'move')}.", 0, moves, "moves", moves))
         return out
