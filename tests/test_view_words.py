@@ -86,7 +86,7 @@ def test_review_sentences_hold_no_notation(game: str) -> None:
     module = importlib.import_module(f"games.{game}.{game}_notation")
     notation_in: Callable[[str], str | None] = module.notation_in
     g = get_game(game)
-    config = g.make_config({"bouts": 3} if game == "boxes" else {})
+    config = g.make_config({"boxes": {"bouts": 3}, "lockmaker": {"rounds": 1}}.get(game, {}))
     judged = review.judge(simulate(g, 9, config=config, levels={0: "easy"}))
     assert judged, f"{game}: nothing judged"
     found = [f"{j.phase}: {text!r}" for j in judged for text in (j.did, j.better)

@@ -36,7 +36,7 @@ def _create(server: ServerProcess, game: str, **settings: Any) -> dict[str, Any]
     # Lockmaker's countersolve window waits out its clock when nobody countersolves (LM-17)
     scale = {"time_scale": 0.1} if game in ("feather", "lockmaker") else {}
     config = {"feather": {"tick": 2.0, "study": 0, "practice": False, "session_ticks": 20},
-              "boxes": {"bouts": 2}, "lockmaker": {"rounds": 2}}.get(game, {})
+              "boxes": {"bouts": 2}, "lockmaker": {"rounds": 1}}.get(game, {})
     return server.create(game, seats=PAIR, settings={**scale, **settings}, config=config,
                          seed=3)
 
