@@ -40,43 +40,50 @@ from arena.games.lockmaker.rounds import DEFAULT_ROUNDS, Round
 from arena.games.lockmaker.validate import construction_problems
 
 
+def draft_against_random(rng: random.Random, pool_in: tuple[PieceKind, ...]
+                         ) -> tuple[PieceKind, ...]:
+    """The hand the bot drafts from ``pool_in`` (:func:`draft_pick`, LM-14 snake order, either
+    seat first) against an opponent who picks random buildable pieces and sometimes stops;
+    shared with ``bench/yardstick_lockmaker.py``."""
+    pool = list(pool_in)
+    hands: list[tuple[PieceKind, ...]] = [(), ()]
+    stopped = [False, False]
+    bot, first = rng.randrange(2), rng.randrange(2)
+    turn = 0
+    while pool and not all(stopped):
+        seat = first if turn % 2 == 0 else 1 - first
+        if stopped[seat]:
+            seat = 1 - seat
+        picks = 1 if turn == 0 else 2
+        if seat == bot:
+            names = [t for t in draft_pick(hands[seat], tuple(pool), picks, rng).split(",") if t]
+        else:
+            names = []
+            for p in rng.sample(pool, len(pool)):
+                if len(names) < rng.randint(1, picks) and buildable(
+                        (*hands[seat], *(parse_piece(n) for n in names), p)):
+                    names.append(str(p))
+            if rng.random() < 0.1 or not names:
+                names.append("stop")
+        for name in names:
+            if name == "stop":
+                stopped[seat] = True
+                continue
+            piece = parse_piece(name)
+            pool.remove(piece)
+            hands[seat] = (*hands[seat], piece)
+        turn += 1
+    return hands[bot]
+
+
 def drafted_hand(rng: random.Random) -> tuple[int, Round, tuple[PieceKind, ...]]:
-    """A default round and the hand the bot drafts there (LM-14 snake order, either seat
-    first) against an opponent who picks random buildable pieces and sometimes stops."""
+    """A default round and the hand the bot drafts there (:func:`draft_against_random`)."""
     while True:
         no = rng.randrange(len(DEFAULT_ROUNDS))
         rnd = DEFAULT_ROUNDS[no]
-        pool = list(rnd.pool)
-        hands: list[tuple[PieceKind, ...]] = [(), ()]
-        stopped = [False, False]
-        bot, first = rng.randrange(2), rng.randrange(2)
-        turn = 0
-        while pool and not all(stopped):
-            seat = first if turn % 2 == 0 else 1 - first
-            if stopped[seat]:
-                seat = 1 - seat
-            picks = 1 if turn == 0 else 2
-            if seat == bot:
-                text = draft_pick(hands[seat], tuple(pool), picks, rng)
-                names = [t for t in text.split(",") if t]
-            else:
-                names = []
-                for p in rng.sample(pool, len(pool)):
-                    if len(names) < rng.randint(1, picks) and buildable(
-                            (*hands[seat], *(parse_piece(n) for n in names), p)):
-                        names.append(str(p))
-                if rng.random() < 0.1 or not names:
-                    names.append("stop")
-            for name in names:
-                if name == "stop":
-                    stopped[seat] = True
-                    continue
-                piece = parse_piece(name)
-                pool.remove(piece)
-                hands[seat] = (*hands[seat], piece)
-            turn += 1
-        if hands[bot]:
-            return no + 1, rnd, hands[bot]
+        hand = draft_against_random(rng, tuple(rnd.pool))
+        if hand:
+            return no + 1, rnd, hand
 
 
 def checked(lock: Position, hand: tuple[PieceKind, ...], moves: int, who: str) -> int:

@@ -40,9 +40,7 @@ from dataclasses import dataclass
 
 from arena.core.errors import RuleError
 from arena.games.lockmaker.board import Board
-from arena.games.lockmaker.bot import draft_pick
 from arena.games.lockmaker.builder import build_hardest, thinking_budget
-from arena.games.lockmaker.construct import buildable
 from arena.games.lockmaker.fast import generator as genmod
 from arena.games.lockmaker.fast.api import fast_solve
 from arena.games.lockmaker.lockfile import write_board
@@ -51,6 +49,9 @@ from arena.games.lockmaker.pieces import PieceKind, format_piece_list, parse_pie
 from arena.games.lockmaker.position import Position
 from arena.games.lockmaker.rounds import DEFAULT_ROUNDS
 from arena.games.lockmaker.validate import construction_problems
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lockmaker_builder import draft_against_random  # the same drafter as that bench
 
 DEFAULT_SECONDS = float(inspect.signature(genmod.generate).parameters["seconds"].default)
 """The generator's own default budget (what ``arena lockmaker generate`` runs by default)."""
@@ -81,37 +82,8 @@ def random_pool(rng: random.Random) -> tuple[PieceKind, ...]:
 
 
 def drafted(rng: random.Random, pool_in: tuple[PieceKind, ...]) -> tuple[PieceKind, ...]:
-    """The hand the hard bot drafts (:func:`draft_pick`, LM-14 snake order, either seat
-    first) against a drafter who takes random buildable pieces and sometimes stops."""
-    pool = list(pool_in)
-    hands: list[tuple[PieceKind, ...]] = [(), ()]
-    stopped = [False, False]
-    bot, first = rng.randrange(2), rng.randrange(2)
-    turn = 0
-    while pool and not all(stopped):
-        seat = first if turn % 2 == 0 else 1 - first
-        if stopped[seat]:
-            seat = 1 - seat
-        picks = 1 if turn == 0 else 2
-        if seat == bot:
-            names = [t for t in draft_pick(hands[seat], tuple(pool), picks, rng).split(",") if t]
-        else:
-            names = []
-            for p in rng.sample(pool, len(pool)):
-                if len(names) < rng.randint(1, picks) and buildable(
-                        (*hands[seat], *(parse_piece(n) for n in names), p)):
-                    names.append(str(p))
-            if rng.random() < 0.1 or not names:
-                names.append("stop")
-        for name in names:
-            if name == "stop":
-                stopped[seat] = True
-                continue
-            piece = parse_piece(name)
-            pool.remove(piece)
-            hands[seat] = (*hands[seat], piece)
-        turn += 1
-    return tuple(sorted(hands[bot]))
+    """The hand the hard bot drafts against a random drafter (``lockmaker_builder``'s)."""
+    return tuple(sorted(draft_against_random(rng, pool_in)))
 
 
 def draw_hand(hand_seed: int) -> tuple[Board, tuple[PieceKind, ...]]:
