@@ -98,6 +98,13 @@ def test_the_review_leads_to_the_costliest_moments(
             page.wait_for_function(
                 "name => { const r = window.Arena.state.replay;"
                 " return r && r.phase && r.phase.name === name; }", arg=top[0]["phase"])
+            # ... with its banner in view, not behind the sticky header
+            page.wait_for_function(
+                "() => { const b = document.querySelector('[data-testid=replay-banner]');"
+                " const h = document.querySelector('[data-testid=match-head]');"
+                " const r = b.getBoundingClientRect();"
+                " return r.top >= h.getBoundingClientRect().bottom"
+                " && r.bottom <= window.innerHeight; }")
             page.screenshot(path=str(SHOTS / f"{game}-{width}-replay.png"))
         finally:
             context.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from arena.games.paint.bot import HARD
@@ -15,7 +16,14 @@ from arena.games.paint.designer import (
 )
 from arena.games.paint.episode import play_episode
 from arena.games.paint.grid import EMPTY_GRID, legal_actions, parse_grid, place
-from arena.games.paint.planner import BeamClairvoyant, Planner, colour_odds, evaluate
+from arena.games.paint.planner import (
+    DEFAULT_WEIGHTS,
+    LEGACY_WEIGHTS,
+    BeamClairvoyant,
+    Planner,
+    colour_odds,
+    evaluate,
+)
 from arena.games.paint.players import GreedyPlayer, Situation
 from arena.games.paint.scoring import score_grid, score_value
 from arena.games.paint.sets import is_valid
@@ -31,6 +39,19 @@ def test_evaluation_prefers_pairs_to_walled_in_singles_and_avoids_loops() -> Non
     square = parse_grid("RRG..\nRRB..\n.....\n.....\n.....")
     line = parse_grid("RRRRG\n..B..\n.....\n.....\n.....")
     assert evaluate(line) > evaluate(square)
+
+
+def test_evaluation_prefers_threes_to_pairs_of_the_same_containers() -> None:
+    # 3 x 3 beats 2 x 2 x 2 (PF-7): the bias that stopped grids at 7,776 where 8,748 was open
+    threes = parse_grid("RRR..\n.....\nRRR..\n.....\n.....")
+    pairs = parse_grid("RR.RR\n.....\nRR...\n.....\n.....")
+    assert evaluate(threes) > evaluate(pairs)
+    # ... and an open pair beats the same two containers kept apart, both still open
+    for weights in (DEFAULT_WEIGHTS, LEGACY_WEIGHTS):
+        assert 2 * weights.single_open < math.log(2) + weights.open_pair
+        pair = parse_grid(".....\n.RR..\n.....\n.....\n.....")
+        apart = parse_grid(".....\n.R.R.\n.....\n.....\n.....")
+        assert evaluate(pair, weights) > evaluate(apart, weights)
 
 
 def test_colour_odds_follow_unused_seen_sets() -> None:

@@ -16,7 +16,8 @@ Two facts bound every design from above, and the search stops as soon as it meet
   8,748 and often below it (a design heavy in one colour).
 
 Between them it runs beams over (grid, sets used) of widening widths, each ranked by the
-planner's evaluation (:func:`arena.games.paint.planner.grid_value`) and keeping the best grid
+planner's evaluation (:func:`arena.games.paint.planner.grid_value`) under each of
+:data:`RANKINGS` in turn, and keeping the best grid
 any of them reaches, until one meets the ceiling (then the score is proven best: ``proven``)
 or the widths run out. A beam is not monotone in its width (a wider one can prune the line a
 narrower one kept), hence the portfolio. Last, :meth:`Yardstick.solve` takes the better of its
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from arena.games.paint.grid import COLOURS, EMPTY, EMPTY_GRID, place
-from arena.games.paint.planner import children, grid_value
+from arena.games.paint.planner import DEFAULT_WEIGHTS, LEGACY_WEIGHTS, Weights, children, grid_value
 from arena.games.paint.players import best_last
 from arena.games.paint.presentation import SHOWINGS
 from arena.games.paint.scoring import score_value
@@ -45,6 +46,11 @@ CEILING = 8748
 
 WIDTHS = (300, 1200, 3000)
 """The beam widths :class:`Yardstick` tries in turn, stopping at a proven ceiling."""
+
+RANKINGS = (DEFAULT_WEIGHTS, LEGACY_WEIGHTS)
+"""The evaluations a beam of each width ranks its lines by, in turn: the bot's own, and the
+one it had before. The yardstick must not share the bot's blind spots, and a beam pruned by
+a second ranking keeps lines the first one drops."""
 
 Oracle = Callable[[int, frozenset[int], tuple[int, ...]], tuple[int, ...]]
 """What showing ``number`` offers (set indices) given the sets used and the first showing."""
@@ -141,7 +147,8 @@ class Values:
     """:func:`grid_value` and :func:`final_score` with bounded memos shared by every beam of
     one search (its beams meet the same grids again and again)."""
 
-    def __init__(self) -> None:
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
         self._memo: dict[str, float] = {}
         self._final: dict[str, tuple[int, str]] = {}
 
@@ -158,7 +165,7 @@ class Values:
         if v is None:
             if len(self._memo) > 500_000:
                 self._memo.clear()
-            v = self._memo[grid] = grid_value(grid)
+            v = self._memo[grid] = grid_value(grid, self.weights)
         return v
 
 
@@ -244,18 +251,20 @@ class Yardstick:
             s = score_value(grid)
             if s > best[0]:
                 best, source = (s, grid), "given"
-        values = Values()
+        values = [Values(w) for w in RANKINGS]
         tried: list[int] = []
         exhaustive = False
         for width in self.widths:
-            if best[0] >= ceiling or exhaustive:
-                break  # proven best: no grid scores more
-            tried.append(width)
-            res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1, width,
-                       values)
-            if res.score > best[0]:
-                best, source = (res.score, res.grid), "search"
-            exhaustive = not res.pruned
+            for ranking in values:
+                if best[0] >= ceiling or exhaustive:
+                    break  # proven best: no grid scores more
+                if tried[-1:] != [width]:
+                    tried.append(width)
+                res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1,
+                           width, ranking)
+                if res.score > best[0]:
+                    best, source = (res.score, res.grid), "search"
+                exhaustive = not res.pruned
         return Solution(best[1], best[0], ceiling, best[0] >= ceiling or exhaustive,
                         tuple(tried), source)
 

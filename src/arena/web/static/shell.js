@@ -1002,14 +1002,21 @@ function Result() {
   ${v.role !== "broadcast" ? html`<${ReviewPanel} view=${v} call=${call} goto=${gotoReplay}/>` : ""}`;
 }
 
-/* A review's link: the reader's own entry ``version`` shown in the replay, its panel open. */
-function gotoReplay(version) {
+/* A review's link: the reader's own entry ``version`` shown in the replay, its panel open.
+   The page scrolls once the replay is drawn, the board's top (its replay banner) just under
+   the sticky header: scrolled before, the cards above it still changed height and the
+   banner ended up behind the header on a phone. */
+async function gotoReplay(version) {
   const i = S.events.findIndex((e) => e.version === version);
-  showReplay(i < 0 ? 0 : i);
   const el = document.querySelector("[data-testid=replay-panel]");
   if (el) el.open = true;
-  const board = document.getElementById("board");
-  if (board) board.scrollIntoView({ block: "start" });
+  await showReplay(i < 0 ? 0 : i);
+  requestAnimationFrame(() => {
+    const board = document.getElementById("board");
+    if (!board) return;
+    const top = board.getBoundingClientRect().top;
+    window.scrollTo({ top: Math.max(0, window.scrollY + top - headBottom() - 8), behavior: "instant" });
+  });
 }
 
 async function startRematch() {
