@@ -533,8 +533,11 @@ def test_asking_twice_never_makes_two(tmp_path: Path) -> None:
         store = matches.store
         ids = [r.id for r in c.portal.call(store.list_matches) if r.id.startswith(s.id + "-")]
         assert ids == [cid]
-        stored = c.portal.call(store.events, cid)
-        assert [e.to_json() for e in held.match.log] == [e.to_json() for e in stored]
+        stored = [e.to_json() for e in c.portal.call(store.events, cid)]
+        # The match held is the stored one, going on: its bots keep playing meanwhile, so the
+        # live log read after the rows may be longer (on a loaded machine it was, by six).
+        live = [e.to_json() for e in held.match.log]
+        assert stored and live[:len(stored)] == stored
         mm, token = s.child("e1-mm")
         assert s.match_post("host/end", token, {"reason": "late"}, mm).status_code == 200
         one_result(c, s, "e1-mm")
