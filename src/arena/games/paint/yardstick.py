@@ -17,9 +17,8 @@ Two facts bound every design from above, and the search stops as soon as it meet
 
 Between them it runs beams over (grid, sets used) of widening widths, each ranked by the
 planner's evaluation (:func:`arena.games.paint.planner.grid_value`) under each of
-:data:`RANKINGS` in turn, and keeping the best grid
-any of them reaches, until one meets the ceiling (then the score is proven best: ``proven``)
-or the widths run out. A beam is not monotone in its width (a wider one can prune the line a
+:data:`RANKINGS` in turn, and keeps the best grid any of them reaches, until one meets the
+ceiling (then the score is proven best: ``proven``) or the widths run out. A beam is not monotone in its width (a wider one can prune the line a
 narrower one kept), hence the portfolio. Last, :meth:`Yardstick.solve` takes the better of its
 search and any grids it is handed (the bench hands it the bot's own episode on the same sets
 and showings), so it is never below the bot; :class:`Solution` says which one won. A grid
@@ -31,6 +30,7 @@ solution on any machine.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -254,17 +254,16 @@ class Yardstick:
         values = [Values(w) for w in RANKINGS]
         tried: list[int] = []
         exhaustive = False
-        for width in self.widths:
-            for ranking in values:
-                if best[0] >= ceiling or exhaustive:
-                    break  # proven best: no grid scores more
-                if tried[-1:] != [width]:
-                    tried.append(width)
-                res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1,
-                           width, ranking)
-                if res.score > best[0]:
-                    best, source = (res.score, res.grid), "search"
-                exhaustive = not res.pruned
+        for width, ranking in itertools.product(self.widths, values):
+            if best[0] >= ceiling or exhaustive:
+                break  # proven best: no grid scores more
+            if width not in tried:
+                tried.append(width)
+            res = beam(sets, oracle, [Node(EMPTY_GRID, frozenset(), (), "", 0)], 1, width,
+                       ranking)
+            if res.score > best[0]:
+                best, source = (res.score, res.grid), "search"
+            exhaustive = not res.pruned
         return Solution(best[1], best[0], ceiling, best[0] >= ceiling or exhaustive,
                         tuple(tried), source)
 

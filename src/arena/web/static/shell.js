@@ -1014,8 +1014,7 @@ async function gotoReplay(version) {
   requestAnimationFrame(() => {
     const board = document.getElementById("board");
     if (!board) return;
-    const top = board.getBoundingClientRect().top;
-    window.scrollTo({ top: Math.max(0, window.scrollY + top - headBottom() - 8), behavior: "instant" });
+    scrollUnderHead(board.getBoundingClientRect().top);
   });
 }
 
@@ -1397,7 +1396,12 @@ function scrollToShow(el) {
   const top = headBottom();
   const lead = leadTop(el);
   if (lead >= top && r.bottom <= window.innerHeight) return; // already in view, words and all
-  window.scrollTo({ top: Math.max(0, window.scrollY + lead - top - 8), behavior: "instant" });
+  scrollUnderHead(lead);
+}
+/* The page scrolled so that what is now at ``top`` (in the viewport) sits just under the
+   sticky header. */
+function scrollUnderHead(top) {
+  window.scrollTo({ top: Math.max(0, window.scrollY + top - headBottom() - 8), behavior: "instant" });
 }
 
 function App() {
