@@ -39,6 +39,11 @@ def test_every_decision_is_judged_consistently(match: Match) -> None:
             assert not j.public  # PF-9: sets and shoves are sealed while played
             for text in (j.did, j.better):
                 assert not re.search(r"\b[RGB]{2,4}\b", text), text  # colours in words
+        # the design's sentences carry the figures its item shows, not their inputs alone
+        design = mine[0]
+        assert f"holding {int(design.value):,} points back" in design.did
+        if design.cost:
+            assert f"holding {int(design.best):,} points back" in design.better
         # within reach never rises along the match: each figure is the next one's best
         plays = [j for j in mine if j.phase != "design"]
         for a, b in itertools.pairwise(plays):

@@ -241,11 +241,13 @@ def _design(seat: int, version: int, steps: Sequence[Step[PaintState]], boards: 
                for design in (boards[opp].sets, *HARD_DESIGNS)]
     own, lowest = reached[0], min(reached)
     did = (f"On the 8 sets {names[seat]} designed, a search with hindsight reached "
-           f"{points(own)} with the showings {names[opp]} had; {names[opp]} scored "
-           f"{points(scored)}.")
+           f"{points(own)} with the showings {names[opp]} had, holding "
+           f"{points(CEILING - own)} back from the best grid's {points(CEILING)}; "
+           f"{names[opp]} scored {points(scored)}.")
     if lowest < own:
         better = (f"On the design bot's hardest sets the same search reached only "
-                  f"{points(lowest)} with those showings.")
+                  f"{points(lowest)} with those showings, holding "
+                  f"{points(CEILING - lowest)} back.")
     else:
         better = ("On none of the design bot's hardest sets did the same search reach less "
                   "with those showings.")
