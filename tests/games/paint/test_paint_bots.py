@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -106,6 +107,49 @@ def test_the_next_showing_is_drawn_as_pf5_draws_it() -> None:
     assert HARD._pool(s3, exclude="GBRG") == ["BRGB", "GRBG", "BGRB", None, None]
 
 
+def test_once_every_set_left_is_known_the_futures_are_the_showings_pf5_allows() -> None:
+    """PF-5: with two showings left and four unused sets, all seen, the next showing is one
+    of the four triples of them and the last is the three left after its pick; the hard
+    planner takes each once (none repeated, none missed) and follows each set to the end.
+    With one showing left there is one future: the three sets left."""
+    seen = ("RGBR", "GBRG", "BRGB", "RBGR", "GRBG", "BGRB", "RRGB", "GGBR")
+    used = seen[:4]
+    s = Situation(EMPTY_GRID, seen=seen, used=used, showings_left=2)
+    rng = random.Random(0)
+    futures = HARD._scenarios(s, rng, "")
+    left = set(seen[4:])
+    assert sorted(tuple(sorted(x for x, _ in f)) for f in futures) == sorted(
+        tuple(sorted(c)) for c in itertools.combinations(left, 3))
+    for future in futures:
+        for picked, after in future:
+            assert {y for y, _ in after} == left - {picked}
+            assert all(not rest for _, rest in after)  # nothing after the last showing
+    last = Situation(EMPTY_GRID, seen=seen, used=seen[:5], showings_left=1)
+    assert HARD._scenarios(last, rng, "") == [tuple((x, ()) for x in seen[5:])]
+    # an unseen set left: the showings are sampled, each set followed by a sampled one
+    unseen = Situation(EMPTY_GRID, seen=seen[:7], used=used, showings_left=2)
+    sampled = HARD._scenarios(unseen, random.Random(1), "")
+    assert len(sampled) == HARD.samples
+    for future in sampled:
+        assert len(future) == 3 and all(len(after) == 3 for _, after in future)
+
+
+def test_three_showings_left_looks_two_showings_ahead() -> None:
+    """Three showings left: each sampled set is followed by a sampled showing of the sets
+    left after it (PF-5: a set picked is not shown again), so a pick that spoils the showing
+    after the next is seen to; earlier, one showing ahead."""
+    seen = ("RGBR", "GBRG", "BRGB", "RBGR", "GRBG", "BGRB", "RRGB", "GGBR")
+    s = Situation(EMPTY_GRID, seen=seen, used=seen[:3], showings_left=3)
+    for future in HARD._scenarios(s, random.Random(2), ""):
+        assert len(future) == 3 and len({x for x, _ in future}) == 3
+        for picked, after in future:
+            assert len(after) == 3 and picked not in {y for y, _ in after}
+            assert set(y for y, _ in after) <= set(seen[3:])
+    early = Situation(EMPTY_GRID, seen=seen, used=seen[:2], showings_left=4)
+    for future in HARD._scenarios(early, random.Random(2), ""):
+        assert all(not after for _, after in future)
+
+
 def test_hard_decisions_depend_on_the_situation_alone() -> None:
     """G-7: a warm planner (its memo filled by earlier decisions) and fresh ones with the
     same settings decide alike over the first two sets of an episode, and every decision
@@ -115,7 +159,7 @@ def test_hard_decisions_depend_on_the_situation_alone() -> None:
 
     def fresh() -> Planner:
         return Planner(samples=HARD.samples, width=HARD.width, budget=None, faithful=True,
-                       pick_futures=True)
+                       pick_futures=True, exact_end=HARD.exact_end, deep_from=HARD.deep_from)
 
     class Both:
         def __init__(self) -> None:

@@ -21,17 +21,21 @@ from arena.games.paint.sets import format_design
 if TYPE_CHECKING:
     from arena.games.paint.match import PaintState
 
-HARD = Planner(samples=4, width=32, budget=None, faithful=True, pick_futures=True)
+HARD = Planner(samples=4, width=32, budget=None, faithful=True, pick_futures=True,
+               exact_end=True, deep_from=3)
 """The ``hard`` player. Before (``samples=1, width=6``, picks blind to the next showing,
 showings drawn from seen sets only) it reached about 0.8 of the clairvoyant beam's mean score;
 the figures before and after are in bench/README.md. Against the clairvoyant yardstick
-(:class:`arena.games.paint.yardstick.Yardstick`, ``bench/yardstick_paint.py``) the beam's
-width is what counts: 32 grids per sampled future fall short of the yardstick by about a tenth
-of its score; 96 reached 0.92 of it (24 designs, interval 0.88-0.96) at three times the work
-of every decision, which every simulated season, Death Match and test pays too; more samples
-(8) at width 64 measured weaker than 4 at 96. Kept at 32: with the evaluation's new weights
-(:class:`arena.games.paint.planner.Weights`) a beam of 64 measured no better than 32, and the
-bot reaches 0.91 of a yardstick that now proves 8,748 on every design measured."""
+(:class:`arena.games.paint.yardstick.Yardstick`, ``bench/yardstick_paint.py``) it reached
+0.91 looking one showing ahead; the yardstick's search from each of the bot's decisions
+(tracing where 8,748 went out of reach) showed the losses in showings 4 and 5, where the sets
+left are few and all known: four samples repeated the one or four showings still possible
+and the search stopped a showing short of the end. Now (``exact_end``) those showings are
+taken each once and followed to the last one, and from three showings left (``deep_from``)
+each sampled set is followed by a sampled showing after it: 0.98 of the yardstick on the
+tuning designs, at about 2.7 times the work of an episode (still about a second for the
+slowest decision; PF-8 allows two minutes). A wider beam (64) and more samples (8) had
+measured no better, so the horizon, not the width, was what was missing."""
 
 
 def match_bot(state: PaintState, seat: int, rng: random.Random) -> str | None:

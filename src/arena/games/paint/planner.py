@@ -12,7 +12,11 @@ four containers; with ``pick_futures`` it plays each set out and then the sample
 after it (the set picked leaves the pool), as a shove does. With ``faithful`` the next showing
 is drawn as PF-5 draws it: from every unused set, those not seen yet included (as unknowns),
 and the second showing from the unseen sets alone; without it, only from the sets seen and
-not used (so unseen sets never came up while three seen ones were left). Values come from
+not used (so unseen sets never came up while three seen ones were left). With
+``exact_end``, once every set left is known and two showings or fewer remain, the few
+showings still possible are each taken once, followed to the last showing, instead of
+sampled; with ``deep_from``, a sampled set is followed by a sampled showing after it while
+that many showings or fewer remain (:meth:`Planner._scenarios`). Values come from
 :func:`evaluate`.
 
 :func:`evaluate` estimates the final score of a partial grid in log terms (the score is a
@@ -44,6 +48,10 @@ from arena.games.paint.sets import SETS
 FULL_SETS = tuple("".join(p) for p in itertools.product(COLOURS, repeat=4)
                   if set(p) == set(COLOURS))
 LOG = [0.0] + [math.log(n) for n in range(1, 30)]
+
+Future = tuple[tuple[str, "Future"], ...]
+"""One future a search plays into: a showing's sets, each with the showing after it (empty
+where the search stops looking)."""
 
 
 @lru_cache(maxsize=200_000)
@@ -174,8 +182,11 @@ class Planner:
 
     def __init__(self, beam: int = 6, weights: Weights = DEFAULT_WEIGHTS,
                  lookahead: bool = True, budget: float | None = 1.0, samples: int = 4,
-                 width: int = 20, faithful: bool = False, pick_futures: bool = False) -> None:
+                 width: int = 20, faithful: bool = False, pick_futures: bool = False,
+                 exact_end: bool = False, deep_from: int = 0) -> None:
         self.beam = beam
+        self.exact_end = exact_end
+        self.deep_from = deep_from
         self.faithful = faithful
         self.pick_futures = pick_futures
         self.samples = samples
@@ -248,7 +259,8 @@ class Planner:
         return best[1]
 
     # -- sampled futures (hindsight optimisation) -----------------------------------------
-    def _step(self, nodes: list[tuple[int, str]], colour: str) -> list[tuple[int, str]]:
+    def _step(self, nodes: list[tuple[int, str]], colour: str, width: int
+              ) -> list[tuple[int, str]]:
         """Place ``colour`` in every node, keep the ``width`` best distinct grids."""
         out: dict[str, int] = {}
         for root, grid in nodes:
@@ -258,7 +270,7 @@ class Planner:
             for c in children(place(grid, colour)):
                 out.setdefault(c, root)
         ranked = sorted(out.items(), key=lambda kv: self.value(kv[0]), reverse=True)
-        return [(root, grid) for grid, root in ranked[: self.width]]
+        return [(root, grid) for grid, root in ranked[:width]]
 
     def _pool(self, s: Situation, exclude: str = "") -> list[str | None]:
         """The sets the next showing is drawn from, as this seat knows them (PF-5): the sets
@@ -273,44 +285,89 @@ class Planner:
             return list(unused)
         return [*unused, *unseen]
 
+    def _scenarios(self, s: Situation, rng: random.Random, exclude: str) -> list[Future]:
+        """The futures each root is played into (see :meth:`_futures`), equally likely.
+
+        Once every set left is known and at most two showings remain (``exact_end``), the
+        next showing can only be one of a handful of triples (PF-5: any three unused sets),
+        so each is taken once instead of sampled, and the last showing after it is what is
+        left then; a sampled future would repeat some and miss others. Otherwise ``samples``
+        showings are drawn from :meth:`_pool`, and from ``deep_from`` showings left on each
+        sampled set is followed by a sampled showing after it, so that a set's worth counts
+        what it leaves for the showing after (a pick four sets from the end that spoils the
+        last ones loses)."""
+        left = s.showings_left
+        if left == 0:
+            return [()]
+        pool0 = self._pool(s, exclude)
+        if self.exact_end and left <= 2 and None not in pool0 and len(pool0) == left + 2:
+            known = [x for x in pool0 if x is not None]
+            out: list[Future] = []
+            for combo in itertools.combinations(range(len(known)), 3):
+                out.append(tuple(
+                    (known[i], tuple((known[j], ()) for j in range(len(known))
+                                     if j != i) if left == 2 else ())
+                    for i in combo))
+            return out
+        deep = bool(self.deep_from) and 2 <= left <= self.deep_from
+        futures: list[Future] = []
+        for _ in range(self.samples):
+            pool = [x if x is not None else rng.choice(FULL_SETS) for x in pool0]
+            while len(pool) < 3:
+                pool.append(rng.choice(FULL_SETS))
+            if not deep:
+                futures.append(tuple((x, ()) for x in rng.sample(pool, 3)))
+                continue
+            tree: list[tuple[str, Future]] = []
+            for i in rng.sample(range(len(pool)), 3):
+                rest = [x for j, x in enumerate(pool) if j != i]
+                while len(rest) < 3:
+                    rest.append(rng.choice(FULL_SETS))
+                tree.append((pool[i], tuple((y, ()) for y in rng.sample(rest, 3))))
+            futures.append(tuple(tree))
+        return futures
+
+    def _grow(self, nodes: list[tuple[int, str]], future: Future, width: int
+              ) -> list[tuple[int, str]]:
+        """Every line from ``nodes`` through ``future``: each set of a showing is one branch
+        (the pick among them is left to the search), each followed by what comes after it."""
+        if not future:
+            return nodes
+        out: list[tuple[int, str]] = []
+        for containers, after in future:
+            ns = nodes
+            for colour in containers:
+                ns = self._step(ns, colour, width)
+            out.extend(self._grow(ns, after, width))
+        return out
+
     def _futures(self, s: Situation, roots: list[tuple[str, str]], exclude: str = ""
                  ) -> list[float]:
         """For each root (a grid and the known containers still to place in it), the mean
-        over sampled futures of the best value a beam search reaches: the known containers,
-        then the next showing drawn from :meth:`_pool` (unseen sets drawn at random), with
-        the pick among its sets left to the search. Every root meets the same futures
-        (common random numbers), so their differences are not sampling noise. Roots with
-        one queue share one beam; with their own queues (a pick) each has its own."""
+        over futures (:meth:`_scenarios`) of the best value a beam search reaches: the known
+        containers, then the showings of the future, the pick among each showing's sets left
+        to the search. Every root meets the same futures (common random numbers), so their
+        differences are not sampling noise. Roots with one queue share one beam; with their
+        own queues (a pick) each has its own. Fewer futures than ``samples`` (an exact end)
+        get a wider beam for the same work."""
         rng = random.Random(s.grid + s.queue + str(len(s.used)) + exclude)
-        pool0 = self._pool(s, exclude)
-        draws = self.samples if s.showings_left > 0 else 1
+        futures = self._scenarios(s, rng, exclude)
         shared = len({q for _, q in roots}) == 1
         totals = [0.0] * len(roots)
-        for k in range(draws):
+        width = self.width
+        if self.exact_end and 0 < len(futures) < self.samples:
+            width = self.width * self.samples // len(futures)
+        for k, future in enumerate(futures):
             if k and self.budget is not None and time.perf_counter() > self._deadline:
-                break  # out of time: the samples so far decide
-            future: list[str] = []
-            if s.showings_left > 0:
-                pool = [x if x is not None else rng.choice(FULL_SETS) for x in pool0]
-                while len(pool) < 3:
-                    pool.append(rng.choice(FULL_SETS))
-                future = rng.sample(pool, 3)
+                break  # out of time: the futures so far decide
             groups = [list(enumerate(roots))] if shared else [[(i, r)] for i, r in
                                                               enumerate(roots)]
             best: dict[int, float] = {}
             for group in groups:
                 nodes = [(i, g) for i, (g, _) in group]
                 for colour in group[0][1][1]:
-                    nodes = self._step(nodes, colour)
-                if future:
-                    branched: list[tuple[int, str]] = []
-                    for showing in future:
-                        ns = nodes
-                        for colour in showing:
-                            ns = self._step(ns, colour)
-                        branched.extend(ns)
-                    nodes = branched
-                for root, grid in nodes:
+                    nodes = self._step(nodes, colour, width)
+                for root, grid in self._grow(nodes, future, width):
                     v = self.value(grid)
                     if v > best.get(root, -1e9):
                         best[root] = v
