@@ -8,7 +8,7 @@
 import {
   html, render, useState, useEffect, useRef, useLayoutEffect, games, registerGame, onRegister,
   fmtNum, fmtClock, capital, RuleText, markup, ErrorText, splitRule,
-  setGameForLinks, seesAll,
+  setGameForLinks, seesAll, readerIsSeat,
 } from "/static/ui.js";
 import { applyPatch } from "/static/patch.js";
 import { logLine, moveWords, phaseName, wordsContext } from "/static/words.js";
@@ -98,7 +98,7 @@ function winnerWords(v) {
   // A match the host ended without a winner was no draw: nobody played it to its end.
   if (r.winner == null && endedByHost()) return "Ended by the host";
   if (r.winner == null) return r.double_loss ? "Both seats lose" : v.seats.length === 2 ? "Draw" : "No single winner";
-  return r.winner === v.you ? "You win" : seatName(r.winner) + " wins";
+  return readerIsSeat(v, r.winner) ? "You win" : seatName(r.winner) + " wins";
 }
 
 /* Whether the host ended the match (its ``end`` entry is in every reader's log). */
@@ -430,7 +430,7 @@ function SeatClocks() {
   const few = v.seats.length <= 3;
   return html`<ul class=${"seat-clocks" + (few ? "" : " many")} data-testid="seat-clocks" aria-label="each seat's clock">
     ${v.seats.map((s) => {
-      const mine = v.you === s.seat;
+      const mine = readerIsSeat(v, s.seat);
       const c = seatClock(v, s);
       const name = mine ? "You" : seatName(s.seat);
       const res = reserve ? s.reserve_left + (s.reserve_left === 1 ? " reserve period left" : " reserve periods left") : "";
@@ -612,7 +612,8 @@ function GameBoard() {
 
 /* G-15: the audience picks what to follow: the host's table (everything on one board), every
    seat's own board side by side, or one seat's. A seat's board is drawn from that seat's view
-   of the same moment, read-only, on the same components the seat itself plays on. */
+   of the same moment, read-only, on the same components the seat itself plays on; that view's
+   ``broadcast`` field makes their words name the seat instead of "you" (ui.js person). */
 function BroadcastBoards({ view, impl }) {
   const B = S.bcast;
   const seats = view.seats.map((s) => s.seat);

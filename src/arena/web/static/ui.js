@@ -141,3 +141,37 @@ export function ErrorText({ message, game }) {
 export function seesAll(view) {
   return !!view && (view.role === "host" || view.role === "broadcast");
 }
+
+/* ------------------------------------------------------------------ who reads */
+/* Whether the one reading ``view`` is seat ``seat`` itself, the only reader a page may call
+   "you". A delayed broadcast draws each seat's board from that seat's own view (G-15), but its
+   reader is the audience, not the seat: the view says so with its ``broadcast`` field, and
+   there the board names the seat ("Ann is inside the vault", "Ann's cards"). ``you`` and not
+   ``role`` says who reads: a seat's revealed replay is drawn as the host saw it. */
+export function readerIsSeat(view, seat) {
+  return !!view && seat != null && view.you === seat && !view.broadcast && view.role !== "broadcast";
+}
+
+/* The seat the page says "you" to: its reader's own seat, or null (the host, a spectator, a
+   broadcast's audience, and so every seat board of a broadcast). */
+export function readerSeat(view) {
+  return view && readerIsSeat(view, view.you) ? view.you : null;
+}
+
+/* ``seat`` as the reader of ``view`` is told of it: "You are" / "Ann is", "Your cards" /
+   "Ann's cards", verbs agreeing. ``self`` says the reader is that seat; ``name`` is its name
+   whoever reads. One rule for every game page, so a broadcast's seat boards never speak to
+   their audience as the seat. */
+export function person(view, seat) {
+  const names = (view && view.match && view.match.names) || [];
+  const name = names[seat] || "Seat " + (Number(seat) + 1);
+  const self = readerIsSeat(view, seat);
+  return {
+    self, name,
+    You: self ? "You" : name, you: self ? "you" : name,
+    Your: self ? "Your" : name + "'s", your: self ? "your" : name + "'s",
+    are: self ? "are" : "is", have: self ? "have" : "has", were: self ? "were" : "was",
+    /* A verb (or any words) in the reader's form or the third person: verb("hold", "holds"). */
+    verb: (mine, theirs) => (self ? mine : theirs),
+  };
+}

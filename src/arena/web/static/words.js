@@ -5,20 +5,20 @@
 
    Kept apart from shell.js so that the same function the page uses can be run over the events
    of whole matches by the tests (every line in words, no notation, no internal name). */
-import { html, capital, fmtSeconds, plainData, seesAll } from "/static/ui.js";
+import { html, capital, fmtSeconds, plainData, seesAll, readerSeat, person } from "/static/ui.js";
 
 const PRIVATE = "host-private-"; // as shell.js names the host's private channels
 
 /* What a game's describe() and moveWords() are handed besides the event: names as the reader
-   reads them ("You" for their own seat). */
+   reads them ("You" for their own seat, never on a broadcast's seat board: ui.js readerSeat). */
 export function wordsContext(view) {
   const names = (view && view.match && view.match.names) || [];
   const seatName = (seat) => names[seat] || "Seat " + (Number(seat) + 1);
-  const you = view ? view.you : null;
+  const you = readerSeat(view);
   const who = (seat) => (seat === you && you != null ? "You" : seatName(seat));
   // The same mid-sentence ("nothing came from you or Bob").
   const whom = (seat) => (seat === you && you != null ? "you" : seatName(seat));
-  return { view, you, seatName, who, whom };
+  return { view, you, seatName, who, whom, person: (seat) => person(view, seat) };
 }
 
 /* "Ann", "Ann or Bob", "Ann, Bob or Cid". */

@@ -15,7 +15,7 @@
      sends (cards as legs and figures, bets as traits and stakes, plays as legs and tiles):
      "Bob bet 2 on black", "You played card 8 on board B, moving the box down three squares".
    Choices live in component state, so live updates never rebuild a control under the player. */
-import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, seesAll } from "/static/ui.js";
+import { html, useState, fmtNum, plural, registerGame, RuleText, ErrorText, seesAll, person, readerSeat } from "/static/ui.js";
 
 const COLS = "ABCDEFG";
 const SIZE = 7;
@@ -190,7 +190,7 @@ function Legend() {
       <dt>Type A+</dt><dd>It lands at the end of each part of the move.</dd>
       <dt>Type B</dt><dd>It lands on every cell it enters, the last one included.</dd>
       <dt>Type C</dt><dd>It lands on every cell it enters except the last one.</dd>
-      <dt>1+2</dt><dd>The path: parts of 1 then 2 steps; you choose the direction of each part.</dd>
+      <dt>1+2</dt><dd>The path: parts of 1 then 2 steps; the player chooses the direction of each part.</dd>
       <dt>✚ Orthogonal</dt><dd>Up, down, left or right.</dd>
       <dt>✖ Diagonal</dt><dd>One of the four diagonals.</dd>
       <dt>✳ Straight</dt><dd>Any of those eight directions.</dd>
@@ -421,9 +421,10 @@ const DIRECTIONS = { U: "up", D: "down", L: "left", R: "right", UL: "up and left
 const timesWords = (n) => (n === 1 ? "once" : n === 2 ? "twice" : numberWord(n) + " times");
 const pointsWords = (p) => pts(p) + (Number(p) === 1 ? " point" : " points");
 
-/* Names as the reader reads them: "You" for their own seat. */
+/* Names as the reader reads them: "You" for their own seat (ui.js person: never on a
+   broadcast's seat board, G-15). */
 function whoOf(view, seat) {
-  return view && view.you === seat && view.role === "seat" ? "You" : seatNameOf(view, seat);
+  return person(view, seat).You;
 }
 
 /* "and"-joined list: "a, b and c"; with ``serial`` "a, b, and c" (bets whose conditions
@@ -578,7 +579,7 @@ function Board({ view, api }) {
 
   const boardEl = (b) => html`<${BoardGrid} index=${b} rows=${st.boards[b]} box=${st.boxes[b]} landed=${counts[b]}
     target=${target === b}
-    title=${"Board " + "AB"[b] + " · " + seatNameOf(view, b) + (api.seat === b ? " (you)" : "") + " · " + pts(st.points[b]) + " points"}
+    title=${"Board " + "AB"[b] + " · " + seatNameOf(view, b) + (person(view, b).self ? " (you)" : "") + " · " + pts(st.points[b]) + " points"}
     pick=${target === b ? pickProps : null}/>`;
   const picking = live && st.stage === "pick" && you.pick;
   const betting = live && st.stage === "bet";
@@ -592,7 +593,7 @@ function Board({ view, api }) {
       <button type="button" data-testid="bx-ready" onClick=${() => send("ready")}>Ready</button>
       <span class="small muted">${st.stage === "study boards" ? "Study the boards; the cards are drawn next." : "Study this bout's cards; betting comes next."}</span>
     </div>` : "";
-  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">Your sealed bets: ${betsWords(you.sealed.bets)}</p>` : "";
+  const mine = you && you.sealed && st.stage === "pick" ? html`<p class="small" data-testid="bx-my-bets">${person(view, api.seat).Your} sealed bets: ${betsWords(you.sealed.bets)}</p>` : "";
   const rest = html`<${BoardKey}/><${Legend}/>${betting ? "" : html`<${OddsPanel} st=${st} view=${view} api=${api}/>`}<${History} st=${st} view=${view} api=${api}/>`;
   let body;
   if (picking) {
@@ -657,19 +658,19 @@ function describe(e, view) {
       const m = PHASE.exec(String(d.name || ""));
       if (!m || !m[3]) return null; // the bout's cards and the betting have their own lines
       const own = Number(m[3]) % 2 === 0;
-      const seat = view && view.role === "seat";
+      const seat = readerSeat(view) != null;
       return "Round " + m[3] + " of bout " + m[1] + " begins: " + (seat ? (own ? "your card moves your own box" : "your card moves your opponent's box")
         : (own ? "each seat's card moves its own box" : "each seat's card moves the other seat's box")) + " (BX-6).";
     }
     case "accepted":
       if (d.value !== "ready") return undefined; // words.js: "You sent <moveWords>."
       if (view && !seesAll(view) && d.seat !== view.you) return null;
-      return who(d.seat) + (who(d.seat) === "You" ? " are" : " is") + " ready.";
+      return who(d.seat) + " " + person(view, d.seat).are + " ready.";
     case "phase_resolved": return d.missing && d.missing.length ? undefined : null; // the round's plays say it
     case "bout_started": {
       const numbers = [...new Set(d.cards.map((c) => c.number))];
       const bonus = d.bonus ? "each seat gets " + pointsWords(d.bonus) + ", " : "";
-      return "Bout " + d.bout + " begins: " + bonus + listWords(d.points.map((p, s) => who(s) + (who(s) === "You" ? " have " : " has ") + pointsWords(p))) +
+      return "Bout " + d.bout + " begins: " + bonus + listWords(d.points.map((p, s) => who(s) + " " + person(view, s).have + " " + pointsWords(p))) +
         ". Its cards are " + listWords(numbers.map(String)) + ".";
     }
     case "betting_opened": return "Betting opens for bout " + d.bout + ": each seat bets on three different conditions (BX-4).";

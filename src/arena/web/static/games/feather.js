@@ -13,7 +13,7 @@
    - keyboard shortcuts (listed on the page under "Keys").
    The composition lives in component state: a tick redraws the board around it and never
    resets a choice, the focus or the typing in the notation drawer. */
-import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtClock, plural, registerGame, RuleText, person, readerSeat } from "/static/ui.js";
 
 const POWERUPS = ["exchange", "modify", "sip", "lock", "accelerate"];
 const VERB_WORD = {
@@ -255,12 +255,15 @@ function Countdown({ view }) {
   return html`<span class="lf-count" data-testid="feather-countdown">${fmtClock(dl - serverNow())}</span>`;
 }
 
-function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
+function Basin({ b, top, state, keyHint, onTap, interactive, change, over, whose }) {
   const add = nextAdd(b);
   const Tag = interactive ? "button" : "div";
   const after = b.amount + (change || 0);
+  // Whose queued action ``change`` comes from: the reader's ("Yours"), or on a broadcast's
+  // seat board that seat's ("Ann's", G-15).
+  const own = !whose || whose.self ? "Yours" : whose.your;
   const label = "Basin " + b.name + ": " + fmtNum(b.amount) + " water; " + b.schedule + (add ? "; next tick adds " + add : "; nothing added next tick")
-    + (change ? "; with your queued action " + fmtNum(after + add) + " after the next tick" : "");
+    + (change ? "; with " + (whose ? whose.your : "your") + " queued action " + fmtNum(after + add) + " after the next tick" : "");
   return html`<${Tag} type=${interactive ? "button" : undefined} class=${"lf-basin" + (state === "target" ? " lf-target" : "")} data-testid=${"feather-basin-" + b.name}
       aria-pressed=${interactive ? String(state === "picked") : undefined} aria-label=${interactive ? label : undefined} onClick=${interactive ? onTap : undefined}>
     ${keyHint ? html`<span class="lf-key" aria-hidden="true">${keyHint}</span>` : ""}
@@ -269,7 +272,7 @@ function Basin({ b, top, state, keyHint, onTap, interactive, change, over }) {
     <span class="lf-tub" aria-hidden="true"><span class="lf-water" style=${"height:" + Math.round(100 * Math.min(1, b.amount / top)) + "%"}></span></span>
     <span class="lf-sub">${b.schedule}</span>
     ${over ? "" : html`<span class="lf-sub lf-line">Next tick: +${fmtNum(add)}</span>
-    <span class=${"lf-sub lf-line" + (change ? "" : " lf-hide")} data-testid=${"feather-basin-change-" + b.name}>${change ? "Yours: " + (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : "Yours: none"}</span>`}
+    <span class=${"lf-sub lf-line" + (change ? "" : " lf-hide")} data-testid=${"feather-basin-change-" + b.name}>${own + ": " + (change ? (change > 0 ? "+" : "−") + fmtNum(Math.abs(change)) + " → " + fmtNum(after + add) : "none")}</span>`}
   </${Tag}>`;
 }
 
@@ -525,7 +528,10 @@ function Board({ view, api }) {
   const [d, setD] = useState(EMPTY);
   const [hint, setHint] = useState("");
   const [msg, setMsg] = useState(null);
+  // ``you`` is the seat this board draws (its buckets, its queued action); ``addr`` the one its
+  // words call "you": the same seat on its own page, nobody on a broadcast's seat board (G-15).
   const you = api.seat;
+  const addr = readerSeat(view);
   const nameOf = (s) => api.seatName(s);
   const canAct = !!view.phase && you != null && !api.replay && st.stage === "tick" && api.role === "seat";
   const isSeat = you != null && st.seats && st.seats[you];
@@ -651,7 +657,7 @@ function Board({ view, api }) {
 
   const seats = (st.seats || []).map((_, s) => s);
   const order = you != null ? [you, 1 - you] : seats;
-  const seatPanels = order.map((s) => html`<${SeatPanel} key=${"seat" + s} st=${st} seat=${s} you=${you} nameOf=${nameOf} pressed=${pressed}
+  const seatPanels = order.map((s) => html`<${SeatPanel} key=${"seat" + s} st=${st} seat=${s} you=${addr} nameOf=${nameOf} pressed=${pressed}
     targetKind=${step.kind} hints=${hints} onBucket=${tapBucket} interactive=${canAct} next=${pred.buckets} onPower=${chooseVerb}/>`);
 
   const choiceButtons = () => {
@@ -706,15 +712,16 @@ function Board({ view, api }) {
           <h3>Basins (<${RuleText} text="LF-8"/>)</h3>
           <div class="lf-row">
             ${(st.basins || []).map((b) => html`<${Basin} key=${b.name} b=${b} top=${basinTop} interactive=${canAct} keyHint=${hints["basin:" + b.name]}
-              state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}/>`)}
+              state=${dd.basin === b.name ? "picked" : step.kind === "basin" || step.kind === "into" ? "target" : ""} onTap=${() => tapBasin(b.name)} change=${pred.basins[b.name]} over=${st.stage === "over"}
+              whose=${isSeat ? person(view, you) : null}/>`)}
           </div>
         </section>
         <div class="lf-o-actions">${actions}</div>
       </div>
       <div class="lf-col lf-right">
-        <div class="lf-o-objectives"><${Objectives} st=${st} you=${you} nameOf=${nameOf} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
+        <div class="lf-o-objectives"><${Objectives} st=${st} you=${addr} nameOf=${nameOf} interactive=${canAct} hints=${hints} target=${step.kind === "objective" || (step.kind === "picks" && dd.picks.length > 0)}
           pressed=${(id) => dd.number === id} onTap=${tapObjective}/></div>
-        <div class="lf-o-last"><${Resolution} st=${st} you=${you} nameOf=${nameOf}/></div>
+        <div class="lf-o-last"><${Resolution} st=${st} you=${addr} nameOf=${nameOf}/></div>
         <div class="lf-o-theirs">${seatPanels.slice(1)}</div>
         <div class="lf-o-keys">${isSeat && api.role === "seat" && !api.replay && st.stage !== "over" ? html`<${Keys}/>` : ""}</div>
       </div>

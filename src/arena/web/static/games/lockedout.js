@@ -11,7 +11,7 @@
    another before the deadline (G-2), so the board never locks a player in.
    The planner keeps its own state, so the clock ticks and live updates never rebuild a choice
    under the player. */
-import { html, useState, useEffect, useRef, RuleText, registerGame, fmtNum, plural, capital, seesAll } from "/static/ui.js";
+import { html, useState, useEffect, useRef, RuleText, registerGame, fmtNum, plural, capital, seesAll, person, readerSeat } from "/static/ui.js";
 
 const SAFES = "ABCDEFGHIJKLMNOP".split("");
 const VALUES = [1, 2, 3, 4];
@@ -124,8 +124,9 @@ function LightLegend() {
       (<${RuleText} text="LO-4"/>); a right guess opens the safe.</p>
     <ul class="lo-legend-list">${MIXES.map(([c, w]) => html`<li><${Mark} colour=${c}/> <span class="small">${w}</span></li>`)}</ul>
     <details><summary class="small">The three tests</summary>
-      <p class="small"><b>1</b> your two numbers are as far apart as the combination's two; <b>2</b> your right number is
-        one away from its right number; <b>3</b> your left number is one of its two numbers. Each test has its own colour,
+      <p class="small"><b>1</b> the guess's two numbers are as far apart as the combination's two; <b>2</b> the guess's right
+        number is one away from the combination's right number; <b>3</b> the guess's left number is one of the combination's
+        two numbers. Each test has its own colour,
         red, green or blue: the same on every safe but secret, so finding out which is which is part of the game. Only the
         players in an attempt see its light.</p></details>
   </div>`;
@@ -373,7 +374,7 @@ function VotePanel({ view, api, st }) {
     ${intro}
     <div class="lo-pick" role="group" aria-label="Candidates" data-focus-first>
       ${candidates.map((s) => html`<button type="button" class=${"lo-seg" + (pick === s ? " chosen" : "")} data-testid=${"lo-vote-" + s}
-        aria-pressed=${pick === s ? "true" : "false"} onClick=${() => setPick(s)}>${api.seatName(s)}${s === api.seat ? " (you)" : ""}</button>`)}
+        aria-pressed=${pick === s ? "true" : "false"} onClick=${() => setPick(s)}>${api.seatName(s)}${person(view, s).self ? " (you)" : ""}</button>`)}
     </div>
     <div class="control-row">
       <button type="button" data-testid="lo-vote-submit" disabled=${pick == null} onClick=${() => api.submit("Vote " + api.seatName(pick), false, SOURCE)}>
@@ -385,7 +386,8 @@ function VotePanel({ view, api, st }) {
 }
 
 /* ------------------------------------------------------------------ the vault */
-function SafeGrid({ st, api, hist, lightsOf, selected, onSelect, combos }) {
+function SafeGrid({ view, st, api, hist, lightsOf, selected, onSelect, combos }) {
+  const saw = api.seat != null ? person(view, api.seat).you + " saw" : "seen";
   return html`<div class="lo-grid" data-testid="lo-safes" role="group" aria-label="The sixteen safes">
     ${st.safes.map((s) => {
       const op = hist.openers[s.safe];
@@ -395,7 +397,7 @@ function SafeGrid({ st, api, hist, lightsOf, selected, onSelect, combos }) {
       const combo = s.combination ? s.combination : combos ? combos[s.safe] : null;
       const comboWords = combo ? combo[0] + "–" + combo[1] : "";
       const label = "Safe " + s.safe + ", " + status + (who.length ? ", opened by " + listWords(who.map(api.seatName)) : "") +
-        (combo ? ", combination Left " + combo[0] + " Right " + combo[1] : "") + (mine ? ", " + plural(mine, "light") + " you saw" : "");
+        (combo ? ", combination Left " + combo[0] + " Right " + combo[1] : "") + (mine ? ", " + plural(mine, "light") + " " + saw : "");
       return html`<button type="button" class=${"lo-safe " + s.status + (selected === s.safe ? " selected" : "")} data-testid=${"lo-safe-" + s.safe}
         aria-pressed=${selected === s.safe ? "true" : "false"} aria-label=${label} onClick=${() => onSelect(s.safe)}>
         <span class="lo-safe-top"><span class="lo-safe-letter">${s.safe}</span>${comboWords ? html`<span class="lo-safe-combo">${comboWords}</span>` : ""}</span>
@@ -438,6 +440,8 @@ const focusDetail = { current: false };
 function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPlan, helper, combos, onClose }) {
   const s = st.safes.find((x) => x.safe === safe);
   if (!s) return null;
+  // The seat whose attempts these are, as this reader says it (a broadcast names it, G-15).
+  const p = api.seat != null ? person(view, api.seat) : null;
   const mine = lightsOf(safe);
   const failed = hist.failed.filter((f) => f.safe === safe);
   const openedRound = hist.opened[safe];
@@ -447,10 +451,10 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     entries.push({ round: x.round, node: html`${capital(guessWords(x, api.seatName))}: <${Mark} colour=${x.colour}/>` });
   }
   for (const f of failed) {
-    const w = dualFailedWords(f.data, api.seat, api.seatName);
+    const w = dualFailedWords(f.data, readerSeat(view), api.seatName);
     if (w) entries.push({ round: f.round, node: html`A dual try did not happen: ${w.why}` });
   }
-  if (openedRound) entries.push({ round: openedRound, node: html`<b>you opened it</b>` });
+  if (openedRound) entries.push({ round: openedRound, node: html`<b>${p ? p.you : "the seat"} opened it</b>` });
   entries.sort((a, b) => a.round - b.round);
   const round = st.stage === "round";
   const inside = api.seat != null && st.you && st.seats[api.seat].inside;
@@ -476,18 +480,18 @@ function SafeDetail({ view, api, st, safe, hist, lightsOf, notesApi, plan, setPl
     <p data-testid="lo-safe-state">${s.status === "closed" ? "Closed: nobody has opened it yet." :
       s.status === "bargaining" ? "Opened by " + listWords(s.bargainers.map(api.seatName)) + "; they bargain over its 2 gold bars and key until the next deadline." :
       "Emptied" + (op ? " (opened by " + listWords(op.seats.map(api.seatName)) + " in round " + op.round + ")" : "") + "."}
-      ${combo ? " Combination: Left " + combo[0] + " Right " + combo[1] + (s.combination ? " (announced)." : view.result ? " (shown after the match)." : " (you see it as host).") : ""}</p>
-    ${round && inside && s.status === "closed" ? html`<div class="control-row">
+      ${combo ? " Combination: Left " + combo[0] + " Right " + combo[1] + (s.combination ? " (announced)." : view.result ? " (shown after the match)." : api.role === "host" ? " (you see it as host)." : " (as the host sees it).") : ""}</p>
+    ${round && inside && !api.replay && s.status === "closed" ? html`<div class="control-row">
       <button type="button" class="secondary" data-testid="lo-solo-here" onClick=${() => use("solo")}>Solo on Safe ${safe}</button>
       <button type="button" class="secondary" data-testid="lo-dual-here" onClick=${() => use("dual")}>Dual on Safe ${safe}</button>
     </div>` : ""}
-    ${api.seat != null ? html`<h4>Your attempts on Safe ${safe}</h4>
+    ${p ? html`<h4>${p.Your} attempts on Safe ${safe}</h4>
       ${entries.length ? html`<ol class="lo-history" data-testid="lo-history">${entries.map((e) => html`<li>Round ${e.round}: ${e.node}</li>`)}</ol>`
-        : html`<p class="muted small" data-testid="lo-history">No attempts of yours here yet. Only the players in an attempt see its light (<${RuleText} text="LO-4"/>).</p>`}` : ""}
+        : html`<p class="muted small" data-testid="lo-history">${p.self ? "No attempts of yours here yet." : p.name + " has made no attempts here yet."} Only the players in an attempt see its light (<${RuleText} text="LO-4"/>).</p>`}` : ""}
     ${api.seat == null && st.lights ? html`<h4>Lights seen on Safe ${safe}</h4>
       <ul class="lo-list" data-testid="lo-host-lights">${hostLights(st, safe, api.seatName).map((t) => html`<li>${t}</li>`)}</ul>` : ""}
     ${possible ? html`<p class="small" data-testid="lo-helper-safe">Helper (<${RuleText} text="LO-12"/>): ${plural(possible.size, "combination")} still possible${possible.size <= 8 ? ": " + Array.from(possible).join(", ") : ""}.</p>` : ""}
-    ${api.seat != null ? html`<${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>` : ""}
+    ${p && p.self ? html`<${NotesGrid} safe=${safe} notes=${notesApi.notes} saved=${notesApi.saved} toggle=${notesApi.toggle} clear=${notesApi.clear} announced=${combo} possible=${possible}/>` : ""}
     <p class="control-row"><button type="button" class="secondary small" data-testid="lo-detail-close" onClick=${onClose}>Close Safe ${safe}</button></p>
   </section>`;
 }
@@ -503,26 +507,26 @@ function hostLights(st, safe, nameOf) {
   return out.length ? out : ["None yet."];
 }
 
-function Bargains({ st, api, hist }) {
+function Bargains({ view, st, api, hist }) {
   const open = st.safes.filter((s) => s.status === "bargaining");
   const done = hist.bargains.slice(-6).reverse();
   return html`<section class="lo-card-box" data-testid="lo-bargains" aria-labelledby="lo-barg-h">
     <h3 id="lo-barg-h">Bargains</h3>
     <p class="small">When more than one player opens a safe, they share its 2 gold bars and 1 key: each claims 0–2 bars and 0–1 key until the next deadline. If the claims add up to exactly 2 bars and 1 key, each gets what they claimed; otherwise nobody gets anything. A player who claims nothing gets nothing (<${RuleText} text="LO-5"/>).</p>
-    ${open.length ? html`<ul class="lo-list">${open.map((s) => html`<li data-testid=${"lo-bargain-" + s.safe}>Safe ${s.safe}: ${listWords(s.bargainers.map((x) => x === api.seat ? "you" : api.seatName(x)))} until the next deadline.</li>`)}</ul>`
+    ${open.length ? html`<ul class="lo-list">${open.map((s) => html`<li data-testid=${"lo-bargain-" + s.safe}>Safe ${s.safe}: ${listWords(s.bargainers.map((x) => person(view, x).you))} until the next deadline.</li>`)}</ul>`
       : html`<p class="muted small">No bargain is open.</p>`}
     ${done.length ? html`<h4>Settled</h4><ul class="lo-list" data-testid="lo-bargains-done">${done.map((b) => {
-      const claims = (b.claims || []).map((c) => (c.seat === api.seat ? "you" : api.seatName(c.seat)) + " claimed " + plural(c.bars, "bar") + " and " + plural(c.keys, "key"));
+      const claims = (b.claims || []).map((c) => person(view, c.seat).you + " claimed " + plural(c.bars, "bar") + " and " + plural(c.keys, "key"));
       return html`<li>Safe ${b.safe}, ${b.when}: ${b.agreed ? "agreed" : "failed, nobody got anything"}${claims.length ? " — " + claims.join("; ") : " — no claims"}.</li>`;
     })}</ul>` : ""}
   </section>`;
 }
 
-function Seats({ st, api }) {
+function Seats({ view, st, api }) {
   return html`<section class="lo-card-box" aria-labelledby="lo-seats-h">
     <h3 id="lo-seats-h">Players</h3>
     <ul class="lo-seats" data-testid="lo-seats">${st.seats.map((s) => html`<li data-testid=${"lo-seat-" + s.seat} class=${s.seat === api.seat ? "mine" : ""}>
-      <span class="lo-seat-name">${api.seatName(s.seat)}${s.seat === api.seat ? " (you)" : ""}</span>
+      <span class="lo-seat-name">${api.seatName(s.seat)}${person(view, s.seat).self ? " (you)" : ""}</span>
       <span class="lo-seat-where">${s.inside ? "inside" : "escaped in round " + s.escaped_round}</span>
       <span class="lo-seat-nums">${plural(s.keys, "key")} · ${plural(s.bars, "gold bar")} · ${plural(s.cards, "card")} · ${plural(s.safes_opened, "safe")} opened</span>
     </li>`)}</ul>
@@ -559,21 +563,24 @@ function Status({ view, api, st }) {
   const left = p && p.next_deadline != null ? p.next_deadline - now() : null;
   const stage = { round: "Round " + st.round, bargain: "Final bargaining", vote: "Elimination vote", tie: "Tie-break by the winners", over: "Match over" }[st.stage] || "";
   const seat = api.seat != null ? st.seats[api.seat] : null;
+  const self = seat && person(view, api.seat).self;
   return html`<div class="lo-status" data-testid="lo-status">
     <p><b>${stage}</b>${left != null && !view.result ? html` · <span data-testid="lo-deadline">deadline in ${fmtDeadline(left)}</span>` : ""}${view.paused ? " (paused)" : ""}</p>
-    ${seat ? html`<p class="small">You are <b>${api.seatName(api.seat)}</b>: ${seat.inside ? "inside the vault" : "escaped in round " + seat.escaped_round}, ${plural(seat.keys, "key")}, ${plural(seat.bars, "gold bar")}.</p>` : ""}
+    ${self ? html`<p class="small">You are <b>${api.seatName(api.seat)}</b>: ${seat.inside ? "inside the vault" : "escaped in round " + seat.escaped_round}, ${plural(seat.keys, "key")}, ${plural(seat.bars, "gold bar")}.</p>` : ""}
+    ${seat && !self ? html`<p class="small"><b>${api.seatName(api.seat)}</b> ${seat.inside ? "is inside the vault" : "escaped in round " + seat.escaped_round}, with ${plural(seat.keys, "key")} and ${plural(seat.bars, "gold bar")}.</p>` : ""}
   </div>`;
 }
 
-function Helper({ st, api }) {
+function Helper({ view, st, api }) {
   if (api.seat == null || !st.you) return null;
+  const p = person(view, api.seat);
   const ded = st.you.deduction;
-  if (!ded) return html`<p class="small muted" data-testid="lo-helper-off">The deduction helper is off in this match; the host can allow it (<${RuleText} text="LO-12"/>). Your notes are yours to keep.</p>`;
+  if (!ded) return html`<p class="small muted" data-testid="lo-helper-off">The deduction helper is off in this match; the host can allow it (<${RuleText} text="LO-12"/>).${p.self ? " Your notes are yours to keep." : ""}</p>`;
   const sugg = ded.suggestions || [];
   return html`<section class="lo-card-box" data-testid="lo-helper" aria-labelledby="lo-helper-h">
     <h3 id="lo-helper-h">Deduction helper</h3>
     <p class="small">The host allowed the helper in this match (<${RuleText} text="LO-12"/>). Colour codes still possible (colours of the three conditions): ${(ded.mappings || []).join(", ")}.</p>
-    ${sugg.length ? html`<p class="small" data-testid="lo-suggest">Likeliest Solo guesses you can play: ${sugg.map((g) => "Safe " + g.safe + " Left " + g.guess[0] + " Right " + g.guess[1] + " (" + Math.round(g.p_open * 100) + "%)").join("; ")}.</p>` : ""}
+    ${sugg.length ? html`<p class="small" data-testid="lo-suggest">Likeliest Solo guesses ${p.you} can play: ${sugg.map((g) => "Safe " + g.safe + " Left " + g.guess[0] + " Right " + g.guess[1] + " (" + Math.round(g.p_open * 100) + "%)").join("; ")}.</p>` : ""}
   </section>`;
 }
 
@@ -620,8 +627,8 @@ function Board({ view, api }) {
     <div class=${"lo-cols" + (action ? " two" : "")}>
     <section class="lo-card-box lo-vault" aria-labelledby="lo-vault-h">
       <h3 id="lo-vault-h">The vault</h3>
-      <p class="small muted">Tap a safe for its history${api.seat != null ? ", your notes and its attempts" : ""}.</p>
-      <${SafeGrid} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
+      <p class="small muted">Tap a safe for its history${api.seat == null ? "" : person(view, api.seat).self ? ", your notes and its attempts" : " and " + person(view, api.seat).your + " attempts on it"}.</p>
+      <${SafeGrid} view=${view} st=${st} api=${api} hist=${hist} lightsOf=${lightsOf} selected=${selected} combos=${combos}
         onSelect=${(s) => { focusDetail.current = true; setSelected(s); }}/>
       <${LightLegend}/>
     </section>
@@ -629,9 +636,9 @@ function Board({ view, api }) {
       notesApi=${notesApi} plan=${plan} setPlan=${setPlan} helper=${helper} combos=${combos} onClose=${() => setSelected(null)}/>` : ""}
       ${action ? html`<div class="lo-action">${action}</div>` : ""}
     </div>
-    <${Helper} st=${st} api=${api}/>
-    <${Bargains} st=${st} api=${api} hist=${hist}/>
-    <${Seats} st=${st} api=${api}/>
+    <${Helper} view=${view} st=${st} api=${api}/>
+    <${Bargains} view=${view} st=${st} api=${api} hist=${hist}/>
+    <${Seats} view=${view} st=${st} api=${api}/>
     <${News} st=${st}/>
   </div>`;
 }
@@ -730,8 +737,7 @@ function resultHeading(view) {
   const r = view && view.result;
   if (!r || !r.detail || !Array.isArray(r.detail.escaped)) return null;
   const names = (view.match && view.match.names) || [];
-  const you = view.you;
-  return resultLead(r.detail, { you, seatName: (s) => names[s] || "Seat " + (s + 1) });
+  return resultLead(r.detail, { you: readerSeat(view), seatName: (s) => names[s] || "Seat " + (s + 1) });
 }
 
 function describe(e, view, ctx) {

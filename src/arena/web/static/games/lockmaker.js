@@ -14,7 +14,7 @@
    - pick and decide: which solution counts, countersolve or pass (LM-16, LM-17).
    Spectators see both locks and the public move counts. No solver output is ever shown.
    Choices live in component state, so a clock tick never rebuilds a control under the player. */
-import { html, useState, useEffect, useRef, fmtNum, fmtSeconds, RuleText, registerGame, capital, seesAll } from "/static/ui.js";
+import { html, useState, useEffect, useRef, fmtNum, fmtSeconds, RuleText, registerGame, capital, seesAll, person, readerIsSeat, readerSeat } from "/static/ui.js";
 
 const LETTERS = "ABCDEFGHIJK";
 const BAR_LETTERS = "ABCDEFGHIJLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -380,16 +380,16 @@ function Hand({ kinds }) {
   return html`${kinds.map((k) => html`<span class="lm-mini"><${PiecePic} kind=${k} unit=${9}/>${pieceWords(k)}</span>`)}`;
 }
 
-function Status({ st, api }) {
-  const name = (s) => (api.seat === s && api.role === "seat" ? "You" : api.seatName(s));
+function Status({ view, st, api }) {
+  const name = (s) => person(view, s).You;
   return html`<p class="lm-status" data-testid="lm-status">Score: ${(st.scores || []).map((x, i) => html`${i ? " · " : ""}<span data-testid=${"lm-score-" + (i + 1)}>${name(i)} <b>${fmtNum(x)}</b></span>`)}
     <span class="muted small"> (round ${st.round} of ${st.rounds}; ${st.target} points after a round wins, <${RuleText} text="LM-20"/>)</span></p>`;
 }
 
-function History({ st, api }) {
+function History({ view, st, api }) {
   const hist = st.history || [];
   if (!hist.length) return null;
-  const ctx = { you: api.role === "seat" ? api.seat : null, seatName: api.seatName };
+  const ctx = { you: readerSeat(view), seatName: api.seatName };
   return html`<section class="lm-section"><h3>Rounds played</h3><ul data-testid="lm-history">
     ${hist.map((h) => html`<li>Round ${h.round}: ${api.seatName(0)} +${h.points[0]}, ${api.seatName(1)} +${h.points[1]}
       ${(h.awards || []).length ? html`<ul>${h.awards.map((a) => html`<li><${RuleText} text=${awardWords(a, ctx)}/></li>`)}</ul>` : ""}</li>`)}
@@ -447,7 +447,7 @@ function DraftArea({ view, api, st, canAct }) {
   let whose = "";
   if (over) whose = "The match ended during the draft.";
   else if (st.stage === "draft" && turn) {
-    whose = turn.seat === me ? "Your pick: " + (turn.picks === 1 ? "take one piece" : "take one or two pieces") + ", or stop drafting."
+    whose = turn.seat === me && person(view, me).self ? "Your pick: " + (turn.picks === 1 ? "take one piece" : "take one or two pieces") + ", or stop drafting."
       : api.seatName(turn.seat) + " is picking (" + (turn.picks === 1 ? "one piece" : "up to two pieces") + ").";
   } else if (st.stage === "study") whose = "Study the board and the pool; the draft starts next.";
   const stopped = [0, 1].filter((s) => st.stopped && st.stopped[s]).map((s) => api.seatName(s) + " has stopped drafting.");
@@ -457,7 +457,7 @@ function DraftArea({ view, api, st, canAct }) {
       <p class="lm-words" data-testid="lm-order"><${RuleText} text=${snakeWords(st, api)}/></p>
       <p class="lm-words" data-testid="lm-turn"><b>${whose}</b> ${stopped.join(" ")}</p>
       <div class="lm-tray lm-pool-tray" role="group" aria-label="pieces in the pool" data-testid="lm-pool">
-        ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over}
+        ${pool.length ? pool.map((k, i) => html`<button type="button" class="lm-chip" data-testid=${"lm-pool-" + i} aria-pressed=${valid.includes(i) ? "true" : "false"} disabled=${over || api.replay}
           aria-label=${pieceWords(k) + (valid.includes(i) ? ", chosen" : "")} onClick=${() => toggle(i)}>
           <${PiecePic} kind=${k}/><span class="lm-chip-text"><span>${capital(pieceWords(k))}</span></span>
           <span class="lm-chip-check" aria-hidden="true">✓</span></button>`)
@@ -472,7 +472,7 @@ function DraftArea({ view, api, st, canAct }) {
     <section class="lm-section">
       <h3>Hands</h3>
       <div class="lm-hands">${[0, 1].map((s) => html`<div class=${"lm-hand" + (turn && turn.seat === s && st.stage === "draft" ? " turn" : "")} data-testid=${"lm-hand-" + (s + 1)}>
-        <h4>${api.seatName(s)}${me === s ? " (you)" : ""}${turn && turn.seat === s && st.stage === "draft" ? " · picking now" : ""}${st.stopped && st.stopped[s] ? " · stopped" : ""}</h4>
+        <h4>${api.seatName(s)}${person(view, s).self ? " (you)" : ""}${turn && turn.seat === s && st.stage === "draft" ? " · picking now" : ""}${st.stopped && st.stopped[s] ? " · stopped" : ""}</h4>
         <${Hand} kinds=${(st.hands || [])[s]}/></div>`)}</div>
       <p class="muted small">Every seat also gets a key and a keyhole (<${RuleText} text="LM-22"/>).</p>
     </section>
@@ -845,7 +845,7 @@ function Board({ view, api }) {
   lmSource = "lm-" + st.round + "-" + stage;
   const other = me == null ? null : 1 - me;
   let body;
-  const lockCaptions = [0, 1].map((s) => (me === s ? "Your lock" : api.seatName(s) + "'s lock"));
+  const lockCaptions = [0, 1].map((s) => (me === s ? person(view, s).Your : api.seatName(s) + "'s") + " lock");
   if (stage === "study" || stage === "draft") {
     body = html`<div>
       <${LockGrid} m=${parseLock(st.board)} label=${"the round's board, " + st.width + " by " + st.height}/>
@@ -893,9 +893,9 @@ function Board({ view, api }) {
   }
   return html`<div class="lm" data-testid="lm-board" data-stage=${stage} data-can-act=${canAct ? "yes" : "no"}
       data-my-turn=${stage === "draft" && canAct && st.turn && st.turn.seat === me ? "yes" : "no"}>
-    <${Status} st=${st} api=${api}/>
+    <${Status} view=${view} st=${st} api=${api}/>
     ${body}
-    <${History} st=${st} api=${api}/>
+    <${History} view=${view} st=${st} api=${api}/>
   </div>`;
 }
 
@@ -1093,7 +1093,7 @@ function phaseTitle(view) {
   const st = view.state || {};
   if (!st.stage) return null;
   let words = STAGE_WORDS[st.stage] || capital(st.stage);
-  if (st.stage === "draft" && st.turn) words += " · " + (view.role === "seat" && view.you === st.turn.seat ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
+  if (st.stage === "draft" && st.turn) words += " · " + (readerIsSeat(view, st.turn.seat) ? "your pick" : ((view.match && view.match.names) || [])[st.turn.seat] + "'s pick");
   // A phone's header has one line beside the clock: "Round 1 of 1 · Draft ·
   // your pick" wrapped onto three. There the round shrinks to "Round 2/3" and goes when the
   // match has one round; the full words stay in the turn banner and the tab's title.

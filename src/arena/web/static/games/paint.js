@@ -13,7 +13,7 @@
    Your own grid always comes with its score so far: the chains, their lengths and product
    (PF-6, PF-7). Spectators see what the server shows them; the grids are private until the
    end (G-9), then everyone sees both grids with their chains. */
-import { html, useState, fmtNum, RuleText, registerGame } from "/static/ui.js";
+import { html, useState, fmtNum, RuleText, registerGame, person } from "/static/ui.js";
 
 const COLS = "ABCDE";
 const ROWS = "12345";
@@ -459,6 +459,10 @@ function OwnBoard({ view, api, you, st }) {
     return html`<p class="muted">${view.result ? "The match ended before the sets were all designed." : "The sets are being designed."}</p>`;
   }
   const coming = colourLetters(you.coming);
+  // Whose grid this is, as its reader says it: "Your grid" on the seat's own page, "Ann’s
+  // grid" on a broadcast's seat board (G-15).
+  const p = person(view, api.seat);
+  const whose = p.self ? "Your" : p.name + "’s";
   const shoving = live && st.stage === "shove";
   const lastStage = live && st.stage === "last";
   return html`<div class="pf-own">
@@ -467,19 +471,19 @@ function OwnBoard({ view, api, you, st }) {
       ${coming.length ? html` Still to come from this set: ${coming.map((c) => html`<${Chip} colour=${c}/> `)}(${colourWords(coming)}).` : " It is the last of its set."}</p>` : ""}
     ${shoving ? html`<${Shove} key=${key} you=${you} api=${api} grid=${grid} sc=${sc}/>` : ""}
     ${lastStage ? html`<${Last} key=${key} api=${api} grid=${grid}/>` : ""}
-    ${!shoving && !lastStage ? html`<h2 class="pf-sub">Your grid</h2><${Grid} grid=${grid} score=${sc} label="your grid" testid="pf-own-grid"/>` : ""}
+    ${!shoving && !lastStage ? html`<h2 class="pf-sub">${whose} grid</h2><${Grid} grid=${grid} score=${sc} label=${(p.self ? "your" : whose) + " grid"} testid="pf-own-grid"/>` : ""}
     <${ScoreBox} sc=${sc}/>
     ${(you.picked || []).length ? html`<p class="small" data-testid="pf-picked">Sets taken so far: ${you.picked.map((p) => html`<span class="pf-taken">set ${p.number} ${colourLetters(p.colours).map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p>` : ""}
     <${OpponentProgress} st=${st} api=${api}/>
-    ${you.designed ? html`<details class="pf-designed"><summary>The sets you designed for your opponent</summary>
+    ${you.designed ? html`<details class="pf-designed"><summary>${p.self ? "The sets you designed for your opponent" : "The sets " + p.name + " designed for " + api.seatName(1 - api.seat)}</summary>
       <p class="small">${you.designed.map((s, i) => html`<span class="pf-taken">set ${i + 1} ${colourLetters(s).map((c) => html`<${Chip} colour=${c}/>`)}</span> `)}</p></details>` : ""}
   </div>`;
 }
 
-function SeatBoard({ b, api }) {
+function SeatBoard({ view, b, api }) {
   const grid = (b.grid || []).join("");
   const sc = b.score ? fromServerScore(b.score) : scoreGrid(grid);
-  const who = api.seat === b.seat ? "Your grid" : api.seatName(b.seat) + "’s grid";
+  const who = person(view, b.seat).self ? "Your grid" : api.seatName(b.seat) + "’s grid";
   return html`<div class="pf-seat-board" data-testid=${"pf-board-" + b.seat}>
     <h2 class="pf-sub">${who}</h2>
     <${Grid} grid=${grid} score=${sc} label=${who} testid=${"pf-grid-" + b.seat}/>
@@ -494,7 +498,7 @@ function Board({ view, api }) {
   if (st.boards) {
     return html`<div class="paint" data-testid="pf-root">${status}
       ${api.role === "host" && !view.result ? html`<p class="muted small">As host you see both grids (<${RuleText} text="G-9"/>).</p>` : ""}
-      <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} b=${b} api=${api}/>`)}</div>
+      <div class="pf-boards">${st.boards.map((b) => html`<${SeatBoard} key=${b.seat} view=${view} b=${b} api=${api}/>`)}</div>
       ${st.designs ? html`<div class="pf-designs" data-testid="pf-designs">${st.designs.map((sets, seat) => html`
         <div><h2 class="pf-sub">Sets ${api.seatName(seat)} designed for ${api.seatName(1 - seat)}</h2>
           <ol class="pf-design-list" data-testid=${"pf-designs-" + seat}>${sets.map((set, i) => html`<li>

@@ -11,7 +11,7 @@
    Each reader's links to the season's matches are asked of GET /api/seasons/{id} when the
    step changes (they are never in the log). Forms are plain and read on submit, so an update
    never takes a half-typed reason from under the host. */
-import { html, useState, useEffect, registerGame, RuleText, ErrorText, capital, fmtNum, plural } from "/static/ui.js";
+import { html, useState, useEffect, registerGame, RuleText, ErrorText, capital, fmtNum, plural, readerIsSeat } from "/static/ui.js";
 import { MatchForm, loadOptionChoices } from "/static/matchform.js";
 
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
@@ -104,6 +104,12 @@ function stepTitle(st) {
   if (st.step === "over" || st.ended) return "Season over";
   return (st.final ? "Final" : "Episode " + st.episode) + " · " + capital(st.step_words);
 }
+/* "Ann", "Ann or Ben", "Ann, Ben or Cat" (as the server's flow.player_list lists choices). */
+function orList(names) {
+  const n = (names || []).map(String);
+  return n.length <= 1 ? n[0] || "nobody" : n.slice(0, -1).join(", ") + " or " + n[n.length - 1];
+}
+
 function andList(names) {
   const n = (names || []).map(String);
   return n.length <= 1 ? n[0] || "nobody" : n.slice(0, -1).join(", ") + " and " + n[n.length - 1];
@@ -163,6 +169,18 @@ function MatchLinks({ links, prefix, done }) {
   </span>`;
 }
 
+/* What the step waits for, told to this reader. The server words it for the seat ("Your turn:
+   vote for ..."); a broadcast's seat board (G-15) is read by the audience, so there the same
+   turn is told of the player by name. */
+const ASK_OF = { vote: "vote for the Elimination Candidate among", tie: "choose the Elimination Candidate among",
+  gift: "give the Token of Life to", nominate: "nominate the Death Match Opponent among" };
+function waitingWords(view, st) {
+  const name = st.me && st.me.name;
+  const t = st.turn;
+  if (!name || readerIsSeat(view, view.you) || !t || !(t.players || []).includes(name) || !ASK_OF[st.step]) return st.waiting;
+  return "It is " + name + "'s turn to " + ASK_OF[st.step] + " " + orList(t.options) + ".";
+}
+
 function StepCard({ view, api, links }) {
   const st = view.state;
   const me = st.me;
@@ -174,7 +192,7 @@ function StepCard({ view, api, links }) {
   const chose = toAct && mine.final;
   const playing = !view.result && playsLive(st);
   const yours = (toAct && !chose) || (playing && !!L.play);
-  let waiting = st.waiting;
+  let waiting = waitingWords(view, st);
   if (chose) {
     const subs = mine.submissions || [];
     const sent = subs.length ? subs[subs.length - 1].text : "";
@@ -229,7 +247,7 @@ function Standings({ view }) {
         <thead><tr><th scope="col">Player</th><th scope="col">Status</th>
           <th scope="col"><abbr title="Tokens of Life">ToLs</abbr></th><th scope="col">Garnets</th><th scope="col">Opals</th></tr></thead>
         <tbody>${st.standings.map((s, i) => html`<tr class=${(s.in ? "" : "out") + (s.won ? " won" : "")} data-testid=${"season-row-" + i}>
-          <th scope="row">${s.name}${s.name === me ? html` <span class="tag you">you</span>` : ""}${bots[i] ? html` <span class="tag">bot</span>` : ""}</th>
+          <th scope="row">${s.name}${s.name === me && readerIsSeat(view, view.you) ? html` <span class="tag you">you</span>` : ""}${bots[i] ? html` <span class="tag">bot</span>` : ""}</th>
           <td data-testid=${"season-status-" + i}>${statusWords(s)}</td>
           <td>${fmtNum(s.tols)}</td><td>${fmtNum(s.garnets)}</td><td>${fmtNum(s.opals)}</td></tr>`)}</tbody>
       </table>
@@ -539,7 +557,7 @@ function sentWord(view) { return SENT[(view.state || {}).step] || null; }
 /* What the shell's turn line says while the reader's own match is on (the season's step has
    nobody to act in it, which the shell would call "nothing to do"). */
 function turnWords(view) {
-  const what = view.state && playsLive(view.state);
+  const what = view.state && readerIsSeat(view, view.you) && playsLive(view.state);
   return what ? "Your " + what + " is on: play your seat from the button below." : null;
 }
 
