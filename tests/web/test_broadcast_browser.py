@@ -81,7 +81,7 @@ def test_a_broadcast_shows_every_seat_after_the_delay_and_not_before(
     page.goto(link)
     page.evaluate(WATCH)
     page.get_by_test_id("role").filter(has_text="Broadcast").wait_for()
-    assert "1 min behind" in page.get_by_test_id("role").inner_text()
+    page.get_by_test_id("conn-state").filter(has_text="1 min behind").wait_for()
 
     # The live match reaches its first lights; the broadcast shows them one minute later.
     page.wait_for_function(
@@ -143,6 +143,10 @@ def test_a_broadcast_shows_every_seat_after_the_delay_and_not_before(
             page.get_by_test_id("broadcast-board-3").get_by_test_id("lo-board").wait_for()
             page.screenshot(path=str(SHOTS / f"lockedout-{pick}-{width}.png"), full_page=True)
             assert_page_ok(page, f"broadcast of {pick} at {width}", with_axe=True)
+        # How far behind is read whole at each size, never cut by the header (G-15).
+        assert page.get_by_test_id("conn-state").inner_text() == "1 min behind"
+        assert page.get_by_test_id("conn").evaluate(
+            "e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= innerWidth")
 
     # Paint's seat boards say "Ann's grid", where Ann's own page says "Your grid".
     watch = page.context.new_page()

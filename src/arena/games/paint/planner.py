@@ -300,7 +300,7 @@ class Planner:
         if left == 0:
             return [()]
         pool0 = self._pool(s, exclude)
-        if self.exact_end and left <= 2 and None not in pool0 and len(pool0) == left + 2:
+        if self._known_end(s, pool0):
             known = [x for x in pool0 if x is not None]
             out: list[Future] = []
             for combo in itertools.combinations(range(len(known)), 3):
@@ -326,6 +326,12 @@ class Planner:
                 tree.append((pool[i], tuple((y, ()) for y in rng.sample(rest, 3))))
             futures.append(tuple(tree))
         return futures
+
+    def _known_end(self, s: Situation, pool: list[str | None]) -> bool:
+        """Whether the futures are taken whole (``exact_end``): every set left known and
+        two showings or fewer to come."""
+        return (self.exact_end and 0 < s.showings_left <= 2 and None not in pool
+                and len(pool) == s.showings_left + 2)
 
     def _grow(self, nodes: list[tuple[int, str]], future: Future, width: int
               ) -> list[tuple[int, str]]:
@@ -355,7 +361,7 @@ class Planner:
         shared = len({q for _, q in roots}) == 1
         totals = [0.0] * len(roots)
         width = self.width
-        if self.exact_end and 0 < len(futures) < self.samples:
+        if self._known_end(s, self._pool(s, exclude)) and len(futures) < self.samples:
             width = self.width * self.samples // len(futures)
         for k, future in enumerate(futures):
             if k and self.budget is not None and time.perf_counter() > self._deadline:

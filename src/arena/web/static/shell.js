@@ -479,7 +479,11 @@ function behindWords(v) {
 function Header() {
   const v = S.view;
   const role = !v ? "…" : v.role === "seat" ? "Seat " + (v.you + 1) + " · " + seatName(v.you) : v.role === "host" ? "Host"
-    : v.role === "broadcast" ? "Broadcast · " + behindWords(v) : "Spectator";
+    : v.role === "broadcast" ? "Broadcast" : "Spectator";
+  // A broadcast's connection is its delay (G-15): "1 min behind" in the chip, where a phone
+  // keeps it in view (the badge is cut at 11em there).
+  const conn = v && v.role === "broadcast" && S.conn === "delayed" ? capital(behindWords(v))
+    : CONN_WORDS[S.conn] || capital(S.conn);
   // A game with a board says on the board what to do; its notation prompt stays in the drawer.
   const impl = gameImpl();
   const prompt = v && v.phase && !v.result && !(impl && impl.Board) ? v.phase.prompt : "";
@@ -500,7 +504,7 @@ function Header() {
       <div class="who">
         <span class="badge" data-testid="role">${role}</span>
         <span class="conn" data-testid="conn" data-state=${S.conn} title="connection to the server">
-          <span data-testid="conn-state">${CONN_WORDS[S.conn] || capital(S.conn)}</span></span>
+          <span data-testid="conn-state">${conn}</span></span>
         ${v && v.role === "broadcast" ? "" : html`<${Prefs}/>`}
       </div>
       <${SeatClocks}/>
