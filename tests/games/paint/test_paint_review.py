@@ -41,7 +41,10 @@ def test_every_decision_is_judged_consistently(match: Match) -> None:
                 assert not re.search(r"\b[RGB]{2,4}\b", text), text  # colours in words
         # the design's sentences carry the figures its item shows, not their inputs alone
         design = mine[0]
-        assert f"holding {int(design.value):,} points back" in design.did
+        assert f"held {int(design.value):,} points back" in design.did
+        # the sets allowed at least what the opponent made of them
+        opponent = match.result.scores[1 - seat] if match.result else 0
+        assert CEILING - design.value >= opponent
         if design.cost:
             assert f"holding {int(design.best):,} points back" in design.better
         # within reach never rises along the match: each figure is the next one's best
