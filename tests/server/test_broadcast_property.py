@@ -71,6 +71,8 @@ class Pair:
     token: str = ""
     kept: list[Kept] = field(default_factory=list)
     checked: int = 0
+    # each seat's views at the broadcast's entries already checked, by the host's numbering
+    past: dict[int, list[str]] = field(default_factory=dict)
 
     def create(self, seed: int) -> None:
         if self.game == SEASON:
@@ -216,6 +218,19 @@ class Pair:
         for seat, seat_view in enumerate(kept.seat_views):
             mine = self.get(self.a, "/view", self.token, **{"as": seat}).json()
             assert _plain(mine) == _plain(seat_view), seat
+        # A seat's board pinned to an entry the broadcast has passed is that seat's view
+        # then, read again now: a page's seat boards stay at its header's moment (G-15).
+        now_at = got["version"]
+        self.past[now_at] = [_plain(v) for v in kept.seat_views]
+        for version, views in self.past.items():
+            for seat, then in enumerate(views):
+                pinned = self.get(self.a, "/view", self.token, version=version,
+                                  **{"as": seat})
+                assert pinned.status_code == 200, pinned.text
+                assert _plain(pinned.json()) == then, (version, seat)
+        for bad in ({"version": now_at + 1, "as": 0}, {"version": 0, "as": 0},
+                    {"version": now_at}):
+            assert self.get(self.a, "/view", self.token, **bad).status_code == 400, bad
         if events:
             version = events[len(events) // 2]["version"]
             replay = self.get(self.a, "/replay", self.token, version=version).json()

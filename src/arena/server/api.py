@@ -239,8 +239,10 @@ async def get_view(request: Request) -> JSONResponse:
     owner, access = await _owner(request)
     if access.role == "broadcast":  # G-15: the match cut one delay ago
         seat = _int_param(request, "as", -1)
+        version = _int_param(request, "version", -1)
         return JSONResponse(await owner.read(
-            lambda m: broadcast_view(owner, access, None if seat == -1 else seat)))
+            lambda m: broadcast_view(owner, access, None if seat == -1 else seat,
+                                     None if version == -1 else version)))
     view = await owner.read(lambda m: view_for(owner.record, m, access.viewer))
     return JSONResponse(view)
 

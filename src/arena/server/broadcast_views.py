@@ -59,17 +59,28 @@ def _as_broadcast(owner: MatchOwner, shown: Match, cut_match: Match) -> dict[str
     return view
 
 
-def broadcast_view(owner: MatchOwner, access: Access, seat: int | None = None
-                   ) -> dict[str, Any]:
+def broadcast_view(owner: MatchOwner, access: Access, seat: int | None = None,
+                   version: int | None = None) -> dict[str, Any]:
     """The host's view of the cut, told the cut's time as its own (its clocks run one delay
     behind); with ``seat``, that seat's own view of the cut, its private state and its
-    drafts as it saw them then (G-15: the audience may follow any seat's board)."""
+    drafts as it saw them then (G-15: the audience may follow any seat's board).
+
+    ``version`` (an entry of the cut, as the host numbers it) pins a seat's view to the
+    moment the page's host view stands at: the page reads the host's view, then each seat's,
+    and the cut may move between the reads, which showed a seat's board a phase ahead of
+    the header above it."""
     at, match = cut(owner, access)
     if match is None:
         raise ApiError(425, "access", "the broadcast starts one delay after the match began")
     if seat is not None and not 0 <= seat < match.seats:
         raise ApiError(400, "request", f"'as' must be a seat index between 0 and "
                                        f"{match.seats - 1}")
+    if version is not None:
+        if seat is None or not 1 <= version <= match.version:
+            raise ApiError(400, "request", "'version' goes with 'as' and must be an entry "
+                                           "of the broadcast so far")
+        if version < match.version:
+            match = match.replay_to(version)
     if seat is None:
         view = _as_broadcast(owner, match, match)
     else:

@@ -124,7 +124,9 @@ BASE_ROUTES: tuple[Op, ...] = (
     Op(f"{MATCH}/view", "get", "what the token's viewer sees now (a broadcast link: the "
        "host's view one delay ago, G-15)", token="required",
        query=(("as", "integer", "a broadcast link only: that seat's own view of the same "
-               "moment, the seat counted from 0"),)),
+               "moment, the seat counted from 0"),
+              ("version", "integer", "with 'as': that seat's view at this entry of the "
+               "broadcast (the host's numbering), not later than the broadcast's moment"))),
     Op(f"{MATCH}/events", "get", "the log entries the viewer may see, after 'since'",
        token="required", query=(("since", "integer", "the viewer's version last seen"),)),
     Op(f"{MATCH}/replay", "get", "the viewer's view right after log entry 'version'",

@@ -1733,7 +1733,8 @@ async function refreshSeatViews() {
   const mode = S.bcast.mode;
   const wanted = mode === "side" ? v.seats.map((s) => s.seat) : mode === "table" ? [] : [Number(mode)];
   await Promise.all(wanted.map(async (i) => {
-    const r = await call("GET", "/view?as=" + i);
+    // Pinned to the entry the header's view stands at: the cut moves between the reads.
+    const r = await call("GET", "/view?as=" + i + (v.version ? "&version=" + v.version : ""));
     if (r.ok) { delete r.ok; delete r.status; S.bcast.seatViews[i] = r; }
   }));
   update();
