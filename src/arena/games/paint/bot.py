@@ -33,8 +33,8 @@ left are few and all known: four samples repeated the one or four showings still
 and the search stopped a showing short of the end. Now (``exact_end``) those showings are
 taken each once and followed to the last one, and from three showings left (``deep_from``)
 each sampled set is followed by a sampled showing after it: 0.98 of the yardstick on the
-tuning designs, at about 2.7 times the work of an episode (still about a second for the
-slowest decision; PF-8 allows two minutes). A wider beam (64) and more samples (8) had
+tuning designs and 0.97 on fresh ones, at about 2.7 times the work of an episode (the
+slowest decisions take a few seconds; PF-8 allows two minutes). A wider beam (64) and more samples (8) had
 measured no better, so the horizon, not the width, was what was missing."""
 
 
