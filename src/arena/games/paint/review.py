@@ -250,12 +250,12 @@ def _design(seat: int, version: int, steps: Sequence[Step[PaintState]], boards: 
            f"with the showings {names[opp]} had{found}: the sets held "
            f"{points(CEILING - own)} back from the best grid's {points(CEILING)}.")
     if lowest < own:
-        better = (f"On the design bot's hardest sets the same search reached only "
+        better = (f"On the design bot's hardest sets a search with hindsight reached only "
                   f"{points(lowest)} with those showings, holding "
                   f"{points(CEILING - lowest)} back.")
     else:
-        better = ("On none of the design bot's hardest sets did the same search reach less "
-                  "with those showings.")
+        better = ("On none of the design bot's hardest sets did a search with hindsight "
+                  "reach less with those showings.")
     return Judgement(seat, version, "design", did, better, float(CEILING - own),
                      float(CEILING - lowest), "points held back", float(own - lowest),
                      exact=False, public=False)
