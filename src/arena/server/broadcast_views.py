@@ -59,6 +59,13 @@ def _as_broadcast(owner: MatchOwner, shown: Match, cut_match: Match) -> dict[str
     return view
 
 
+def _at_entry(cut_match: Match, version: int) -> Match:
+    """The cut as it stood right after its entry ``version``; nothing past the cut."""
+    if not 1 <= version <= cut_match.version:
+        raise ApiError(400, "request", "'version' must be an entry of the broadcast so far")
+    return cut_match if version == cut_match.version else cut_match.replay_to(version)
+
+
 def broadcast_view(owner: MatchOwner, access: Access, seat: int | None = None,
                    version: int | None = None) -> dict[str, Any]:
     """The host's view of the cut, told the cut's time as its own (its clocks run one delay
@@ -76,11 +83,9 @@ def broadcast_view(owner: MatchOwner, access: Access, seat: int | None = None,
         raise ApiError(400, "request", f"'as' must be a seat index between 0 and "
                                        f"{match.seats - 1}")
     if version is not None:
-        if seat is None or not 1 <= version <= match.version:
-            raise ApiError(400, "request", "'version' goes with 'as' and must be an entry "
-                                           "of the broadcast so far")
-        if version < match.version:
-            match = match.replay_to(version)
+        if seat is None:
+            raise ApiError(400, "request", "'version' goes with 'as' (a seat's view)")
+        match = _at_entry(match, version)
     if seat is None:
         view = _as_broadcast(owner, match, match)
     else:
@@ -104,8 +109,8 @@ def broadcast_events(owner: MatchOwner, access: Access, since: int) -> dict[str,
 def broadcast_replay(owner: MatchOwner, access: Access, version: int) -> dict[str, Any]:
     """The replay of the cut: any entry up to the cut, as the host saw it then."""
     _, match = cut(owner, access)
-    if match is None or not 1 <= version <= match.version:
+    if match is None:
         raise ApiError(400, "request", "'version' must be an entry of the broadcast so far")
-    view = _as_broadcast(owner, match.replay_to(version), match)
+    view = _as_broadcast(owner, _at_entry(match, version), match)
     view["version"] = view["replay_version"] = version
     return view

@@ -285,7 +285,8 @@ class Planner:
             return list(unused)
         return [*unused, *unseen]
 
-    def _scenarios(self, s: Situation, rng: random.Random, exclude: str) -> list[Future]:
+    def _scenarios(self, s: Situation, rng: random.Random, exclude: str,
+                   unused: list[str | None] | None = None) -> list[Future]:
         """The futures each root is played into (see :meth:`_futures`), equally likely.
 
         Once every set left is known and at most two showings remain (``exact_end``), the
@@ -295,11 +296,11 @@ class Planner:
         showings are drawn from :meth:`_pool`, and from ``deep_from`` showings left on each
         sampled set is followed by a sampled showing after it, so that a set's worth counts
         what it leaves for the showing after (a pick four sets from the end that spoils the
-        last ones loses)."""
+        last ones loses). ``unused`` is :meth:`_pool`, when the caller has it already."""
         left = s.showings_left
         if left == 0:
             return [()]
-        pool0 = self._pool(s, exclude)
+        pool0 = self._pool(s, exclude) if unused is None else unused
         if self._known_end(s, pool0):
             known = [x for x in pool0 if x is not None]
             out: list[Future] = []
@@ -357,11 +358,12 @@ class Planner:
         own queues (a pick) each has its own. Fewer futures than ``samples`` (an exact end)
         get a wider beam for the same work."""
         rng = random.Random(s.grid + s.queue + str(len(s.used)) + exclude)
-        futures = self._scenarios(s, rng, exclude)
+        pool = self._pool(s, exclude)
+        futures = self._scenarios(s, rng, exclude, pool)
         shared = len({q for _, q in roots}) == 1
         totals = [0.0] * len(roots)
         width = self.width
-        if self._known_end(s, self._pool(s, exclude)) and len(futures) < self.samples:
+        if self._known_end(s, pool) and len(futures) < self.samples:
             width = self.width * self.samples // len(futures)
         for k, future in enumerate(futures):
             if k and self.budget is not None and time.perf_counter() > self._deadline:

@@ -12,13 +12,11 @@ const PRIVATE = "host-private-"; // as shell.js names the host's private channel
 /* What a game's describe() and moveWords() are handed besides the event: names as the reader
    reads them ("You" for their own seat, never on a broadcast's seat board: ui.js readerSeat). */
 export function wordsContext(view) {
-  const names = (view && view.match && view.match.names) || [];
-  const seatName = (seat) => names[seat] || "Seat " + (Number(seat) + 1);
-  const you = readerSeat(view);
-  const who = (seat) => (seat === you && you != null ? "You" : seatName(seat));
+  const seatName = (seat) => person(view, seat).name;
+  const who = (seat) => person(view, seat).You;
   // The same mid-sentence ("nothing came from you or Bob").
-  const whom = (seat) => (seat === you && you != null ? "you" : seatName(seat));
-  return { view, you, seatName, who, whom, person: (seat) => person(view, seat) };
+  const whom = (seat) => person(view, seat).you;
+  return { view, you: readerSeat(view), seatName, who, whom, person: (seat) => person(view, seat) };
 }
 
 /* "Ann", "Ann or Bob", "Ann, Bob or Cid". */

@@ -104,15 +104,16 @@ function stepTitle(st) {
   if (st.step === "over" || st.ended) return "Season over";
   return (st.final ? "Final" : "Episode " + st.episode) + " · " + capital(st.step_words);
 }
-/* "Ann", "Ann or Ben", "Ann, Ben or Cat" (as the server's flow.player_list lists choices). */
-function orList(names) {
+/* "Ann", "Ann and Ben", "Ann, Ben or Cat" (``or`` as the server's flow.player_list lists
+   choices). */
+function nameList(names, join) {
   const n = (names || []).map(String);
-  return n.length <= 1 ? n[0] || "nobody" : n.slice(0, -1).join(", ") + " or " + n[n.length - 1];
+  return n.length <= 1 ? n[0] || "nobody" : n.slice(0, -1).join(", ") + " " + join + " " + n[n.length - 1];
 }
+const orList = (names) => nameList(names, "or");
 
 function andList(names) {
-  const n = (names || []).map(String);
-  return n.length <= 1 ? n[0] || "nobody" : n.slice(0, -1).join(", ") + " and " + n[n.length - 1];
+  return nameList(names, "and");
 }
 function leftWords(sec) {
   const n = Math.max(0, Math.round(sec));
